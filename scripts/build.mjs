@@ -1,0 +1,15 @@
+// Bundles each entry point with esbuild: the server, the check command, the VS Code client and the
+// lint plugin are single files that need nothing installed beside them.
+import { build } from "esbuild";
+import { chmodSync } from "node:fs";
+
+const common = { bundle: true, platform: "node", target: "node20", format: "cjs", sourcemap: "linked", logLevel: "warning", legalComments: "none" };
+const production = process.argv.includes("--production");
+
+await Promise.all([
+  build({ ...common, entryPoints: ["server/src/lsp/main.ts"], outfile: "dist/server.js", minify: production, banner: { js: "#!/usr/bin/env node" } }),
+  build({ ...common, entryPoints: ["server/src/check/main.ts"], outfile: "dist/check.js", minify: production, banner: { js: "#!/usr/bin/env node" } }),
+  build({ ...common, entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js", external: ["vscode"], minify: production }),
+  build({ ...common, entryPoints: ["lint-plugin/src/index.ts"], outfile: "lint-plugin/dist/index.cjs", minify: false, sourcemap: false }),
+].map((p) => p.catch((e) => { console.error(e.message); process.exitCode = 1; })));
+for (const f of ["dist/server.js", "dist/check.js"]) { try { chmodSync(f, 0o755); } catch {} }

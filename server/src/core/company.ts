@@ -1,0 +1,108 @@
+/**
+ * Company roots, scopes and file kinds (SPEC A1–A3), computed from paths alone.
+ * A company root is the nearest folder holding `sanoma.config.ts`, walking up from a path, never
+ * crossing a `node_modules` folder. Everything here is a pure function of paths and, for the walk
+ * up, of a `FileSystem`.
+ */
+import * as path from "node:path";
+import type { FileSystem } from "./types.ts";
+
+export const CONFIG_FILE = "sanoma.config.ts";
+export const LOCK_FILE = "sanoma.lock.json";
+export const KINDS = ["workflows", "resources", "scenarios"] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** The extensions of files whose source the core reads (imports, references, declarations). */
+export const CODE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+
+export function isCodeFile(file: string): boolean {
+  return CODE_EXTENSIONS.some((e) => file.endsWith(e));
+}
+
+/** A walk skips `node_modules` and every folder whose name starts with `.` (A3). */
+export function isSkippedDirName(name: string): boolean {
+  return name === "node_modules" || name.startsWith(".");
+}
+
+/**
+ * The company root of a path: the nearest folder, from the path's own folder up, that holds
+ * `sanoma.config.ts`. Undefined inside `node_modules` or when the file system's root is reached.
+ * `hasConfig` lets callers cache the per-folder answer.
+ */
+export function findCompanyRoot(file: string, hasConfig: (dir: string) => boolean, isDirectory = false): string | undefined {
+  let dir = isDirectory ? file : path.dirname(file);
+  for (;;) {
+    if (path.basename(dir) === "node_modules") return undefined;
+    if (hasConfig(dir)) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+export function findCompanyRootOnDisk(file: string, fs: FileSystem, isDirectory = false): string | undefined {
+  return findCompanyRoot(file, (dir) => fs.isFile(path.join(dir, CONFIG_FILE)), isDirectory);
+}
+
+/** `rel` of a file under `root` with `/` separators, or undefined when it is not under it. */
+export function relativeTo(root: string, file: string): string | undefined {
+  const rel = path.relative(root, file);
+  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return undefined;
+  return rel.split(path.sep).join("/");
+}
+
+export interface FileRole {
+  /** The app the file belongs to, or null for the root scope. */
+  scope: string | null;
+  /** The kind directory the file is under (`workflows`, `resources`, `scenarios`), if any. */
+  kind: Kind | null;
+  isConfig: boolean;
+  isWorkflowSource: boolean;
+  isDataFile: boolean;
+  isCollectionsFile: boolean;
+  isScenario: boolean;
+  isTest: boolean;
+}
+
+const EXCLUDED_TS = [".test.ts", ".spec.ts", ".d.ts"];
+
+/** Scope and kind of a company-relative path (A2, A3). */
+export function roleOf(rel: string): FileRole {
+  const parts = rel.split("/");
+  let scope: string | null = null;
+  let rest = parts;
+  if (parts[0] === "apps" && parts.length > 2 && !parts[1].startsWith(".")) {
+    scope = parts[1];
+    rest = parts.slice(2);
+  }
+  const kind = rest.length > 1 && (KINDS as readonly string[]).includes(rest[0]) ? (rest[0] as Kind) : null;
+  const name = parts[parts.length - 1];
+  const isTs = name.endsWith(".ts") && !EXCLUDED_TS.some((e) => name.endsWith(e));
+  const isTest = /\.(test|spec)\.[cm]?[jt]sx?$/.test(name);
+  return {
+    scope,
+    kind,
+    isConfig: rel === CONFIG_FILE,
+    isWorkflowSource: kind === "workflows" && isTs,
+    isDataFile: kind === "resources" && isTs,
+    isCollectionsFile: kind === "resources" && rest.length === 2 && rest[1] === "data.ts",
+    isScenario: kind === "scenarios",
+    isTest,
+  };
+}
+
+/** Whether a path (file or folder, company-relative) would be a workflow source or a scenario file, judged by the path alone (A9). */
+export function isWorkflowOrScenarioPath(rel: string): boolean {
+  const role = roleOf(rel);
+  if (role.kind === "scenarios") return true;
+  if (role.kind !== "workflows") return false;
+  const name = rel.slice(rel.lastIndexOf("/") + 1);
+  // An extensionless specifier (`../workflows/nightly`) names a workflow source too.
+  return !EXCLUDED_TS.some((e) => name.endsWith(e)) && !/\.(test|spec)(\.[cm]?js)?$/.test(name);
+}
+
+/** The app a company-relative path lies in (`apps/<app>/...`), or null. */
+export function appOf(rel: string): string | null {
+  const parts = rel.split("/");
+  return parts[0] === "apps" && parts.length > 1 && parts[1] !== "" && !parts[1].startsWith(".") ? parts[1] : null;
+}

@@ -1,0 +1,327 @@
+/**
+ * Resource types through a data file's imports (SPEC A4): module resolution as Node does it
+ * (relative files, `node_modules` walking up past the company root, `package.json` `exports` with
+ * the conditions import, module, node, require, default and never types, else `module`, else
+ * `main`), then a name followed through re-exports, `export *`, objects of types and CommonJS
+ * exports, up to 8 hops, to its `defineResource({...})` call.
+ */
+import * as path from "node:path";
+import { readFacts, type FileFacts, type Ref, type ResourceSpecFact } from "./facts.ts";
+import type { FileSystem, Range } from "./types.ts";
+
+export const MAX_HOPS = 8;
+const EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"];
+const CONDITIONS = ["import", "module", "node", "require", "default"];
+
+/** A resource type, as its `defineResource` call says. */
+export interface ResourceType {
+  id: string;
+  vendor?: string;
+  type?: string;
+  spec: ResourceSpecFact;
+  /** The file that holds the `defineResource` call. */
+  file: string;
+  contracts: Contract[];
+}
+
+export type Contract = "host" | "database" | "wakeup" | "sandbox" | "source";
+
+export type Resolution =
+  | { kind: "type"; type: ResourceType }
+  /** A module that defines resource types, but not this name: the `resource-type` problem. */
+  | { kind: "missing"; name: string; module: string; available: string[] }
+  /** Something else (a helper, a value), or a module that cannot be read: no declaration. */
+  | { kind: "none" };
+
+/** Facts of files by path, provided by whoever owns them (the index for company files, else the disk). */
+export type FactsSource = (file: string) => FileFacts | undefined;
+
+export function contractsOf(spec: ResourceSpecFact, hostSourceIds: ReadonlySet<string>, id: string): Contract[] {
+  const out: Contract[] = [];
+  for (const c of ["host", "database", "wakeup", "sandbox"] as const) if (spec[c] && spec[c]!.value !== false) out.push(c);
+  if (hostSourceIds.has(id)) out.push("source");
+  return out;
+}
+
+type ModuleValue =
+  | { kind: "type"; type: ResourceType }
+  | { kind: "object"; members: Map<string, () => ModuleValue>; definesTypes: () => boolean; module?: string }
+  | { kind: "other" };
+
+/**
+ * Resolves modules and their exports to resource types, with caches that `invalidate` clears when
+ * a file whose shape (exports, specs) changed. Reads package files through the FileSystem.
+ */
+export class ConnectorResolver {
+  private readonly moduleCache = new Map<string, string | null>();
+  private readonly diskFacts = new Map<string, FileFacts | null>();
+  private readonly exportCache = new Map<string, ModuleValue>();
+  private readonly typesOfModuleCache = new Map<string, string[]>();
+
+  constructor(private readonly fs: FileSystem, private readonly companyFacts: FactsSource) {}
+
+  /** Forget everything derived from files (called when a file's shape changed). */
+  invalidate(): void {
+    this.moduleCache.clear();
+    this.exportCache.clear();
+    this.typesOfModuleCache.clear();
+  }
+
+  /** Forget a package file read from disk (a `node_modules` file changed). */
+  forgetDiskFile(file: string): void {
+    this.diskFacts.delete(file);
+    this.invalidate();
+  }
+
+  facts(file: string): FileFacts | undefined {
+    const own = this.companyFacts(file);
+    if (own) return own;
+    let f = this.diskFacts.get(file);
+    if (f === undefined) {
+      const text = this.fs.readFile(file);
+      f = text === undefined || text.length > 2_000_000 || text.includes("\u0000") ? null : readFacts(file, text);
+      this.diskFacts.set(file, f);
+    }
+    return f ?? undefined;
+  }
+
+  /** The file a specifier names from a file, or undefined. */
+  resolveModule(fromFile: string, specifier: string): string | undefined {
+    const key = path.dirname(fromFile) + "\0" + specifier;
+    const cached = this.moduleCache.get(key);
+    if (cached !== undefined) return cached ?? undefined;
+    const found = this.resolveUncached(path.dirname(fromFile), specifier) ?? null;
+    this.moduleCache.set(key, found);
+    return found ?? undefined;
+  }
+
+  private resolveUncached(dir: string, specifier: string): string | undefined {
+    if (specifier.startsWith(".") || path.isAbsolute(specifier)) return this.resolveFile(path.resolve(dir, specifier));
+    const m = /^((?:@[^/]+\/)?[^/]+)(\/.*)?$/.exec(specifier);
+    if (!m) return undefined;
+    const [, pkg, sub = ""] = m;
+    for (let d = dir; ; ) {
+      if (path.basename(d) !== "node_modules") {
+        const pkgDir = path.join(d, "node_modules", pkg);
+        if (this.fs.isDir(pkgDir)) {
+          const found = this.resolvePackage(pkgDir, sub ? "." + sub : ".");
+          if (found) return found;
+        }
+      }
+      const up = path.dirname(d);
+      if (up === d) return undefined;
+      d = up;
+    }
+  }
+
+  private resolvePackage(pkgDir: string, subpath: string): string | undefined {
+    const pjText = this.fs.readFile(path.join(pkgDir, "package.json"));
+    let pj: Record<string, unknown> | undefined;
+    try { pj = pjText ? JSON.parse(pjText) : undefined; } catch { pj = undefined; }
+    if (pj && pj.exports !== undefined && pj.exports !== null) {
+      const target = exportsTarget(pj.exports, subpath);
+      return target ? this.resolveFile(path.join(pkgDir, target)) : undefined;
+    }
+    if (subpath !== ".") return this.resolveFile(path.join(pkgDir, subpath));
+    for (const field of ["module", "main"]) {
+      const v = pj?.[field];
+      if (typeof v === "string") { const f = this.resolveFile(path.join(pkgDir, v)); if (f) return f; }
+    }
+    return this.resolveFile(path.join(pkgDir, "index"));
+  }
+
+  private resolveFile(p: string): string | undefined {
+    if (this.fs.isFile(p)) return p;
+    for (const e of EXTENSIONS) if (this.fs.isFile(p + e)) return p + e;
+    // TypeScript style: `./compute.js` written for `./compute.ts`.
+    const js = /\.(m|c)?jsx?$/.exec(p);
+    if (js) {
+      const stem = p.slice(0, -js[0].length);
+      for (const e of [".ts", ".tsx", ".mts", ".cts"]) if (this.fs.isFile(stem + e)) return stem + e;
+    }
+    if (this.fs.isDir(p)) {
+      for (const e of EXTENSIONS) if (this.fs.isFile(path.join(p, "index" + e))) return path.join(p, "index" + e);
+    }
+    return undefined;
+  }
+
+  /** What an import of `imported` from `specifier` in `fromFile` is. */
+  resolveImport(fromFile: string, specifier: string, imported: string, member?: string): Resolution {
+    const file = this.resolveModule(fromFile, specifier);
+    if (!file) return { kind: "none" };
+    let value = imported === "*" ? this.namespaceOf(file, 0) : this.exportOf(file, imported, 0);
+    // A default import of a CommonJS module takes the whole `module.exports`.
+    if (value === undefined && imported === "default") value = this.namespaceOf(file, 0);
+    let missingIn: { name: string; module: string; available: string[] } | undefined;
+    if (value === undefined) {
+      // The name is not exported: a problem only when the module defines resource types.
+      const available = this.typesOfModule(file);
+      if (available.length > 0) missingIn = { name: imported, module: specifier, available };
+    } else if (member !== undefined) {
+      if (value.kind === "object") {
+        const next = value.members.get(member);
+        if (next) value = next();
+        else {
+          const available = [...value.members.keys()].filter((k) => value!.kind === "object" && value!.members.get(k)!().kind === "type");
+          if (value.definesTypes()) missingIn = { name: member, module: imported === "*" ? specifier : imported, available };
+          value = undefined;
+        }
+      } else value = { kind: "other" };
+    }
+    if (missingIn) return { kind: "missing", ...missingIn };
+    if (value && value.kind === "type") return { kind: "type", type: value.type };
+    return { kind: "none" };
+  }
+
+  /** The resource type names a module exports (for completion and did-you-mean). */
+  typesOfModule(file: string): string[] {
+    const cached = this.typesOfModuleCache.get(file);
+    if (cached) return cached;
+    const ns = this.namespaceOf(file, 0);
+    const names = ns.kind === "object" ? [...ns.members.keys()].filter((k) => ns.members.get(k)!().kind === "type").sort() : [];
+    this.typesOfModuleCache.set(file, names);
+    return names;
+  }
+
+  /** Every export of a module as an object value. */
+  private namespaceOf(file: string, hops: number): ModuleValue {
+    const key = file + "\0*";
+    const cached = this.exportCache.get(key);
+    if (cached) return cached;
+    const members = new Map<string, () => ModuleValue>();
+    const facts = this.facts(file);
+    if (facts && hops <= MAX_HOPS) {
+      for (const name of Object.keys(facts.exports)) if (name !== "default" && name !== "module.exports") members.set(name, lazy(() => this.exportOf(file, name, hops + 1) ?? { kind: "other" }));
+      for (const source of facts.starExports) {
+        const target = this.resolveModule(file, source);
+        if (!target) continue;
+        const ns = this.namespaceOf(target, hops + 1);
+        if (ns.kind === "object") for (const [k, v] of ns.members) if (!members.has(k)) members.set(k, v);
+      }
+      const cjs = facts.exports["module.exports"];
+      if (cjs) {
+        const v = this.valueOf(file, facts, cjs, hops + 1);
+        if (v.kind === "object") for (const [k, m] of v.members) if (!members.has(k)) members.set(k, m);
+      }
+    }
+    const value: ModuleValue = { kind: "object", members, definesTypes: () => this.typesOfModuleNames(members), module: file };
+    this.exportCache.set(key, value);
+    return value;
+  }
+
+  private typesOfModuleNames(members: Map<string, () => ModuleValue>): boolean {
+    for (const m of members.values()) if (m().kind === "type") return true;
+    return false;
+  }
+
+  /** One named export of a module, or undefined when the module does not export it. */
+  private exportOf(file: string, name: string, hops: number): ModuleValue | undefined {
+    const key = file + "\0" + name;
+    if (this.exportCache.has(key)) return this.exportCache.get(key);
+    this.exportCache.set(key, { kind: "other" }); // cycle guard
+    let result: ModuleValue | undefined;
+    const facts = this.facts(file);
+    if (facts && hops <= MAX_HOPS) {
+      const ref = facts.exports[name];
+      if (ref) result = this.valueOf(file, facts, ref, hops + 1);
+      else {
+        for (const source of facts.starExports) {
+          const target = this.resolveModule(file, source);
+          if (!target) continue;
+          const v = this.exportOf(target, name, hops + 1);
+          if (v) { result = v; break; }
+        }
+        const cjs = facts.exports["module.exports"];
+        if (!result && cjs) {
+          const v = this.valueOf(file, facts, cjs, hops + 1);
+          if (v.kind === "object") { const m = v.members.get(name); if (m) result = m(); }
+        }
+      }
+    } else if (!facts) result = { kind: "other" };
+    if (result === undefined) this.exportCache.delete(key);
+    else this.exportCache.set(key, result);
+    return result;
+  }
+
+  private valueOf(file: string, facts: FileFacts, ref: Ref, hops: number): ModuleValue {
+    if (hops > MAX_HOPS) return { kind: "other" };
+    switch (ref.kind) {
+      case "spec": {
+        const spec = facts.specs[ref.spec];
+        return spec ? { kind: "type", type: this.typeOf(file, spec) } : { kind: "other" };
+      }
+      case "local": {
+        const local = facts.locals[ref.name];
+        if (local && !(local.kind === "local" && local.name === ref.name)) return this.valueOf(file, facts, local, hops + 1);
+        const b = facts.bindings[ref.name];
+        if (b) return this.valueOf(file, facts, { kind: "import", source: b.source, imported: b.imported }, hops + 1);
+        return { kind: "other" };
+      }
+      case "import": {
+        const target = this.resolveModule(file, ref.source);
+        if (!target) return { kind: "other" };
+        if (ref.imported === "*") return this.namespaceOf(target, hops + 1);
+        return this.exportOf(target, ref.imported, hops + 1) ?? { kind: "other" };
+      }
+      case "member": {
+        const base = this.valueOf(file, facts, ref.base, hops + 1);
+        if (base.kind !== "object") return { kind: "other" };
+        return base.members.get(ref.member)?.() ?? { kind: "other" };
+      }
+      case "object": {
+        const members = new Map<string, () => ModuleValue>();
+        for (const [k, v] of Object.entries(ref.props)) members.set(k, lazy(() => this.valueOf(file, facts, v, hops + 1)));
+        return { kind: "object", members, definesTypes: () => this.typesOfModuleNames(members) };
+      }
+      default:
+        return { kind: "other" };
+    }
+  }
+
+  private readonly typeObjects = new Map<ResourceSpecFact, ResourceType>();
+  private typeOf(file: string, spec: ResourceSpecFact): ResourceType {
+    let t = this.typeObjects.get(spec);
+    if (!t) {
+      const id = `${spec.vendor ?? "?"}.${spec.type ?? "?"}`;
+      t = { id, vendor: spec.vendor, type: spec.type, spec, file, contracts: contractsOf(spec, new Set(), id) };
+      this.typeObjects.set(spec, t);
+    }
+    return t;
+  }
+}
+
+function lazy<T>(f: () => T): () => T {
+  let done = false, value: T;
+  return () => { if (!done) { value = f(); done = true; } return value; };
+}
+
+/** The target of `exports` for a subpath, with the conditions of A4 in their order. */
+export function exportsTarget(exp: unknown, subpath: string): string | undefined {
+  const pick = (v: unknown): string | undefined => {
+    if (typeof v === "string") return v;
+    if (Array.isArray(v)) { for (const x of v) { const t = pick(x); if (t) return t; } return undefined; }
+    if (v && typeof v === "object") {
+      for (const c of CONDITIONS) if (c in (v as Record<string, unknown>)) { const t = pick((v as Record<string, unknown>)[c]); if (t) return t; }
+    }
+    return undefined;
+  };
+  if (typeof exp === "string" || Array.isArray(exp)) return subpath === "." ? pick(exp) : undefined;
+  if (!exp || typeof exp !== "object") return undefined;
+  const keys = Object.keys(exp);
+  const isSubpathMap = keys.some((k) => k.startsWith("."));
+  if (!isSubpathMap) return subpath === "." ? pick(exp) : undefined;
+  const map = exp as Record<string, unknown>;
+  if (subpath in map) return pick(map[subpath]);
+  for (const k of keys) {
+    const star = k.indexOf("*");
+    if (star < 0) continue;
+    const prefix = k.slice(0, star), suffix = k.slice(star + 1);
+    if (subpath.startsWith(prefix) && subpath.endsWith(suffix) && subpath.length >= prefix.length + suffix.length) {
+      const t = pick(map[k]);
+      return t?.split("*").join(subpath.slice(prefix.length, subpath.length - suffix.length));
+    }
+  }
+  return undefined;
+}
+
+export type { Range };

@@ -1,0 +1,589 @@
+/**
+ * One file's text → its facts: imports, exports, resource declarations, resource type specs,
+ * collections, operation references, secret calls, the config's secret bindings, workflows.
+ * This is the only module that uses the TypeScript parser. The syntax tree is dropped as soon as
+ * the facts are read: the index keeps facts, never trees (a 10,000-file company stays small).
+ * Broken code is not an error: a file with syntax errors yields what can still be read plus the
+ * count of errors.
+ */
+import ts from "typescript";
+import { LineMap } from "./text.ts";
+import type { Range } from "./types.ts";
+
+export type ImportForm = "import" | "export" | "dynamic" | "require" | "import-equals" | "import-type";
+
+export interface ImportedName {
+  /** The exported name it takes: an identifier, `default`, or `*` for a namespace. */
+  imported: string;
+  local?: string;
+  range: Range;
+}
+
+export interface ImportFact {
+  specifier: string;
+  /** The specifier's string literal, quotes included. */
+  range: Range;
+  form: ImportForm;
+  typeOnly: boolean;
+  names: ImportedName[];
+  /** The whole statement, for fixes that rewrite it. */
+  statementRange?: Range;
+}
+
+/** Where a name of this module comes from, as far as it can be told without running it. */
+export type Ref =
+  | { kind: "local"; name: string }
+  | { kind: "import"; source: string; imported: string }
+  | { kind: "member"; base: Ref; member: string }
+  | { kind: "spec"; spec: number }
+  | { kind: "object"; props: Record<string, Ref> }
+  | { kind: "other" };
+
+export interface SpecFlag {
+  /** true/false when a literal says so, "unknown" when the value is an expression. */
+  value: boolean | "unknown";
+  keyRange: Range;
+}
+
+/** A `defineResource({...})` call. */
+export interface ResourceSpecFact {
+  range: Range;
+  vendor?: string;
+  type?: string;
+  title?: string;
+  writable?: SpecFlag;
+  stateless?: SpecFlag;
+  vendorless?: SpecFlag;
+  host?: SpecFlag;
+  database?: SpecFlag;
+  wakeup?: SpecFlag;
+  sandbox?: SpecFlag;
+  /** The type id a host spec names as its `source`. */
+  hostSource?: string;
+  /** Field name → optional; undefined when the schema is not a `z.object` literal. */
+  fields?: Record<string, boolean>;
+  strict?: boolean;
+}
+
+export interface DesiredKey { name: string; range: Range }
+
+export interface DeclarationFact {
+  exportName: string;
+  nameRange: Range;
+  /** The callee as written: `machine` or `fly.machine`. */
+  callee: { base: string; member?: string; range: Range; memberRange?: Range };
+  desired?: { keys: DesiredKey[]; hasSpread: boolean; range: Range };
+  range: Range;
+}
+
+export interface CollectionFact {
+  exportName?: string;
+  nameRange?: Range;
+  callRange: Range;
+  /** The `name` property when it is a string literal. */
+  nameLiteral?: { value: string; range: Range };
+  key?: { value: string; range: Range };
+  fields?: { name: string; range: Range }[];
+  /** Whether it is `export const x = collection(...)`, i.e. declares a collection. */
+  exported: boolean;
+}
+
+export interface OpRefFact { collection: string; op: string; range: Range }
+export interface SecretCallFact { name: string; range: Range }
+
+export interface SecretBindingFact {
+  name: string;
+  nameRange: Range;
+  env?: { value: string; range: Range };
+  /** `env` present but not a string literal. */
+  envUnknown?: boolean;
+  bootstrap?: boolean;
+  host?: boolean | "unknown";
+}
+
+export interface ConfigFact {
+  name?: string;
+  /** undefined: no `secrets.bindings` section; null: a section that is not an object literal. */
+  secretBindings?: SecretBindingFact[] | null;
+}
+
+export interface WorkflowFact { name: string; range: Range }
+
+export interface FileFacts {
+  syntaxErrors: number;
+  firstSyntaxError?: { message: string; range: Range };
+  imports: ImportFact[];
+  /** Local name → the import it binds. */
+  bindings: Record<string, { source: string; imported: string; typeOnly: boolean }>;
+  /** Top-level `const`/`let`/`var`/function/class names → what they hold. */
+  locals: Record<string, Ref>;
+  /** Exported name → what it is (ES exports and CommonJS `exports.x` / `module.exports`). */
+  exports: Record<string, Ref>;
+  /** `export * from "..."` sources. */
+  starExports: string[];
+  specs: ResourceSpecFact[];
+  declarations: DeclarationFact[];
+  collections: CollectionFact[];
+  opRefs: OpRefFact[];
+  secretCalls: SecretCallFact[];
+  workflows: WorkflowFact[];
+  config?: ConfigFact;
+  /** A stable digest of what other files can see of this one (exports, specs), for cache invalidation. */
+  shape: string;
+}
+
+export const FRAMEWORK = "@sanoma-ai/workflows";
+export function isFrameworkModule(specifier: string): boolean {
+  return specifier === FRAMEWORK || specifier.startsWith(FRAMEWORK + "/");
+}
+
+const OP_ID = /^data\.([A-Za-z0-9_$]+)\.([A-Za-z0-9_$]+)$/;
+
+export function parseOpId(text: string): { collection: string; op: string } | undefined {
+  const m = OP_ID.exec(text);
+  return m ? { collection: m[1], op: m[2] } : undefined;
+}
+
+function scriptKind(fileName: string): ts.ScriptKind {
+  if (fileName.endsWith(".tsx")) return ts.ScriptKind.TSX;
+  if (fileName.endsWith(".jsx")) return ts.ScriptKind.JSX;
+  if (/\.[cm]?js$/.test(fileName)) return ts.ScriptKind.JS;
+  return ts.ScriptKind.TS;
+}
+
+interface Options { isConfig?: boolean }
+
+/** Reads a file's facts. Never throws on bad code. */
+export function readFacts(fileName: string, text: string, options: Options = {}): FileFacts {
+  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, scriptKind(fileName));
+  const lines = new LineMap(text);
+  const r = (node: ts.Node): Range => lines.range(node.getStart(sf), node.end);
+  const facts: FileFacts = {
+    syntaxErrors: 0, imports: [], bindings: {}, locals: {}, exports: {}, starExports: [], specs: [],
+    declarations: [], collections: [], opRefs: [], secretCalls: [], workflows: [], shape: "",
+  };
+  const parseDiagnostics: readonly ts.DiagnosticWithLocation[] = (sf as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  facts.syntaxErrors = parseDiagnostics.length;
+  if (parseDiagnostics.length > 0) {
+    const d = parseDiagnostics[0];
+    facts.firstSyntaxError = { message: ts.flattenDiagnosticMessageText(d.messageText, "\n"), range: lines.range(d.start, d.start + (d.length || 0)) };
+  }
+  const specifierNodes = new Set<ts.Node>();
+  const nameText = (n: ts.PropertyName | ts.ModuleExportName): string | undefined =>
+    ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n) || ts.isPrivateIdentifier(n) ? n.text : undefined;
+
+  // ---- Imports, exports and top-level bindings -------------------------------------------------
+  const addImport = (spec: ts.StringLiteralLike, form: ImportForm, typeOnly: boolean, names: ImportedName[], statement?: ts.Node) => {
+    specifierNodes.add(spec);
+    facts.imports.push({ specifier: spec.text, range: r(spec), form, typeOnly, names, statementRange: statement ? r(statement) : undefined });
+  };
+
+  /** What an expression holds, as a Ref. */
+  const refOf = (e: ts.Expression): Ref => {
+    while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isNonNullExpression(e) || ts.isTypeAssertionExpression(e)) e = e.expression;
+    if (ts.isIdentifier(e)) return { kind: "local", name: e.text };
+    if (ts.isPropertyAccessExpression(e)) return { kind: "member", base: refOf(e.expression), member: e.name.text };
+    if (ts.isCallExpression(e)) {
+      const spec = specOfCall(e);
+      if (spec !== undefined) return { kind: "spec", spec };
+      const req = requireSpecifier(e);
+      if (req !== undefined) return { kind: "import", source: req, imported: "*" };
+      return { kind: "other" };
+    }
+    if (ts.isObjectLiteralExpression(e)) {
+      const props: Record<string, Ref> = {};
+      for (const p of e.properties) {
+        if (ts.isPropertyAssignment(p)) { const k = nameText(p.name); if (k !== undefined) props[k] = refOf(p.initializer); }
+        else if (ts.isShorthandPropertyAssignment(p)) props[p.name.text] = { kind: "local", name: p.name.text };
+      }
+      return { kind: "object", props };
+    }
+    return { kind: "other" };
+  };
+
+  const requireSpecifier = (call: ts.CallExpression): string | undefined =>
+    ts.isIdentifier(call.expression) && call.expression.text === "require" && call.arguments.length === 1 && ts.isStringLiteralLike(call.arguments[0])
+      ? call.arguments[0].text : undefined;
+
+  const isDefineResourceCallee = (e: ts.Expression): boolean =>
+    (ts.isIdentifier(e) && e.text === "defineResource") || (ts.isPropertyAccessExpression(e) && e.name.text === "defineResource");
+
+  const specIndex = new Map<ts.Node, number>();
+  const specOfCall = (call: ts.CallExpression): number | undefined => {
+    if (!isDefineResourceCallee(call.expression)) return undefined;
+    const known = specIndex.get(call);
+    if (known !== undefined) return known;
+    const arg = call.arguments[0];
+    const spec: ResourceSpecFact = { range: r(call) };
+    if (arg && ts.isObjectLiteralExpression(arg)) {
+      for (const p of arg.properties) {
+        if (!ts.isPropertyAssignment(p) && !ts.isShorthandPropertyAssignment(p)) continue;
+        const key = nameText(p.name);
+        if (key === undefined) continue;
+        const value = ts.isPropertyAssignment(p) ? p.initializer : undefined;
+        const flag = (): SpecFlag => ({ value: value === undefined ? "unknown" : literalTruth(value), keyRange: r(p.name) });
+        switch (key) {
+          case "vendor": case "type": case "title":
+            if (value && ts.isStringLiteralLike(value)) spec[key] = value.text;
+            break;
+          case "writable": case "stateless": case "vendorless": case "database": case "wakeup": case "sandbox":
+            spec[key] = flag();
+            break;
+          case "host":
+            spec.host = flag();
+            if (value && ts.isObjectLiteralExpression(value)) {
+              for (const hp of value.properties) {
+                if (ts.isPropertyAssignment(hp) && nameText(hp.name) === "source" && ts.isStringLiteralLike(hp.initializer)) spec.hostSource = hp.initializer.text;
+              }
+            }
+            break;
+          case "schema":
+            if (value) readSchema(value, spec);
+            break;
+        }
+      }
+    }
+    const index = facts.specs.push(spec) - 1;
+    specIndex.set(call, index);
+    return index;
+  };
+
+  const bindLocal = (name: string, ref: Ref) => { facts.locals[name] = ref; };
+
+  for (const st of sf.statements) {
+    if (ts.isImportDeclaration(st) && ts.isStringLiteralLike(st.moduleSpecifier)) {
+      const source = st.moduleSpecifier.text;
+      const clause = st.importClause;
+      const names: ImportedName[] = [];
+      const typeOnly = !!clause?.isTypeOnly;
+      if (clause?.name) { names.push({ imported: "default", local: clause.name.text, range: r(clause.name) }); }
+      const nb = clause?.namedBindings;
+      if (nb && ts.isNamespaceImport(nb)) names.push({ imported: "*", local: nb.name.text, range: r(nb.name) });
+      if (nb && ts.isNamedImports(nb)) {
+        for (const el of nb.elements) {
+          const imported = el.propertyName ? nameText(el.propertyName) ?? el.name.text : el.name.text;
+          names.push({ imported, local: el.name.text, range: r(el.propertyName ?? el.name) });
+        }
+      }
+      for (const n of names) if (n.local) facts.bindings[n.local] = { source, imported: n.imported, typeOnly: typeOnly || !!(nb && ts.isNamedImports(nb) && nb.elements.find((e) => e.name.text === n.local)?.isTypeOnly) };
+      addImport(st.moduleSpecifier, "import", typeOnly, names, st);
+      continue;
+    }
+    if (ts.isExportDeclaration(st)) {
+      const source = st.moduleSpecifier && ts.isStringLiteralLike(st.moduleSpecifier) ? st.moduleSpecifier.text : undefined;
+      const names: ImportedName[] = [];
+      if (st.exportClause && ts.isNamedExports(st.exportClause)) {
+        for (const el of st.exportClause.elements) {
+          const local = el.propertyName ? nameText(el.propertyName) ?? el.name.getText(sf) : nameText(el.name) ?? "";
+          const exported = nameText(el.name) ?? local;
+          names.push({ imported: local, local: exported, range: r(el.propertyName ?? el.name) });
+          facts.exports[exported] = source !== undefined ? { kind: "import", source, imported: local } : { kind: "local", name: local };
+        }
+      } else if (st.exportClause && ts.isNamespaceExport(st.exportClause) && source !== undefined) {
+        const exported = nameText(st.exportClause.name) ?? "";
+        names.push({ imported: "*", local: exported, range: r(st.exportClause.name) });
+        facts.exports[exported] = { kind: "import", source, imported: "*" };
+      } else if (!st.exportClause && source !== undefined) {
+        facts.starExports.push(source);
+        names.push({ imported: "*", range: r(st) });
+      }
+      if (source !== undefined) addImport(st.moduleSpecifier as ts.StringLiteral, "export", st.isTypeOnly, names, st);
+      continue;
+    }
+    if (ts.isImportEqualsDeclaration(st)) {
+      const ref = st.moduleReference;
+      if (ts.isExternalModuleReference(ref) && ts.isStringLiteralLike(ref.expression)) {
+        facts.bindings[st.name.text] = { source: ref.expression.text, imported: "*", typeOnly: st.isTypeOnly };
+        addImport(ref.expression, "import-equals", st.isTypeOnly, [{ imported: "*", local: st.name.text, range: r(st.name) }], st);
+      }
+      continue;
+    }
+    const exported = hasModifier(st, ts.SyntaxKind.ExportKeyword);
+    const isDefault = hasModifier(st, ts.SyntaxKind.DefaultKeyword);
+    if (ts.isVariableStatement(st)) {
+      for (const d of st.declarationList.declarations) {
+        if (ts.isIdentifier(d.name)) {
+          const ref = d.initializer ? refOf(d.initializer) : { kind: "other" as const };
+          bindLocal(d.name.text, ref);
+          if (exported) facts.exports[d.name.text] = { kind: "local", name: d.name.text };
+          if (d.initializer && ts.isCallExpression(unwrap(d.initializer))) {
+            const req = requireSpecifier(unwrap(d.initializer) as ts.CallExpression);
+            if (req !== undefined) facts.bindings[d.name.text] = { source: req, imported: "*", typeOnly: false };
+          }
+          if (exported && d.initializer) readDeclaration(d.name, d.initializer, st);
+        } else if (ts.isObjectBindingPattern(d.name) && d.initializer && ts.isCallExpression(unwrap(d.initializer))) {
+          // const { defineResource, x: y } = require("...")
+          const req = requireSpecifier(unwrap(d.initializer) as ts.CallExpression);
+          if (req !== undefined) {
+            for (const el of d.name.elements) {
+              if (!ts.isIdentifier(el.name)) continue;
+              const imported = el.propertyName ? nameText(el.propertyName) ?? el.name.text : el.name.text;
+              facts.bindings[el.name.text] = { source: req, imported, typeOnly: false };
+            }
+          }
+        }
+      }
+      continue;
+    }
+    if (ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) {
+      if (st.name) bindLocal(st.name.text, { kind: "other" });
+      if (exported) {
+        const name = isDefault ? "default" : st.name?.text;
+        if (name) facts.exports[name] = { kind: "other" };
+        if (ts.isFunctionDeclaration(st) && (st.name || isDefault)) facts.workflows.push({ name: name!, range: r(st.name ?? st) });
+      }
+      continue;
+    }
+    if (ts.isExportAssignment(st)) {
+      facts.exports[st.isExportEquals ? "module.exports" : "default"] = refOf(st.expression);
+      if (options.isConfig && !st.isExportEquals) facts.config = readConfig(st.expression);
+      continue;
+    }
+    if (ts.isExpressionStatement(st) && ts.isBinaryExpression(st.expression) && st.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+      // CommonJS: exports.x = ..., module.exports.x = ..., module.exports = { ... }
+      const { left, right } = st.expression;
+      if (ts.isPropertyAccessExpression(left)) {
+        const target = left.expression;
+        const isExports = ts.isIdentifier(target) && target.text === "exports";
+        const isModuleExports = ts.isPropertyAccessExpression(target) && ts.isIdentifier(target.expression) && target.expression.text === "module" && target.name.text === "exports";
+        if (isExports || isModuleExports) facts.exports[left.name.text] = refOf(right);
+        else if (ts.isIdentifier(target) && target.text === "module" && left.name.text === "exports") {
+          const ref = refOf(right);
+          if (ref.kind === "object") Object.assign(facts.exports, ref.props);
+          else facts.exports["module.exports"] = ref;
+        }
+      }
+    }
+  }
+
+  function readDeclaration(name: ts.Identifier, init: ts.Expression, statement: ts.Node) {
+    const call = unwrap(init);
+    if (!ts.isCallExpression(call)) return;
+    const callee = call.expression;
+    let base: string | undefined, member: string | undefined, memberRange: Range | undefined;
+    if (ts.isIdentifier(callee)) base = callee.text;
+    else if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression)) {
+      base = callee.expression.text; member = callee.name.text; memberRange = r(callee.name);
+    }
+    if (base === undefined) return;
+    const first = call.arguments[0];
+    let desired: DeclarationFact["desired"];
+    if (first && ts.isObjectLiteralExpression(first)) {
+      const keys: DesiredKey[] = [];
+      let hasSpread = false;
+      for (const p of first.properties) {
+        if (ts.isSpreadAssignment(p)) { hasSpread = true; continue; }
+        if (!p.name) continue;
+        const key = nameText(p.name);
+        if (key === undefined) { hasSpread = true; continue; } // a computed key: fields cannot be checked
+        keys.push({ name: key, range: r(p.name) });
+      }
+      desired = { keys, hasSpread, range: r(first) };
+    }
+    facts.declarations.push({ exportName: name.text, nameRange: r(name), callee: { base, member, range: r(callee), memberRange }, desired, range: r(statement) });
+  }
+
+  function readSchema(value: ts.Expression, spec: ResourceSpecFact) {
+    const e = unwrap(value);
+    if (!ts.isCallExpression(e) || !ts.isPropertyAccessExpression(e.expression)) return;
+    const method = e.expression.name.text;
+    if (method !== "object" && method !== "strictObject") return;
+    const shape = e.arguments[0];
+    if (!shape || !ts.isObjectLiteralExpression(shape)) return;
+    const fields: Record<string, boolean> = {};
+    for (const p of shape.properties) {
+      if (ts.isSpreadAssignment(p)) return; // spreads make the field list unknowable
+      if (!p.name) continue;
+      const key = nameText(p.name);
+      if (key === undefined) return;
+      fields[key] = ts.isPropertyAssignment(p) ? chainIsOptional(p.initializer) : false;
+    }
+    spec.fields = fields;
+    spec.strict = method === "strictObject";
+  }
+
+  function readConfig(e: ts.Expression): ConfigFact {
+    const config: ConfigFact = {};
+    let obj = unwrap(e);
+    if (ts.isCallExpression(obj) && obj.arguments[0]) obj = unwrap(obj.arguments[0]);
+    if (!ts.isObjectLiteralExpression(obj)) return { secretBindings: null };
+    const nameProp = prop(obj, "name");
+    if (nameProp && ts.isStringLiteralLike(nameProp)) config.name = nameProp.text;
+    const secrets = prop(obj, "secrets");
+    if (secrets === undefined) return config;
+    if (!ts.isObjectLiteralExpression(secrets)) { config.secretBindings = null; return config; }
+    const bindings = prop(secrets, "bindings");
+    if (bindings === undefined) return config;
+    if (!ts.isObjectLiteralExpression(bindings)) { config.secretBindings = null; return config; }
+    config.secretBindings = [];
+    for (const p of bindings.properties) {
+      if (ts.isSpreadAssignment(p)) { config.secretBindings = null; return config; }
+      if (!ts.isPropertyAssignment(p)) continue;
+      const name = nameText(p.name);
+      if (name === undefined) continue;
+      const b: SecretBindingFact = { name, nameRange: r(p.name) };
+      const v = unwrap(p.initializer);
+      if (ts.isObjectLiteralExpression(v)) {
+        const env = prop(v, "env");
+        if (env !== undefined) {
+          if (ts.isStringLiteralLike(env)) b.env = { value: env.text, range: r(env) };
+          else b.envUnknown = true;
+        }
+        const bootstrap = prop(v, "bootstrap");
+        if (bootstrap !== undefined) b.bootstrap = literalTruth(bootstrap) === true;
+        const host = prop(v, "host");
+        if (host !== undefined) b.host = literalTruth(host);
+      } else {
+        b.envUnknown = true;
+      }
+      config.secretBindings.push(b);
+    }
+    return config;
+  }
+
+  // ---- The whole tree: calls, string literals, dynamic imports ---------------------------------
+  const collectionLocals = new Set(Object.entries(facts.bindings).filter(([, b]) => b.imported === "collection" && isFrameworkModule(b.source)).map(([l]) => l));
+  const secretLocals = new Set(Object.entries(facts.bindings).filter(([, b]) => b.imported === "secret").map(([l]) => l));
+  const exportedCollectionCalls = new Map<ts.Node, ts.Identifier>();
+  for (const st of sf.statements) {
+    if (ts.isVariableStatement(st) && hasModifier(st, ts.SyntaxKind.ExportKeyword)) {
+      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) exportedCollectionCalls.set(unwrap(d.initializer), d.name);
+    }
+  }
+
+  const visit = (node: ts.Node): void => {
+    switch (node.kind) {
+      case ts.SyntaxKind.StringLiteral:
+      case ts.SyntaxKind.NoSubstitutionTemplateLiteral: {
+        const text = (node as ts.StringLiteralLike).text;
+        if (text.length > 7 && text.charCodeAt(0) === 100 /* d */ && !specifierNodes.has(node)) {
+          const op = parseOpId(text);
+          if (op) facts.opRefs.push({ ...op, range: r(node) });
+        }
+        return;
+      }
+      case ts.SyntaxKind.CallExpression: {
+        const call = node as ts.CallExpression;
+        const callee = call.expression;
+        if (callee.kind === ts.SyntaxKind.ImportKeyword) {
+          const a = call.arguments[0];
+          if (a && ts.isStringLiteralLike(a)) addImport(a, "dynamic", false, [{ imported: "*", range: r(a) }]);
+        } else if (ts.isIdentifier(callee)) {
+          const name = callee.text;
+          if (name === "require") {
+            const a = call.arguments[0];
+            if (call.arguments.length === 1 && a && ts.isStringLiteralLike(a)) addImport(a, "require", false, [{ imported: "*", range: r(a) }]);
+          } else if (collectionLocals.has(name)) {
+            readCollection(call);
+          } else if (secretLocals.has(name)) {
+            const a = call.arguments[0];
+            if (a && ts.isStringLiteralLike(a)) facts.secretCalls.push({ name: a.text, range: r(a) });
+          } else if (name === "defineResource") {
+            specOfCall(call);
+          }
+        } else if (ts.isPropertyAccessExpression(callee) && callee.name.text === "defineResource") {
+          specOfCall(call);
+        }
+        break;
+      }
+      case ts.SyntaxKind.ImportType: {
+        const t = node as ts.ImportTypeNode;
+        if (ts.isLiteralTypeNode(t.argument) && ts.isStringLiteral(t.argument.literal)) {
+          addImport(t.argument.literal, "import-type", true, [{ imported: "*", range: r(t.argument.literal) }]);
+        }
+        break;
+      }
+      case ts.SyntaxKind.ImportDeclaration:
+      case ts.SyntaxKind.ExportDeclaration:
+      case ts.SyntaxKind.ImportEqualsDeclaration:
+        specifierNodes.add((node as ts.ImportDeclaration).moduleSpecifier ?? node);
+        break;
+    }
+    ts.forEachChild(node, visit);
+  };
+
+  function readCollection(call: ts.CallExpression) {
+    const name = exportedCollectionCalls.get(call);
+    const c: CollectionFact = { callRange: r(call.expression), exported: !!name, exportName: name?.text, nameRange: name ? r(name) : undefined };
+    const a = call.arguments[0];
+    if (a && ts.isObjectLiteralExpression(a)) {
+      const n = prop(a, "name");
+      if (n && ts.isStringLiteralLike(n)) c.nameLiteral = { value: n.text, range: r(n) };
+      const k = prop(a, "key");
+      if (k && ts.isStringLiteralLike(k)) c.key = { value: k.text, range: r(k) };
+      const f = prop(a, "fields");
+      if (f && ts.isObjectLiteralExpression(f)) {
+        const fields: { name: string; range: Range }[] = [];
+        let known = true;
+        for (const p of f.properties) {
+          if (ts.isSpreadAssignment(p) || !p.name) { known = false; break; }
+          const key = nameText(p.name);
+          if (key === undefined) { known = false; break; }
+          fields.push({ name: key, range: r(p.name) });
+        }
+        if (known) c.fields = fields;
+      }
+    }
+    facts.collections.push(c);
+  }
+
+  for (const st of sf.statements) visit(st);
+
+  // Exported consts whose initialiser is a function (or a call) are workflows of a workflow source.
+  for (const st of sf.statements) {
+    if (!ts.isVariableStatement(st) || !hasModifier(st, ts.SyntaxKind.ExportKeyword)) continue;
+    for (const d of st.declarationList.declarations) {
+      if (!ts.isIdentifier(d.name) || !d.initializer) continue;
+      const init = unwrap(d.initializer);
+      if (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isCallExpression(init)) facts.workflows.push({ name: d.name.text, range: r(d.name) });
+    }
+  }
+
+  facts.shape = shapeOf(facts);
+  return facts;
+}
+
+function unwrap(e: ts.Expression): ts.Expression {
+  while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isNonNullExpression(e) || ts.isTypeAssertionExpression(e)) e = e.expression;
+  return e;
+}
+
+function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+  const mods = (node as { modifiers?: ts.NodeArray<ts.ModifierLike> }).modifiers;
+  return !!mods?.some((m) => m.kind === kind);
+}
+
+function prop(obj: ts.ObjectLiteralExpression, name: string): ts.Expression | undefined {
+  for (const p of obj.properties) {
+    if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === name) return unwrap(p.initializer);
+    if (ts.isShorthandPropertyAssignment(p) && p.name.text === name) return p.name;
+  }
+  return undefined;
+}
+
+/** A contract property "is present and not false or undefined" (A4). */
+function literalTruth(e: ts.Expression): boolean | "unknown" {
+  e = unwrap(e);
+  if (e.kind === ts.SyntaxKind.FalseKeyword) return false;
+  if (ts.isIdentifier(e) && e.text === "undefined") return false;
+  if (e.kind === ts.SyntaxKind.TrueKeyword || ts.isObjectLiteralExpression(e) || ts.isStringLiteralLike(e) || ts.isNumericLiteral(e) || ts.isArrayLiteralExpression(e) || ts.isArrowFunction(e) || ts.isFunctionExpression(e)) return true;
+  if (e.kind === ts.SyntaxKind.NullKeyword) return false;
+  return "unknown";
+}
+
+/** Whether a zod chain marks its field optional: `.optional()`, `.nullish()` or `.default(...)` anywhere in it. */
+function chainIsOptional(e: ts.Expression): boolean {
+  let cur: ts.Expression = unwrap(e);
+  while (ts.isCallExpression(cur) || ts.isPropertyAccessExpression(cur)) {
+    if (ts.isCallExpression(cur)) {
+      const callee = cur.expression;
+      if (ts.isPropertyAccessExpression(callee) && ["optional", "nullish", "default"].includes(callee.name.text)) return true;
+      cur = callee;
+    } else cur = cur.expression;
+  }
+  return false;
+}
+
+function shapeOf(f: FileFacts): string {
+  return JSON.stringify([f.exports, f.starExports, f.locals, f.bindings, f.specs.map((s) => ({ ...s, range: undefined, writable: s.writable?.value, stateless: s.stateless?.value, vendorless: s.vendorless?.value, host: s.host?.value, database: s.database?.value, wakeup: s.wakeup?.value, sandbox: s.sandbox?.value }))]);
+}

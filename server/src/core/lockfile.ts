@@ -1,0 +1,87 @@
+/**
+ * `sanoma.lock.json` (SPEC A6) → its bindings with the ranges of their keys and values, or the one
+ * problem that keeps it from being read (not JSON, not of the lockfile's shape, an unknown version).
+ */
+import ts from "typescript";
+import { z } from "zod";
+import { LineMap } from "./text.ts";
+import type { Range } from "./types.ts";
+
+export const LOCK_VERSION = 1;
+
+const LockSchema = z.object({
+  version: z.number(),
+  bindings: z.record(z.string(), z.object({ type: z.string(), object: z.string() }).passthrough()),
+}).passthrough();
+
+export interface LockBinding {
+  key: string;
+  keyRange: Range;
+  type: string;
+  typeRange: Range;
+  object: string;
+  objectRange: Range;
+}
+
+export interface LockFacts {
+  error?: { message: string; range: Range };
+  bindings: LockBinding[];
+}
+
+export function readLock(text: string): LockFacts {
+  const lines = new LineMap(text);
+  const firstLine = lines.range(0, Math.max(0, text.indexOf("\n") < 0 ? text.length : text.indexOf("\n")));
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    const m = /position (\d+)/.exec(String((e as Error).message));
+    const at = m ? Math.min(+m[1], text.length) : -1;
+    const detail = String((e as Error).message).replace(/^JSON\.parse: /, "").split("\n")[0];
+    return { error: { message: `sanoma.lock.json is not JSON (${detail}); restore it from version control or let apply write it again`, range: at >= 0 ? lines.range(at, Math.min(at + 1, text.length)) : firstLine }, bindings: [] };
+  }
+  const json = ts.parseJsonText("sanoma.lock.json", text);
+  const nodeAt = (p: (string | number)[]): ts.Node | undefined => {
+    let node: ts.Node | undefined = json.statements[0]?.expression;
+    for (const seg of p) {
+      if (!node) return undefined;
+      if (ts.isObjectLiteralExpression(node)) {
+        const prop: ts.ObjectLiteralElementLike | undefined = node.properties.find((q) => q.name && (q.name as ts.StringLiteral).text === String(seg));
+        node = prop && ts.isPropertyAssignment(prop) ? prop.initializer : undefined;
+      } else if (ts.isArrayLiteralExpression(node) && typeof seg === "number") node = node.elements[seg];
+      else return undefined;
+    }
+    return node;
+  };
+  const rangeOf = (node: ts.Node | undefined): Range => node ? lines.range(node.getStart(json), node.end) : firstLine;
+  const parsed = LockSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    let node: ts.Node | undefined;
+    for (let n = issue.path.length; n >= 0 && !node; n--) node = nodeAt(issue.path.slice(0, n) as (string | number)[]);
+    const where = issue.path.length ? ` at \`${issue.path.join(".")}\`` : "";
+    return { error: { message: `sanoma.lock.json is not a lockfile${where}: ${issue.message.toLowerCase()}; expected { "version": 1, "bindings": { "<file>#<export>": { "type", "object" } } }`, range: rangeOf(node) }, bindings: [] };
+  }
+  if (parsed.data.version !== LOCK_VERSION) {
+    return { error: { message: `sanoma.lock.json has version ${parsed.data.version}, which this tool does not know (it reads version ${LOCK_VERSION}); update the Sanoma tooling`, range: rangeOf(nodeAt(["version"])) }, bindings: [] };
+  }
+  const bindingsNode = nodeAt(["bindings"]);
+  const bindings: LockBinding[] = [];
+  if (bindingsNode && ts.isObjectLiteralExpression(bindingsNode)) {
+    for (const p of bindingsNode.properties) {
+      if (!ts.isPropertyAssignment(p) || !p.name) continue;
+      const key = (p.name as ts.StringLiteral).text;
+      const b = parsed.data.bindings[key];
+      if (!b) continue;
+      const v = p.initializer;
+      const field = (name: string) => ts.isObjectLiteralExpression(v) ? v.properties.find((q) => q.name && (q.name as ts.StringLiteral).text === name) : undefined;
+      const t = field("type"), o = field("object");
+      bindings.push({
+        key, keyRange: rangeOf(p.name), type: b.type, object: b.object,
+        typeRange: rangeOf(t && ts.isPropertyAssignment(t) ? t.initializer : p.name),
+        objectRange: rangeOf(o && ts.isPropertyAssignment(o) ? o.initializer : p.name),
+      });
+    }
+  }
+  return { bindings };
+}

@@ -1,0 +1,122 @@
+/**
+ * A company's index: the facts of each of its files, updated one file at a time. Nothing here
+ * keeps a syntax tree. The walk that lists a company's files goes through the `FileSystem`, skips
+ * `node_modules`, dot folders, configured folders and nested companies, and survives symlink
+ * loops (each real folder is visited once).
+ */
+import * as path from "node:path";
+import { CONFIG_FILE, LOCK_FILE, isCodeFile, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
+import { readFacts, type FileFacts } from "./facts.ts";
+import type { FileSystem } from "./types.ts";
+
+/** Files larger than this are not parsed (said in --verbose and the server's log). */
+export const MAX_FILE_BYTES = 2_000_000;
+
+export interface CompanyFile {
+  path: string;
+  rel: string;
+  role: FileRole;
+  facts?: FileFacts;
+  /** Why the file's facts could not be read (binary, too large, vanished). */
+  skipped?: string;
+}
+
+export interface Skipped { path: string; reason: string }
+
+export class Company {
+  readonly files = new Map<string, CompanyFile>();
+  /** The lockfile's text, or undefined when there is none. */
+  lockText: string | undefined;
+  /** Bumped on every change, so derived results can be cached against it. */
+  version = 0;
+
+  constructor(readonly root: string) {}
+
+  get configFile(): CompanyFile | undefined {
+    return this.files.get(path.join(this.root, CONFIG_FILE));
+  }
+
+  get name(): string {
+    return this.configFile?.facts?.config?.name ?? path.basename(this.root);
+  }
+
+  get lockPath(): string {
+    return path.join(this.root, LOCK_FILE);
+  }
+
+  /** Apps: directories directly under `apps/` (A2), as seen from the files and the folder list. */
+  apps(fs?: FileSystem): string[] {
+    const apps = new Set<string>();
+    if (fs) for (const e of fs.readDir(path.join(this.root, "apps"))) if (e.kind === "dir" && !e.name.startsWith(".") && e.name !== "node_modules") apps.add(e.name);
+    for (const f of this.files.values()) if (f.role.scope) apps.add(f.role.scope);
+    return [...apps].sort();
+  }
+
+  /** Sets a file's text (from disk or an editor) and re-reads its facts. Returns the old facts' shape. */
+  setFile(file: string, text: string | undefined): { shapeChanged: boolean } {
+    this.version++;
+    if (file === this.lockPath) { this.lockText = text; return { shapeChanged: false }; }
+    const rel = relativeTo(this.root, file);
+    if (!rel) return { shapeChanged: false };
+    const old = this.files.get(file);
+    if (text === undefined) {
+      this.files.delete(file);
+      return { shapeChanged: !!old };
+    }
+    const entry: CompanyFile = { path: file, rel, role: roleOf(rel) };
+    const reason = unreadableReason(text);
+    if (reason) entry.skipped = reason;
+    else entry.facts = readFacts(file, text, { isConfig: entry.role.isConfig });
+    this.files.set(file, entry);
+    return { shapeChanged: old?.facts?.shape !== entry.facts?.shape };
+  }
+
+  removeFile(file: string): { shapeChanged: boolean } {
+    return this.setFile(file, undefined);
+  }
+}
+
+export function unreadableReason(text: string): string | undefined {
+  if (text.length > MAX_FILE_BYTES) return `larger than ${MAX_FILE_BYTES / 1_000_000} MB, not read`;
+  const head = text.length > 8192 ? text.slice(0, 8192) : text;
+  if (head.includes("\u0000")) return "a binary file, not read";
+  return undefined;
+}
+
+export interface WalkOptions {
+  /** Extra folder names or company-relative paths to skip. */
+  exclude?: string[];
+  /** Reports what was skipped and why. */
+  onSkip?: (s: Skipped) => void;
+}
+
+/**
+ * The files of a company: code files, the config and the lockfile, leaving out `node_modules`,
+ * dot folders, excluded folders and nested companies' trees. Visits each real folder once.
+ */
+export function listCompanyFiles(fs: FileSystem, root: string, options: WalkOptions = {}): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const exclude = new Set(options.exclude ?? []);
+  const stack = [root];
+  while (stack.length) {
+    const dir = stack.pop()!;
+    const real = fs.realPath(dir);
+    if (real === undefined) { options.onSkip?.({ path: dir, reason: "a folder that cannot be read" }); continue; }
+    if (seen.has(real)) { if (dir !== root) options.onSkip?.({ path: dir, reason: "a folder already visited (a symlink loop?)" }); continue; }
+    seen.add(real);
+    for (const e of fs.readDir(dir).sort((a, b) => (a.name < b.name ? 1 : -1))) {
+      const p = path.join(dir, e.name);
+      let kind = e.kind;
+      if (kind === "symlink") kind = fs.isDir(p) ? "dir" : fs.isFile(p) ? "file" : "other";
+      if (kind === "dir") {
+        if (isSkippedDirName(e.name) || exclude.has(e.name) || exclude.has(relativeTo(root, p) ?? "")) continue;
+        if (fs.isFile(path.join(p, CONFIG_FILE))) continue; // a nested company: its own root
+        stack.push(p);
+      } else if (kind === "file") {
+        if (isCodeFile(e.name) || (dir === root && e.name === LOCK_FILE)) out.push(p);
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,34 @@
+/** `collection-file` (SPEC A8): `collection()` is called only in a collections file. */
+import type { Rule } from "./rule.ts";
+
+export const rule: Rule = {
+  id: "collection-file",
+  severity: "error",
+  doc: {
+    summary: "`collection()` is called outside a collections file, where it declares nothing.",
+    why: "The framework reads collections from each scope's `resources/data.ts` only. A `collection(...)` anywhere else makes an object that no data layer knows: its operations do not exist and calls to them fail.",
+    wrong: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/rank.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const cache = collection({ key: "id", fields: { id: "string" } });
+//                   ^^^^^^^^^^ collection-file
+`,
+    right: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const cache = collection({ key: "id", fields: { id: "string" } });
+`,
+  },
+  check(a, report) {
+    for (const file of a.files) {
+      if (file.role.isCollectionsFile || !file.facts) continue;
+      for (const c of file.facts.collections) {
+        report({ file: file.path, range: c.callRange, message: `\`collection()\` declares nothing outside a collections file; move it to ${file.role.scope === null ? "" : `apps/${file.role.scope}/`}resources/data.ts` });
+      }
+    }
+  },
+};

@@ -1,0 +1,55 @@
+/**
+ * `collection-import` (SPEC A8, A9): `collection` is imported from `@sanoma-ai/workflows/data`,
+ * and only by a collections file (`resources/data.ts` of a scope).
+ */
+import { isFrameworkModule } from "../facts.ts";
+import { checkImports } from "../reach.ts";
+import type { ImportFinding, ImportRule } from "./rule.ts";
+
+export const DATA_MODULE = "@sanoma-ai/workflows/data";
+
+export const rule: ImportRule = {
+  id: "collection-import",
+  severity: "error",
+  doc: {
+    summary: "`collection` is imported from a module other than `@sanoma-ai/workflows/data`, or by a file that is not a collections file.",
+    why: "Collections are declared in one place per scope, `resources/data.ts`, which the framework reads to build the data layer; `collection` from `@sanoma-ai/workflows/data` is the only declaration it understands. Imported anywhere else, `collection` declares nothing and its operations do not exist.",
+    wrong: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/rank.ts
+import { collection } from "@sanoma-ai/workflows/data";
+//       ^^^^^^^^^^ collection-import
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows";
+//       ^^^^^^^^^^ collection-import
+export const users = collection({ key: "id", fields: { id: "string" } });
+`,
+    right: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const users = collection({ key: "id", fields: { id: "string" } });
+`,
+    fix: "Declare collections in the scope's `resources/data.ts`, importing `collection` from `@sanoma-ai/workflows/data`.",
+  },
+  judgeImport(site, ctx) {
+    const out: ImportFinding<typeof site.specifierRange>[] = [];
+    const names = site.names.filter((n) => n.imported === "collection");
+    if (names.length === 0) return out;
+    const framework = isFrameworkModule(site.specifier);
+    for (const n of names) {
+      if (framework && site.specifier !== DATA_MODULE) {
+        const certain = names.length === site.names.length && ctx.role.isCollectionsFile;
+        out.push({ range: n.range, message: `\`collection\` comes from "${DATA_MODULE}", not "${site.specifier}"`, replaceSpecifier: certain ? DATA_MODULE : undefined });
+      } else if (framework && !ctx.role.isCollectionsFile) {
+        out.push({ range: n.range, message: `Only a collections file (resources/data.ts of a scope) imports \`collection\`; declare the collection there` });
+      } else if (!framework && ctx.role.isCollectionsFile) {
+        out.push({ range: n.range, message: `A collections file takes \`collection\` from "${DATA_MODULE}", not "${site.specifier}"` });
+      }
+    }
+    return out;
+  },
+  check(a, report) { checkImports(rule, a, report); },
+};

@@ -1,0 +1,61 @@
+/**
+ * `data-file-imports` (SPEC A9): a data file takes `secret` and `sanoma` from
+ * `@sanoma-ai/workflows/resources` only, and imports no workflow source or scenario file.
+ */
+import { isWorkflowOrScenarioPath } from "../company.ts";
+import { isFrameworkModule } from "../facts.ts";
+import { checkImports, importTarget } from "../reach.ts";
+import type { ImportFinding, ImportRule } from "./rule.ts";
+
+export const RESOURCES_MODULE = "@sanoma-ai/workflows/resources";
+const RESOURCE_HELPERS = new Set(["secret", "sanoma"]);
+
+export const rule: ImportRule = {
+  id: "data-file-imports",
+  severity: "error",
+  doc: {
+    summary: "A data file imports `secret` or `sanoma` from the wrong module, or imports a workflow source or a scenario.",
+    why: "Data files are read on their own, before any workflow is loaded, by the framework's data-file reader: it gives them `secret` and `sanoma` from `@sanoma-ai/workflows/resources` only, and does not load workflows or scenarios. The same names from elsewhere in the framework are runtime helpers that mean something else there; an import of a workflow would load the workflow's whole graph into the reader.",
+    wrong: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { secret } from "@sanoma-ai/workflows";
+//       ^^^^^^ data-file-imports
+import { plan } from "../workflows/plan";
+//                   ^^^^^^^^^^^^^^^^^^^ data-file-imports
+export const key = secret("KEY");
+//- /workflows/plan.ts
+export const plan = 1;
+`,
+    right: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+import { plan } from "../lib/plan";
+export const key = secret("KEY");
+//- /lib/plan.ts
+export const plan = 1;
+`,
+  },
+  judgeImport(site, ctx) {
+    if (!ctx.role.isDataFile) return [];
+    const out: ImportFinding<typeof site.specifierRange>[] = [];
+    if (isFrameworkModule(site.specifier) && site.specifier !== RESOURCES_MODULE) {
+      const wrong = site.names.filter((n) => RESOURCE_HELPERS.has(n.imported));
+      // The specifier can be replaced only when every name of the import moves with it.
+      const certain = wrong.length > 0 && wrong.length === site.names.length;
+      for (const n of wrong) {
+        out.push({ range: n.range, message: `A data file takes \`${n.imported}\` from "${RESOURCES_MODULE}", not "${site.specifier}"`, replaceSpecifier: certain ? RESOURCES_MODULE : undefined });
+      }
+    }
+    const target = importTarget(ctx, site.specifier);
+    if (target?.rel !== undefined && isWorkflowOrScenarioPath(target.rel)) {
+      const what = target.rel.split("/").includes("scenarios") ? "a scenario file" : "a workflow source";
+      out.push({ range: site.specifierRange, message: `A data file cannot import ${what} (${target.rel}); data files are read without workflows and scenarios: move the shared code to a module outside workflows/ and scenarios/` });
+    }
+    return out;
+  },
+  check(a, report) { checkImports(rule, a, report); },
+};

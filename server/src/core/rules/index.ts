@@ -1,0 +1,41 @@
+/** The rule registry: every rule of SPEC B1, in the order their docs list them. */
+import type { RuleId } from "../types.ts";
+import type { ImportRule, Rule } from "./rule.ts";
+import { rule as resourceType } from "./resource-type.ts";
+import { rule as resourceFields } from "./resource-fields.ts";
+import { rule as resourceTypeSpec } from "./resource-type-spec.ts";
+import { rule as oneWakeup } from "./one-wakeup.ts";
+import { rule as oneSandbox } from "./one-sandbox.ts";
+import { rule as lockfile } from "./lockfile.ts";
+import { rule as secretBindings } from "./secret-bindings.ts";
+import { rule as collectionOp } from "./collection-op.ts";
+import { rule as collectionFile } from "./collection-file.ts";
+import { rule as collectionImport } from "./collection-import.ts";
+import { rule as collectionName } from "./collection-name.ts";
+import { rule as collectionKey } from "./collection-key.ts";
+import { rule as collectionScope } from "./collection-scope.ts";
+import { rule as noCrossAppImport } from "./no-cross-app-import.ts";
+import { rule as noAppImportFromRoot } from "./no-app-import-from-root.ts";
+import { rule as noImportOutsideCompany } from "./no-import-outside-company.ts";
+import { rule as dataFileImports } from "./data-file-imports.ts";
+
+export const RULES: readonly Rule[] = [
+  resourceType, resourceFields, resourceTypeSpec, oneWakeup, oneSandbox, lockfile, secretBindings,
+  collectionOp, collectionFile, collectionImport, collectionName, collectionKey, collectionScope,
+  noCrossAppImport, noAppImportFromRoot, noImportOutsideCompany, dataFileImports,
+];
+
+/** The rules that judge one import from paths alone: the lint plugin's rules. */
+export const IMPORT_RULES: readonly ImportRule[] = [noCrossAppImport, noAppImportFromRoot, noImportOutsideCompany, dataFileImports, collectionImport];
+
+export const RULE_IDS = RULES.map((r) => r.id) as readonly RuleId[];
+
+export function ruleById(id: string): Rule | undefined {
+  return RULES.find((r) => r.id === id);
+}
+
+/** Where each rule's page lives. */
+export const DOCS_BASE = "https://github.com/sanoma-ai/sanoma-tooling/blob/main/docs/rules/";
+export function ruleDocsUrl(id: string): string {
+  return `${DOCS_BASE}${id}.md`;
+}

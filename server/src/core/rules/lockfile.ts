@@ -1,0 +1,94 @@
+/**
+ * `lockfile` (SPEC A6): the lockfile can be read; each binding's key is declared (else an orphan,
+ * a warning); its type is its declaration's; no two bindings share one vendor object.
+ */
+import type { Rule } from "./rule.ts";
+
+export const rule: Rule = {
+  id: "lockfile",
+  severity: "error",
+  doc: {
+    summary: "`sanoma.lock.json` cannot be read, binds a declaration that does not exist, binds one of another type, or binds one object twice.",
+    why: "Apply uses the lockfile to know which vendor object each declaration owns. An orphan binding (its declaration was removed or renamed) makes apply offer to delete the object: a warning, since that may be what you want. A binding whose type differs from its declaration's, or two bindings of one object, would make apply change the wrong object.",
+    wrong: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/compute.ts
+import { vm } from "@hooli/cloud";
+export const api = vm({ name: "api" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/compute.ts#api": { "type": "cloud.vm", "object": "cloud:vm/7" },
+  "resources/compute.ts#removed": { "type": "cloud.vm", "object": "cloud:vm/9" }
+//^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ lockfile
+} }
+//- /node_modules/@hooli/cloud/package.json
+{ "name": "@hooli/cloud", "exports": { ".": "./index.js" } }
+//- /node_modules/@hooli/cloud/index.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", schema: z.object({ name: z.string() }), fields: {}, writable: true });
+`,
+    right: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/compute.ts
+import { vm } from "@hooli/cloud";
+export const api = vm({ name: "api" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/compute.ts#api": { "type": "cloud.vm", "object": "cloud:vm/7" }
+} }
+//- /node_modules/@hooli/cloud/package.json
+{ "name": "@hooli/cloud", "exports": { ".": "./index.js" } }
+//- /node_modules/@hooli/cloud/index.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", schema: z.object({ name: z.string() }), fields: {}, writable: true });
+`,
+    fix: "Run apply to rewrite the lockfile, or remove the stale binding by hand once its object is dealt with.",
+  },
+  check(a, report) {
+    const lock = a.lock;
+    if (!lock) return;
+    const file = a.company.lockPath;
+    if (lock.error) { report({ file, range: lock.error.range, message: lock.error.message }); return; }
+    const rels = new Set(a.files.map((f) => f.rel));
+    const byObject = new Map<string, typeof lock.bindings>();
+    for (const b of lock.bindings) {
+      const list = byObject.get(b.object);
+      if (list) list.push(b); else byObject.set(b.object, [b]);
+      const hash = b.key.lastIndexOf("#");
+      const rel = hash > 0 ? b.key.slice(0, hash) : b.key;
+      const decl = a.declarationsById.get(b.key);
+      if (!decl) {
+        if (a.failedFiles.has(rel)) continue; // its file failed to load: nothing is said of its bindings
+        const fileExists = rels.has(rel);
+        report({
+          file, range: b.keyRange, severity: "warning", tags: ["unnecessary"],
+          message: fileExists
+            ? `Orphan binding: ${rel} declares no \`${b.key.slice(hash + 1)}\`; apply will ask to delete ${b.object}`
+            : `Orphan binding: ${rel} does not exist; apply will ask to delete ${b.object}`,
+        });
+        continue;
+      }
+      if (decl.type && decl.type.id !== b.type) {
+        const message = `${b.key} is bound as ${b.type} but declared as ${decl.type.id}`;
+        report({ file, range: b.typeRange, message, related: [{ file: decl.file.path, range: decl.fact.nameRange, message: `declared here as ${decl.type.id}` }], fixes: [{ title: `Change to "${decl.type.id}"`, edits: [{ file, range: b.typeRange, newText: JSON.stringify(decl.type.id) }] }] });
+        report({ file: decl.file.path, range: decl.fact.nameRange, message, related: [{ file, range: b.typeRange, message: `bound here as ${b.type}` }] });
+      }
+    }
+    for (const [object, list] of byObject) {
+      if (list.length < 2) continue;
+      for (const b of list) {
+        const others = list.filter((o) => o !== b);
+        report({
+          file, range: b.objectRange,
+          message: `${object} is bound by ${list.length} declarations (${others.map((o) => o.key).join(", ")} too); an object belongs to one declaration`,
+          related: others.map((o) => ({ file, range: o.objectRange, message: `also bound by ${o.key}` })),
+        });
+      }
+    }
+  },
+};
+

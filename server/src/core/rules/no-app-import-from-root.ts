@@ -1,0 +1,36 @@
+/** `no-app-import-from-root` (SPEC A9): a file of the root scope imports nothing under `apps/`. */
+import { checkImports, importTarget } from "../reach.ts";
+import type { ImportRule } from "./rule.ts";
+
+export const rule: ImportRule = {
+  id: "no-app-import-from-root",
+  severity: "error",
+  doc: {
+    summary: "A file of the root scope imports a file under `apps/`.",
+    why: "The root scope is shared by every app and loads before any of them; an app may be left out of a deployment. A root-scope file that reaches into `apps/` depends on an app being there. Move what both need into the root scope.",
+    wrong: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/nightly.ts
+import { rank } from "../apps/search/workflows/rank";
+//                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ no-app-import-from-root
+//- /apps/search/workflows/rank.ts
+export const rank = () => 1;
+`,
+    right: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/nightly.ts
+import { rank } from "../lib/rank";
+//- /lib/rank.ts
+export const rank = () => 1;
+`,
+  },
+  judgeImport(site, ctx) {
+    if (ctx.role.scope !== null) return [];
+    const target = importTarget(ctx, site.specifier);
+    if (target?.rel === undefined || !(target.rel === "apps" || target.rel.startsWith("apps/"))) return [];
+    return [{ range: site.specifierRange, message: `A file of the root scope imports \`${target.rel}\` under apps/; the root scope cannot depend on an app: move the shared code out of apps/` }];
+  },
+  check(a, report) { checkImports(rule, a, report); },
+};

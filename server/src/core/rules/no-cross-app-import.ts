@@ -1,0 +1,37 @@
+/** `no-cross-app-import` (SPEC A9): a file of app `a` imports nothing under another app's folder. */
+import { checkImports, importTarget, targetApp } from "../reach.ts";
+import type { ImportRule } from "./rule.ts";
+
+export const rule: ImportRule = {
+  id: "no-cross-app-import",
+  severity: "error",
+  doc: {
+    summary: "A file of one app imports a file of another app.",
+    why: "Apps are deployed and versioned on their own: the framework loads each app with only its own folder and the root scope. An import from another app's folder works on your machine and breaks when the app ships without it. Code that two apps share belongs in the root scope (outside `apps/`).",
+    wrong: `
+//- /sanoma.config.ts
+export default {};
+//- /apps/maps/workflows/render.ts
+import { rank } from "../../search/workflows/rank";
+//                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
+//- /apps/search/workflows/rank.ts
+export const rank = () => 1;
+`,
+    right: `
+//- /sanoma.config.ts
+export default {};
+//- /apps/maps/workflows/render.ts
+import { rank } from "../../../lib/rank";
+//- /lib/rank.ts
+export const rank = () => 1;
+`,
+  },
+  judgeImport(site, ctx) {
+    if (ctx.role.scope === null) return [];
+    const target = importTarget(ctx, site.specifier);
+    const app = target?.rel !== undefined ? targetApp(target.rel) : null;
+    if (app === null || app === ctx.role.scope) return [];
+    return [{ range: site.specifierRange, message: `A file of app \`${ctx.role.scope}\` imports from app \`${app}\` (${target!.rel}); share the code through the root scope (outside apps/) instead` }];
+  },
+  check(a, report) { checkImports(rule, a, report); },
+};

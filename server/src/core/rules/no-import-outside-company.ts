@@ -1,0 +1,32 @@
+/** `no-import-outside-company` (SPEC A9): a relative import does not leave the company root. */
+import * as path from "node:path";
+import { checkImports, importTarget } from "../reach.ts";
+import type { ImportRule } from "./rule.ts";
+
+export const rule: ImportRule = {
+  id: "no-import-outside-company",
+  severity: "error",
+  doc: {
+    summary: "A relative import reaches a file outside the company root.",
+    why: "A company is built, checked and deployed from its own folder: the framework copies the company root and nothing above it. A relative path that climbs out of it finds nothing once deployed. Publish shared code as a package and import it by name.",
+    wrong: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/nightly.ts
+const shared = require("../../shared/config");
+//                     ^^^^^^^^^^^^^^^^^^^^^^ no-import-outside-company
+`,
+    right: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/nightly.ts
+const shared = require("@acme/shared-config");
+`,
+  },
+  judgeImport(site, ctx) {
+    const target = importTarget(ctx, site.specifier);
+    if (!target || target.rel !== undefined) return [];
+    return [{ range: site.specifierRange, message: `"${site.specifier}" leaves the company root (${path.basename(ctx.root)}/); import a package by name, or move the file into the company` }];
+  },
+  check(a, report) { checkImports(rule, a, report); },
+};

@@ -1,0 +1,68 @@
+/**
+ * What a rule is: its id, default severity, its documentation (what, why, a wrong and a right
+ * example, each a fixture company that the tests run and the docs pages are generated from) and
+ * its check over a company's analysis. Import-reach rules (A9) also judge one import at a time,
+ * from paths alone, so the lint plugin runs the very same code over its hosts' syntax trees.
+ */
+import type { Analysis } from "../analysis.ts";
+import type { FileRole } from "../company.ts";
+import type { Fix, Problem, Range, RelatedInfo, RuleId, Severity } from "../types.ts";
+
+export interface RuleDoc {
+  /** One line: what the rule reports. */
+  summary: string;
+  /** Why it is a problem, in a paragraph. */
+  why: string;
+  /** A fixture company (`//- /path` headers, `^^^` markers) where the rule fires. */
+  wrong: string;
+  /** The same company put right: the rule is silent. */
+  right: string;
+  /** How to fix it, if more needs saying than the examples show. */
+  fix?: string;
+}
+
+export interface ProblemInit {
+  file: string;
+  range: Range;
+  message: string;
+  severity?: Severity;
+  related?: RelatedInfo[];
+  fixes?: Fix[];
+  tags?: Problem["tags"];
+}
+
+export type Report = (p: ProblemInit) => void;
+
+export interface Rule {
+  id: RuleId;
+  severity: Severity;
+  doc: RuleDoc;
+  check(analysis: Analysis, report: Report): void;
+}
+
+/** One import as the reach rules see it, with ranges of whatever kind the host uses. */
+export interface ImportSite<R> {
+  specifier: string;
+  specifierRange: R;
+  /** Names the import takes (`*` for a namespace or a whole module). */
+  names: { imported: string; range: R }[];
+}
+
+export interface ImportContext {
+  root: string;
+  /** The importing file's absolute path and its company-relative path. */
+  file: string;
+  rel: string;
+  role: FileRole;
+}
+
+export interface ImportFinding<R> {
+  range: R;
+  message: string;
+  /** A certain fix: replace the specifier with this one. */
+  replaceSpecifier?: string;
+}
+
+export interface ImportRule extends Rule {
+  judgeImport<R>(site: ImportSite<R>, ctx: ImportContext): ImportFinding<R>[];
+}

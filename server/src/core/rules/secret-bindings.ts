@@ -1,0 +1,88 @@
+/**
+ * `secret-bindings` (SPEC A7): the config's secret bindings are well formed, and every
+ * `secret("NAME")` of a data file has a binding (a warning: the store may still hold it).
+ */
+import { suggestion } from "../text.ts";
+import type { Rule } from "./rule.ts";
+
+export const rule: Rule = {
+  id: "secret-bindings",
+  severity: "error",
+  doc: {
+    summary: "A secret binding gives a host a secret without `env`, two host bindings read one variable, or a data file uses a secret that has no binding.",
+    why: "Secrets reach hosts only from environment variables, so `host: true` takes an `{ env }` binding; two host bindings from one variable would hand the same value out under two names. A `secret(\"NAME\")` with no binding of that name is resolved from the secret store at apply time: a warning, since the store may hold it, but usually a typo.",
+    wrong: `
+//- /sanoma.config.ts
+export default {
+  secrets: {
+    bindings: {
+      CLOUD_KEY: { env: "CLOUD_KEY", host: true },
+      PUSH: { host: true },
+//    ^^^^ secret-bindings
+    },
+  },
+};
+//- /resources/events.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const image = secret("RUNNER_IMAGE");
+//                          ^^^^^^^^^^^^^^ secret-bindings
+`,
+    right: `
+//- /sanoma.config.ts
+export default {
+  secrets: {
+    bindings: {
+      CLOUD_KEY: { env: "CLOUD_KEY", host: true },
+      PUSH: { env: "PUSH_TOKEN", host: true },
+      RUNNER_IMAGE: { bootstrap: true },
+    },
+  },
+};
+//- /resources/events.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const image = secret("RUNNER_IMAGE");
+`,
+  },
+  check(a, report) {
+    const config = a.company.configFile;
+    const bindings = a.secretBindings;
+    if (config && bindings) {
+      const hostByEnv = new Map<string, typeof bindings>();
+      for (const b of bindings) {
+        if (b.host === true && !b.env && !b.envUnknown) {
+          report({ file: config.path, range: b.nameRange, message: `Secret binding \`${b.name}\` has \`host: true\` but no \`env\`: a secret reaches hosts only from an environment variable; add \`env: "VAR"\` or drop \`host\`` });
+        }
+        if (b.host === true && b.env) {
+          const list = hostByEnv.get(b.env.value);
+          if (list) list.push(b); else hostByEnv.set(b.env.value, [b]);
+        }
+      }
+      for (const [env, list] of hostByEnv) {
+        if (list.length < 2) continue;
+        for (const b of list) {
+          const others = list.filter((o) => o !== b);
+          report({
+            file: config.path, range: b.nameRange,
+            message: `Secret bindings ${list.map((o) => `\`${o.name}\``).join(" and ")} both give the hosts the variable ${env}; bind it once`,
+            related: others.map((o) => ({ file: config.path, range: o.nameRange, message: `also gives ${env} to the hosts` })),
+          });
+        }
+      }
+    }
+    // Without a readable config nothing is known of the bindings: say nothing rather than guess.
+    if (!a.hasConfigFacts || bindings === null) return;
+    const names = new Set((bindings ?? []).map((b) => b.name));
+    for (const file of a.files) {
+      if (!file.role.isDataFile || !file.facts) continue;
+      for (const s of file.facts.secretCalls) {
+        if (names.has(s.name)) continue;
+        const hint = suggestion(s.name, names);
+        report({
+          file: file.path, range: s.range, severity: "warning",
+          message: `No secret binding named \`${s.name}\` in sanoma.config.ts${hint}; apply will look for it in the secret store`,
+          related: config ? [{ file: config.path, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: "the config's secret bindings" }] : undefined,
+        });
+      }
+    }
+  },
+};

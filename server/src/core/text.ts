@@ -1,0 +1,70 @@
+/** Offsets ↔ positions over a file's text, with the line starts computed once. */
+import type { Position, Range } from "./types.ts";
+
+export class LineMap {
+  private readonly starts: number[];
+  constructor(text: string) {
+    const starts = [0];
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) starts.push(i + 1);
+      else if (c === 13 && text.charCodeAt(i + 1) !== 10) starts.push(i + 1);
+    }
+    this.starts = starts;
+  }
+  position(offset: number): Position {
+    let lo = 0, hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= offset) lo = mid; else hi = mid - 1;
+    }
+    return { line: lo, character: offset - this.starts[lo] };
+  }
+  range(start: number, end: number): Range {
+    return { start: this.position(start), end: this.position(end) };
+  }
+  offset(p: Position): number {
+    const start = this.starts[Math.min(p.line, this.starts.length - 1)] ?? 0;
+    return start + p.character;
+  }
+}
+
+export function containsPosition(r: Range, p: Position): boolean {
+  const after = p.line > r.start.line || (p.line === r.start.line && p.character >= r.start.character);
+  const before = p.line < r.end.line || (p.line === r.end.line && p.character <= r.end.character);
+  return after && before;
+}
+
+/** Damerau-free Levenshtein distance, for did-you-mean suggestions. */
+export function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  const prev = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length];
+}
+
+/** The closest candidate to `name`, when it is close enough to be a likely typo. */
+export function didYouMean(name: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = c.toLowerCase() === name.toLowerCase() ? 0.5 : editDistance(name, c);
+    if (d < bestDistance || (d === bestDistance && best !== undefined && c < best)) { best = c; bestDistance = d; }
+  }
+  const limit = Math.max(1, Math.floor(name.length / 3));
+  return best !== undefined && bestDistance <= limit ? best : undefined;
+}
+
+export function suggestion(name: string, candidates: Iterable<string>): string {
+  const s = didYouMean(name, candidates);
+  return s ? `; did you mean \`${s}\`?` : "";
+}

@@ -1,0 +1,50 @@
+/**
+ * The vocabulary the core speaks: positions, problems and the file system it reads through.
+ * Architecture invariant: nothing under `core/` imports `vscode`, `vscode-languageserver`, `fs`,
+ * `child_process` or reads `process`; IO reaches it through `FileSystem`, protocols never.
+ */
+
+/** A zero-based line and UTF-16 character, as LSP counts them. */
+export interface Position { line: number; character: number }
+export interface Range { start: Position; end: Position }
+
+export type Severity = "error" | "warning" | "info" | "hint";
+
+/** The rule ids of SPEC B1. */
+export type RuleId =
+  | "resource-type" | "resource-fields" | "resource-type-spec" | "one-wakeup" | "one-sandbox"
+  | "lockfile" | "secret-bindings"
+  | "collection-op" | "collection-file" | "collection-import" | "collection-name" | "collection-key" | "collection-scope"
+  | "no-cross-app-import" | "no-app-import-from-root" | "no-import-outside-company" | "data-file-imports";
+
+export interface Location { file: string; range: Range }
+export interface RelatedInfo extends Location { message: string }
+export interface TextEdit { file: string; range: Range; newText: string }
+export interface Fix { title: string; edits: TextEdit[]; preferred?: boolean }
+
+/** One problem a rule found: absolute file path, tight range, default severity. */
+export interface Problem {
+  rule: RuleId;
+  severity: Severity;
+  file: string;
+  range: Range;
+  message: string;
+  related?: RelatedInfo[];
+  tags?: ("unnecessary" | "deprecated")[];
+  fixes?: Fix[];
+}
+
+export interface DirEntry { name: string; kind: "file" | "dir" | "symlink" | "other" }
+
+/**
+ * The only door to the disk. Every method returns undefined (or []) when the path cannot be read:
+ * a missing file, a directory without permission, a file deleted while being read. Never throws.
+ */
+export interface FileSystem {
+  readFile(path: string): string | undefined;
+  readDir(path: string): DirEntry[];
+  isFile(path: string): boolean;
+  isDir(path: string): boolean;
+  /** The canonical path (symlinks resolved), or undefined. */
+  realPath(path: string): string | undefined;
+}

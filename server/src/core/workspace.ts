@@ -1,0 +1,109 @@
+/**
+ * Every company under a set of folders: finding their roots (walking down the folders and up
+ * from each, so a company opened through a subfolder is found whole), loading their files'
+ * facts, and keeping one connector resolver per company. Shared by `sanoma-check` and the server.
+ */
+import * as path from "node:path";
+import { CONFIG_FILE, findCompanyRoot, isSkippedDirName } from "./company.ts";
+import { ConnectorResolver } from "./connectors.ts";
+import { checkCompany, type CheckOptions, type CheckResult } from "./check.ts";
+import { Company, listCompanyFiles, type Skipped } from "./model.ts";
+import type { FileSystem } from "./types.ts";
+
+export interface WorkspaceOptions {
+  exclude?: string[];
+  onSkip?: (s: Skipped) => void;
+}
+
+export class Workspace {
+  readonly companies = new Map<string, Company>();
+  private readonly resolvers = new Map<string, ConnectorResolver>();
+
+  constructor(readonly fs: FileSystem, readonly options: WorkspaceOptions = {}) {}
+
+  /** Company roots in and above the given folders (a folder inside a company finds that company). */
+  discoverRoots(dirs: string[]): string[] {
+    const roots = new Set<string>();
+    const exclude = new Set(this.options.exclude ?? []);
+    const seen = new Set<string>();
+    for (const dir of dirs) {
+      const up = findCompanyRoot(dir, (d) => this.fs.isFile(path.join(d, CONFIG_FILE)), true);
+      if (up) roots.add(up);
+      const stack = [dir];
+      while (stack.length) {
+        const d = stack.pop()!;
+        const real = this.fs.realPath(d);
+        if (real === undefined || seen.has(real)) continue;
+        seen.add(real);
+        for (const e of this.fs.readDir(d)) {
+          const p = path.join(d, e.name);
+          if (e.kind === "file" && e.name === CONFIG_FILE) roots.add(d);
+          else if ((e.kind === "dir" || (e.kind === "symlink" && this.fs.isDir(p))) && !isSkippedDirName(e.name) && !exclude.has(e.name)) stack.push(p);
+        }
+      }
+    }
+    return [...roots].sort();
+  }
+
+  /** The company a file belongs to (the nearest root among the known ones, checked against the disk). */
+  companyOf(file: string): Company | undefined {
+    const root = findCompanyRoot(file, (d) => this.companies.has(d) || this.fs.isFile(path.join(d, CONFIG_FILE)));
+    return root ? this.companies.get(root) : undefined;
+  }
+
+  /** Creates (or returns) the company at a root, without reading its files. */
+  ensureCompany(root: string): Company {
+    let c = this.companies.get(root);
+    if (!c) {
+      c = new Company(root);
+      this.companies.set(root, c);
+      this.resolvers.set(root, new ConnectorResolver(this.fs, (file) => this.companyOf(file)?.files.get(file)?.facts));
+    }
+    return c;
+  }
+
+  removeCompany(root: string): void {
+    this.companies.delete(root);
+    this.resolvers.delete(root);
+  }
+
+  /** The files a company's index holds, listed from disk. */
+  listFiles(root: string): string[] {
+    return listCompanyFiles(this.fs, root, { exclude: this.options.exclude, onSkip: this.options.onSkip });
+  }
+
+  /** Reads every file of a company from disk (the check command's way; the server batches it). */
+  loadCompany(root: string): Company {
+    const company = this.ensureCompany(root);
+    for (const file of this.listFiles(root)) this.readFromDisk(company, file);
+    return company;
+  }
+
+  readFromDisk(company: Company, file: string): void {
+    const text = this.fs.readFile(file);
+    if (text === undefined) this.options.onSkip?.({ path: file, reason: "vanished or unreadable while being read" });
+    this.setFile(company, file, text);
+  }
+
+  /** Sets a file's text and keeps the company's resolver right. */
+  setFile(company: Company, file: string, text: string | undefined): void {
+    const { shapeChanged } = company.setFile(file, text);
+    const entry = company.files.get(file);
+    if (entry?.skipped) this.options.onSkip?.({ path: file, reason: entry.skipped });
+    if (shapeChanged) for (const r of this.resolvers.values()) r.invalidate();
+  }
+
+  /** A file under a `node_modules` folder changed: forget what was read of it. */
+  packageFileChanged(file: string): void {
+    for (const r of this.resolvers.values()) r.forgetDiskFile(file);
+  }
+
+  resolver(root: string): ConnectorResolver {
+    this.ensureCompany(root);
+    return this.resolvers.get(root)!;
+  }
+
+  check(root: string, options: CheckOptions = {}, now?: () => number): CheckResult {
+    return checkCompany(this.ensureCompany(root), this.resolver(root), options, now);
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * Every custom message between the Sanoma language server and its clients, declared once.
+ * Each has a doc comment saying who sends it; `docs/protocol.md` documents them for LSP clients,
+ * and a test keeps the two in step. Types only: both the server and the VS Code client import this.
+ */
+
+/** Client → server request `sanoma/companies`: every company the server knows. */
+export const CompaniesRequest = "sanoma/companies";
+export interface CompanyInfo {
+  /** Absolute path of the company root (the folder holding sanoma.config.ts). */
+  root: string;
+  /** The company's name: the config's `name` when it is a string literal, else the folder's name. */
+  name: string;
+  apps: string[];
+  /** Paths relative to the root, `/`-separated. */
+  declarationFiles: string[];
+  counts: { files: number; dataFiles: number; workflowSources: number; declarations: number; collections: number; problems: number };
+}
+export interface CompaniesResult { companies: CompanyInfo[] }
+
+/** Client → server request `sanoma/status`: indexing state and the last check. */
+export const StatusRequest = "sanoma/status";
+export interface StatusResult {
+  state: "indexing" | "idle";
+  companies: number;
+  files: number;
+  indexedFiles: number;
+  /** Milliseconds the last company-wide check took, and when it finished (epoch ms). */
+  lastCheckMs: number | undefined;
+  lastCheckAt: number | undefined;
+}
+
+/** Client → server request `sanoma/companyOf`: the company and scope of a document (for a status bar). */
+export const CompanyOfRequest = "sanoma/companyOf";
+export interface CompanyOfParams { uri: string }
+export interface CompanyOfResult { root: string; name: string; scope: string | null; kind: string | null }
+
+/** Server → client notification `sanoma/statusChanged`: sent when indexing starts or ends and after each check. */
+export const StatusChangedNotification = "sanoma/statusChanged";
+
+// ---- Boxes and previews (SPEC B4, B5): the section below is owned by server/src/boxes/. ----
+
+/** The isolation a box's commands run under: `process` (a process group) or `namespace` (bubblewrap). */
+export type BoxTier = "process" | "namespace";
+/** What a box can do (the Sandbox contract): its home survives stops (snapshot), no pause, ports reachable. */
+export interface BoxCapabilities { snapshot: boolean; pause: boolean; port: boolean }
+
+interface BoxEventBase {
+  /** Grows by one per event of this box's log; resume with `cursor` = the last `seq` seen. */
+  seq: number;
+  box: string;
+  runId: string;
+  /** Epoch milliseconds. */
+  at: number;
+}
+/** A run started: `cwd` is relative to the box's home (`""` for the home itself). */
+export interface BoxStartEvent extends BoxEventBase { kind: "start"; command: string; cwd: string; tier: BoxTier }
+/** A chunk of output: UTF-8 text (a character is never split across chunks) and its size in bytes. */
+export interface BoxOutputEvent extends BoxEventBase { kind: "output"; stream: "stdout" | "stderr"; text: string; bytes: number }
+/** A process of the run started listening on a loopback port; `url` is what `expose` gives. */
+export interface BoxPortEvent extends BoxEventBase { kind: "port"; port: number; url: string }
+/**
+ * The command exited (or could not start: 127). `exitCode` is a shell's: 128 + n when killed by
+ * signal n, and then `signal` names it. `message` explains a known failure (a missing preview CLI).
+ */
+export interface BoxExitEvent extends BoxEventBase { kind: "exit"; exitCode: number; signal: string | null; durationMs: number; message?: string }
+/** One recorded event of a box's run. */
+export type BoxEvent = BoxStartEvent | BoxOutputEvent | BoxPortEvent | BoxExitEvent;
+
+/** A run as the runs list shows it. `lost`: it was running when its server stopped. */
+export interface BoxRunInfo {
+  runId: string;
+  box: string;
+  command: string;
+  cwd: string;
+  tier: BoxTier;
+  startedAt: number;
+  state: "running" | "exited" | "lost";
+  endedAt?: number;
+  exitCode?: number;
+  signal?: string | null;
+  durationMs?: number;
+  ports: number[];
+}
+
+/** The run's outcome, returned when a request asked to wait. Captured output is capped; events hold all of it. */
+export interface BoxRunResult {
+  runId: string;
+  box: string;
+  tier: BoxTier;
+  exitCode: number;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  /** True when stdout or stderr was longer than the capture cap. */
+  outputTruncated: boolean;
+  startedAt: number;
+  durationMs: number;
+  ports: number[];
+  message?: string;
+}
+
+/** Where a preview box's files came from. */
+export interface BoxPreviewSource {
+  /** Absolute path of the company root. */
+  root: string;
+  /** The workflow's file, relative to the root, `/`-separated. */
+  file: string;
+  export: string;
+  scope: string | null;
+  command: string;
+}
+
+/** A box as the list shows it. `missing`: its folder was deleted by hand (the next open recreates it). */
+export interface BoxInfo {
+  name: string;
+  /** Absolute path of the box's home. */
+  home: string;
+  state: "running" | "idle" | "missing";
+  /** How many of its runs' processes are still alive (a run that exited may leave some). */
+  liveRuns: number;
+  lastRun?: BoxRunInfo;
+  preview?: BoxPreviewSource;
+}
+
+/** Client → server request `sanoma/boxes/list`: every box, and the tier in force. */
+export const BoxesListRequest = "sanoma/boxes/list";
+export interface BoxesListParams {}
+export interface BoxesListResult {
+  boxesDir: string;
+  tier: BoxTier;
+  /** Why this tier: the setting, or why bubblewrap is not used. */
+  tierReason: string;
+  capabilities: BoxCapabilities;
+  boxes: BoxInfo[];
+}
+
+/**
+ * Client → server request `sanoma/boxes/open`: makes the box's home if needed. A refused name is a
+ * JSON-RPC error whose message is `<name> is no box's name`.
+ */
+export const BoxesOpenRequest = "sanoma/boxes/open";
+export interface BoxesOpenParams { name: string }
+export interface BoxesOpenResult { box: BoxInfo; created: boolean; tier: BoxTier; capabilities: BoxCapabilities }
+
+/**
+ * Client → server request `sanoma/boxes/run`: runs `bash -c command` in the box. Answers at once
+ * with the run's id (its events follow as `sanoma/boxes/event`), or, with `wait`, when it exits.
+ * `env` is laid over a small base (PATH, HOME, TMPDIR): the server's own environment never reaches it.
+ */
+export const BoxesRunRequest = "sanoma/boxes/run";
+export interface BoxesRunParams {
+  name: string;
+  command: string;
+  /** Relative to the box's home. */
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Text written to the command's standard input, which is then closed. */
+  stdin?: string;
+  wait?: boolean;
+}
+export interface BoxesRunResult { runId: string; tier: BoxTier; result?: BoxRunResult }
+
+/** Client → server request `sanoma/boxes/stop`: ends one run (`runId`) or every process the box started. */
+export const BoxesStopRequest = "sanoma/boxes/stop";
+export interface BoxesStopParams { name: string; runId?: string }
+export interface BoxesStopResult { stopped: number }
+
+/** Client → server request `sanoma/boxes/discard`: stops the box and deletes its home and its log. */
+export const BoxesDiscardRequest = "sanoma/boxes/discard";
+export interface BoxesDiscardParams { name: string }
+export interface BoxesDiscardResult { discarded: boolean }
+
+/**
+ * Client → server request `sanoma/boxes/events`: the box's recorded events with `seq` > `cursor`,
+ * oldest first, at most `limit` (default 1000). Resume with the returned `cursor`; when `logId`
+ * differs from the one you saw, the log was discarded and remade: start again from 0.
+ */
+export const BoxesEventsRequest = "sanoma/boxes/events";
+export interface BoxesEventsParams { name: string; cursor?: number; limit?: number }
+export interface BoxesEventsResult { events: BoxEvent[]; cursor: number; more: boolean; logId: string }
+
+/**
+ * Client → server request `sanoma/boxes/runs`: past and current runs, newest first, of one box (or
+ * all), started within [`since`, `until`] (epoch ms, both optional), at most `limit` (default 50).
+ */
+export const BoxesRunsRequest = "sanoma/boxes/runs";
+export interface BoxesRunsParams { name?: string; since?: number; until?: number; limit?: number }
+export interface BoxesRunsResult { runs: BoxRunInfo[]; truncated: boolean }
+
+/** A file the box changed, against the workspace. Paths are relative to the company root, `/`-separated. */
+export interface BoxFileChange {
+  path: string;
+  change: "added" | "modified" | "deleted";
+  /** The workspace's file also changed since the box was synced: applying overwrites that change. */
+  workspaceChanged: boolean;
+  /** Absolute paths for a side-by-side diff (`boxFile` is absent for a deletion). */
+  boxFile?: string;
+  workspaceFile: string;
+}
+
+/** Client → server request `sanoma/boxes/diff`: what a preview box changed against its company's files. */
+export const BoxesDiffRequest = "sanoma/boxes/diff";
+export interface BoxesDiffParams { name: string }
+export interface BoxesDiffResult { name: string; root: string; files: BoxFileChange[] }
+
+/**
+ * Client → server request `sanoma/boxes/apply`: copies the chosen changed files back into the
+ * workspace (a deletion deletes). Nothing else in the workspace changes.
+ */
+export const BoxesApplyRequest = "sanoma/boxes/apply";
+export interface BoxesApplyParams { name: string; files: string[] }
+export interface BoxesApplyResult { applied: string[]; skipped: { path: string; reason: string }[] }
+
+/**
+ * Client → server request `sanoma/boxes/preview`: runs one exported workflow in the box
+ * `<scope>-<export>`: syncs the company in, links `node_modules`, runs the preview command
+ * (`command`, else the `sanoma.preview.command` setting). `reset` drops the box's own changes first.
+ */
+export const BoxesPreviewRequest = "sanoma/boxes/preview";
+export interface BoxesPreviewParams {
+  /** Absolute path of the company root. */
+  root: string;
+  /** The workflow's file: absolute, or relative to the root. */
+  file: string;
+  export: string;
+  /** The file's scope (its app), `null` for the root scope; found from the path when absent. */
+  scope?: string | null;
+  command?: string;
+  reset?: boolean;
+  wait?: boolean;
+}
+export interface BoxSyncReport { copied: number; updated: number; deleted: number; kept: string[]; unchanged: number; ms: number }
+export interface BoxesPreviewResult { name: string; runId: string; tier: BoxTier; command: string; sync: BoxSyncReport; result?: BoxRunResult }
+
+/** Client → server request `sanoma/boxes/expose`: the URL of a box's port. */
+export const BoxesExposeRequest = "sanoma/boxes/expose";
+export interface BoxesExposeParams { name: string; port: number }
+export interface BoxesExposeResult { url: string }
+
+/** Server → client notification `sanoma/boxes/event`: each event as it is recorded (the same object `events` returns). */
+export const BoxesEventNotification = "sanoma/boxes/event";
+export type BoxesEventParams = BoxEvent;
+
+/** Server → client notification `sanoma/boxes/changed`: a box was made, discarded, or started or stopped running. */
+export const BoxesChangedNotification = "sanoma/boxes/changed";
+export interface BoxesChangedParams { name: string; state: BoxInfo["state"] | "discarded" }
