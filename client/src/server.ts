@@ -1,0 +1,205 @@
+/**
+ * The language server's life in the editor: starts the bundled `dist/server.js` over node IPC,
+ * restarts it when it dies (at most `maxRestarts` times in `restartWindowMs`, then says so and
+ * stops trying), and reports its state to whoever listens (the status bar).
+ */
+import * as fs from "node:fs";
+import * as vscode from "vscode";
+import {
+  CloseAction,
+  ErrorAction,
+  ExecuteCommandRequest,
+  LanguageClient,
+  RevealOutputChannelOn,
+  State,
+  type ExecuteCommandOptions,
+  type LanguageClientOptions,
+  type RegistrationData,
+  type ServerOptions,
+  TransportKind,
+} from "vscode-languageclient/node";
+
+/** The state the user sees; `failed` holds why. */
+export type ServerState =
+  | { kind: "starting" }
+  | { kind: "running" }
+  | { kind: "restarting"; reason: string }
+  | { kind: "failed"; reason: string };
+
+const maxRestarts = 4;
+const restartWindowMs = 3 * 60_000;
+
+export interface ServerHostOptions {
+  context: vscode.ExtensionContext;
+  output: vscode.LogOutputChannel;
+  /** VS Code command ids the extension implements itself: never registered again for the server. */
+  ownCommands: ReadonlySet<string>;
+}
+
+export class ServerHost implements vscode.Disposable {
+  private current: LanguageClient | undefined;
+  private crashes: number[] = [];
+  private stopping = false;
+  private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
+  private readonly readyEmitter = new vscode.EventEmitter<LanguageClient>();
+  /** Fires on every state change. */
+  readonly onDidChangeState = this.stateEmitter.event;
+  /** Fires each time a (re)started server has answered `initialize`. */
+  readonly onDidStart = this.readyEmitter.event;
+  private readonly notificationHandlers: [string, (params: unknown) => void][] = [];
+  state: ServerState = { kind: "starting" };
+
+  constructor(private readonly options: ServerHostOptions) {}
+
+  /** The running client, or undefined while there is none. */
+  get client(): LanguageClient | undefined {
+    return this.current?.state === State.Running ? this.current : undefined;
+  }
+
+  /** Handles a server notification, on this server and on every one started after it. */
+  onNotification(method: string, handler: (params: unknown) => void): void {
+    this.notificationHandlers.push([method, handler]);
+    this.current?.onNotification(method, handler);
+  }
+
+  async start(): Promise<void> {
+    const { context, output } = this.options;
+    const module = context.asAbsolutePath("dist/server.js");
+    if (!fs.existsSync(module)) {
+      this.setState({ kind: "failed", reason: `The language server is missing from the extension (${module}). Reinstall the extension.` });
+      return;
+    }
+    const serverOptions: ServerOptions = {
+      run: { module, transport: TransportKind.ipc },
+      debug: { module, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6019"] } },
+    };
+    const storage = context.storageUri ?? context.globalStorageUri;
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [
+        { scheme: "file", language: "typescript" },
+        { scheme: "file", language: "typescriptreact" },
+        { scheme: "file", language: "javascript" },
+        { scheme: "file", language: "json", pattern: "**/sanoma.lock.json" },
+      ],
+      // Boxes live in the workspace's storage, outside the company: a preview never copies itself.
+      initializationOptions: { boxesDir: vscode.Uri.joinPath(storage, "boxes").fsPath },
+      synchronize: {
+        // The server pulls settings per document; this only tells it they changed.
+        configurationSection: "sanoma",
+        // Files changed outside the editor (git checkout, a generator).
+        fileEvents: vscode.workspace.createFileSystemWatcher("**/{*.ts,*.tsx,*.mts,*.cts,*.js,*.mjs,*.cjs,sanoma.lock.json,package.json}"),
+      },
+      outputChannel: output,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      errorHandler: {
+        error: (_error, _message, count) => ({ action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true }),
+        closed: () => this.onClosed(),
+      },
+      initializationFailedHandler: (error) => {
+        this.setState({ kind: "failed", reason: `The language server failed to start: ${String(error instanceof Error ? error.message : error)}` });
+        return false;
+      },
+    };
+    const client = new LanguageClient("sanoma", "Sanoma Language Server", serverOptions, clientOptions);
+    this.keepOwnCommands(client);
+    // Kept by the client across its own restarts after a crash.
+    for (const [method, handler] of this.notificationHandlers) client.onNotification(method, handler);
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Running) {
+        this.setState({ kind: "running" });
+        this.readyEmitter.fire(client);
+      }
+    });
+    this.current = client;
+    this.setState({ kind: "starting" });
+    try {
+      await client.start();
+    } catch (error) {
+      if (this.state.kind !== "failed") this.setState({ kind: "failed", reason: `The language server failed to start: ${errorText(error)}` });
+      output.error(`start failed: ${errorText(error)}`);
+    }
+  }
+
+  /** Stops the server and starts a fresh one; also clears the crash count. */
+  async restart(): Promise<void> {
+    this.crashes = [];
+    await this.stop();
+    await this.start();
+  }
+
+  async stop(): Promise<void> {
+    const client = this.current;
+    this.current = undefined;
+    if (!client) return;
+    this.stopping = true;
+    try {
+      if (client.needsStop()) await client.stop(5_000);
+    } catch (error) {
+      this.options.output.warn(`stop: ${errorText(error)}`);
+    } finally {
+      this.stopping = false;
+    }
+  }
+
+  /** Sends `workspace/executeCommand`: the server's own commands, run whatever VS Code commands exist. */
+  async executeServerCommand(command: string, args: unknown[] = []): Promise<unknown> {
+    const client = this.requireClient();
+    return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+  }
+
+  /** The running client, or an error the user can act on. */
+  requireClient(): LanguageClient {
+    const client = this.client;
+    if (!client) throw new Error(this.state.kind === "failed" ? this.state.reason : "The Sanoma language server is not running yet");
+    return client;
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.stateEmitter.dispose();
+    this.readyEmitter.dispose();
+  }
+
+  private onClosed() {
+    if (this.stopping) return { action: CloseAction.DoNotRestart, handled: true };
+    const now = Date.now();
+    this.crashes = [...this.crashes.filter((t) => now - t < restartWindowMs), now];
+    const { output } = this.options;
+    if (this.crashes.length <= maxRestarts) {
+      const reason = `The language server stopped unexpectedly; restarting (${this.crashes.length} of ${maxRestarts} in 3 minutes)`;
+      output.warn(reason);
+      this.setState({ kind: "restarting", reason });
+      return { action: CloseAction.Restart, handled: true };
+    }
+    const reason = `The language server stopped ${this.crashes.length} times in 3 minutes and will not be restarted`;
+    output.error(reason);
+    this.setState({ kind: "failed", reason });
+    void vscode.window.showErrorMessage(`Sanoma: ${reason}.`, "Show Output", "Restart").then((choice) => {
+      if (choice === "Show Output") output.show();
+      if (choice === "Restart") void this.restart();
+    });
+    return { action: CloseAction.DoNotRestart, handled: true };
+  }
+
+  /**
+   * The client registers a VS Code command for each command the server announces; a command the
+   * extension already implements (`sanoma.checkWorkspace`, `sanoma.preview`) would collide and
+   * fail the start, so those are left to the extension, which forwards them itself.
+   */
+  private keepOwnCommands(client: LanguageClient): void {
+    const feature = client.getFeature(ExecuteCommandRequest.method);
+    const register = feature.register.bind(feature);
+    const own = this.options.ownCommands;
+    feature.register = (data: RegistrationData<ExecuteCommandOptions>) =>
+      register({ ...data, registerOptions: { ...data.registerOptions, commands: data.registerOptions.commands.filter((c) => !own.has(c)) } });
+  }
+
+  private setState(state: ServerState): void {
+    this.state = state;
+    this.stateEmitter.fire(state);
+  }
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

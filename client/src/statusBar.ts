@@ -1,0 +1,183 @@
+/**
+ * The status bar item: the active file's company and scope (`acme › billing`), indexing progress,
+ * the last check's time in its tooltip, and a warning state when the server failed or a check was
+ * slow (the tooltip says why and links to the output). A click shows the companies.
+ */
+import * as vscode from "vscode";
+import {
+  CompanyOfRequest,
+  StatusChangedNotification,
+  StatusRequest,
+  type CompanyOfParams,
+  type CompanyOfResult,
+  type StatusResult,
+} from "../../server/src/protocol.ts";
+import { errorText, type ServerHost, type ServerState } from "./server.ts";
+
+/** A company-wide check slower than this turns the item into its warning state. */
+export const slowCheckMs = 2_000;
+const pollWhileIndexingMs = 500;
+
+export class StatusBar implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly disposables: vscode.Disposable[] = [];
+  private company: CompanyOfResult | null = null;
+  private status: StatusResult | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private companyRequest = 0;
+  private reportedSlowAt: number | undefined;
+
+  constructor(private readonly server: ServerHost, private readonly output: vscode.LogOutputChannel) {
+    this.item = vscode.window.createStatusBarItem("sanoma.status", vscode.StatusBarAlignment.Left, 10);
+    this.item.name = "Sanoma";
+    this.item.command = "sanoma.showCompanies";
+    this.disposables.push(
+      this.item,
+      server.onDidChangeState((state) => {
+        if (state.kind === "running") void this.refreshAll();
+        this.render();
+      }),
+      vscode.window.onDidChangeActiveTextEditor(() => void this.refreshCompany()),
+    );
+    server.onNotification(StatusChangedNotification, (params) => void this.onStatusChanged(params));
+    this.render();
+  }
+
+  /** The latest status the server reported. */
+  get lastStatus(): StatusResult | undefined {
+    return this.status;
+  }
+
+  async refreshAll(): Promise<void> {
+    await Promise.all([this.refreshStatus(), this.refreshCompany()]);
+  }
+
+  dispose(): void {
+    clearTimeout(this.poll);
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private async onStatusChanged(params: unknown): Promise<void> {
+    // The notification may carry the status; when it does not, ask for it.
+    if (isStatus(params)) this.setStatus(params);
+    else await this.refreshStatus();
+    // A finished indexing may have found the active file's company.
+    await this.refreshCompany();
+  }
+
+  private async refreshStatus(): Promise<void> {
+    const client = this.server.client;
+    if (!client) return;
+    try {
+      this.setStatus(await client.sendRequest<StatusResult>(StatusRequest));
+    } catch (error) {
+      this.output.warn(`${StatusRequest}: ${errorText(error)}`);
+    }
+  }
+
+  private setStatus(status: StatusResult): void {
+    this.status = status;
+    clearTimeout(this.poll);
+    // Indexing reports its end by notification; the counts in between are polled.
+    if (status.state === "indexing") this.poll = setTimeout(() => void this.refreshStatus(), pollWhileIndexingMs);
+    if (status.lastCheckMs !== undefined && status.lastCheckMs > slowCheckMs && status.lastCheckAt !== this.reportedSlowAt) {
+      this.reportedSlowAt = status.lastCheckAt;
+      this.output.warn(`a company-wide check took ${status.lastCheckMs} ms (more than ${slowCheckMs} ms) over ${status.files} files`);
+    }
+    this.render();
+  }
+
+  private async refreshCompany(): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    const client = this.server.client;
+    const ticket = ++this.companyRequest;
+    if (!editor || editor.document.uri.scheme !== "file" || !client) {
+      // Keep the last company while focus is in a panel or an output; a file switch replaces it.
+      if (!client) this.company = null;
+      this.render();
+      return;
+    }
+    try {
+      const params: CompanyOfParams = { uri: editor.document.uri.toString() };
+      const result = await client.sendRequest<CompanyOfResult | null>(CompanyOfRequest, params);
+      if (ticket === this.companyRequest) this.company = result ?? null;
+    } catch (error) {
+      this.output.warn(`${CompanyOfRequest}: ${errorText(error)}`);
+      if (ticket === this.companyRequest) this.company = null;
+    }
+    this.render();
+  }
+
+  private render(): void {
+    const state: ServerState = this.server.state;
+    const status = this.status;
+    const item = this.item;
+    const where = this.company ? scopeLabel(this.company) : "Sanoma";
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.isTrusted = { enabledCommands: ["sanoma.showOutput", "sanoma.restartServer", "sanoma.showCompanies", "sanoma.checkWorkspace"] };
+    tooltip.supportThemeIcons = true;
+    let warning: string | undefined;
+
+    if (state.kind === "failed" || state.kind === "restarting") {
+      warning = state.reason;
+      item.text = `$(warning) ${where}`;
+    } else if (state.kind === "starting") {
+      item.text = `$(sync~spin) ${where}`;
+    } else if (status?.state === "indexing") {
+      item.text = `$(sync~spin) ${where} · indexing ${status.indexedFiles}/${status.files}`;
+    } else if (status?.lastCheckMs !== undefined && status.lastCheckMs > slowCheckMs) {
+      warning = `The last check took ${formatMs(status.lastCheckMs)}, more than ${formatMs(slowCheckMs)}`;
+      item.text = `$(warning) ${where}`;
+    } else {
+      item.text = `$(organization) ${where}`;
+    }
+
+    if (this.company) {
+      tooltip.appendMarkdown(`**${escape(this.company.name)}**, ${this.company.scope ? `app \`${this.company.scope}\`` : "root scope"}`);
+      if (this.company.kind) tooltip.appendMarkdown(` · ${escape(this.company.kind)}`);
+      tooltip.appendMarkdown(`  \n\`${this.company.root}\`\n\n`);
+    } else {
+      tooltip.appendMarkdown("**Sanoma**: the active file belongs to no company\n\n");
+    }
+    if (state.kind === "starting") tooltip.appendMarkdown("Starting the language server…\n\n");
+    if (status) {
+      tooltip.appendMarkdown(`${status.companies} ${plural(status.companies, "company", "companies")}, ${status.files} files`);
+      tooltip.appendMarkdown(status.state === "indexing" ? ` · indexing ${status.indexedFiles}/${status.files}\n\n` : "\n\n");
+      if (status.lastCheckAt !== undefined) {
+        tooltip.appendMarkdown(`Last check: ${new Date(status.lastCheckAt).toLocaleTimeString()}`);
+        tooltip.appendMarkdown(status.lastCheckMs !== undefined ? ` (${formatMs(status.lastCheckMs)})\n\n` : "\n\n");
+      }
+    }
+    if (warning) tooltip.appendMarkdown(`$(warning) ${escape(warning)}\n\n`);
+    tooltip.appendMarkdown("[Companies](command:sanoma.showCompanies) · [Check now](command:sanoma.checkWorkspace) · [Output](command:sanoma.showOutput) · [Restart](command:sanoma.restartServer)");
+
+    item.tooltip = tooltip;
+    item.backgroundColor = warning ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
+    item.accessibilityInformation = { label: `Sanoma: ${where}${warning ? `, warning: ${warning}` : ""}` };
+    // Outside Sanoma projects (activated by any TypeScript file) the item stays out of the way.
+    const relevant = this.company !== null || (status?.companies ?? 0) > 0 || warning !== undefined || state.kind === "starting";
+    if (relevant) item.show();
+    else item.hide();
+  }
+}
+
+/** `acme › billing` for an app's file, `acme › root` for the root scope. */
+export function scopeLabel(company: Pick<CompanyOfResult, "name" | "scope">): string {
+  return `${company.name} › ${company.scope ?? "root"}`;
+}
+
+function isStatus(value: unknown): value is StatusResult {
+  return typeof value === "object" && value !== null && typeof (value as StatusResult).state === "string" && typeof (value as StatusResult).files === "number";
+}
+
+export function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return n === 1 ? one : many;
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, "\\$&");
+}

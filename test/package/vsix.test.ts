@@ -1,0 +1,88 @@
+/**
+ * `npm run package` makes a small, self-contained `.vsix`: this runs it, then reads the archive's
+ * central directory (no unzip needed) and checks the file list against `.vscodeignore`'s intent
+ * (bundled code, grammar, schema, icons, README, CHANGELOG, LICENSE), the size (under 2 MB), and
+ * that every path the manifest names is inside.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { inflateRawSync } from "node:zlib";
+
+const repo = join(__dirname, "..", "..");
+const vsix = join(repo, "sanoma.vsix");
+const maxBytes = 2 * 1024 * 1024;
+
+interface Entry { name: string; method: number; compressedSize: number; offset: number }
+
+/** The entries of a zip archive, from its central directory. */
+function zipEntries(zip: Buffer): Entry[] {
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  assert.ok(eocd >= 0, "a zip archive");
+  const count = zip.readUInt16LE(eocd + 10);
+  let at = zip.readUInt32LE(eocd + 16);
+  const entries: Entry[] = [];
+  for (let i = 0; i < count; i++) {
+    assert.equal(zip.readUInt32LE(at), 0x02014b50, "a central directory entry");
+    const nameLength = zip.readUInt16LE(at + 28), extra = zip.readUInt16LE(at + 30), comment = zip.readUInt16LE(at + 32);
+    entries.push({
+      name: zip.toString("utf8", at + 46, at + 46 + nameLength),
+      method: zip.readUInt16LE(at + 10),
+      compressedSize: zip.readUInt32LE(at + 20),
+      offset: zip.readUInt32LE(at + 42),
+    });
+    at += 46 + nameLength + extra + comment;
+  }
+  return entries;
+}
+
+function readEntry(zip: Buffer, entry: Entry): Buffer {
+  const local = entry.offset;
+  const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+  const data = zip.subarray(start, start + entry.compressedSize);
+  return entry.method === 0 ? data : inflateRawSync(data);
+}
+
+test("npm run package makes a small vsix holding only what runs", () => {
+  const started = Date.now();
+  const run = spawnSync("npm", ["run", "package"], { cwd: repo, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  assert.equal(run.status, 0, `npm run package failed:\n${run.stdout}\n${run.stderr}`);
+  const size = statSync(vsix).size;
+  console.log(`packaged ${vsix}: ${(size / 1024).toFixed(1)} KB in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  assert.ok(size < maxBytes, `the vsix is ${size} bytes, more than 2 MB`);
+
+  const zip = readFileSync(vsix);
+  const entries = zipEntries(zip);
+  const files = entries.map((e) => e.name).filter((n) => n.startsWith("extension/")).map((n) => n.slice("extension/".length)).sort();
+  const required = [
+    "package.json",
+    "dist/client.js",
+    "dist/server.js",
+    "syntaxes/sanoma.injection.tmLanguage.json",
+    "schemas/sanoma.lock.schema.json",
+    "media/icon.png",
+    "media/activitybar.svg",
+    "changelog.md",
+  ];
+  // vsce lower-cases README and CHANGELOG; a LICENSE file joins when the repository has one.
+  const optional = new Set(["readme.md", "LICENSE.txt", "LICENSE", "LICENSE.md"]);
+  for (const f of required) assert.ok(files.includes(f), `${f} is in the vsix`);
+  const unexpected = files.filter((f) => !required.includes(f) && !optional.has(f));
+  assert.deepEqual(unexpected, [], "nothing else is in the vsix (no sources, maps, tests or node_modules)");
+
+  // Every path the packaged manifest names is in the package.
+  const manifest = JSON.parse(readEntry(zip, entries.find((e) => e.name === "extension/package.json")!).toString("utf8"));
+  const named = [
+    manifest.main,
+    manifest.icon,
+    ...manifest.contributes.grammars.map((g: { path: string }) => g.path),
+    ...manifest.contributes.jsonValidation.map((j: { url: string }) => j.url),
+    ...manifest.contributes.viewsContainers.activitybar.map((v: { icon: string }) => v.icon),
+  ].map((p: string) => p.replace(/^\.\//, ""));
+  for (const p of named) assert.ok(files.includes(p), `${p}, named by package.json, is in the vsix`);
+  // The server bundle runs without node_modules beside it.
+  const server = readEntry(zip, entries.find((e) => e.name === "extension/dist/server.js")!).toString("utf8");
+  assert.doesNotMatch(server, /require\("vscode-languageserver/, "the server is bundled");
+});
