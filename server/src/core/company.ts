@@ -12,6 +12,12 @@ export const LOCK_FILE = "sanoma.lock.json";
 export const KINDS = ["workflows", "resources", "scenarios"] as const;
 export type Kind = (typeof KINDS)[number];
 
+/** The framework's package: imports from it or its subpaths are never resource types. */
+export const FRAMEWORK = "@sanoma-ai/workflows";
+export function isFrameworkModule(specifier: string): boolean {
+  return specifier === FRAMEWORK || specifier.startsWith(FRAMEWORK + "/");
+}
+
 /** The extensions of files whose source the core reads (imports, references, declarations). */
 export const CODE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
 

@@ -132,10 +132,8 @@ export interface FileFacts {
   shape: string;
 }
 
-export const FRAMEWORK = "@sanoma-ai/workflows";
-export function isFrameworkModule(specifier: string): boolean {
-  return specifier === FRAMEWORK || specifier.startsWith(FRAMEWORK + "/");
-}
+import { isFrameworkModule } from "./company.ts";
+export { isFrameworkModule };
 
 const OP_ID = /^data\.([A-Za-z0-9_$]+)\.([A-Za-z0-9_$]+)$/;
 

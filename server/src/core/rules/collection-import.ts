@@ -2,7 +2,7 @@
  * `collection-import` (SPEC A8, A9): `collection` is imported from `@sanoma-ai/workflows/data`,
  * and only by a collections file (`resources/data.ts` of a scope).
  */
-import { isFrameworkModule } from "../facts.ts";
+import { isFrameworkModule } from "../company.ts";
 import { checkImports } from "../reach.ts";
 import type { ImportFinding, ImportRule } from "./rule.ts";
 

@@ -3,7 +3,7 @@
  * `@sanoma-ai/workflows/resources` only, and imports no workflow source or scenario file.
  */
 import { isWorkflowOrScenarioPath } from "../company.ts";
-import { isFrameworkModule } from "../facts.ts";
+import { isFrameworkModule } from "../company.ts";
 import { checkImports, importTarget } from "../reach.ts";
 import type { ImportFinding, ImportRule } from "./rule.ts";
 
@@ -18,7 +18,7 @@ export const rule: ImportRule = {
     why: "Data files are read on their own, before any workflow is loaded, by the framework's data-file reader: it gives them `secret` and `sanoma` from `@sanoma-ai/workflows/resources` only, and does not load workflows or scenarios. The same names from elsewhere in the framework are runtime helpers that mean something else there; an import of a workflow would load the workflow's whole graph into the reader.",
     wrong: `
 //- /sanoma.config.ts
-export default {};
+export default { secrets: { bindings: { KEY: { env: "KEY" } } } };
 //- /resources/infra.ts
 import { secret } from "@sanoma-ai/workflows";
 //       ^^^^^^ data-file-imports
@@ -30,7 +30,7 @@ export const plan = 1;
 `,
     right: `
 //- /sanoma.config.ts
-export default {};
+export default { secrets: { bindings: { KEY: { env: "KEY" } } } };
 //- /resources/infra.ts
 import { secret } from "@sanoma-ai/workflows/resources";
 import { plan } from "../lib/plan";

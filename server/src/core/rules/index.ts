@@ -1,6 +1,6 @@
 /** The rule registry: every rule of SPEC B1, in the order their docs list them. */
 import type { RuleId } from "../types.ts";
-import type { ImportRule, Rule } from "./rule.ts";
+import type { Rule } from "./rule.ts";
 import { rule as resourceType } from "./resource-type.ts";
 import { rule as resourceFields } from "./resource-fields.ts";
 import { rule as resourceTypeSpec } from "./resource-type-spec.ts";
@@ -25,8 +25,7 @@ export const RULES: readonly Rule[] = [
   noCrossAppImport, noAppImportFromRoot, noImportOutsideCompany, dataFileImports,
 ];
 
-/** The rules that judge one import from paths alone: the lint plugin's rules. */
-export const IMPORT_RULES: readonly ImportRule[] = [noCrossAppImport, noAppImportFromRoot, noImportOutsideCompany, dataFileImports, collectionImport];
+export { IMPORT_RULES } from "./imports.ts";
 
 export const RULE_IDS = RULES.map((r) => r.id) as readonly RuleId[];
 

@@ -13,7 +13,7 @@ export const rule: ImportRule = {
 export default {};
 //- /workflows/nightly.ts
 import { rank } from "../apps/search/workflows/rank";
-//                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ no-app-import-from-root
+//                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ no-app-import-from-root
 //- /apps/search/workflows/rank.ts
 export const rank = () => 1;
 `,

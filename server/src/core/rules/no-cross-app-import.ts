@@ -13,7 +13,7 @@ export const rule: ImportRule = {
 export default {};
 //- /apps/maps/workflows/render.ts
 import { rank } from "../../search/workflows/rank";
-//                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
+//                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
 //- /apps/search/workflows/rank.ts
 export const rank = () => 1;
 `,

@@ -14,7 +14,7 @@ export const rule: ImportRule = {
 export default {};
 //- /workflows/nightly.ts
 const shared = require("../../shared/config");
-//                     ^^^^^^^^^^^^^^^^^^^^^^ no-import-outside-company
+//                     ^^^^^^^^^^^^^^^^^^^^^ no-import-outside-company
 `,
     right: `
 //- /sanoma.config.ts
