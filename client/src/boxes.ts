@@ -1,20 +1,455 @@
 /**
- * Local boxes and previews in the editor (SPEC B5): the `sanoma.preview` command and the Boxes
- * view. Written against the `sanoma/boxes/*` requests of server/src/protocol.ts.
+ * Local boxes and previews in the editor (SPEC B4, B5): the `sanoma.preview` command (the server's
+ * code lens above each exported workflow calls it with `{ uri, export }`), a pseudoterminal per run
+ * that streams its output (colours kept, Ctrl+C stops it), and the Boxes view: the tier in force,
+ * each box with its state and runs, and actions to open, stop, discard, show changes, apply them
+ * and open an exposed port. Everything goes through the `sanoma/boxes/*` requests of
+ * server/src/protocol.ts; the server owns the processes.
  */
+import * as path from "node:path";
 import * as vscode from "vscode";
-import type { ServerHost } from "./server.ts";
+import {
+  BoxesApplyRequest,
+  BoxesChangedNotification,
+  BoxesDiffRequest,
+  BoxesDiscardRequest,
+  BoxesEventNotification,
+  BoxesEventsRequest,
+  BoxesExposeRequest,
+  BoxesListRequest,
+  BoxesPreviewRequest,
+  BoxesRunsRequest,
+  BoxesStopRequest,
+  CompanyOfRequest,
+  type BoxEvent,
+  type BoxesApplyParams,
+  type BoxesApplyResult,
+  type BoxesDiffResult,
+  type BoxesEventsParams,
+  type BoxesEventsResult,
+  type BoxesExposeResult,
+  type BoxesListResult,
+  type BoxesPreviewParams,
+  type BoxesPreviewResult,
+  type BoxesRunsResult,
+  type BoxFileChange,
+  type BoxInfo,
+  type BoxRunInfo,
+  type CompanyOfResult,
+} from "../../server/src/protocol.ts";
+import { errorText, type ServerHost } from "./server.ts";
 
 type Register = (id: string, run: (...args: unknown[]) => unknown) => void;
 
-export class Boxes implements vscode.Disposable {
-  constructor(_context: vscode.ExtensionContext, _server: ServerHost, _output: vscode.LogOutputChannel) {}
+/** How many recent events per box are kept to replay into a terminal that opens late. */
+const keptEventsPerBox = 5_000;
+
+/** The argument of `sanoma.preview`, as the server's code lens passes it. */
+export interface PreviewArgs { uri: string; export: string }
+
+type Node =
+  | { kind: "tier"; list: BoxesListResult }
+  | { kind: "box"; box: BoxInfo }
+  | { kind: "run"; run: BoxRunInfo }
+  | { kind: "port"; box: string; port: number };
+
+export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly treeChanged = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.treeChanged.event;
+  private readonly view: vscode.TreeView<Node>;
+  /** Recent events per box, in seq order, for terminals that attach after the run began. */
+  private readonly recent = new Map<string, BoxEvent[]>();
+  private readonly liveEvents = new vscode.EventEmitter<BoxEvent>();
+  private list: BoxesListResult | undefined;
+  private refreshTimer: NodeJS.Timeout | undefined;
+
+  constructor(_context: vscode.ExtensionContext, private readonly server: ServerHost, private readonly output: vscode.LogOutputChannel) {
+    this.view = vscode.window.createTreeView("sanoma.boxes", { treeDataProvider: this, showCollapseAll: true });
+    this.disposables.push(this.view, this.treeChanged, this.liveEvents);
+    server.onNotification(BoxesEventNotification, (params) => this.onEvent(params as BoxEvent));
+    server.onNotification(BoxesChangedNotification, () => this.scheduleRefresh());
+    this.disposables.push(server.onDidChangeState((s) => s.kind === "running" && this.scheduleRefresh()));
+  }
+
+  dispose(): void {
+    clearTimeout(this.refreshTimer);
+    for (const d of this.disposables) d.dispose();
+  }
 
   registerCommands(command: Register): void {
-    for (const id of ["sanoma.preview", "sanoma.boxes.refresh", "sanoma.boxes.openFolder", "sanoma.boxes.showOutput", "sanoma.boxes.stop", "sanoma.boxes.discard", "sanoma.boxes.showChanges", "sanoma.boxes.apply", "sanoma.boxes.openPort"]) {
-      command(id, () => vscode.window.showInformationMessage("Sanoma: boxes are not available yet"));
+    command("sanoma.preview", (args) => this.preview(args));
+    command("sanoma.boxes.refresh", () => this.refresh());
+    command("sanoma.boxes.openFolder", (node) => this.withBox(node, "Open which box's folder?", (box) =>
+      vscode.commands.executeCommand("vscode.openFolder", vscode.Uri.file(box.home), { forceNewWindow: true })));
+    command("sanoma.boxes.showOutput", (node) => this.showRunOutput(node));
+    command("sanoma.boxes.stop", (node) => this.withBox(node, "Stop which box?", async (box) => {
+      const r = await this.request<{ stopped: number }>(BoxesStopRequest, { name: box.name });
+      void vscode.window.showInformationMessage(`Sanoma: stopped ${r.stopped} ${r.stopped === 1 ? "process group" : "process groups"} of ${box.name}`);
+      this.scheduleRefresh();
+    }));
+    command("sanoma.boxes.discard", (node) => this.withBox(node, "Discard which box?", async (box) => {
+      const ok = await vscode.window.showWarningMessage(`Discard the box ${box.name}? Its folder and run history are deleted.`, { modal: true }, "Discard");
+      if (ok !== "Discard") return;
+      await this.request(BoxesDiscardRequest, { name: box.name });
+      this.recent.delete(box.name);
+      this.scheduleRefresh();
+    }));
+    command("sanoma.boxes.showChanges", (node) => this.withBox(node, "Show which box's changes?", (box) => this.showChanges(box.name)));
+    command("sanoma.boxes.apply", (node) => this.withBox(node, "Apply which box's changes?", (box) => this.apply(box.name)));
+    command("sanoma.boxes.openPort", (node) => this.openPort(node));
+  }
+
+  // ---- The view ----
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    switch (node.kind) {
+      case "tier": {
+        const item = new vscode.TreeItem(`Isolation: ${node.list.tier}`, vscode.TreeItemCollapsibleState.None);
+        item.description = node.list.tierReason;
+        item.tooltip = new vscode.MarkdownString(`**${node.list.tier}** — ${node.list.tierReason}\n\nBoxes live in \`${node.list.boxesDir}\`. Change the tier with the \`sanoma.boxes.isolation\` setting.`);
+        item.iconPath = new vscode.ThemeIcon(node.list.tier === "namespace" ? "shield" : "server-process");
+        item.contextValue = "tier";
+        item.command = { command: "workbench.action.openSettings", title: "Open setting", arguments: ["sanoma.boxes.isolation"] };
+        return item;
+      }
+      case "box": {
+        const { box } = node;
+        const item = new vscode.TreeItem(box.name, vscode.TreeItemCollapsibleState.Collapsed);
+        const what = box.preview ? `${box.preview.file}#${box.preview.export}` : "";
+        item.description = [box.state === "idle" ? "" : box.state, what].filter(Boolean).join(" · ");
+        item.tooltip = new vscode.MarkdownString(`**${box.name}** (${box.state})\n\n\`${box.home}\`${box.preview ? `\n\nPreview of \`${what}\` in \`${box.preview.root}\`` : ""}`);
+        item.iconPath = new vscode.ThemeIcon(box.state === "running" ? "sync~spin" : box.state === "missing" ? "warning" : "package");
+        item.contextValue = `box.${box.state}`;
+        item.id = `box:${box.name}`;
+        return item;
+      }
+      case "run": {
+        const { run } = node;
+        const item = new vscode.TreeItem(run.command, run.ports.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+        const when = new Date(run.startedAt).toLocaleTimeString();
+        item.description = run.state === "running" ? `running since ${when}` : run.state === "lost" ? `lost · ${when}` : `exit ${run.exitCode}${run.signal ? ` (${run.signal})` : ""} · ${seconds(run.durationMs ?? 0)} · ${when}`;
+        item.iconPath = new vscode.ThemeIcon(run.state === "running" ? "play-circle" : run.exitCode === 0 ? "pass" : "error");
+        item.contextValue = "run";
+        item.id = `run:${run.box}:${run.runId}`;
+        item.command = { command: "sanoma.boxes.showOutput", title: "Show Run Output", arguments: [node] };
+        return item;
+      }
+      case "port": {
+        const item = new vscode.TreeItem(`port ${node.port}`, vscode.TreeItemCollapsibleState.None);
+        item.iconPath = new vscode.ThemeIcon("globe");
+        item.contextValue = "port";
+        item.command = { command: "sanoma.boxes.openPort", title: "Open Exposed Port", arguments: [node] };
+        return item;
+      }
     }
   }
 
-  dispose(): void {}
+  async getChildren(node?: Node): Promise<Node[]> {
+    if (!this.server.client) return [];
+    try {
+      if (!node) {
+        this.list = await this.request<BoxesListResult>(BoxesListRequest, {});
+        this.view.description = this.list.tier;
+        return [{ kind: "tier", list: this.list }, ...this.list.boxes.map((box): Node => ({ kind: "box", box }))];
+      }
+      if (node.kind === "box") {
+        const runs = await this.request<BoxesRunsResult>(BoxesRunsRequest, { name: node.box.name, limit: 20 });
+        return runs.runs.map((run): Node => ({ kind: "run", run }));
+      }
+      if (node.kind === "run") return node.run.ports.map((port): Node => ({ kind: "port", box: node.run.box, port }));
+    } catch (error) {
+      this.output.warn(`boxes view: ${errorText(error)}`);
+    }
+    return [];
+  }
+
+  refresh(): void {
+    this.treeChanged.fire(undefined);
+  }
+
+  private scheduleRefresh(): void {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => this.refresh(), 150);
+  }
+
+  // ---- Previews ----
+
+  /** `sanoma.preview [{ uri, export }]`: without arguments, picks a workflow of the active file. */
+  async preview(args?: unknown): Promise<void> {
+    const target = isPreviewArgs(args) ? args : await this.pickWorkflow();
+    if (!target) return;
+    const uri = vscode.Uri.parse(target.uri);
+    const company = await this.request<CompanyOfResult | null>(CompanyOfRequest, { uri: uri.toString() });
+    if (!company) throw new Error(`${vscode.workspace.asRelativePath(uri)} belongs to no company`);
+    // Unsaved edits are part of what the user wants to preview: the box copies files from disk.
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (doc?.isDirty) await doc.save();
+    const params: BoxesPreviewParams = { root: company.root, file: uri.fsPath, export: target.export, scope: company.scope };
+    const title = `Preview ${target.export}`;
+    // The terminal opens before the run starts, so no output is missed and the user sees the sync.
+    const terminal = new RunTerminal(this, title);
+    terminal.show();
+    terminal.line(`\x1b[2m$ sync ${company.name}${company.scope ? ` › ${company.scope}` : ""} into a box…\x1b[0m`);
+    let result: BoxesPreviewResult;
+    try {
+      result = await this.request<BoxesPreviewResult>(BoxesPreviewRequest, params);
+    } catch (error) {
+      terminal.line(`\x1b[31m${errorText(error)}\x1b[0m`);
+      throw error;
+    }
+    const s = result.sync;
+    terminal.line(`\x1b[2mbox ${result.name} (${result.tier}): ${s.copied} copied, ${s.updated} updated, ${s.deleted} deleted, ${s.unchanged} unchanged in ${s.ms} ms${s.kept.length ? `; kept the box's own changes to ${s.kept.length} files` : ""}\x1b[0m`);
+    terminal.line(`\x1b[2m$ ${result.command}\x1b[0m`);
+    terminal.attach(result.name, result.runId);
+    this.scheduleRefresh();
+  }
+
+  /** The exported workflows of the active file, as the server's code lenses name them. */
+  private async pickWorkflow(): Promise<PreviewArgs | undefined> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) {
+      void vscode.window.showInformationMessage("Sanoma: open a workflow file to preview one of its workflows");
+      return undefined;
+    }
+    const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", editor.document.uri, 50)) ?? [];
+    const targets = lenses.map((l) => l.command?.arguments?.[0]).filter(isPreviewArgs);
+    if (targets.length === 0) {
+      void vscode.window.showInformationMessage("Sanoma: no exported workflow to preview in this file");
+      return undefined;
+    }
+    if (targets.length === 1) return targets[0];
+    return (await vscode.window.showQuickPick(targets.map((t) => ({ label: t.export, t })), { title: "Preview which workflow?" }))?.t;
+  }
+
+  /** Every event of one run, from the box's log (a past run), then live. */
+  private async showRunOutput(node: unknown): Promise<void> {
+    const run = (node as Node | undefined)?.kind === "run" ? (node as Extract<Node, { kind: "run" }>).run : undefined;
+    if (!run) return;
+    const terminal = new RunTerminal(this, `${run.box}: ${run.command}`.slice(0, 60));
+    terminal.show();
+    terminal.attach(run.box, run.runId, await this.eventsOf(run.box, run.runId));
+  }
+
+  /** A run's recorded events, paged from the start of the box's log. */
+  async eventsOf(box: string, runId: string): Promise<BoxEvent[]> {
+    const out: BoxEvent[] = [];
+    let cursor = 0;
+    for (let page = 0; page < 1000; page++) {
+      const params: BoxesEventsParams = { name: box, cursor, limit: 1000 };
+      const r = await this.request<BoxesEventsResult>(BoxesEventsRequest, params);
+      out.push(...r.events.filter((e) => e.runId === runId));
+      cursor = r.cursor;
+      if (!r.more) break;
+    }
+    return out;
+  }
+
+  /** Live events, and the recent ones of a run for a terminal attaching late. */
+  onLiveEvent(listener: (e: BoxEvent) => void): vscode.Disposable {
+    return this.liveEvents.event(listener);
+  }
+
+  recentEvents(box: string, runId: string): BoxEvent[] {
+    return (this.recent.get(box) ?? []).filter((e) => e.runId === runId);
+  }
+
+  async stopRun(box: string, runId: string): Promise<void> {
+    await this.request(BoxesStopRequest, { name: box, runId });
+  }
+
+  private onEvent(event: BoxEvent): void {
+    let list = this.recent.get(event.box);
+    if (!list) this.recent.set(event.box, (list = []));
+    list.push(event);
+    if (list.length > keptEventsPerBox) list.splice(0, list.length - keptEventsPerBox);
+    this.liveEvents.fire(event);
+    if (event.kind === "port") {
+      void vscode.window.showInformationMessage(`Sanoma: ${event.box} listens on port ${event.port}`, "Open in Simple Browser").then((c) => c && this.openUrl(event.url));
+    }
+    if (event.kind === "exit" && event.message) {
+      void vscode.window.showErrorMessage(`Sanoma: ${event.message}`, "Open Setting").then((c) => c && vscode.commands.executeCommand("workbench.action.openSettings", "sanoma.preview.command"));
+    }
+    if (event.kind === "start" || event.kind === "exit" || event.kind === "port") this.scheduleRefresh();
+  }
+
+  // ---- Changes ----
+
+  private async showChanges(name: string): Promise<void> {
+    const diff = await this.request<BoxesDiffResult>(BoxesDiffRequest, { name });
+    if (diff.files.length === 0) {
+      void vscode.window.showInformationMessage(`Sanoma: ${name} changed nothing`);
+      return;
+    }
+    type Item = vscode.QuickPickItem & { file?: BoxFileChange; apply?: boolean };
+    const items: Item[] = [
+      { label: "$(check-all) Apply changes to the workspace…", apply: true },
+      { label: "", kind: vscode.QuickPickItemKind.Separator },
+      ...diff.files.map((file): Item => ({ label: `${changeIcon(file.change)} ${file.path}`, description: file.change + (file.workspaceChanged ? " · the workspace's file changed too" : ""), file })),
+    ];
+    const picked = await vscode.window.showQuickPick(items, { title: `Changes made in ${name}`, placeHolder: "Choose a file to see its diff" });
+    if (!picked) return;
+    if (picked.apply) return this.apply(name, diff);
+    if (picked.file) await openDiff(name, picked.file);
+  }
+
+  private async apply(name: string, known?: BoxesDiffResult): Promise<void> {
+    const diff = known ?? (await this.request<BoxesDiffResult>(BoxesDiffRequest, { name }));
+    if (diff.files.length === 0) {
+      void vscode.window.showInformationMessage(`Sanoma: ${name} changed nothing`);
+      return;
+    }
+    const picked = await vscode.window.showQuickPick(
+      diff.files.map((file) => ({
+        label: `${changeIcon(file.change)} ${file.path}`,
+        description: file.change + (file.workspaceChanged ? " · overwrites a change in the workspace" : ""),
+        // A file the user also changed is left unchecked: applying it would lose their edit.
+        picked: !file.workspaceChanged,
+        file,
+      })),
+      { title: `Apply ${name}'s changes to the workspace`, canPickMany: true, placeHolder: "Choose the files to copy back" },
+    );
+    if (!picked || picked.length === 0) return;
+    const params: BoxesApplyParams = { name, files: picked.map((p) => p.file.path) };
+    const r = await this.request<BoxesApplyResult>(BoxesApplyRequest, params);
+    const skipped = r.skipped.length ? `; skipped ${r.skipped.map((s) => `${s.path} (${s.reason})`).join(", ")}` : "";
+    void vscode.window.showInformationMessage(`Sanoma: applied ${r.applied.length} ${r.applied.length === 1 ? "file" : "files"} from ${name}${skipped}`);
+  }
+
+  // ---- Ports ----
+
+  private async openPort(node: unknown): Promise<void> {
+    const port = (node as Node | undefined)?.kind === "port" ? (node as Extract<Node, { kind: "port" }>) : undefined;
+    if (!port) return;
+    const r = await this.request<BoxesExposeResult>(BoxesExposeRequest, { name: port.box, port: port.port });
+    await this.openUrl(r.url);
+  }
+
+  private async openUrl(url: string): Promise<void> {
+    try {
+      await vscode.commands.executeCommand("simpleBrowser.show", url);
+    } catch {
+      await vscode.env.openExternal(vscode.Uri.parse(url));
+    }
+  }
+
+  // ---- Helpers ----
+
+  private async withBox(node: unknown, question: string, action: (box: BoxInfo) => unknown): Promise<void> {
+    let box = (node as Node | undefined)?.kind === "box" ? (node as Extract<Node, { kind: "box" }>).box : undefined;
+    if (!box) {
+      const list = await this.request<BoxesListResult>(BoxesListRequest, {});
+      if (list.boxes.length === 0) {
+        void vscode.window.showInformationMessage("Sanoma: there is no box yet");
+        return;
+      }
+      box = (await vscode.window.showQuickPick(list.boxes.map((b) => ({ label: b.name, description: b.state, b })), { title: question }))?.b;
+    }
+    if (box) await action(box);
+  }
+
+  request<R>(method: string, params: unknown): Promise<R> {
+    return this.server.requireClient().sendRequest<R>(method, params);
+  }
+}
+
+/**
+ * A terminal showing one run: output as it comes (the box's bytes, colours kept), the exit code at
+ * the end; Ctrl+C stops the run. Events are shown once each, in seq order.
+ */
+class RunTerminal {
+  private readonly write = new vscode.EventEmitter<string>();
+  private readonly terminal: vscode.Terminal;
+  private subscription: vscode.Disposable | undefined;
+  private run: { box: string; runId: string } | undefined;
+  private lastSeq = -1;
+  private opened = false;
+  private pending: string[] = [];
+
+  constructor(private readonly boxes: Boxes, name: string) {
+    const pty: vscode.Pseudoterminal = {
+      onDidWrite: this.write.event,
+      open: () => {
+        this.opened = true;
+        for (const text of this.pending) this.write.fire(text);
+        this.pending = [];
+      },
+      close: () => this.subscription?.dispose(),
+      handleInput: (data) => {
+        if (data === "\x03" && this.run) {
+          this.line("^C");
+          void this.boxes.stopRun(this.run.box, this.run.runId).catch((e) => this.line(`\x1b[31m${errorText(e)}\x1b[0m`));
+        }
+      },
+    };
+    this.terminal = vscode.window.createTerminal({ name, pty, iconPath: new vscode.ThemeIcon("package") });
+  }
+
+  show(): void {
+    this.terminal.show(true);
+  }
+
+  line(text: string): void {
+    this.out(`${text}\r\n`);
+  }
+
+  /** Follows the run: the events given, the recent ones, then live ones. */
+  attach(box: string, runId: string, past: BoxEvent[] = []): void {
+    this.run = { box, runId };
+    this.subscription = this.boxes.onLiveEvent((e) => e.box === box && e.runId === runId && this.show1(e));
+    for (const e of [...past, ...this.boxes.recentEvents(box, runId)].sort((a, b) => a.seq - b.seq)) this.show1(e);
+  }
+
+  private show1(e: BoxEvent): void {
+    if (e.seq <= this.lastSeq) return;
+    this.lastSeq = e.seq;
+    switch (e.kind) {
+      case "output":
+        // A terminal needs \r\n; the box's programs write \n.
+        this.out(e.text.replace(/\r?\n/g, "\r\n"));
+        break;
+      case "port":
+        this.line(`\x1b[36m[listening on ${e.url}]\x1b[0m`);
+        break;
+      case "exit": {
+        const how = e.signal ? `stopped by ${e.signal}` : `exited with code ${e.exitCode}`;
+        this.line(`\r\n\x1b[${e.exitCode === 0 ? "32" : "33"}m[${how} after ${seconds(e.durationMs)}]\x1b[0m`);
+        if (e.message) this.line(`\x1b[31m${e.message}\x1b[0m`);
+        this.subscription?.dispose();
+        break;
+      }
+      case "start":
+        break;
+    }
+  }
+
+  private out(text: string): void {
+    if (this.opened) this.write.fire(text);
+    else this.pending.push(text);
+  }
+}
+
+async function openDiff(box: string, file: BoxFileChange): Promise<void> {
+  const workspace = vscode.Uri.file(file.workspaceFile);
+  const title = `${path.basename(file.path)} (workspace ↔ ${box})`;
+  if (file.change === "modified" && file.boxFile) {
+    await vscode.commands.executeCommand("vscode.diff", workspace, vscode.Uri.file(file.boxFile), title);
+  } else if (file.change === "added" && file.boxFile) {
+    await vscode.commands.executeCommand("vscode.open", vscode.Uri.file(file.boxFile));
+  } else {
+    void vscode.window.showInformationMessage(`Sanoma: ${box} deleted ${file.path}`);
+    await vscode.commands.executeCommand("vscode.open", workspace);
+  }
+}
+
+function changeIcon(change: BoxFileChange["change"]): string {
+  return change === "added" ? "$(diff-added)" : change === "deleted" ? "$(diff-removed)" : "$(diff-modified)";
+}
+
+function isPreviewArgs(value: unknown): value is PreviewArgs {
+  return typeof value === "object" && value !== null && typeof (value as PreviewArgs).uri === "string" && typeof (value as PreviewArgs).export === "string";
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
