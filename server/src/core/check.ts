@@ -6,6 +6,8 @@ import { analyse, type Analysis } from "./analysis.ts";
 import type { ConnectorResolver } from "./connectors.ts";
 import type { Company } from "./model.ts";
 import { RULES } from "./rules/index.ts";
+import type { FileRule, ProblemInit } from "./rules/rule.ts";
+import type { CompanyFile } from "./model.ts";
 import type { Problem, RuleId, Severity } from "./types.ts";
 
 export type SeveritySetting = Severity | "off";
@@ -23,8 +25,10 @@ export function checkCompany(company: Company, resolver: ConnectorResolver, opti
   for (const rule of RULES) {
     const setting = options.rules?.[rule.id];
     if (setting === "off") continue;
+    const toProblem = (p: ProblemInit): Problem => ({ rule: rule.id, severity: setting ?? p.severity ?? rule.severity, ...withoutSeverity(p) });
     try {
-      rule.check(analysis, (p) => problems.push({ rule: rule.id, severity: setting ?? p.severity ?? rule.severity, ...withoutSeverity(p) }));
+      if (rule.check) rule.check(analysis, (p) => problems.push(toProblem(p)));
+      else for (const file of analysis.files) for (const p of fileProblems(rule, file, company.root)) problems.push(toProblem(p));
     } catch (e) {
       // A rule never throws on bad input; if one does anyway, the others still run.
       problems.push({ rule: rule.id, severity: "error", file: company.configFile?.path ?? company.root, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: `Internal error in rule ${rule.id}: ${(e as Error).message}` });
@@ -32,6 +36,21 @@ export function checkCompany(company: Company, resolver: ConnectorResolver, opti
   }
   problems.sort(compareProblems);
   return { problems, analysis, ms: now() - start };
+}
+
+/** A file rule's findings for a file, cached on the file's facts (a new text makes new facts). */
+const fileCache = new WeakMap<object, Map<string, ProblemInit[]>>();
+function fileProblems(rule: FileRule, file: CompanyFile, root: string): ProblemInit[] {
+  const key = file.facts ?? file;
+  let byRule = fileCache.get(key);
+  if (!byRule) fileCache.set(key, (byRule = new Map()));
+  let found = byRule.get(rule.id);
+  if (!found) {
+    const list: ProblemInit[] = [];
+    rule.checkFile(file, root, (p) => list.push(p));
+    byRule.set(rule.id, (found = list));
+  }
+  return found;
 }
 
 function withoutSeverity<T extends { severity?: Severity }>(p: T): Omit<T, "severity"> {

@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import type { ImportContext, ImportFinding, ImportRule, ImportSite, Report } from "./rules/rule.ts";
-import type { Analysis } from "./analysis.ts";
+import type { CompanyFile } from "./model.ts";
 import type { Range } from "./types.ts";
 
 export function isPathSpecifier(specifier: string): boolean {
@@ -32,12 +32,12 @@ export function targetApp(rel: string): string | null {
   return parts[0] === "apps" && parts.length >= 2 && parts[1] !== "" && !parts[1].startsWith(".") ? parts[1] : null;
 }
 
-/** Runs an import rule over every import of every file of a company. */
-export function checkImports(rule: ImportRule, a: Analysis, report: Report): void {
-  for (const file of a.files) {
-    const facts = file.facts;
-    if (!facts || facts.imports.length === 0) continue;
-    const ctx: ImportContext = { root: a.company.root, file: file.path, rel: file.rel, role: file.role };
+/** Runs an import rule over every import of one file. */
+export function checkImports(rule: ImportRule, file: CompanyFile, root: string, report: Report): void {
+  const facts = file.facts;
+  if (!facts || facts.imports.length === 0) return;
+  {
+    const ctx: ImportContext = { root, file: file.path, rel: file.rel, role: file.role };
     for (const imp of facts.imports) {
       const site: ImportSite<Range> = { specifier: imp.specifier, specifierRange: imp.range, names: imp.names };
       for (const f of rule.judgeImport(site, ctx)) {

@@ -24,12 +24,10 @@ import { collection } from "@sanoma-ai/workflows/data";
 export const cache = collection({ key: "id", fields: { id: "string" } });
 `,
   },
-  check(a, report) {
-    for (const file of a.files) {
-      if (file.role.isCollectionsFile || !file.facts) continue;
-      for (const c of file.facts.collections) {
-        report({ file: file.path, range: c.callRange, message: `\`collection()\` declares nothing outside a collections file; move it to ${file.role.scope === null ? "" : `apps/${file.role.scope}/`}resources/data.ts` });
-      }
+  checkFile(file, _root, report) {
+    if (file.role.isCollectionsFile || !file.facts) return;
+    for (const c of file.facts.collections) {
+      report({ file: file.path, range: c.callRange, message: `\`collection()\` declares nothing outside a collections file; move it to ${file.role.scope === null ? "" : `apps/${file.role.scope}/`}resources/data.ts` });
     }
   },
 };

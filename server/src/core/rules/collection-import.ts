@@ -51,5 +51,5 @@ export const users = collection({ key: "id", fields: { id: "string" } });
     }
     return out;
   },
-  check(a, report) { checkImports(rule, a, report); },
+  checkFile(file, root, report) { checkImports(rule, file, root, report); },
 };

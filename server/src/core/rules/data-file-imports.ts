@@ -57,5 +57,5 @@ export const plan = 1;
     }
     return out;
   },
-  check(a, report) { checkImports(rule, a, report); },
+  checkFile(file, root, report) { checkImports(rule, file, root, report); },
 };

@@ -32,5 +32,5 @@ export const rank = () => 1;
     if (target?.rel === undefined || !(target.rel === "apps" || target.rel.startsWith("apps/"))) return [];
     return [{ range: site.specifierRange, message: `A file of the root scope imports \`${target.rel}\` under apps/; the root scope cannot depend on an app: move the shared code out of apps/` }];
   },
-  check(a, report) { checkImports(rule, a, report); },
+  checkFile(file, root, report) { checkImports(rule, file, root, report); },
 };

@@ -33,5 +33,5 @@ export const rank = () => 1;
     if (app === null || app === ctx.role.scope) return [];
     return [{ range: site.specifierRange, message: `A file of app \`${ctx.role.scope}\` imports from app \`${app}\` (${target!.rel}); share the code through the root scope (outside apps/) instead` }];
   },
-  check(a, report) { checkImports(rule, a, report); },
+  checkFile(file, root, report) { checkImports(rule, file, root, report); },
 };

@@ -28,5 +28,5 @@ const shared = require("@acme/shared-config");
     if (!target || target.rel !== undefined) return [];
     return [{ range: site.specifierRange, message: `"${site.specifier}" leaves the company root (${path.basename(ctx.root)}/); import a package by name, or move the file into the company` }];
   },
-  check(a, report) { checkImports(rule, a, report); },
+  checkFile(file, root, report) { checkImports(rule, file, root, report); },
 };

@@ -39,11 +39,9 @@ export const pg = defineResource({
 });
 `,
   },
-  check(a, report) {
-    for (const file of a.files) {
-      for (const spec of file.facts?.specs ?? []) {
-        for (const p of specProblems(spec)) report({ file: file.path, range: p.range, message: p.message });
-      }
+  checkFile(file, _root, report) {
+    for (const spec of file.facts?.specs ?? []) {
+      for (const p of specProblems(spec)) report({ file: file.path, range: p.range, message: p.message });
     }
   },
 };

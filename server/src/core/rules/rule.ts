@@ -5,6 +5,7 @@
  * from paths alone, so the lint plugin runs the very same code over its hosts' syntax trees.
  */
 import type { Analysis } from "../analysis.ts";
+import type { CompanyFile } from "../model.ts";
 import type { FileRole } from "../company.ts";
 import type { Fix, Problem, Range, RelatedInfo, RuleId, Severity } from "../types.ts";
 
@@ -33,11 +34,25 @@ export interface ProblemInit {
 
 export type Report = (p: ProblemInit) => void;
 
-export interface Rule {
+/**
+ * A rule either looks at the whole company (`check`) or at one file at a time (`checkFile`): a
+ * file rule's findings depend on that file's path and facts alone, so they are cached per facts
+ * and an edit recomputes them for the edited file only.
+ */
+export type Rule = CompanyRule | FileRule;
+
+interface RuleBase {
   id: RuleId;
   severity: Severity;
   doc: RuleDoc;
+}
+export interface CompanyRule extends RuleBase {
   check(analysis: Analysis, report: Report): void;
+  checkFile?: undefined;
+}
+export interface FileRule extends RuleBase {
+  checkFile(file: CompanyFile, root: string, report: Report): void;
+  check?: undefined;
 }
 
 /** One import as the reach rules see it, with ranges of whatever kind the host uses. */
@@ -63,6 +78,6 @@ export interface ImportFinding<R> {
   replaceSpecifier?: string;
 }
 
-export interface ImportRule extends Rule {
+export interface ImportRule extends FileRule {
   judgeImport<R>(site: ImportSite<R>, ctx: ImportContext): ImportFinding<R>[];
 }
