@@ -1,0 +1,514 @@
+/**
+ * One local box (SPEC B4): a home folder under the boxes directory, and the commands run in it.
+ * `open`, `start`/`run`, `read`, `write`, `expose`, `kill`, `stop`, `discard`.
+ *
+ * **Architecture invariant: nothing here imports an editor or LSP module, and a box's command never
+ * sees the server's environment** (which holds the user's credentials): it gets `PATH` (the running
+ * Node's folder first), `HOME` (the box's home) and `TMPDIR` (a private folder beside the home),
+ * under the caller's `env`.
+ *
+ * A run ends when its command exits, not when its pipes close (what it left running may hold
+ * them), with up to `OUTPUT_GRACE_MS` for its last output. A command that cannot start exits 127.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import { constants as osConstants } from "node:os";
+import type { BoxCapabilities, BoxEvent, BoxRunInfo, BoxRunResult, BoxTier } from "../protocol.ts";
+import { EventLog, type NewBoxEvent } from "./events.ts";
+import { checkBoxName } from "./names.ts";
+import { BoxPathError, isInside, resolveInHome } from "./paths.ts";
+import type { ProcessGroup, Supervisor } from "./supervisor.ts";
+import { BASE_PATH, planSpawn, type TierChoice } from "./tiers.ts";
+
+/** How long a run waits, after its command exits, for the last output still in its pipes. */
+export const OUTPUT_GRACE_MS = 200;
+/** Output kept in a run's result, per stream; the event log keeps everything. */
+export const DEFAULT_CAPTURE_BYTES = 1024 * 1024;
+/** How long `stop` waits after SIGTERM before SIGKILL. */
+export const STOP_GRACE_MS = 1500;
+
+export const CAPABILITIES: BoxCapabilities = Object.freeze({ snapshot: true, pause: false, port: true });
+
+/** Where the boxes' bookkeeping lives, beside the homes (dot names are never boxes' names). */
+export function runsDir(boxesDir: string, name: string): string {
+  return path.join(boxesDir, ".runs", name);
+}
+export function tmpDir(boxesDir: string, name: string): string {
+  return path.join(boxesDir, ".tmp", name);
+}
+
+/** What the boxes of one service share. */
+export interface BoxContext {
+  boxesDir: string;
+  tier: TierChoice;
+  supervisor: Supervisor;
+  /** Every event, as soon as it is on disk. */
+  onEvent: (event: BoxEvent) => void;
+  /** A run started or ended, or the last process of a box ended. */
+  onStateChange: (box: string) => void;
+}
+
+export interface RunOptions {
+  /** Relative to the home. */
+  cwd?: string;
+  /** Laid over the base environment (PATH, HOME, TMPDIR). */
+  env?: Record<string, string>;
+  /** Written to standard input, which is then closed; without it stdin is /dev/null. */
+  stdin?: string | Uint8Array;
+  /** Aborting kills the run's group with SIGTERM. */
+  signal?: AbortSignal;
+  /** Bytes of each stream kept in the result. */
+  captureBytes?: number;
+  /** Turns the exit into a friendlier `message` (the preview's missing CLI). */
+  explainExit?: (exitCode: number, stderrTail: string) => string | undefined;
+}
+
+/** A started run: its id now, its result when it ends. */
+export interface RunHandle {
+  runId: string;
+  tier: BoxTier;
+  done: Promise<BoxRunResult>;
+  /** Signals the run's group while something of it lives; false when nothing was hit. */
+  kill(signal?: NodeJS.Signals): boolean;
+}
+
+interface LiveRun {
+  info: BoxRunInfo;
+  group: ProcessGroup | undefined;
+  commandExited: boolean;
+}
+
+export class Box {
+  readonly name: string;
+  readonly home: string;
+  readonly log: EventLog;
+  private readonly runs = new Map<string, LiveRun>();
+
+  constructor(private readonly ctx: BoxContext, name: string) {
+    this.name = checkBoxName(name);
+    this.home = path.join(ctx.boxesDir, name);
+    this.log = new EventLog(runsDir(ctx.boxesDir, name));
+  }
+
+  get tier(): BoxTier {
+    return this.ctx.tier.tier;
+  }
+
+  get capabilities(): BoxCapabilities {
+    return CAPABILITIES;
+  }
+
+  exists(): boolean {
+    try {
+      return fs.statSync(this.home).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
+  /** Makes the home (again, if it was deleted by hand); `created` when it did not exist. */
+  open(): { created: boolean } {
+    const created = !this.exists();
+    if (created) fs.mkdirSync(this.home, { recursive: true });
+    return { created };
+  }
+
+  /** Runs `bash -c command` and waits for it to end. */
+  run(command: string, options: RunOptions = {}): Promise<BoxRunResult> {
+    return this.start(command, options).done;
+  }
+
+  /** Starts `bash -c command` in a process group of its own; see `RunHandle`. */
+  start(command: string, options: RunOptions = {}): RunHandle {
+    if (typeof command !== "string") throw new TypeError("command must be a string");
+    this.open();
+    const cwd = resolveInHome(this.home, options.cwd ?? "");
+    const tmp = tmpDir(this.ctx.boxesDir, this.name);
+    fs.mkdirSync(tmp, { recursive: true });
+    const env: Record<string, string> = {
+      PATH: `${path.dirname(process.execPath)}:${BASE_PATH}`,
+      HOME: this.home,
+      TMPDIR: tmp,
+      ...stringEnv(options.env),
+    };
+    this.log.revalidate();
+    const startedAt = Date.now();
+    const relCwd = path.relative(this.home, cwd).split(path.sep).join("/");
+    // The start event's seq names the run (appends are synchronous: nothing comes between).
+    const runId = `run-${this.log.seq + 1}`;
+    const start = this.append({ kind: "start", box: this.name, runId, at: startedAt, command, cwd: relCwd, tier: this.tier });
+    const info: BoxRunInfo = { runId, box: this.name, command, cwd: relCwd, tier: this.tier, startedAt, state: "running", ports: [] };
+    this.log.recordRun({ runId, box: this.name, command, cwd: relCwd, tier: this.tier, startedAt, state: "running", ports: [] });
+    const live: LiveRun = { info, group: undefined, commandExited: false };
+    this.runs.set(runId, live);
+    this.ctx.onEvent(start);
+    this.ctx.onStateChange(this.name);
+
+    const done = this.execute(live, command, cwd, tmp, env, options);
+    return {
+      runId,
+      tier: this.tier,
+      done,
+      kill: (signal: NodeJS.Signals = "SIGTERM") => (live.group ? this.ctx.supervisor.signal(live.group, signal) : false),
+    };
+  }
+
+  private execute(live: LiveRun, command: string, cwd: string, tmp: string, env: Record<string, string>, options: RunOptions): Promise<BoxRunResult> {
+    const { info } = live;
+    const cap = options.captureBytes ?? DEFAULT_CAPTURE_BYTES;
+    const captured = { stdout: [] as string[], stderr: [] as string[], bytes: { stdout: 0, stderr: 0 }, truncated: false };
+    const output = (stream: "stdout" | "stderr", text: string, bytes: number) => {
+      if (text.length === 0) return;
+      this.ctx.onEvent(this.append({ kind: "output", box: this.name, runId: info.runId, at: Date.now(), stream, text, bytes }));
+      if (captured.bytes[stream] < cap) {
+        captured[stream].push(text);
+        captured.bytes[stream] += bytes;
+      } else captured.truncated = true;
+    };
+
+    return new Promise<BoxRunResult>((resolve) => {
+      let cwdProblem: string | undefined;
+      try {
+        if (!fs.statSync(cwd).isDirectory()) cwdProblem = `${info.cwd} is not a folder`;
+      } catch {
+        cwdProblem = `${info.cwd || "the home"} does not exist`;
+      }
+      if (cwdProblem) {
+        output("stderr", `cannot start: ${cwdProblem}\n`, Buffer.byteLength(`cannot start: ${cwdProblem}\n`));
+        resolve(this.finish(live, 127, null, captured, options));
+        return;
+      }
+
+      const plan = planSpawn(this.ctx.tier, { home: this.home, tmp, cwd }, command);
+      const stdio: Array<"pipe" | "ignore"> = [options.stdin !== undefined ? "pipe" : "ignore", "pipe", "pipe"];
+      if (plan.statusFd) stdio.push("pipe");
+      const child = spawn(plan.file, plan.args, { cwd, env, stdio, detached: true });
+
+      let exitCode: number | undefined;
+      let exitSignal: NodeJS.Signals | null = null;
+      let statusText = "";
+      let reported = false;
+      const streamsOpen = new Set<NodeJS.ReadableStream>();
+      let graceTimer: NodeJS.Timeout | undefined;
+      let onAbort: (() => void) | undefined;
+
+      const decoders = { stdout: new StringDecoder("utf8"), stderr: new StringDecoder("utf8") };
+      for (const stream of ["stdout", "stderr"] as const) {
+        const readable = child[stream];
+        if (!readable) continue;
+        streamsOpen.add(readable);
+        readable.on("data", (chunk: Buffer) => output(stream, decoders[stream].write(chunk), chunk.length));
+        const closed = () => {
+          if (!streamsOpen.delete(readable)) return;
+          output(stream, decoders[stream].end(), 0);
+          if (reported && streamsOpen.size === 0) settle();
+        };
+        readable.on("end", closed);
+        readable.on("close", closed);
+        readable.on("error", closed);
+      }
+
+      // The command exited: give its pipes a short grace, then stop listening to them.
+      const commandExited = (code: number, signal: NodeJS.Signals | null) => {
+        if (reported) return;
+        reported = true;
+        live.commandExited = true;
+        exitCode = code;
+        exitSignal = signal;
+        if (streamsOpen.size === 0) settle();
+        else graceTimer = setTimeout(settle, OUTPUT_GRACE_MS);
+      };
+      let settled = false;
+      const settle = () => {
+        if (settled) return;
+        settled = true;
+        if (graceTimer) clearTimeout(graceTimer);
+        for (const stream of ["stdout", "stderr"] as const) {
+          const readable = child[stream];
+          if (readable && streamsOpen.has(readable)) {
+            const rest = decoders[stream].end();
+            if (rest) output(stream, rest, 0);
+            streamsOpen.delete(readable);
+            readable.removeAllListeners("data");
+            readable.destroy();
+          }
+        }
+        if (onAbort) options.signal?.removeEventListener("abort", onAbort);
+        resolve(this.finish(live, exitCode ?? 127, exitSignal, captured, options));
+      };
+
+      child.on("error", (error: NodeJS.ErrnoException) => {
+        // spawn failed (no bash, no bwrap, a vanished cwd): the command could not start.
+        if (child.pid === undefined) {
+          const message = `cannot start: ${error.message}\n`;
+          output("stderr", message, Buffer.byteLength(message));
+          commandExited(127, null);
+        }
+      });
+
+      if (child.pid === undefined) return; // the error event follows
+
+      const group: ProcessGroup = {
+        box: this.name,
+        runId: info.runId,
+        tier: this.tier,
+        pid: child.pid,
+        child,
+        leaderExited: false,
+        dead: false,
+        killedBy: undefined,
+        ports: new Set(),
+        onPort: (port) => {
+          info.ports.push(port);
+          this.log.recordRun({ runId: info.runId, ports: [...info.ports] });
+          this.ctx.onEvent(this.append({ kind: "port", box: this.name, runId: info.runId, at: Date.now(), port, url: expose(port) }));
+        },
+        onDead: () => {
+          this.ctx.onStateChange(this.name);
+        },
+      };
+      live.group = group;
+      this.ctx.supervisor.add(group);
+      onAbort = () => {
+        this.ctx.supervisor.signal(group, "SIGTERM");
+      };
+      if (options.signal) {
+        if (options.signal.aborted) queueMicrotask(onAbort);
+        else options.signal.addEventListener("abort", onAbort, { once: true });
+      }
+
+      if (plan.statusFd) {
+        const status = child.stdio[3] as NodeJS.ReadableStream | null;
+        status?.on("data", (chunk: Buffer) => {
+          statusText += chunk.toString("latin1");
+          const line = /^(\d+)\n/.exec(statusText);
+          if (line) commandExited(Number(line[1]), statusSignal(group, Number(line[1])));
+        });
+        status?.on("error", () => {});
+      }
+
+      child.on("exit", (code, signal) => {
+        this.ctx.supervisor.leaderExited(group);
+        if (!plan.statusFd) {
+          commandExited(code ?? 128 + signalNumber(signal), signal);
+          return;
+        }
+        // bubblewrap ended; the status line, when written, may still be in its pipe.
+        const status = child.stdio[3] as (NodeJS.ReadableStream & { readableEnded?: boolean }) | null;
+        const decide = () => {
+          if (reported) return;
+          const line = /^(\d+)\n/.exec(statusText);
+          const killedBy = group.killedBy ?? signal;
+          if (line) commandExited(Number(line[1]), statusSignal(group, Number(line[1])));
+          else if (killedBy) commandExited(128 + signalNumber(killedBy), killedBy);
+          else if (code !== null && code >= 128) commandExited(code, null);
+          else {
+            // bubblewrap could not set the box up (its message is on stderr): nothing started.
+            commandExited(127, null);
+          }
+        };
+        if (!status || status.readableEnded) decide();
+        else {
+          const timer = setTimeout(decide, OUTPUT_GRACE_MS);
+          status.once("close", () => {
+            clearTimeout(timer);
+            decide();
+          });
+        }
+      });
+
+      if (options.stdin !== undefined && child.stdin) {
+        child.stdin.on("error", () => {}); // the command may not read it all
+        child.stdin.end(options.stdin);
+      }
+    });
+  }
+
+  private finish(
+    live: LiveRun,
+    exitCode: number,
+    signal: NodeJS.Signals | null,
+    captured: { stdout: string[]; stderr: string[]; truncated: boolean },
+    options: RunOptions,
+  ): BoxRunResult {
+    const { info } = live;
+    const endedAt = Date.now();
+    const durationMs = endedAt - info.startedAt;
+    const stdout = captured.stdout.join("");
+    const stderr = captured.stderr.join("");
+    const message = options.explainExit?.(exitCode, stderr.slice(-4000));
+    Object.assign(info, { state: "exited", endedAt, exitCode, signal, durationMs });
+    this.log.recordRun({ runId: info.runId, state: "exited", endedAt, exitCode, signal, durationMs });
+    const exit = this.append({
+      kind: "exit", box: this.name, runId: info.runId, at: endedAt, exitCode, signal, durationMs,
+      ...(message ? { message } : {}),
+    });
+    this.ctx.onEvent(exit);
+    // A run whose processes all ended is forgotten; one that left some behind stays until they end.
+    if (!live.group || live.group.dead) this.runs.delete(info.runId);
+    else {
+      const previous = live.group.onDead;
+      live.group.onDead = () => {
+        this.runs.delete(info.runId);
+        previous();
+      };
+    }
+    this.ctx.onStateChange(this.name);
+    return {
+      runId: info.runId, box: this.name, tier: info.tier, exitCode, signal, stdout, stderr,
+      outputTruncated: captured.truncated, startedAt: info.startedAt, durationMs, ports: [...info.ports],
+      ...(message ? { message } : {}),
+    };
+  }
+
+  private append(event: NewBoxEvent): BoxEvent {
+    return this.log.append(event);
+  }
+
+  /** Runs whose command still runs, or whose processes still live. */
+  liveRuns(): BoxRunInfo[] {
+    return [...this.runs.values()].filter((r) => !r.commandExited || (r.group && this.ctx.supervisor.isAlive(r.group))).map((r) => r.info);
+  }
+
+  /** The run's info while this server knows it live. */
+  liveRun(runId: string): BoxRunInfo | undefined {
+    return this.runs.get(runId)?.info;
+  }
+
+  /** Signals one run's group; false when nothing of it lives. */
+  kill(runId: string, signal: NodeJS.Signals = "SIGTERM"): boolean {
+    const live = this.runs.get(runId);
+    if (!live?.group) return false;
+    return this.ctx.supervisor.signal(live.group, signal);
+  }
+
+  /**
+   * Ends every group the box started (or only `runId`'s): SIGTERM, then SIGKILL after `graceMs`
+   * to what is left. Resolves with how many groups were alive, once none is.
+   */
+  async stop(options: { runId?: string; graceMs?: number } = {}): Promise<number> {
+    const supervisor = this.ctx.supervisor;
+    const groups = supervisor.tracked(this.name).filter((g) => options.runId === undefined || g.runId === options.runId);
+    const alive = groups.filter((g) => supervisor.signal(g, "SIGTERM"));
+    if (alive.length === 0) return 0;
+    const graceMs = options.graceMs ?? STOP_GRACE_MS;
+    await waitUntil(() => alive.every((g) => !supervisor.isAlive(g)), graceMs);
+    for (const g of alive) supervisor.signal(g, "SIGKILL");
+    await waitUntil(() => alive.every((g) => !supervisor.isAlive(g)), 5000);
+    return alive.length;
+  }
+
+  /** SIGKILL to every live group at once, synchronously (for a server that is exiting). */
+  killAllNow(): void {
+    for (const g of this.ctx.supervisor.tracked(this.name)) this.ctx.supervisor.signal(g, "SIGKILL");
+  }
+
+  /** Stops the box, then deletes its home, its temporary folder and its log. */
+  async discard(): Promise<void> {
+    await this.stop({ graceMs: 500 });
+    fs.rmSync(this.home, { recursive: true, force: true });
+    fs.rmSync(tmpDir(this.ctx.boxesDir, this.name), { recursive: true, force: true });
+    this.log.remove();
+    this.runs.clear();
+  }
+
+  /** The file's bytes, or undefined when there is none. */
+  read(requested: string): Buffer | undefined {
+    const target = resolveInHome(this.home, requested);
+    let real: string;
+    try {
+      real = fs.realpathSync(target);
+    } catch {
+      return undefined;
+    }
+    this.assertInside(real, requested);
+    let fd: number;
+    try {
+      fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+      throw error;
+    }
+    try {
+      if (fs.fstatSync(fd).isDirectory()) throw new BoxPathError(requested, "is a folder");
+      return fs.readFileSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /** Writes the file, making its parent folders; `mode` sets its permissions (default 0o644). */
+  write(requested: string, bytes: string | Uint8Array, options: { mode?: number } = {}): void {
+    this.open();
+    const target = resolveInHome(this.home, requested);
+    if (target === this.home) throw new BoxPathError(requested, "is the box's home, not a file");
+    const parent = path.dirname(target);
+    fs.mkdirSync(parent, { recursive: true });
+    const realParent = fs.realpathSync(parent);
+    this.assertInside(realParent, requested);
+    let destination = path.join(realParent, path.basename(target));
+    try {
+      if (fs.lstatSync(destination).isSymbolicLink()) {
+        destination = fs.realpathSync(destination); // checked inside by resolveInHome
+        this.assertInside(destination, requested);
+      }
+    } catch (error) {
+      if (error instanceof BoxPathError) throw error;
+    }
+    const fd = fs.openSync(destination, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW, options.mode ?? 0o644);
+    try {
+      fs.writeFileSync(fd, bytes);
+      if (options.mode !== undefined) fs.fchmodSync(fd, options.mode);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  expose(port: number): string {
+    return expose(port);
+  }
+
+  private assertInside(real: string, requested: string): void {
+    const realHome = fs.realpathSync(this.home);
+    if (!isInside(realHome, real)) throw new BoxPathError(requested, "leads out of the box's home through a symlink");
+  }
+}
+
+/** `expose(port)`: the URL where the box's port is reachable from this machine. */
+export function expose(port: number): string {
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new RangeError(`${port} is no port number`);
+  return `http://127.0.0.1:${port}`;
+}
+
+function stringEnv(env: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env ?? {})) {
+    if (typeof value === "string" && key.length > 0 && !key.includes("=") && !key.includes("\0")) out[key] = value;
+  }
+  return out;
+}
+
+function signalNumber(signal: NodeJS.Signals | null | undefined): number {
+  return (signal && (osConstants.signals as Record<string, number>)[signal]) || 0;
+}
+
+/**
+ * The signal behind a status from the namespace wrapper: a shell's 128+n cannot tell `exit 143`
+ * from a SIGTERM, so a signal is named only when we sent it.
+ */
+function statusSignal(group: ProcessGroup, status: number): NodeJS.Signals | null {
+  return group.killedBy && status === 128 + signalNumber(group.killedBy) ? group.killedBy : null;
+}
+
+/** Polls `condition` every 20 ms until it holds or `ms` pass; resolves with whether it held. */
+export async function waitUntil(condition: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}

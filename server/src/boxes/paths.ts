@@ -1,0 +1,79 @@
+/**
+ * Paths inside a box's home (SPEC B4): a relative path or `cwd` is under the home, and a path that
+ * escapes it (a `..` segment, an absolute path, a symlink pointing out) is refused.
+ * The check walks the path one segment at a time with `lstat`, so a symlink anywhere on the way is
+ * judged by where it really leads. A box process could still swap a checked folder for a symlink
+ * between the check and the use; `read` and `write` narrow that window by opening the last segment
+ * with `O_NOFOLLOW`.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** A refused path: its message names the path and why. */
+export class BoxPathError extends Error {
+  constructor(readonly requested: string, reason: string) {
+    super(`${requested} ${reason}`);
+    this.name = "BoxPathError";
+  }
+}
+
+/** True when `child` is `parent` or lies beneath it (both absolute and normalised). */
+export function isInside(parent: string, child: string): boolean {
+  if (child === parent) return true;
+  const rel = path.relative(parent, child);
+  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
+}
+
+/** The segments of a box-relative path, refusing absolute paths and `..`. `""` and `.` are the home. */
+export function boxSegments(requested: string): string[] {
+  if (typeof requested !== "string") throw new BoxPathError(String(requested), "is not a path");
+  if (requested.includes("\0")) throw new BoxPathError(requested, "holds a NUL character");
+  if (path.isAbsolute(requested) || /^[A-Za-z]:/.test(requested)) throw new BoxPathError(requested, "is absolute: give a path relative to the box's home");
+  const segments = requested.split(/[/\\]+/).filter((s) => s !== "" && s !== ".");
+  if (segments.includes("..")) throw new BoxPathError(requested, "leads out of the box's home");
+  return segments;
+}
+
+/**
+ * The absolute path of `requested` inside `home`, refusing every way out. Segments that exist are
+ * followed (symlinks included) and must stay inside the home's real path; missing segments are
+ * fine (a write makes them). Returns the path under `home` as given, not the resolved one.
+ */
+export function resolveInHome(home: string, requested: string): string {
+  const segments = boxSegments(requested);
+  const realHome = realpathOr(home, home);
+  let current = home;
+  for (const segment of segments) {
+    current = path.join(current, segment);
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(current);
+    } catch {
+      break; // the rest does not exist yet: nothing below can be a symlink
+    }
+    if (stat.isSymbolicLink()) {
+      const target = symlinkTarget(current);
+      if (!isInside(realHome, target)) throw new BoxPathError(requested, "leads out of the box's home through a symlink");
+    }
+  }
+  return path.join(home, ...segments);
+}
+
+/** Where a symlink finally leads, following chains; a dangling link is judged by its text. */
+function symlinkTarget(link: string): string {
+  try {
+    return fs.realpathSync(link);
+  } catch {
+    // Dangling (or a loop): judge the link's own text, resolved from its folder.
+    const text = fs.readlinkSync(link);
+    return path.resolve(realpathOr(path.dirname(link), path.dirname(link)), text);
+  }
+}
+
+function realpathOr(p: string, fallback: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return fallback;
+  }
+}

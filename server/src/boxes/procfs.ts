@@ -1,0 +1,159 @@
+/**
+ * What Linux's `/proc` says about the box's processes: who is alive (a zombie is not: where no
+ * init reaps orphans they stay zombies for ever), who belongs to a process group, who descends
+ * from whom, and which loopback ports a set of processes listens on. Reads only; never signals.
+ * Everything returns empty rather than throwing, because processes come and go between two reads.
+ */
+import * as fs from "node:fs";
+
+export interface ProcInfo {
+  pid: number;
+  ppid: number;
+  pgrp: number;
+  /** One-letter state: R, S, D, Z (zombie), X (dead), ... */
+  state: string;
+  /** Start time after boot, in clock ticks: tells a process from a later one with its pid. */
+  startTicks: number;
+}
+
+/** `/proc/<pid>/stat` parsed, or undefined when the process is gone. */
+export function readProc(pid: number): ProcInfo | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/stat`, "latin1");
+  } catch {
+    return undefined;
+  }
+  return parseStat(text);
+}
+
+/** Parses a stat line; the command name sits in parentheses and may hold spaces and `)`. */
+export function parseStat(text: string): ProcInfo | undefined {
+  const close = text.lastIndexOf(")");
+  if (close < 0) return undefined;
+  const pid = Number.parseInt(text, 10);
+  const rest = text.slice(close + 2).split(" ");
+  // Fields after the name: state(3) ppid(4) pgrp(5) session(6) ... starttime(22), numbered from 1.
+  const [state, ppid, pgrp] = [rest[0] ?? "?", Number(rest[1]), Number(rest[2])];
+  const startTicks = Number(rest[19]);
+  if (!Number.isFinite(pid) || !Number.isFinite(ppid) || !Number.isFinite(pgrp)) return undefined;
+  return { pid, ppid, pgrp, state, startTicks };
+}
+
+/** Every process this system shows us, zombies included (callers decide what a zombie means). */
+export function listProcesses(): ProcInfo[] {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const out: ProcInfo[] = [];
+  for (const entry of entries) {
+    const code = entry.charCodeAt(0);
+    if (code < 48 || code > 57) continue; // not a pid
+    const info = readProc(Number(entry));
+    if (info) out.push(info);
+  }
+  return out;
+}
+
+export function isLiveState(state: string): boolean {
+  return state !== "Z" && state !== "X" && state !== "x";
+}
+
+/** True while `pid` is a process that is neither gone nor a zombie. */
+export function isAlive(pid: number): boolean {
+  const info = readProc(pid);
+  return info !== undefined && isLiveState(info.state);
+}
+
+/**
+ * True while the process group `pgid` has a member that is not a zombie. A cheap `kill(-pgid, 0)`
+ * answers "no member at all" without reading `/proc`.
+ */
+export function groupHasLiveMember(pgid: number, processes?: ProcInfo[]): boolean {
+  if (!processes) {
+    try {
+      process.kill(-pgid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
+      // EPERM: a member we may not signal exists; fall through to /proc.
+    }
+  }
+  return (processes ?? listProcesses()).some((p) => p.pgrp === pgid && isLiveState(p.state));
+}
+
+/** Live members of `pgid` plus every live descendant of `root`, from one listing. */
+export function membersOf(processes: ProcInfo[], pgid: number, root: number | undefined): Set<number> {
+  const members = new Set<number>();
+  const children = new Map<number, number[]>();
+  for (const p of processes) {
+    if (!isLiveState(p.state)) continue;
+    if (p.pgrp === pgid) members.add(p.pid);
+    let list = children.get(p.ppid);
+    if (!list) children.set(p.ppid, (list = []));
+    list.push(p.pid);
+  }
+  if (root !== undefined) {
+    // Descendants reach processes that left the group (setsid) while their ancestors live.
+    const stack = [root];
+    while (stack.length > 0) {
+      const pid = stack.pop()!;
+      members.add(pid);
+      for (const child of children.get(pid) ?? []) if (!members.has(child)) stack.push(child);
+    }
+  }
+  return members;
+}
+
+/** A TCP socket in LISTEN state that loopback clients can reach. */
+export interface ListeningSocket { port: number; inode: string }
+
+const LOOPBACK_REACHABLE_V4 = new Set(["0100007F", "00000000"]);
+const LOOPBACK_REACHABLE_V6 = new Set([
+  "00000000000000000000000000000000", // ::
+  "00000000000000000000000001000000", // ::1
+  "0000000000000000FFFF00000100007F", // ::ffff:127.0.0.1
+]);
+
+/** Sockets listening on 127.0.0.1, ::1 or every address, from `/proc/net/tcp` and `tcp6`. */
+export function listeningSockets(): ListeningSocket[] {
+  const out: ListeningSocket[] = [];
+  for (const [file, reachable] of [["/proc/net/tcp", LOOPBACK_REACHABLE_V4], ["/proc/net/tcp6", LOOPBACK_REACHABLE_V6]] as const) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, "latin1");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length < 10 || cols[3] !== "0A") continue; // 0A: LISTEN
+      const [address, portHex] = (cols[1] ?? "").split(":");
+      if (!address || !portHex || !reachable.has(address.toUpperCase())) continue;
+      out.push({ port: Number.parseInt(portHex, 16), inode: cols[9] ?? "" });
+    }
+  }
+  return out;
+}
+
+/** The socket inodes that `pid` holds open (`socket:[<inode>]` links in `/proc/<pid>/fd`). */
+export function socketInodes(pid: number): Set<string> {
+  const inodes = new Set<string>();
+  let fds: string[];
+  try {
+    fds = fs.readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return inodes;
+  }
+  for (const fd of fds) {
+    try {
+      const link = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (link.startsWith("socket:[")) inodes.add(link.slice(8, -1));
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return inodes;
+}

@@ -1,0 +1,129 @@
+/**
+ * Keeps track of every process group the boxes started, and is the only code that signals them.
+ *
+ * **Invariant: a group is signalled only while something of it is alive**, so a pid that the
+ * system has handed to another process is never hit. While the leader is unreaped (Node has not
+ * seen it exit) its pid cannot be reused, so its group is ours. After the leader exits:
+ * - `namespace` tier: the leader is bubblewrap, which lives exactly as long as any process of the
+ *   namespace does, so its exit means the group is gone for good;
+ * - `process` tier: the group may outlive its leader (background children). We look in `/proc` for
+ *   a live member (zombies do not count) right before signalling, and a watch marks the group dead
+ *   for ever the first time it finds none. A pid number is only reused after the system has gone
+ *   through all the others (32768 here), far longer than the watch's 250 ms.
+ *
+ * The same watch reports loopback ports that a live group's processes listen on (SPEC B5 `port`
+ * events), by matching the socket inodes in `/proc/net/tcp{,6}` with the processes' descriptors.
+ */
+import type { ChildProcess } from "node:child_process";
+import type { BoxTier } from "../protocol.ts";
+import { groupHasLiveMember, listProcesses, listeningSockets, membersOf, socketInodes, type ProcInfo } from "./procfs.ts";
+
+/** One run's process group. `pid` is the leader's pid, which is also the group's id. */
+export interface ProcessGroup {
+  box: string;
+  runId: string;
+  tier: BoxTier;
+  pid: number;
+  child: ChildProcess;
+  leaderExited: boolean;
+  dead: boolean;
+  ports: Set<number>;
+  /** The first signal we sent it: tells "killed" from "could not start" when no status came. */
+  killedBy: NodeJS.Signals | undefined;
+  onPort: (port: number) => void;
+  onDead: () => void;
+}
+
+const WATCH_MS = 250;
+
+export class Supervisor {
+  private readonly groups = new Set<ProcessGroup>();
+  private timer: NodeJS.Timeout | undefined;
+
+  /** Starts watching a group just spawned (its leader alive). */
+  add(group: ProcessGroup): void {
+    this.groups.add(group);
+    this.timer ??= setInterval(() => this.tick(), WATCH_MS).unref();
+  }
+
+  /** Node reaped the leader: from now on liveness is judged from `/proc` (process tier) or is over. */
+  leaderExited(group: ProcessGroup): void {
+    group.leaderExited = true;
+    if (group.tier === "namespace" || !groupHasLiveMember(group.pid)) this.markDead(group);
+  }
+
+  isAlive(group: ProcessGroup): boolean {
+    if (group.dead) return false;
+    if (!group.leaderExited) return true;
+    if (group.tier === "process" && groupHasLiveMember(group.pid)) return true;
+    this.markDead(group);
+    return false;
+  }
+
+  /** Sends `signal` to the group when something of it is alive; false when nothing was hit. */
+  signal(group: ProcessGroup, signal: NodeJS.Signals): boolean {
+    if (!this.isAlive(group)) return false;
+    group.killedBy ??= signal;
+    try {
+      process.kill(-group.pid, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ESRCH") {
+        if (group.leaderExited) this.markDead(group);
+        return false;
+      }
+      throw error;
+    }
+    return true;
+  }
+
+  /** The live groups of one box (all boxes when `box` is undefined). */
+  live(box?: string): ProcessGroup[] {
+    return [...this.groups].filter((g) => (box === undefined || g.box === box) && this.isAlive(g));
+  }
+
+  /** Every group, alive or not yet known dead, of a box. */
+  tracked(box: string): ProcessGroup[] {
+    return [...this.groups].filter((g) => g.box === box);
+  }
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private markDead(group: ProcessGroup): void {
+    if (group.dead) return;
+    group.dead = true;
+    this.groups.delete(group);
+    if (this.groups.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+    group.onDead();
+  }
+
+  /** One look at `/proc`: groups that died, and ports that groups started listening on. */
+  private tick(): void {
+    if (this.groups.size === 0) return;
+    const processes: ProcInfo[] = listProcesses();
+    for (const group of [...this.groups]) {
+      if (group.leaderExited && group.tier === "process" && !groupHasLiveMember(group.pid, processes)) this.markDead(group);
+    }
+    if (this.groups.size === 0) return;
+    const sockets = listeningSockets();
+    if (sockets.length === 0) return;
+    const portByInode = new Map(sockets.map((s) => [s.inode, s.port]));
+    for (const group of this.groups) {
+      const members = membersOf(processes, group.pid, group.leaderExited ? undefined : group.pid);
+      for (const pid of members) {
+        for (const inode of socketInodes(pid)) {
+          const port = portByInode.get(inode);
+          if (port !== undefined && !group.ports.has(port)) {
+            group.ports.add(port);
+            group.onPort(port);
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * The isolation tiers (SPEC B4) and how each starts a command.
+ *
+ * - `process`: `bash -c command` as the leader of a new session and process group. Killing the
+ *   group ends the command and whatever it started, except what left the group (`setsid`, a
+ *   double fork that calls `setpgid`). The system is not protected from the command.
+ * - `namespace`: the same under bubblewrap: a user namespace (uid 1000 when we are root, so root
+ *   inside is no root outside), a pid namespace, the system read-only, the box's home and private
+ *   temporary folder read-write, the network shared (exposed ports work), `--die-with-parent`.
+ *   Killing bubblewrap ends every process of the namespace, `setsid` ones included.
+ *
+ * In the `namespace` tier bubblewrap ends the namespace as soon as its first process exits, which
+ * would kill what a command leaves running (its late output, a server it started in the
+ * background). So the first process is a small bash wrapper: it runs the command, writes its exit
+ * status to fd 3 (the moment the run "ends"), then stays while other processes live in the
+ * namespace, waking every 200 ms without forking (`read -t` on a pipe it holds).
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { BoxTier } from "../protocol.ts";
+
+export type TierSetting = "auto" | BoxTier;
+
+/** The tier in force and why; `bwrap` is set for the namespace tier. */
+export interface TierChoice {
+  tier: BoxTier;
+  reason: string;
+  bwrap?: string;
+}
+
+/** Folders searched for `bash` and `bwrap` besides the server's PATH. */
+const SYSTEM_DIRS = ["/usr/local/bin", "/usr/bin", "/bin", "/usr/local/sbin", "/usr/sbin", "/sbin"];
+
+/** The PATH a box's commands get after the running Node's folder. */
+export const BASE_PATH = SYSTEM_DIRS.join(":");
+
+/** An executable named `name` in the server's PATH or the system folders. */
+export function findExecutable(name: string): string | undefined {
+  // Reading the server's PATH to *find* tools is fine; it is never handed to a box.
+  const dirs = [...(process.env.PATH ?? "").split(path.delimiter).filter(Boolean), ...SYSTEM_DIRS];
+  for (const dir of dirs) {
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (fs.statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+let bashPath: string | undefined;
+/** Absolute path of bash: the box's PATH is the caller's to change, so we never look bash up by it. */
+export function bash(): string {
+  return (bashPath ??= findExecutable("bash") ?? "/bin/bash");
+}
+
+const probeCache = new Map<string, string | undefined>();
+
+/** Runs `true` under bubblewrap once; returns why it fails, or undefined when it works. */
+export function probeBwrap(bwrap: string): string | undefined {
+  if (probeCache.has(bwrap)) return probeCache.get(bwrap);
+  const probe = spawnSync(bwrap, [...namespaceArgs({ home: "/", tmp: undefined, cwd: "/" }), bash(), "-c", "true"], {
+    encoding: "utf8",
+    timeout: 10_000,
+    env: { PATH: BASE_PATH },
+  });
+  const problem = probe.error
+    ? probe.error.message
+    : probe.status === 0
+      ? undefined
+      : (probe.stderr || `exit ${probe.status ?? probe.signal}`).trim();
+  probeCache.set(bwrap, problem);
+  return problem;
+}
+
+/**
+ * The tier for a setting: `auto` takes `namespace` when bubblewrap is installed and works here,
+ * else `process`; asking for `namespace` where it cannot work falls back to `process` and says why.
+ */
+export function chooseTier(setting: TierSetting = "auto"): TierChoice {
+  if (setting === "process") return { tier: "process", reason: "the setting asks for the process tier" };
+  const bwrap = findExecutable("bwrap");
+  if (!bwrap) return { tier: "process", reason: "bubblewrap (bwrap) is not installed" };
+  const problem = probeBwrap(bwrap);
+  if (problem) return { tier: "process", reason: `bubblewrap cannot make a namespace here: ${problem}` };
+  return { tier: "namespace", reason: setting === "namespace" ? "the setting asks for the namespace tier" : "bubblewrap is installed", bwrap };
+}
+
+/** The uid and gid a box's processes have inside the user namespace: never root. */
+function insideIds(): { uid: number; gid: number } {
+  const uid = process.getuid?.() ?? 1000;
+  const gid = process.getgid?.() ?? 1000;
+  return { uid: uid === 0 ? 1000 : uid, gid: gid === 0 ? 1000 : gid };
+}
+
+/** bubblewrap's arguments for a box, up to (not including) the command. */
+export function namespaceArgs(where: { home: string; tmp: string | undefined; cwd: string }): string[] {
+  const { uid, gid } = insideIds();
+  const args = [
+    "--unshare-user", "--uid", String(uid), "--gid", String(gid),
+    "--unshare-pid", "--die-with-parent", "--share-net",
+    "--ro-bind", "/", "/",
+    "--dev", "/dev",
+    "--proc", "/proc",
+  ];
+  if (where.home !== "/") args.push("--bind", where.home, where.home);
+  if (where.tmp) args.push("--bind", where.tmp, where.tmp);
+  args.push("--chdir", where.cwd);
+  return args;
+}
+
+/**
+ * Runs the command (`$1`) with fd 3 closed, reports its status on fd 3, then outlives it while the
+ * namespace holds other processes than bubblewrap's init (pid 1) and this shell.
+ */
+const NAMESPACE_WRAPPER = [
+  'SHLVL=$((SHLVL - 1)) "$0" -c "$1" 3>&-',
+  "echo $? >&3",
+  // Let go of the run's pipes: only what the command left running may hold them now.
+  "exec 3>&- </dev/null >/dev/null 2>&1",
+  "set -- /proc/[0-9]*; [ $# -le 2 ] && exit 0",
+  "exec {nap}<> <(:)",
+  "while :; do set -- /proc/[0-9]*; [ $# -le 2 ] && exit 0; read -t 0.2 -u $nap; done",
+].join("\n");
+
+/** How to spawn a command in a tier: the file, its arguments, and whether fd 3 reports the status. */
+export interface SpawnPlan {
+  file: string;
+  args: string[];
+  statusFd: boolean;
+}
+
+export function planSpawn(choice: TierChoice, where: { home: string; tmp: string; cwd: string }, command: string): SpawnPlan {
+  if (choice.tier === "namespace" && choice.bwrap) {
+    return { file: choice.bwrap, args: [...namespaceArgs(where), bash(), "-c", NAMESPACE_WRAPPER, bash(), command], statusFd: true };
+  }
+  return { file: bash(), args: ["-c", command], statusFd: false };
+}
