@@ -173,6 +173,15 @@ export class ConnectorResolver {
     return { kind: "none" };
   }
 
+  /** The names of the resource types reachable as members of an import (`fly.` after `import * as fly` or `import { fly }`). */
+  typeMembers(fromFile: string, specifier: string, imported: string): string[] {
+    const file = this.resolveModule(fromFile, specifier);
+    if (!file) return [];
+    const value = imported === "*" ? this.namespaceOf(file, 0) : this.exportOf(file, imported, 0) ?? (imported === "default" ? this.namespaceOf(file, 0) : undefined);
+    if (!value || value.kind !== "object") return [];
+    return [...value.members.keys()].filter((k) => value.members.get(k)!().kind === "type").sort();
+  }
+
   /** The resource type names a module exports (for completion and did-you-mean). */
   typesOfModule(file: string): string[] {
     const cached = this.typesOfModuleCache.get(file);

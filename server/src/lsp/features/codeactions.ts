@@ -1,0 +1,25 @@
+/** Quick fixes: the fixes the rules attached to their problems (did-you-mean replacements, the right import source). */
+import { CodeActionKind, type CodeAction, type CodeActionParams, type TextEdit } from "vscode-languageserver/node";
+import type { Session } from "../session.ts";
+import { toPath, toUri } from "../convert.ts";
+
+export function codeActions(session: Session, params: CodeActionParams): CodeAction[] {
+  const file = toPath(params.textDocument.uri);
+  if (!file) return [];
+  const problems = session.problemsByFile.get(file) ?? [];
+  const out: CodeAction[] = [];
+  for (const d of params.context.diagnostics) {
+    if (d.source !== "sanoma") continue;
+    const p = problems.find((x) => x.rule === d.code && sameRange(x.range, d.range) && x.message === d.message);
+    for (const fix of p?.fixes ?? []) {
+      const changes: Record<string, TextEdit[]> = {};
+      for (const e of fix.edits) (changes[toUri(e.file)] ??= []).push({ range: e.range, newText: e.newText });
+      out.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: fix.preferred, edit: { changes } });
+    }
+  }
+  return out;
+}
+
+function sameRange(a: CodeActionParams["range"], b: CodeActionParams["range"]): boolean {
+  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+}

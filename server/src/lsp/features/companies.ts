@@ -1,0 +1,39 @@
+/** The custom requests `sanoma/companies` and `sanoma/companyOf`: what the server knows of each company. */
+import * as path from "node:path";
+import type { CompaniesResult, CompanyOfParams, CompanyOfResult } from "../../protocol.ts";
+import type { Session } from "../session.ts";
+
+export function companies(session: Session): CompaniesResult {
+  const out: CompaniesResult["companies"] = [];
+  for (const [root, company] of session.ws.companies) {
+    const result = session.resultOf(root);
+    const files = [...company.files.values()];
+    const workflowSources = files.filter((f) => f.role.isWorkflowSource).map((f) => f.rel).sort();
+    const collectionsFiles = files.filter((f) => f.role.isCollectionsFile).map((f) => f.rel).sort();
+    out.push({
+      root, name: company.name, apps: company.apps(session.ws.fs),
+      declarationFiles: [...workflowSources, ...collectionsFiles],
+      counts: {
+        files: files.length,
+        dataFiles: files.filter((f) => f.role.isDataFile).length,
+        workflowSources: workflowSources.length,
+        declarations: result?.analysis.declarations.length ?? 0,
+        collections: result?.analysis.collections.length ?? 0,
+        problems: result?.problems.length ?? 0,
+      },
+    });
+  }
+  out.sort((a, b) => (a.root < b.root ? -1 : 1));
+  return { companies: out };
+}
+
+export function companyOf(session: Session, params: CompanyOfParams): CompanyOfResult | null {
+  const where = session.locate(params.uri);
+  if (!where) return null;
+  const entry = where.company.files.get(where.file);
+  const rel = path.relative(where.company.root, where.file).split(path.sep).join("/");
+  const parts = rel.split("/");
+  const scope = entry?.role.scope ?? (parts[0] === "apps" && parts.length > 2 ? parts[1] : null);
+  const kind = entry ? (entry.role.isConfig ? "config" : entry.role.isCollectionsFile ? "collections" : entry.role.isDataFile ? "data" : entry.role.isWorkflowSource ? "workflow" : entry.role.isScenario ? "scenario" : null) : rel === "sanoma.lock.json" ? "lockfile" : null;
+  return { root: where.company.root, name: where.company.name, scope, kind };
+}

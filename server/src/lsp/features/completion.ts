@@ -1,0 +1,79 @@
+/**
+ * Completion: operation ids inside `"data.` strings (only the collections the file's scope sees),
+ * desired-object field names of a resource type, a connector's type names after `fly.`, and the
+ * right framework module inside an import's specifier.
+ */
+import { CompletionItemKind, type CompletionItem, type CompletionParams } from "vscode-languageserver/node";
+import { COLLECTION_OPS, BATCH_OPS, resolveDeclaration, visibleCollections } from "../../core/analysis.ts";
+import { FRAMEWORK } from "../../core/company.ts";
+import { containsPosition } from "../../core/text.ts";
+import type { Session } from "../session.ts";
+import { locate } from "./target.ts";
+
+const MODULE_OF: Record<string, string> = { secret: `${FRAMEWORK}/resources`, sanoma: `${FRAMEWORK}/resources`, collection: `${FRAMEWORK}/data` };
+
+export function completion(session: Session, params: CompletionParams): CompletionItem[] {
+  const doc = session.documents.get(params.textDocument.uri);
+  const loc = locate(session, params.textDocument.uri);
+  if (!doc || !loc?.file) return [];
+  const pos = params.position;
+  const line = doc.getText({ start: { line: pos.line, character: 0 }, end: pos });
+  const file = loc.file;
+
+  // Inside a string literal?
+  const str = /(["'`])([^"'`]*)$/.exec(line);
+  if (str && (line.slice(0, str.index).split(str[1]).length - 1) % 2 === 0) {
+    const before = line.slice(0, str.index);
+    const typed = str[2];
+    const start = { line: pos.line, character: str.index + 1 };
+    if (/(\bfrom|\bimport\s*\(|\brequire\s*\()\s*$/.test(before)) {
+      // Import sources: the framework module that the imported names come from.
+      const names = /\{([^}]*)\}/.exec(before)?.[1].split(",").map((s) => s.trim().split(/\s+as\s+/)[0]).filter(Boolean) ?? [];
+      const wanted = new Set(names.map((n) => MODULE_OF[n]).filter(Boolean));
+      const all = [FRAMEWORK, `${FRAMEWORK}/resources`, `${FRAMEWORK}/data`];
+      return all.map((m, i) => ({ label: m, kind: CompletionItemKind.Module, sortText: `${wanted.has(m) ? 0 : 1}${i}`, preselect: wanted.has(m), detail: wanted.has(m) ? `where ${names.filter((n) => MODULE_OF[n] === m).join(", ")} come${names.length === 1 ? "s" : ""} from` : undefined, textEdit: { range: { start, end: pos }, newText: m } }));
+    }
+    if ("data.".startsWith(typed) || typed.startsWith("data.")) {
+      const out: CompletionItem[] = [];
+      for (const [name, list] of visibleCollections(loc.analysis, file.role.scope)) {
+        const c = list[0];
+        for (const op of COLLECTION_OPS) {
+          const id = `data.${name}.${op}`;
+          out.push({
+            label: id, kind: CompletionItemKind.Value,
+            detail: `${c.scope === null ? "root scope" : `app ${c.scope}`}: key ${c.fact.key?.value ?? "?"}${BATCH_OPS.has(op) ? " · a batch" : ""}`,
+            textEdit: { range: { start, end: pos }, newText: id },
+          });
+        }
+      }
+      return out;
+    }
+    return [];
+  }
+
+  // After `fly.`: the types a connector import offers.
+  const member = /([A-Za-z_$][\w$]*)\.([\w$]*)$/.exec(line);
+  const facts = file.facts;
+  if (member && facts) {
+    const binding = facts.bindings[member[1]];
+    if (binding) {
+      const names = loc.analysis.resolver.typeMembers(loc.path, binding.source, binding.imported);
+      return names.map((n) => ({ label: n, kind: CompletionItemKind.Class, detail: "resource type" }));
+    }
+  }
+
+  // Inside a desired object: the type's fields not yet written.
+  if (facts && file.role.isDataFile) {
+    for (const d of facts.declarations) {
+      if (!d.desired || !containsPosition(d.desired.range, pos)) continue;
+      const r = resolveDeclaration(loc.analysis.resolver, file, d);
+      if (r.kind !== "type" || !r.type.spec.fields) return [];
+      const word = /([\w$]*)$/.exec(line)?.[1] ?? "";
+      const present = new Set(d.desired.keys.map((k) => k.name).filter((k) => k !== word));
+      return Object.entries(r.type.spec.fields).filter(([n]) => !present.has(n)).map(([n, optional]) => ({
+        label: n, kind: CompletionItemKind.Field, detail: `${r.type.id} · ${optional ? "optional" : "required"}`, sortText: `${optional ? 1 : 0}${n}`,
+      }));
+    }
+  }
+  return [];
+}

@@ -1,0 +1,33 @@
+/** Go to definition: op id → collection; declaration ↔ lock binding; call → its `defineResource`. */
+import * as path from "node:path";
+import type { DefinitionParams, Location } from "vscode-languageserver/node";
+import { readLock } from "../../core/lockfile.ts";
+import type { Session } from "../session.ts";
+import { toUri } from "../convert.ts";
+import { locate, targetAt } from "./target.ts";
+
+export function definition(session: Session, params: DefinitionParams): Location[] | null {
+  const loc = locate(session, params.textDocument.uri);
+  if (!loc) return null;
+  const t = targetAt(loc, params.position);
+  if (!t) return null;
+  const a = loc.analysis;
+  switch (t.kind) {
+    case "opRef":
+      return t.collections.map((c) => ({ uri: toUri(c.file.path), range: c.nameRange }));
+    case "declaration": {
+      if (t.on === "callee" && t.decl.type) return [{ uri: toUri(t.decl.type.file), range: t.decl.type.spec.range }];
+      if (a.company.lockText === undefined) return null;
+      const b = readLock(a.company.lockText).bindings.find((x) => x.key === t.decl.id);
+      return b ? [{ uri: toUri(a.company.lockPath), range: b.keyRange }] : null;
+    }
+    case "lockBinding":
+      return t.decl ? [{ uri: toUri(t.decl.file.path), range: t.decl.fact.nameRange }] : null;
+    case "desiredKey":
+      return t.decl.type ? [{ uri: toUri(t.decl.type.file), range: t.decl.type.spec.range }] : null;
+    case "collection":
+      return [{ uri: toUri(t.collection.file.path), range: t.collection.nameRange }];
+  }
+  void path;
+  return null;
+}

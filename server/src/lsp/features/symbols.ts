@@ -1,0 +1,47 @@
+/** Document and workspace symbols: declarations, collections and workflows. */
+import { SymbolKind, type DocumentSymbol, type DocumentSymbolParams, type WorkspaceSymbol, type WorkspaceSymbolParams } from "vscode-languageserver/node";
+import type { Analysis } from "../../core/analysis.ts";
+import type { CompanyFile } from "../../core/model.ts";
+import type { Session } from "../session.ts";
+import { toUri } from "../convert.ts";
+import { locate } from "./target.ts";
+
+interface Sym { name: string; detail: string; kind: SymbolKind; range: DocumentSymbol["range"]; file: CompanyFile }
+
+function symbolsOf(a: Analysis, only?: CompanyFile): Sym[] {
+  const out: Sym[] = [];
+  for (const d of a.declarations) if (!only || d.file === only) out.push({ name: d.fact.exportName, detail: d.type?.id ?? "resource", kind: SymbolKind.Object, range: d.fact.nameRange, file: d.file });
+  for (const c of a.collections) if (!only || c.file === only) out.push({ name: c.name, detail: `collection (key ${c.fact.key?.value ?? "?"})`, kind: SymbolKind.Struct, range: c.nameRange, file: c.file });
+  for (const f of only ? [only] : a.files) {
+    if (!f.role.isWorkflowSource || !f.facts) continue;
+    for (const w of f.facts.workflows) out.push({ name: w.name, detail: "workflow", kind: SymbolKind.Function, range: w.range, file: f });
+  }
+  return out;
+}
+
+export function documentSymbols(session: Session, params: DocumentSymbolParams): DocumentSymbol[] {
+  const loc = locate(session, params.textDocument.uri);
+  if (!loc?.file) return [];
+  return symbolsOf(loc.analysis, loc.file).map((s) => ({ name: s.name, detail: s.detail, kind: s.kind, range: s.range, selectionRange: s.range }));
+}
+
+export function workspaceSymbols(session: Session, params: WorkspaceSymbolParams): WorkspaceSymbol[] {
+  const q = params.query.toLowerCase();
+  const out: WorkspaceSymbol[] = [];
+  for (const root of session.ws.companies.keys()) {
+    const a = session.resultOf(root)?.analysis;
+    if (!a) continue;
+    for (const s of symbolsOf(a)) {
+      if (q && !fuzzy(s.name.toLowerCase(), q)) continue;
+      out.push({ name: s.name, kind: s.kind, containerName: `${a.company.name} · ${s.file.rel}`, location: { uri: toUri(s.file.path), range: s.range } });
+      if (out.length >= 1000) return out;
+    }
+  }
+  return out;
+}
+
+function fuzzy(name: string, q: string): boolean {
+  let i = 0;
+  for (const ch of name) if (ch === q[i]) i++;
+  return i === q.length;
+}

@@ -1,0 +1,161 @@
+/**
+ * The Sanoma language server's entry point: it only connects LSP methods to handlers in
+ * `features/`. Runs over stdio (`--stdio`) or node IPC (`--node-ipc`), as vscode-languageserver
+ * picks from the command line. Every handler goes through `guard`: one that throws logs, answers
+ * an empty result, and the server keeps running.
+ */
+import * as path from "node:path";
+import { existsSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import {
+  createConnection, DidChangeWatchedFilesNotification, FileChangeType, ProposedFeatures, TextDocuments,
+  TextDocumentSyncKind, type InitializeParams, type InitializeResult,
+} from "vscode-languageserver/node";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { ruleDocsUrl } from "../core/rules/index.ts";
+import { CompaniesRequest, CompanyOfRequest, StatusRequest } from "../protocol.ts";
+import { Session } from "./session.ts";
+import { toPath } from "./convert.ts";
+import { FolderWatcher } from "./watcher.ts";
+import { hover } from "./features/hover.ts";
+import { definition } from "./features/definition.ts";
+import { references } from "./features/references.ts";
+import { prepareRename, rename } from "./features/rename.ts";
+import { completion } from "./features/completion.ts";
+import { codeActions } from "./features/codeactions.ts";
+import { documentSymbols, workspaceSymbols } from "./features/symbols.ts";
+import { codeLenses, PREVIEW_COMMAND } from "./features/codelens.ts";
+import { companies, companyOf } from "./features/companies.ts";
+import { attachBoxes } from "./features/boxes.ts";
+
+if (process.argv.includes("--version")) { console.log("sanoma-language-server 0.1.0"); process.exit(0); }
+if (!process.argv.some((a) => a === "--stdio" || a === "--node-ipc" || a.startsWith("--socket") || a.startsWith("--pipe"))) process.argv.push("--stdio");
+
+const connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+const log = (m: string) => connection.console.log(m);
+let session: Session | undefined;
+let watcher: FolderWatcher | undefined;
+let disposeBoxes: (() => Promise<void>) | undefined;
+let dynamicWatch = false;
+
+export const CHECK_WORKSPACE_COMMAND = "sanoma.checkWorkspace";
+
+function guard<P, R>(name: string, empty: R, handler: (s: Session, p: P) => R | Promise<R>) {
+  return async (params: P): Promise<R> => {
+    if (!session) return empty;
+    try {
+      return await handler(session, params);
+    } catch (e) {
+      if ((e as { code?: number }).code !== undefined && (e as Error).name === "ResponseError") throw e;
+      log(`${name} failed: ${(e as Error).stack ?? e}`);
+      return empty;
+    }
+  };
+}
+
+/** Where the rules' pages are: the docs shipped beside the bundle when present, else the repository. */
+function docsUrlFor(init: InitializeParams): (rule: string) => string {
+  const opts = (init.initializationOptions ?? {}) as { docsBase?: string };
+  if (typeof opts.docsBase === "string") return (rule) => `${opts.docsBase!.replace(/\/?$/, "/")}${rule}.md`;
+  const local = path.join(__dirname, "..", "docs", "rules");
+  if (existsSync(local)) return (rule) => pathToFileURL(path.join(local, `${rule}.md`)).href;
+  return ruleDocsUrl;
+}
+
+connection.onInitialize((params: InitializeParams): InitializeResult => {
+  const folders = (params.workspaceFolders ?? []).map((f) => toPath(f.uri)).filter((p): p is string => !!p);
+  if (folders.length === 0 && params.rootUri) { const p = toPath(params.rootUri); if (p) folders.push(p); }
+  if (folders.length === 0 && params.rootPath) folders.push(params.rootPath);
+  const caps = params.capabilities;
+  dynamicWatch = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration;
+  session = new Session(connection, documents, {
+    folders,
+    configuration: !!caps.workspace?.configuration,
+    workDoneProgress: !!caps.window?.workDoneProgress,
+    docsUrl: docsUrlFor(params),
+    log,
+  });
+  disposeBoxes = attachBoxes(connection, session, params);
+  return {
+    capabilities: {
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: false },
+      completionProvider: { triggerCharacters: [".", "\"", "'", "`"] },
+      hoverProvider: true,
+      definitionProvider: true,
+      referencesProvider: true,
+      renameProvider: { prepareProvider: true },
+      codeActionProvider: { codeActionKinds: ["quickfix"] },
+      documentSymbolProvider: true,
+      workspaceSymbolProvider: true,
+      codeLensProvider: { resolveProvider: false },
+      executeCommandProvider: { commands: [CHECK_WORKSPACE_COMMAND] },
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+    },
+    serverInfo: { name: "sanoma-language-server", version: "0.1.0" },
+  };
+});
+
+connection.onInitialized(() => {
+  if (!session) return;
+  const s = session;
+  if (dynamicWatch) {
+    void connection.client.register(DidChangeWatchedFilesNotification.type, {
+      watchers: [{ globPattern: "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}" }, { globPattern: "**/sanoma.lock.json" }, { globPattern: "**/package.json" }],
+    }).catch((e) => log(`could not register file watchers: ${e}`));
+  } else {
+    // The client cannot watch for us (Neovim 0.7): watch the companies' folders ourselves.
+    watcher = new FolderWatcher((file, kind) => s.diskChanged(file, kind), log);
+  }
+  void s.start().then(() => {
+    if (watcher) { for (const f of s.options.folders) watcher.watchTree(f); for (const root of s.ws.companies.keys()) watcher.watchTree(root); }
+  });
+  try { connection.workspace.onDidChangeWorkspaceFolders((e) => {
+    for (const f of e.added) { const p = toPath(f.uri); if (p) { s.options.folders.push(p); watcher?.watchTree(p); } }
+    void s.recheckAll();
+  }); } catch { /* the client does not announce folder changes */ }
+});
+
+documents.onDidOpen((e) => session?.setText(e.document.uri, e.document.getText()));
+documents.onDidChangeContent((e) => session?.setText(e.document.uri, e.document.getText()));
+documents.onDidClose((e) => session?.closed(e.document.uri));
+
+connection.onDidChangeWatchedFiles((params) => {
+  if (!session) return;
+  for (const c of params.changes) {
+    const file = toPath(c.uri);
+    if (!file) continue;
+    try {
+      session.diskChanged(file, c.type === FileChangeType.Created ? "created" : c.type === FileChangeType.Deleted ? "deleted" : "changed");
+    } catch (e) { log(`watched file ${file} failed: ${(e as Error).stack}`); }
+  }
+});
+connection.onDidChangeConfiguration(() => { void session?.settingsChanged(); });
+
+connection.onHover(guard("hover", null, hover));
+connection.onDefinition(guard("definition", null, definition));
+connection.onReferences(guard("references", null, references));
+connection.onPrepareRename(guard("prepareRename", null, prepareRename));
+connection.onRenameRequest(guard("rename", null, rename));
+connection.onCompletion(guard("completion", [], completion));
+connection.onCodeAction(guard("codeAction", [], codeActions));
+connection.onDocumentSymbol(guard("documentSymbol", [], documentSymbols));
+connection.onWorkspaceSymbol(guard("workspaceSymbol", [], workspaceSymbols));
+connection.onCodeLens(guard("codeLens", [], codeLenses));
+connection.onRequest(CompaniesRequest, guard("companies", { companies: [] }, companies));
+connection.onRequest(CompanyOfRequest, guard("companyOf", null, companyOf));
+connection.onRequest(StatusRequest, guard("status", null, (s) => s.status()));
+connection.onExecuteCommand(guard("executeCommand", null, async (s, params: { command: string; arguments?: unknown[] }) => {
+  if (params.command === CHECK_WORKSPACE_COMMAND) { await s.recheckAll(); return s.status(); }
+  return null;
+}));
+void PREVIEW_COMMAND;
+
+connection.onShutdown(async () => {
+  watcher?.close();
+  await disposeBoxes?.();
+});
+connection.onExit(() => { watcher?.close(); });
+
+documents.listen(connection);
+connection.listen();

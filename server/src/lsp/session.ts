@@ -1,0 +1,393 @@
+/**
+ * The language server's state and its life: companies found from workspace folders and opened
+ * files, indexed in the background in time-boxed batches, checked after each change from facts,
+ * with diagnostics published only for files whose problems changed. Unsaved editor text always
+ * wins over disk; changes on disk arrive through `workspace/didChangeWatchedFiles` or, when the
+ * client cannot register for them, through the server's own watcher.
+ */
+import * as path from "node:path";
+import type { Connection, TextDocuments, WorkDoneProgressReporter } from "vscode-languageserver/node";
+import type { TextDocument } from "vscode-languageserver-textdocument";
+import { CONFIG_FILE, LOCK_FILE } from "../core/company.ts";
+import type { CheckResult } from "../core/check.ts";
+import type { Company } from "../core/model.ts";
+import { ruleDocsUrl } from "../core/rules/index.ts";
+import type { Problem } from "../core/types.ts";
+import { Workspace } from "../core/workspace.ts";
+import { nodeFileSystem } from "../node/fs.ts";
+import { StatusChangedNotification, type StatusResult } from "../protocol.ts";
+import { toDiagnostic, toPath, toUri } from "./convert.ts";
+import { checkOptions, DEFAULT_SETTINGS, parseSettings, type Settings } from "./settings.ts";
+
+/** How long one indexing batch may hold the event loop before yielding to requests. */
+const BATCH_MS = 25;
+
+export interface SessionOptions {
+  folders: string[];
+  /** Whether the client answers `workspace/configuration`. */
+  configuration: boolean;
+  workDoneProgress: boolean;
+  docsUrl?: (rule: string) => string;
+  log: (message: string) => void;
+}
+
+interface CompanyState {
+  indexed: boolean;
+  result?: CheckResult;
+  settings: Settings;
+}
+
+export class Session {
+  readonly ws: Workspace;
+  readonly state = new Map<string, CompanyState>();
+  /** uri → the diagnostics last published, serialized, to publish only what changed. */
+  private readonly published = new Map<string, string>();
+  /** file → its current problems, for code actions. */
+  readonly problemsByFile = new Map<string, Problem[]>();
+  private readonly dirty = new Set<string>();
+  private checkScheduled = false;
+  private indexing = 0;
+  private indexQueue: Promise<void> = Promise.resolve();
+  lastCheckMs: number | undefined;
+  lastCheckAt: number | undefined;
+  settingsProblems: string[] = [];
+  /** Resolves when the current indexing round and the checks after it are done (tests, bench). */
+  idle: Promise<void> = Promise.resolve();
+  private readonly docsUrl: (rule: string) => string;
+
+  constructor(readonly connection: Connection, readonly documents: TextDocuments<TextDocument>, readonly options: SessionOptions) {
+    this.ws = new Workspace(nodeFileSystem, { onSkip: (s) => options.log(`skipped ${s.path}: ${s.reason}`) });
+    this.docsUrl = options.docsUrl ?? ruleDocsUrl;
+  }
+
+  // ---- Companies and indexing ----------------------------------------------------------------
+
+  /** Finds the companies under (and above) the folders and indexes each in the background. */
+  start(): Promise<void> {
+    return this.enqueueIndex(async () => {
+      const extra = await this.manualRoots();
+      const roots = new Set([...this.ws.discoverRoots(this.options.folders), ...extra]);
+      for (const doc of this.documents.all()) {
+        const file = toPath(doc.uri);
+        const root = file && this.rootOfOnDisk(file);
+        if (root) roots.add(root);
+      }
+      await this.indexRoots([...roots]);
+    });
+  }
+
+  private async manualRoots(): Promise<string[]> {
+    const s = await this.fetchSettings(this.options.folders[0]);
+    return s.companyRoots.map((r) => path.resolve(this.options.folders[0] ?? "/", r)).filter((r) => this.ws.fs.isFile(path.join(r, CONFIG_FILE)));
+  }
+
+  private rootOfOnDisk(file: string): string | undefined {
+    let dir = path.dirname(file);
+    for (;;) {
+      if (path.basename(dir) === "node_modules") return undefined;
+      if (this.ws.companies.has(dir) || this.ws.fs.isFile(path.join(dir, CONFIG_FILE))) return dir;
+      const up = path.dirname(dir);
+      if (up === dir) return undefined;
+      dir = up;
+    }
+  }
+
+  private enqueueIndex(task: () => Promise<void>): Promise<void> {
+    this.indexQueue = this.indexQueue.then(task, task).catch((e) => this.options.log(`indexing failed: ${(e as Error).stack}`));
+    this.idle = this.indexQueue.then(() => this.flushChecks());
+    return this.idle;
+  }
+
+  /** Makes sure a file's company is known; indexes it when it is new. */
+  ensureCompanyFor(file: string): Company | undefined {
+    const root = this.rootOfOnDisk(file);
+    if (!root) return undefined;
+    if (!this.ws.companies.has(root)) void this.enqueueIndex(() => this.indexRoots([root]));
+    return this.ws.companies.get(root);
+  }
+
+  private async indexRoots(roots: string[]): Promise<void> {
+    const fresh = roots.filter((r) => !this.state.get(r)?.indexed);
+    if (fresh.length === 0) return;
+    this.indexing++;
+    this.notifyStatus();
+    let progress: WorkDoneProgressReporter | undefined;
+    try {
+      if (this.options.workDoneProgress) {
+        try { progress = await this.connection.window.createWorkDoneProgress(); } catch { progress = undefined; }
+      }
+      progress?.begin("Sanoma", 0, "Finding files", false);
+      for (const root of fresh) {
+        const company = this.ws.ensureCompany(root);
+        const settings = await this.fetchSettings(root);
+        this.state.set(root, { indexed: false, settings });
+        this.ws.options.exclude = settings.exclude;
+        const files = this.ws.listFiles(root);
+        let done = 0;
+        let t = Date.now();
+        for (const file of files) {
+          const open = this.documents.get(toUri(file));
+          if (open) this.ws.setFile(company, file, open.getText());
+          else this.ws.readFromDisk(company, file);
+          done++;
+          if (Date.now() - t > BATCH_MS) {
+            progress?.report(Math.floor((done / files.length) * 100), `Indexing ${company.name}: ${done.toLocaleString("en")}/${files.length.toLocaleString("en")} files`);
+            await yieldToRequests();
+            t = Date.now();
+          }
+        }
+        // Open documents of this company that are not on disk (new, unsaved files) count too.
+        for (const doc of this.documents.all()) {
+          const file = toPath(doc.uri);
+          if (file && !company.files.has(file) && this.rootOfOnDisk(file) === root) this.ws.setFile(company, file, doc.getText());
+        }
+        this.state.get(root)!.indexed = true;
+        this.dirty.add(root);
+        this.options.log(`indexed ${root}: ${company.files.size} files`);
+      }
+    } finally {
+      progress?.done();
+      this.indexing--;
+      this.scheduleCheck();
+      this.notifyStatus();
+    }
+  }
+
+  /** A `sanoma.config.ts` was deleted: the company dissolves, its diagnostics go. */
+  dissolve(root: string): void {
+    const company = this.ws.companies.get(root);
+    if (!company) return;
+    this.ws.removeCompany(root);
+    this.state.delete(root);
+    for (const [uri] of this.published) {
+      const file = toPath(uri);
+      if (file && (file === company.lockPath || company.files.has(file))) this.publish(uri, []);
+    }
+    for (const file of company.files.keys()) this.problemsByFile.delete(file);
+    // Its files may now belong to an enclosing company.
+    const outer = this.rootOfOnDisk(root);
+    if (outer) { this.state.delete(outer); this.ws.removeCompany(outer); void this.enqueueIndex(() => this.indexRoots([outer])); }
+    this.notifyStatus();
+  }
+
+  // ---- Changes --------------------------------------------------------------------------------
+
+  /** An editor's text for a file (open or changed): it wins over disk. */
+  setText(uri: string, text: string): void {
+    const file = toPath(uri);
+    if (!file) return;
+    const company = this.ensureCompanyFor(file);
+    if (!company) return;
+    this.ws.setFile(company, file, text);
+    this.markDirty(company.root);
+  }
+
+  /** A document closed: its text on disk counts again. */
+  closed(uri: string): void {
+    const file = toPath(uri);
+    if (!file) return;
+    const company = this.ws.companyOf(file);
+    if (!company) return;
+    const text = this.ws.fs.readFile(file);
+    this.ws.setFile(company, file, text);
+    this.markDirty(company.root);
+  }
+
+  /** A file changed, was created or deleted on disk (or a folder went away). */
+  diskChanged(file: string, kind: "created" | "changed" | "deleted"): void {
+    const base = path.basename(file);
+    if (file.split(path.sep).includes("node_modules")) {
+      this.ws.packageFileChanged(file);
+      for (const root of this.ws.companies.keys()) this.markDirty(root);
+      return;
+    }
+    if (base === CONFIG_FILE) {
+      const root = path.dirname(file);
+      if (kind === "deleted") { this.dissolve(root); return; }
+      if (!this.ws.companies.has(root)) {
+        // A new company: it takes its files from any enclosing company.
+        const outer = this.rootOfOnDisk(path.dirname(root));
+        if (outer && outer !== root) { this.state.delete(outer); this.ws.removeCompany(outer); this.clearUnder(outer); void this.enqueueIndex(() => this.indexRoots([outer])); }
+        void this.enqueueIndex(() => this.indexRoots([root]));
+        return;
+      }
+    }
+    if (this.documents.get(toUri(file))) return; // the editor's text wins
+    const company = this.ws.companyOf(file);
+    if (!company) {
+      if (kind === "created" && (this.ws.fs.isDir(file))) this.rescanFolder(file);
+      return;
+    }
+    if (!this.state.get(company.root)?.indexed) return; // the index round will read it
+    if (base === LOCK_FILE && path.dirname(file) === company.root) {
+      company.setFile(file, kind === "deleted" ? undefined : this.ws.fs.readFile(file));
+      this.markDirty(company.root);
+      return;
+    }
+    if (kind === "deleted" && !company.files.has(file)) {
+      // Perhaps a folder: everything under it goes.
+      const prefix = file + path.sep;
+      for (const f of [...company.files.keys()]) if (f.startsWith(prefix)) this.ws.setFile(company, f, undefined);
+      this.markDirty(company.root);
+      return;
+    }
+    if (kind !== "deleted" && this.ws.fs.isDir(file)) { this.rescanFolder(file); return; }
+    if (!isIndexed(file)) return;
+    if (kind === "deleted") this.ws.setFile(company, file, undefined);
+    else this.ws.readFromDisk(company, file);
+    this.markDirty(company.root);
+  }
+
+  /** A folder appeared (a checkout, a generator): read the files under it that belong to a company. */
+  private rescanFolder(dir: string): void {
+    const company = this.ws.companyOf(path.join(dir, "x"));
+    if (!company) return;
+    for (const f of this.ws.listFiles(company.root)) if (f.startsWith(dir + path.sep) && !company.files.has(f)) this.ws.readFromDisk(company, f);
+    this.markDirty(company.root);
+  }
+
+  private clearUnder(root: string): void {
+    for (const [uri] of this.published) {
+      const file = toPath(uri);
+      if (file && file.startsWith(root + path.sep)) this.publish(uri, []);
+    }
+  }
+
+  markDirty(root: string): void {
+    this.dirty.add(root);
+    this.scheduleCheck();
+  }
+
+  /** Checks run once the messages already received are handled, so a burst of edits costs one check. */
+  private scheduleCheck(): void {
+    if (this.checkScheduled) return;
+    this.checkScheduled = true;
+    setImmediate(() => { this.checkScheduled = false; this.flushChecks(); });
+  }
+
+  flushChecks(): void {
+    for (const root of [...this.dirty]) {
+      const st = this.state.get(root);
+      if (!st?.indexed || !this.ws.companies.has(root)) { if (!this.ws.companies.has(root)) this.dirty.delete(root); continue; }
+      this.dirty.delete(root);
+      try {
+        this.checkCompany(root, st);
+      } catch (e) {
+        this.options.log(`check of ${root} failed: ${(e as Error).stack}`);
+      }
+    }
+  }
+
+  private checkCompany(root: string, st: CompanyState): void {
+    const company = this.ws.companies.get(root)!;
+    const start = performance.now();
+    const result = this.ws.check(root, checkOptions(st.settings));
+    const byFile = new Map<string, Problem[]>();
+    for (const p of result.problems) {
+      const list = byFile.get(p.file);
+      if (list) list.push(p); else byFile.set(p.file, [p]);
+    }
+    const previous = st.result;
+    st.result = result;
+    // Publish for files with problems now, and clear files that had some before.
+    const files = new Set(byFile.keys());
+    if (previous) for (const p of previous.problems) files.add(p.file);
+    for (const [file, list] of byFile) this.problemsByFile.set(file, list);
+    for (const file of files) {
+      if (!byFile.has(file)) this.problemsByFile.delete(file);
+      this.publish(toUri(file), (byFile.get(file) ?? []).map((p) => toDiagnostic(p, this.docsUrl)));
+    }
+    this.lastCheckMs = Math.round((performance.now() - start) * 10) / 10;
+    this.lastCheckAt = Date.now();
+    void company;
+    this.notifyStatus();
+  }
+
+  private publish(uri: string, diagnostics: ReturnType<typeof toDiagnostic>[]): void {
+    const key = JSON.stringify(diagnostics);
+    const before = this.published.get(uri);
+    if (before === key || (before === undefined && diagnostics.length === 0)) return;
+    if (diagnostics.length === 0) this.published.delete(uri); else this.published.set(uri, key);
+    void this.connection.sendDiagnostics({ uri, diagnostics }).catch(() => undefined);
+  }
+
+  // ---- Settings ------------------------------------------------------------------------------
+
+  async fetchSettings(root: string | undefined): Promise<Settings> {
+    if (!this.options.configuration) return DEFAULT_SETTINGS;
+    try {
+      const raw = await this.connection.workspace.getConfiguration({ scopeUri: root ? toUri(root) : undefined, section: "sanoma" });
+      const { settings, problems } = parseSettings(raw);
+      for (const p of problems) if (!this.settingsProblems.includes(p)) { this.settingsProblems.push(p); this.connection.window.showWarningMessage(`Sanoma: ${p}`); }
+      return settings;
+    } catch (e) {
+      this.options.log(`workspace/configuration failed: ${(e as Error).message}`);
+      return DEFAULT_SETTINGS;
+    }
+  }
+
+  /** Settings changed: pull them again for every company and re-check what they affect. */
+  async settingsChanged(): Promise<void> {
+    this.settingsProblems = [];
+    for (const [root, st] of this.state) {
+      const next = await this.fetchSettings(root);
+      const excludeChanged = JSON.stringify(next.exclude) !== JSON.stringify(st.settings.exclude);
+      st.settings = next;
+      if (excludeChanged) { st.indexed = false; this.ws.removeCompany(root); void this.enqueueIndex(() => this.indexRoots([root])); }
+      else this.markDirty(root);
+    }
+  }
+
+  /** Re-reads every company from disk (the "check the whole workspace now" command). */
+  recheckAll(): Promise<void> {
+    const roots = [...this.ws.companies.keys()];
+    for (const r of roots) { this.state.delete(r); this.ws.removeCompany(r); }
+    return this.enqueueIndex(async () => {
+      const found = new Set([...this.ws.discoverRoots(this.options.folders), ...roots.filter((r) => this.ws.fs.isFile(path.join(r, CONFIG_FILE)))]);
+      await this.indexRoots([...found]);
+    });
+  }
+
+  // ---- Status --------------------------------------------------------------------------------
+
+  status(): StatusResult {
+    let files = 0;
+    for (const c of this.ws.companies.values()) files += c.files.size;
+    return {
+      state: this.indexing > 0 ? "indexing" : "idle",
+      companies: this.ws.companies.size,
+      files,
+      indexedFiles: files,
+      lastCheckMs: this.lastCheckMs,
+      lastCheckAt: this.lastCheckAt,
+    };
+  }
+
+  private notifyStatus(): void {
+    void this.connection.sendNotification(StatusChangedNotification, this.status()).catch(() => undefined);
+  }
+
+  /** The company and entry of a document, if it belongs to one. */
+  locate(uri: string): { company: Company; file: string } | undefined {
+    const file = toPath(uri);
+    if (!file) return undefined;
+    const company = this.ws.companyOf(file);
+    return company ? { company, file } : undefined;
+  }
+
+  resultOf(root: string): CheckResult | undefined {
+    return this.state.get(root)?.result;
+  }
+
+  settingsOf(root: string): Settings {
+    return this.state.get(root)?.settings ?? DEFAULT_SETTINGS;
+  }
+}
+
+function isIndexed(file: string): boolean {
+  return /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/.test(file) || path.basename(file) === LOCK_FILE;
+}
+
+function yieldToRequests(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
