@@ -104,11 +104,14 @@ connection.onInitialized(() => {
       watchers: [{ globPattern: "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}" }, { globPattern: "**/sanoma.lock.json" }, { globPattern: "**/package.json" }],
     }).catch((e) => log(`could not register file watchers: ${e}`));
   } else {
-    // The client cannot watch for us (Neovim 0.7): watch the companies' folders ourselves.
+    // The client cannot watch for us (Neovim 0.7): watch the companies' folders ourselves,
+    // before indexing starts, so that nothing written meanwhile is missed.
     watcher = new FolderWatcher((file, kind) => s.diskChanged(file, kind), log);
+    for (const f of s.options.folders) watcher.watchTree(f);
   }
   void s.start().then(() => {
-    if (watcher) { for (const f of s.options.folders) watcher.watchTree(f); for (const root of s.ws.companies.keys()) watcher.watchTree(root); }
+    // Companies found above a folder (opened through a subfolder) are watched too.
+    if (watcher) for (const root of s.ws.companies.keys()) watcher.watchTree(root);
   });
   try { connection.workspace.onDidChangeWorkspaceFolders((e) => {
     for (const f of e.added) { const p = toPath(f.uri); if (p) { s.options.folders.push(p); watcher?.watchTree(p); } }

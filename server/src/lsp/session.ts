@@ -6,7 +6,7 @@
  * client cannot register for them, through the server's own watcher.
  */
 import * as path from "node:path";
-import type { Connection, TextDocuments, WorkDoneProgressReporter } from "vscode-languageserver/node";
+import { MessageType, ShowMessageNotification, type Connection, type TextDocuments, type WorkDoneProgressReporter } from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { CONFIG_FILE, LOCK_FILE } from "../core/company.ts";
 import type { CheckResult } from "../core/check.ts";
@@ -318,7 +318,7 @@ export class Session {
     try {
       const raw = await this.connection.workspace.getConfiguration({ scopeUri: root ? toUri(root) : undefined, section: "sanoma" });
       const { settings, problems } = parseSettings(raw);
-      for (const p of problems) if (!this.settingsProblems.includes(p)) { this.settingsProblems.push(p); this.connection.window.showWarningMessage(`Sanoma: ${p}`); }
+      for (const p of problems) if (!this.settingsProblems.includes(p)) { this.settingsProblems.push(p); void this.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `Sanoma: ${p}` }).catch(() => undefined); }
       return settings;
     } catch (e) {
       this.options.log(`workspace/configuration failed: ${(e as Error).message}`);

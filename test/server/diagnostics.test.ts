@@ -1,0 +1,226 @@
+/**
+ * The built server over stdio, as an editor drives it: diagnostics for files never opened, edits
+ * in unsaved buffers, cross-file consequences, only changed files republished, disk changes
+ * (through the client's watcher and through the server's own), companies appearing and
+ * dissolving, several folders and nested companies.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { LspClient, type Diag } from "../support/lsp.ts";
+import { diffExpected, parseFixture, removeFixture, writeFixture, type Found } from "../support/fixture.ts";
+import { CLEAN, CLOUD_PACKAGE } from "../support/companies.ts";
+
+function found(root: string, client: LspClient): Found[] {
+  const out: Found[] = [];
+  for (const [u, diags] of client.diagnostics) {
+    const file = relative(root, fileURLToPath(u));
+    for (const d of diags) out.push({ file, line: d.range.start.line, startCol: d.range.start.character, endCol: d.range.end.character, rule: String(d.code), message: d.message });
+  }
+  return out;
+}
+
+const codes = (ds: Diag[]) => ds.map((d) => d.code).sort();
+
+const BROKEN = `
+//- /sanoma.config.ts
+import { defineConfig } from "@sanoma-ai/workflows";
+export default defineConfig({ name: "acme" });
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string" } });
+//- /resources/events.ts
+import { trigger } from "@hooli/cloud";
+export const wake = trigger({ path: "/wake" });
+//- /workflows/nightly.ts
+export async function nightly(ctx: any) {
+  await ctx.call("data.orders.save", {});
+  await ctx.call("data.order.get", {});
+//               ^^^^^^^^^^^^^^^^ collection-op
+}
+//- /apps/maps/workflows/render.ts
+import { x } from "../../billing/lib";
+//                ^^^^^^^^^^^^^^^^^^^ no-cross-app-import
+${CLOUD_PACKAGE}`;
+
+test("server: publishes every file's problems after indexing, for files never opened, with source, code, docs link", async () => {
+  const fx = parseFixture(BROKEN);
+  const root = writeFixture(fx);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    await c.waitFor(() => diffExpected(fx.expected, found(root, c)) === "", "the marked problems");
+    const d = c.diagnosticsFor(join(root, "workflows/nightly.ts"))[0];
+    assert.equal(d.source, "sanoma");
+    assert.equal(d.code, "collection-op");
+    assert.match(d.codeDescription!.href, /collection-op\.md$/);
+    assert.match(d.message, /did you mean `orders`/);
+    // Progress was reported while indexing.
+    assert.ok(c.serverRequests.some((r) => r.method === "window/workDoneProgress/create"), "asks for a progress token");
+    assert.ok(c.notifications.some((n) => n.method === "$/progress" && (n.params as any).value.kind === "end"), "ends its progress");
+  } finally { await c.shutdown(); removeFixture(root); }
+});
+
+test("server: unsaved edits win over disk; a second wakeup flags both files; undoing clears both", async () => {
+  const root = writeFixture(BROKEN);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    const data = join(root, "resources/data.ts");
+    const events = join(root, "resources/events.ts");
+    const original = readFileSync(data, "utf8");
+    c.open(data, original);
+    const edited = `import { trigger } from "@hooli/cloud";\n${original}export const wake2 = trigger({ path: "/two" });\n`;
+    c.change(data, edited);
+    await c.waitFor(() => codes(c.diagnosticsFor(events)).includes("one-wakeup") && codes(c.diagnosticsFor(data)).includes("one-wakeup"), "one-wakeup in both files");
+    const msg = c.diagnosticsFor(events).find((d) => d.code === "one-wakeup")!;
+    assert.equal(msg.message, "an instance has one wakeup: leave out this one or resources/data.ts#wake2");
+    assert.equal(msg.relatedInformation?.[0].location.uri, `file://${data}`);
+    assert.equal(readFileSync(data, "utf8"), original, "the file on disk is untouched");
+    c.change(data, original);
+    await c.waitFor(() => c.diagnosticsFor(events).length === 0 && c.diagnosticsFor(data).length === 0, "both cleared");
+  } finally { await c.shutdown(); removeFixture(root); }
+});
+
+test("server: renaming a collection in a buffer flags its references in other files, and only changed files are republished", async () => {
+  const root = writeFixture(BROKEN);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    const data = join(root, "resources/data.ts");
+    const nightly = join(root, "workflows/nightly.ts");
+    await c.waitFor(() => c.diagnosticsFor(nightly).length === 1, "the initial problem");
+    const before = c.publishes.length;
+    c.open(data, readFileSync(data, "utf8"));
+    c.change(data, readFileSync(data, "utf8").replace("export const orders", "export const purchases"));
+    await c.waitFor(() => c.diagnosticsFor(nightly).length === 2, "both references flagged");
+    const after = c.publishes.slice(before);
+    assert.deepEqual([...new Set(after.map((p) => relative(root, fileURLToPath(p.uri))))], ["workflows/nightly.ts"], "only the file whose problems changed is published");
+  } finally { await c.shutdown(); removeFixture(root); }
+});
+
+for (const dynamicWatch of [true, false]) {
+  test(`server: files created, changed and deleted on disk are picked up (${dynamicWatch ? "client's didChangeWatchedFiles" : "server's own watcher"})`, async () => {
+    const root = writeFixture(BROKEN);
+    const c = new LspClient({ dynamicWatch });
+    try {
+      await c.initialize([root]);
+      await c.waitIdle();
+      const file = join(root, "workflows/new.ts");
+      writeFileSync(file, `export const f = (ctx: any) => ctx.call("data.nope.get", {});\n`);
+      if (dynamicWatch) c.watched([{ file, type: 1 }]);
+      await c.waitFor(() => codes(c.diagnosticsFor(file)).includes("collection-op"), "the new file's problem");
+      writeFileSync(file, `export const f = (ctx: any) => ctx.call("data.orders.get", {});\n`);
+      if (dynamicWatch) c.watched([{ file, type: 2 }]);
+      await c.waitFor(() => c.diagnosticsFor(file).length === 0, "the fixed file clears");
+      const nightly = join(root, "workflows/nightly.ts");
+      unlinkSync(nightly);
+      if (dynamicWatch) c.watched([{ file: nightly, type: 3 }]);
+      await c.waitFor(() => c.diagnosticsFor(nightly).length === 0, "a deleted file's problems go");
+      // A folder that appears at once (a checkout) is read whole.
+      mkdirSync(join(root, "apps/maps/resources"), { recursive: true });
+      const wake = join(root, "apps/maps/resources/wake.ts");
+      writeFileSync(wake, `import { trigger } from "@hooli/cloud";\nexport const other = trigger({ path: "/x" });\n`);
+      if (dynamicWatch) c.watched([{ file: wake, type: 1 }]);
+      await c.waitFor(() => codes(c.diagnosticsFor(wake)).includes("one-wakeup"), "a file in a new folder");
+    } finally { await c.shutdown(); removeFixture(root); }
+  });
+}
+
+test("server: a new sanoma.config.ts makes a company; deleting it dissolves the company and clears its problems", async () => {
+  const root = writeFixture(`
+//- /README.md
+a monorepo
+//- /teams/a/workflows/x.ts
+export const x = (ctx: any) => ctx.call("data.ghost.get", {});
+`);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    const x = join(root, "teams/a/workflows/x.ts");
+    assert.equal(c.diagnosticsFor(x).length, 0, "no company, nothing said");
+    const config = join(root, "teams/a/sanoma.config.ts");
+    writeFileSync(config, "export default {};\n");
+    c.watched([{ file: config, type: 1 }]);
+    await c.waitFor(() => codes(c.diagnosticsFor(x)).includes("collection-op"), "the new company's problem");
+    const companies = await c.request("sanoma/companies", null);
+    assert.deepEqual(companies.companies.map((co: any) => co.root), [join(root, "teams/a")]);
+    unlinkSync(config);
+    c.watched([{ file: config, type: 3 }]);
+    await c.waitFor(() => c.diagnosticsFor(x).length === 0, "the problems go with the company");
+    assert.deepEqual((await c.request("sanoma/companies", null)).companies, []);
+  } finally { await c.shutdown(); removeFixture(root); }
+});
+
+test("server: two workspace folders, a nested company and a company opened through a subfolder", async () => {
+  const one = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/a.ts
+export const a = (ctx: any) => ctx.call("data.one.get", {});
+//- /inner/sanoma.config.ts
+export default {};
+//- /inner/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const one = collection({ key: "id", fields: { id: "string" } });
+//- /inner/workflows/b.ts
+export const b = (ctx: any) => ctx.call("data.one.get", {});
+`);
+  const two = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /apps/web/workflows/c.ts
+export const c = (ctx: any) => ctx.call("data.two.get", {});
+`);
+  const c = new LspClient();
+  try {
+    // The second company is opened through a subfolder: its root lies above the workspace folder.
+    await c.initialize([one, join(two, "apps/web")]);
+    await c.waitIdle();
+    const roots = (await c.request("sanoma/companies", null)).companies.map((co: any) => co.root).sort();
+    assert.deepEqual(roots, [one, join(one, "inner"), two].sort());
+    await c.waitFor(() => c.diagnosticsFor(join(one, "workflows/a.ts")).length === 1 && c.diagnosticsFor(join(two, "apps/web/workflows/c.ts")).length === 1, "problems in both folders");
+    // The nested company's collection is not the outer company's: a.ts is wrong, b.ts is right.
+    assert.equal(c.diagnosticsFor(join(one, "inner/workflows/b.ts")).length, 0);
+    const of = await c.request("sanoma/companyOf", { uri: `file://${join(two, "apps/web/workflows/c.ts")}` });
+    assert.deepEqual({ root: of.root, scope: of.scope, kind: of.kind }, { root: two, scope: "web", kind: "workflow" });
+  } finally { await c.shutdown(); removeFixture(one); removeFixture(two); }
+});
+
+test("server: settings turn a rule off and change severities; a settings change re-checks", async () => {
+  const root = writeFixture(BROKEN);
+  const c = new LspClient({ settings: { rules: { "collection-op": "warning" } } });
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    const nightly = join(root, "workflows/nightly.ts");
+    await c.waitFor(() => c.diagnosticsFor(nightly)[0]?.severity === 2, "collection-op as a warning");
+    c.settings = { rules: { "collection-op": "off" } };
+    c.notify("workspace/didChangeConfiguration", { settings: null });
+    await c.waitFor(() => c.diagnosticsFor(nightly).length === 0, "collection-op off");
+    c.settings = { rules: "not an object" };
+    c.notify("workspace/didChangeConfiguration", { settings: null });
+    await c.waitFor(() => c.diagnosticsFor(nightly).length === 1, "bad settings fall back to the defaults");
+    await c.waitFor(() => c.notifications.some((n) => n.method === "window/showMessage" && /sanoma\.rules/.test((n.params as any).message)), "a message about the bad setting");
+  } finally { await c.shutdown(); removeFixture(root); }
+});
+
+test("server: the clean example company has no problems", async () => {
+  const root = writeFixture(CLEAN);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    assert.deepEqual([...c.diagnostics.values()].flat(), []);
+    const status = await c.request("sanoma/status", null);
+    assert.equal(status.companies, 1);
+    assert.equal(status.files, 6, "indexes the company's six code files");
+    assert.ok(existsSync(root));
+  } finally { await c.shutdown(); rmSync(root, { recursive: true, force: true }); }
+});
