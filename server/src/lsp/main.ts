@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import {
-  createConnection, DidChangeWatchedFilesNotification, FileChangeType, ProposedFeatures, TextDocuments,
+  createConnection, DidChangeWatchedFilesNotification, FileChangeType, ProposedFeatures, ResponseError, TextDocuments,
   TextDocumentSyncKind, type InitializeParams, type InitializeResult,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
@@ -47,7 +47,7 @@ function guard<P, R>(name: string, empty: R, handler: (s: Session, p: P) => R | 
     try {
       return await handler(session, params);
     } catch (e) {
-      if ((e as { code?: number }).code !== undefined && (e as Error).name === "ResponseError") throw e;
+      if (e instanceof ResponseError) throw e; // a deliberate refusal, for the client to show
       log(`${name} failed: ${(e as Error).stack ?? e}`);
       return empty;
     }

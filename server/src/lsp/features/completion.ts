@@ -68,8 +68,8 @@ export function completion(session: Session, params: CompletionParams): Completi
       if (!d.desired || !containsPosition(d.desired.range, pos)) continue;
       const r = resolveDeclaration(loc.analysis.resolver, file, d);
       if (r.kind !== "type" || !r.type.spec.fields) return [];
-      const word = /([\w$]*)$/.exec(line)?.[1] ?? "";
-      const present = new Set(d.desired.keys.map((k) => k.name).filter((k) => k !== word));
+      // The key being typed (the cursor is in it) is not yet "written".
+      const present = new Set(d.desired.keys.filter((k) => !containsPosition(k.range, pos)).map((k) => k.name));
       return Object.entries(r.type.spec.fields).filter(([n]) => !present.has(n)).map(([n, optional]) => ({
         label: n, kind: CompletionItemKind.Field, detail: `${r.type.id} · ${optional ? "optional" : "required"}`, sortText: `${optional ? 1 : 0}${n}`,
       }));

@@ -1,0 +1,193 @@
+/**
+ * Navigation through the built server over stdio: completion, hover, definition, references,
+ * rename, quick fixes, symbols, code lenses and the custom requests. Positions are found by text.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { LspClient, uri } from "../support/lsp.ts";
+import { removeFixture, writeFixture } from "../support/fixture.ts";
+import { CLOUD_PACKAGE } from "../support/companies.ts";
+
+const COMPANY = `
+//- /sanoma.config.ts
+import { defineConfig } from "@sanoma-ai/workflows";
+export default defineConfig({ name: "acme", secrets: { bindings: { CLOUD_KEY: { env: "K" } } } });
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string", total: "number" } });
+export const people = collection({ name: "users", key: "id", fields: { id: "string" } });
+//- /resources/infra.ts
+import { vm, cloud } from "@hooli/cloud";
+import { secret } from "@sanoma-ai/workflows";
+export const web = vm({ name: "web", zone: "eu-1" });
+export const api = cloud.vm({ nam: "api" });
+export const key = secret("CLOUD_KEY");
+//- /workflows/nightly.ts
+export async function nightly(ctx: any) {
+  await ctx.call("data.orders.save", {});
+  await ctx.call("data.users.list", {});
+  await ctx.call("data.orders.lst", {});
+  await ctx.call("data.", {});
+}
+export const hourly = async (ctx: any) => ctx.call("data.orders.count", {});
+//- /apps/billing/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const invoices = collection({ key: "id", fields: { id: "string" } });
+//- /apps/billing/workflows/bill.ts
+export const bill = (ctx: any) => ctx.call("data.invoices.get", {}) && ctx.call("data.orders.get", {});
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#web": { "type": "cloud.vm", "object": "cloud:vm/1" }
+} }
+${CLOUD_PACKAGE}`;
+
+let root: string;
+let c: LspClient;
+
+function at(file: string, needle: string, delta = 0) {
+  const text = readFileSync(join(root, file), "utf8");
+  const i = text.indexOf(needle);
+  assert.ok(i >= 0, `${needle} in ${file}`);
+  const lines = text.slice(0, i + delta).split("\n");
+  return { textDocument: { uri: uri(join(root, file)) }, position: { line: lines.length - 1, character: lines[lines.length - 1].length } };
+}
+
+before(async () => {
+  root = writeFixture(COMPANY);
+  c = new LspClient();
+  await c.initialize([root]);
+  await c.waitIdle();
+  for (const f of ["workflows/nightly.ts", "resources/infra.ts", "apps/billing/workflows/bill.ts"]) c.open(join(root, f), readFileSync(join(root, f), "utf8"));
+  await c.waitIdle();
+});
+after(async () => { await c.shutdown(); removeFixture(root); });
+
+test("completion: op ids inside a data. string, only from collections the scope sees", async () => {
+  const items = await c.request("textDocument/completion", at("workflows/nightly.ts", `"data.", {}`, 6));
+  const labels = items.map((i: any) => i.label);
+  assert.ok(labels.includes("data.orders.save"));
+  assert.ok(labels.includes("data.users.saveMany"), "named by its name property");
+  assert.ok(!labels.some((l: string) => l.startsWith("data.invoices.")), "an app's collection is not offered to the root scope");
+  const app = await c.request("textDocument/completion", at("apps/billing/workflows/bill.ts", `data.invoices.get`, 5));
+  const appLabels = app.map((i: any) => i.label);
+  assert.ok(appLabels.includes("data.invoices.get") && appLabels.includes("data.orders.get"), "an app sees its own and the root's");
+  assert.deepEqual(items.find((i: any) => i.label === "data.orders.save").textEdit.newText, "data.orders.save");
+});
+
+test("completion: a type's field names inside a desired object, and a connector's types after a dot", async () => {
+  const fields = await c.request("textDocument/completion", at("resources/infra.ts", `zone: "eu-1"`, 2));
+  assert.deepEqual(fields.map((i: any) => i.label).sort(), ["disk", "zone"], "fields not yet written (zone is the word being typed)");
+  const types = await c.request("textDocument/completion", at("resources/infra.ts", `cloud.vm(`, 6));
+  assert.deepEqual(types.map((i: any) => i.label).sort(), ["bucket", "runner", "trigger", "vm"]);
+});
+
+test("completion: the right framework module inside an import's specifier", async () => {
+  const items = await c.request("textDocument/completion", at("resources/infra.ts", `@sanoma-ai/workflows";`, 0));
+  const first = items.find((i: any) => i.preselect);
+  assert.equal(first.label, "@sanoma-ai/workflows/resources");
+});
+
+test("hover: a declaration shows its type's contracts, fields and lock binding", async () => {
+  const h = await c.request("textDocument/hover", at("resources/infra.ts", "web ="));
+  assert.match(h.contents.value, /cloud\.vm/);
+  assert.match(h.contents.value, /Contracts: `host`/);
+  assert.match(h.contents.value, /`name` \(required\)/);
+  assert.match(h.contents.value, /`zone` \(optional\)/);
+  assert.match(h.contents.value, /Lock binding: `cloud:vm\/1`/);
+});
+
+test("hover: an op id shows its collection's key, fields and operations, saveMany as a batch", async () => {
+  const h = await c.request("textDocument/hover", at("workflows/nightly.ts", "data.orders.save", 3));
+  assert.match(h.contents.value, /Collection \*\*orders\*\*/);
+  assert.match(h.contents.value, /Key: `id`/);
+  assert.match(h.contents.value, /`saveMany` \(a batch/);
+});
+
+test("definition: op id → collection; declaration ↔ lock binding; call → defineResource", async () => {
+  const toCollection = await c.request("textDocument/definition", at("workflows/nightly.ts", "data.users.list", 3));
+  assert.equal(toCollection[0].uri, uri(join(root, "resources/data.ts")));
+  assert.equal(toCollection[0].range.start.line, 2);
+  const toLock = await c.request("textDocument/definition", at("resources/infra.ts", "web ="));
+  assert.equal(toLock[0].uri, uri(join(root, "sanoma.lock.json")));
+  assert.equal(toLock[0].range.start.line, 1);
+  const back = await c.request("textDocument/definition", { textDocument: { uri: uri(join(root, "sanoma.lock.json")) }, position: { line: 1, character: 5 } });
+  assert.equal(back[0].uri, uri(join(root, "resources/infra.ts")));
+  assert.equal(back[0].range.start.line, 2);
+  const toSpec = await c.request("textDocument/definition", at("resources/infra.ts", "vm({ name", 1));
+  assert.equal(toSpec[0].uri, uri(join(root, "node_modules/@hooli/cloud/src/compute.js")));
+});
+
+test("references: a collection → every op id that names it, in the scopes that see it", async () => {
+  const refs = await c.request("textDocument/references", { ...at("resources/data.ts", "orders ="), context: { includeDeclaration: false } });
+  const where = refs.map((r: any) => `${r.uri.slice(r.uri.lastIndexOf("/") + 1)}:${r.range.start.line}`).sort();
+  assert.deepEqual(where, ["bill.ts:0", "nightly.ts:1", "nightly.ts:3", "nightly.ts:6"]);
+});
+
+test("rename: a collection's name literal and every op id naming it, in one edit", async () => {
+  const prep = await c.request("textDocument/prepareRename", at("workflows/nightly.ts", "data.users.list", 7));
+  assert.equal(prep.placeholder, "users");
+  const edit = await c.request("textDocument/rename", { ...at("workflows/nightly.ts", "data.users.list", 7), newName: "members" });
+  const data = edit.changes[uri(join(root, "resources/data.ts"))];
+  assert.deepEqual(data.map((e: any) => e.newText), ["members"]);
+  const nightly = edit.changes[uri(join(root, "workflows/nightly.ts"))];
+  assert.equal(nightly.length, 1);
+  assert.deepEqual(nightly[0].range, { start: { line: 2, character: 23 }, end: { line: 2, character: 28 } });
+  await assert.rejects(c.request("textDocument/rename", { ...at("workflows/nightly.ts", "data.users.list", 7), newName: "a.b" }), /not a collection name/);
+});
+
+test("code actions: did-you-mean replacements and the right import source", async () => {
+  const nightly = join(root, "workflows/nightly.ts");
+  await c.waitFor(() => c.diagnosticsFor(nightly).length > 0, "nightly's problems");
+  const d = c.diagnosticsFor(nightly).find((x) => x.code === "collection-op")!;
+  const actions = await c.request("textDocument/codeAction", { textDocument: { uri: uri(nightly) }, range: d.range, context: { diagnostics: [d] } });
+  assert.equal(actions[0].title, "Change to data.orders.list");
+  assert.equal(actions[0].edit.changes[uri(nightly)][0].newText, "data.orders.list");
+  const infra = join(root, "resources/infra.ts");
+  const imp = c.diagnosticsFor(infra).find((x) => x.code === "data-file-imports")!;
+  const fix = await c.request("textDocument/codeAction", { textDocument: { uri: uri(infra) }, range: imp.range, context: { diagnostics: [imp] } });
+  assert.equal(fix[0].edit.changes[uri(infra)][0].newText, `"@sanoma-ai/workflows/resources"`);
+  const field = c.diagnosticsFor(infra).find((x) => x.code === "resource-fields" && /`nam` is not a field/.test(x.message))!;
+  const rename = await c.request("textDocument/codeAction", { textDocument: { uri: uri(infra) }, range: field.range, context: { diagnostics: [field] } });
+  assert.equal(rename[0].edit.changes[uri(infra)][0].newText, "name");
+});
+
+test("symbols: declarations, collections and workflows, per document and workspace-wide", async () => {
+  const doc = await c.request("textDocument/documentSymbol", { textDocument: { uri: uri(join(root, "workflows/nightly.ts")) } });
+  assert.deepEqual(doc.map((s: any) => s.name).sort(), ["hourly", "nightly"]);
+  const all = await c.request("workspace/symbol", { query: "" });
+  const names = all.map((s: any) => s.name);
+  for (const n of ["web", "api", "orders", "users", "invoices", "nightly", "hourly", "bill"]) assert.ok(names.includes(n), n);
+  const q = await c.request("workspace/symbol", { query: "inv" });
+  assert.deepEqual(q.map((s: any) => s.name), ["invoices"]);
+});
+
+test("code lenses: a preview lens above each exported workflow", async () => {
+  const lenses = await c.request("textDocument/codeLens", { textDocument: { uri: uri(join(root, "workflows/nightly.ts")) } });
+  assert.deepEqual(lenses.map((l: any) => l.command.arguments[0].export).sort(), ["hourly", "nightly"]);
+  assert.equal(lenses[0].command.command, "sanoma.preview");
+  const none = await c.request("textDocument/codeLens", { textDocument: { uri: uri(join(root, "resources/infra.ts")) } });
+  assert.deepEqual(none, []);
+});
+
+test("sanoma/companies and sanoma/status describe the company", async () => {
+  const { companies } = await c.request("sanoma/companies", null);
+  assert.equal(companies.length, 1);
+  assert.equal(companies[0].name, "acme");
+  assert.deepEqual(companies[0].apps, ["billing"]);
+  assert.deepEqual(companies[0].declarationFiles, ["apps/billing/workflows/bill.ts", "workflows/nightly.ts", "apps/billing/resources/data.ts", "resources/data.ts"]);
+  assert.equal(companies[0].counts.declarations, 2);
+  assert.equal(companies[0].counts.collections, 3);
+  const status = await c.request("sanoma/status", null);
+  assert.equal(status.state, "idle");
+  assert.equal(typeof status.lastCheckMs, "number");
+});
+
+test("a request on a file outside any company answers empty, and the server keeps going", async () => {
+  const outside = { textDocument: { uri: "file:///nowhere/x.ts" }, position: { line: 0, character: 0 } };
+  assert.equal(await c.request("textDocument/hover", outside), null);
+  assert.deepEqual(await c.request("textDocument/completion", outside), []);
+  assert.equal(await c.request("textDocument/definition", { textDocument: { uri: "untitled:1" }, position: { line: 0, character: 0 } }), null);
+  assert.equal((await c.request("sanoma/status", null)).companies, 1);
+});
