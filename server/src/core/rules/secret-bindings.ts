@@ -79,7 +79,7 @@ export const image = secret("RUNNER_IMAGE");
         const hint = suggestion(s.name, names);
         report({
           file: file.path, range: s.range, severity: "warning",
-          message: `No secret binding named \`${s.name}\` in sanoma.config.ts${hint}; apply will look for it in the secret store`,
+          message: `No secret binding named \`${s.name}\` in sanoma.config.ts; apply will look for it in the secret store${hint}`,
           related: config ? [{ file: config.path, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: "the config's secret bindings" }] : undefined,
         });
       }

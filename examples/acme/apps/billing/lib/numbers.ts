@@ -1,0 +1,1 @@
+export const invoiceNumber = (order: { orderId: string }) => `INV-${order.orderId}`;

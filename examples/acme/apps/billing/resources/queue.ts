@@ -1,0 +1,3 @@
+import * as fly from "@acme-vendors/fly";
+
+export const billingQueue = fly.queue({ name: "billing", retention: 7 });

@@ -1,0 +1,3 @@
+import { defineApp } from "@sanoma-ai/workflows";
+
+export default defineApp({ name: "support" });

@@ -1,0 +1,16 @@
+import { defineConfig } from "@sanoma-ai/workflows";
+import * as fly from "@acme-vendors/fly";
+import neon from "@acme-vendors/neon";
+
+export default defineConfig({
+  name: "acme",
+  connectors: [fly, neon],
+  secrets: {
+    bindings: {
+      FLY_TOKEN: { env: "ACME_FLY_TOKEN", host: true },
+      NEON_URL: { env: "ACME_NEON_URL" },
+      STRIPE_KEY: { env: "ACME_STRIPE_KEY", host: true },
+      SIGNING_KEY: { bootstrap: true },
+    },
+  },
+});

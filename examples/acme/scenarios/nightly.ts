@@ -1,0 +1,4 @@
+export const quietNight = {
+  workflow: "workflows/nightly.ts#nightly",
+  given: { "data.orders.list": [] },
+};

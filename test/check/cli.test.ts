@@ -1,0 +1,108 @@
+/**
+ * `sanoma-check` run as a process, as CI runs it: on the example companies (the clean one says
+ * nothing and exits 0, the broken one reports exactly its marked problems and exits 1), both
+ * output formats, several folders, and bad usage.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { compareExpectations } from "../support/expect-comments.ts";
+import { Workspace } from "../../server/src/core/workspace.ts";
+import { nodeFileSystem } from "../../server/src/node/fs.ts";
+
+const REPO = resolve(import.meta.dirname, "..", "..");
+const CHECK = join(REPO, "dist", "check.js");
+const run = (args: string[], cwd = REPO) => spawnSync(process.execPath, [CHECK, ...args], { cwd, encoding: "utf8", timeout: 60000 });
+
+function copyExample(name: string): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-example-")));
+  cpSync(join(REPO, "examples", name), join(dir, name), { recursive: true });
+  return join(dir, name);
+}
+
+test("sanoma-check: the clean example prints no problem and exits 0", () => {
+  const r = run(["examples/acme"]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /0 errors, 0 warnings in 1 company/);
+});
+
+test("sanoma-check: the clean example's declarations all resolve to their types (nothing is silently skipped)", () => {
+  const ws = new Workspace(nodeFileSystem);
+  const root = join(REPO, "examples/acme");
+  ws.loadCompany(root);
+  const { analysis } = ws.check(root);
+  assert.deepEqual(analysis.declarations.map((d) => `${d.id} ${d.type?.id}`).sort(), [
+    "apps/billing/resources/queue.ts#billingQueue fly.queue",
+    "resources/infra.ts#agents fly.sandbox",
+    "resources/infra.ts#db neon.database",
+    "resources/infra.ts#hooks fly.webhook",
+    "resources/infra.ts#web fly.machine",
+    "resources/infra.ts#worker fly.machine",
+  ]);
+  assert.deepEqual(analysis.collections.map((c) => `${c.scope ?? "root"}:${c.name}`).sort(), ["billing:invoices", "root:customers", "root:orders", "support:tickets"]);
+});
+
+test("sanoma-check --format json: the broken example reports exactly its marked problems, with absolute files and 1-based positions", () => {
+  const root = copyExample("acme-broken");
+  try {
+    const r = run([root, "--format", "json"], tmpdir());
+    assert.equal(r.status, 1, r.stderr);
+    const { problems } = JSON.parse(r.stdout);
+    assert.deepEqual(compareExpectations(root, problems.map((p: any) => ({ file: relative(root, p.file), line: p.line, rule: p.rule, message: p.message }))), []);
+    for (const p of problems) {
+      assert.ok(p.file.startsWith(root + "/"), "absolute file");
+      assert.deepEqual(Object.keys(p).sort(), ["column", "endColumn", "endLine", "file", "line", "message", "rule", "severity"]);
+      assert.ok(p.line >= 1 && p.column >= 1);
+    }
+    const rules = new Set(problems.map((p: any) => p.rule));
+    assert.equal(rules.size, 17, "every rule fires in the broken example");
+  } finally { rmSync(resolve(root, ".."), { recursive: true, force: true }); }
+});
+
+test("sanoma-check: text lines are file:line:col  severity  rule  message, relative to the current folder", () => {
+  const r = run(["examples/acme-broken"]);
+  assert.equal(r.status, 1);
+  const lines = r.stdout.trim().split("\n");
+  assert.ok(lines.length >= 29);
+  for (const l of lines) assert.match(l, /^examples\/acme-broken\/[^:]+:\d+:\d+  (error|warning)  [a-z-]+  .+$/);
+  assert.ok(lines.includes("examples/acme-broken/workflows/nightly.ts:7:33  error  collection-op  Collection `orders` has no operation `lst`; did you mean `list`? (its operations: get, list, count, save, saveMany, delete)"));
+});
+
+test("sanoma-check: several folders, and a folder above companies finds them all", () => {
+  const r = run(["examples", "--format", "json"]);
+  const files = new Set(JSON.parse(r.stdout).problems.map((p: any) => relative(REPO, p.file).split("/").slice(0, 2).join("/")));
+  assert.deepEqual([...files], ["examples/acme-broken"]);
+  const both = run(["examples/acme", "examples/acme-broken", "--format=json"]);
+  assert.equal(both.status, 1);
+});
+
+test("sanoma-check: warnings alone exit 0", () => {
+  const r = run(["--format", "json", "test/check/fixtures/warnings-only"]);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).problems.map((p: any) => p.severity), ["warning"]);
+});
+
+test("sanoma-check: bad usage exits 2 with the usage; --help exits 0", () => {
+  const bad = run(["--format", "xml"]);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--format takes text or json, not "xml"/);
+  assert.match(bad.stderr, /Usage: sanoma-check/);
+  assert.equal(run(["--frobnicate"]).status, 2);
+  assert.equal(run(["no/such/folder"]).status, 2);
+  const help = run(["--help"]);
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /Usage: sanoma-check/);
+});
+
+test("sanoma-check: a folder with no company says so and exits 0", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sanoma-empty-"));
+  try {
+    const r = run([dir]);
+    assert.equal(r.status, 0);
+    assert.match(r.stderr, /no company/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
