@@ -153,7 +153,9 @@ export class StatusBar implements vscode.Disposable {
 
     item.tooltip = tooltip;
     item.backgroundColor = warning ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
-    item.accessibilityInformation = { label: `Sanoma: ${where}${warning ? `, warning: ${warning}` : ""}` };
+    // Screen readers, and the end-to-end test, read the state from this label.
+    const phase = warning ? `warning: ${warning}` : state.kind === "starting" ? "starting" : status?.state === "indexing" ? "indexing" : "ready";
+    item.accessibilityInformation = { label: `Sanoma: ${where}, ${phase}` };
     // Outside Sanoma projects (activated by any TypeScript file) the item stays out of the way.
     const relevant = this.company !== null || (status?.companies ?? 0) > 0 || warning !== undefined || state.kind === "starting";
     if (relevant) item.show();

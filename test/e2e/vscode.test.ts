@@ -1,0 +1,401 @@
+/**
+ * End-to-end: the packaged extension in a real VS Code (code-server 4.139.1 on Node 24, driven by
+ * playwright-core in Debian's Chromium; see ../shared/recipes/real-vscode.md). One editor session,
+ * steps in order, each as a person would do it with the keyboard:
+ * the Problems panel lists Sanoma problems of files never opened; typing a second wakeup makes both
+ * files' problems appear without saving, and undo clears them; completion of an op id in a string;
+ * hover on a declaration; a quick fix from the light bulb; go to definition from an op id; the
+ * status bar's company and scope; a palette command; a preview's output in a terminal. A screenshot
+ * of the workbench with the Problems panel is saved and its path printed. When a step fails, the
+ * extension host's logs and the Sanoma output are printed.
+ *
+ * The workspace is a temporary folder holding `shop/`, a company written below whose text the steps
+ * know, and a copy of `examples/acme-broken/` when it exists (every rule firing).
+ *
+ * Slow on purpose (about a minute with the packaging): `SANOMA_SKIP_E2E=1` skips it; `SANOMA_VSIX`
+ * names an already built .vsix; `SANOMA_E2E_KEEP=1` keeps the temporary folder.
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { chromium, type BrowserContext, type Locator, type Page } from "playwright-core";
+import type { Profile, RunningCodeServer } from "../../scripts/code-server.mjs";
+
+const repo = join(__dirname, "..", "..");
+const skip = process.env.SANOMA_SKIP_E2E ? "SANOMA_SKIP_E2E is set" : false;
+const stepTimeout = 45_000;
+
+/** The company the steps work on, one file per `//- /path` header. */
+const shop = `
+//- /sanoma.config.ts
+import { defineConfig } from "@sanoma-ai/workflows";
+export default defineConfig({ name: "shop" });
+//- /node_modules/@fake/fly/package.json
+{ "name": "@fake/fly", "version": "1.0.0", "main": "index.js" }
+//- /node_modules/@fake/fly/index.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const machine = defineResource({
+  vendor: "fly", type: "machine", title: "Fly machine",
+  schema: z.object({ name: z.string(), region: z.string().optional() }),
+  fields: {},
+  wakeup: { path: "/wake" },
+});
+export const volume = defineResource({
+  vendor: "fly", type: "volume", title: "Fly volume",
+  schema: z.object({ sizeGb: z.number() }),
+  fields: {},
+});
+//- /resources/infra.ts
+import * as fly from "@fake/fly";
+export const web = fly.machine({ name: "web", region: "ams" });
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string", total: "number" } });
+//- /workflows/sync.ts
+import { defineWorkflow } from "@sanoma-ai/workflows";
+import { invoice } from "../apps/billing/workflows/invoice.ts";
+export const sync = defineWorkflow(async (ctx) => {
+  await ctx.call("data.orders.save", { id: "1", total: 3 });
+  await ctx.call("data.orderz.get", { id: "1" });
+  return invoice;
+});
+//- /apps/billing/app.ts
+import { defineApp } from "@sanoma-ai/workflows";
+export default defineApp({ name: "billing" });
+//- /apps/billing/resources/storage.ts
+import * as fly from "@fake/fly";
+export const disk = fly.volume({ sizeGb: 10 });
+//- /apps/billing/workflows/invoice.ts
+import { defineWorkflow } from "@sanoma-ai/workflows";
+export const invoice = defineWorkflow(async (ctx) => {
+  await ctx.call("data.orders.list", {});
+});
+//- /sanoma.lock.json
+{
+  "version": 1,
+  "bindings": {
+    "resources/infra.ts#web": { "type": "fly.machine", "object": "fly:machine/1" },
+    "resources/infra.ts#gone": { "type": "fly.machine", "object": "fly:machine/2" }
+  }
+}
+`;
+
+function parseFixture(text: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const part of text.split(/^\/\/- /m).slice(1)) {
+    const newline = part.indexOf("\n");
+    files.set(part.slice(0, newline).trim().replace(/^\//, ""), part.slice(newline + 1));
+  }
+  return files;
+}
+const shopFiles = parseFixture(shop);
+
+/** 1-based line and column of `needle` (plus `offset` characters) in a fixture file. */
+function positionOf(file: string, needle: string, offset = 0): { line: number; column: number } {
+  const text = shopFiles.get(file);
+  assert.ok(text !== undefined, `fixture file ${file}`);
+  const at = text.indexOf(needle);
+  assert.ok(at >= 0, `${needle} in ${file}`);
+  const before = text.slice(0, at + offset);
+  const line = before.split("\n").length;
+  return { line, column: at + offset - before.lastIndexOf("\n") };
+}
+
+describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
+  let cs: typeof import("../../scripts/code-server.mjs");
+  let temp: string;
+  let profile: Profile;
+  let server: RunningCodeServer | undefined;
+  let browser: BrowserContext | undefined;
+  let page: Page;
+  let failed = false;
+  /** False once the first step saw the language server fail: later steps then fail at once. */
+  let serverUp = true;
+  const started = Date.now();
+  const screenshots = join(repo, "test-results", "e2e");
+
+  before(async () => {
+    cs = await import("../../scripts/code-server.mjs");
+    cs.ensureCodeServer({ quiet: true });
+    let vsix = process.env.SANOMA_VSIX;
+    if (!vsix) {
+      const r = spawnSync("npm", ["run", "package"], { cwd: repo, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      assert.equal(r.status, 0, `npm run package failed:\n${r.stdout}\n${r.stderr}`);
+      vsix = join(repo, "sanoma.vsix");
+    }
+    temp = mkdtempSync(join(tmpdir(), "sanoma-e2e-"));
+    const ws = join(temp, "ws");
+    for (const [file, text] of shopFiles) {
+      mkdirSync(dirname(join(ws, "shop", file)), { recursive: true });
+      writeFileSync(join(ws, "shop", file), text);
+    }
+    const broken = join(repo, "examples", "acme-broken");
+    if (existsSync(broken)) cpSync(broken, join(ws, "acme-broken"), { recursive: true, filter: (src) => !src.endsWith("/.git") });
+    profile = cs.makeProfile(join(temp, "profile"), {
+      // Keystrokes land as typed: nothing closes brackets, pops suggestions or saves behind the test.
+      "editor.autoClosingBrackets": "never",
+      "editor.autoClosingQuotes": "never",
+      "editor.autoSurround": "never",
+      "editor.quickSuggestions": { other: false, comments: false, strings: false },
+      "editor.suggestOnTriggerCharacters": false,
+      "editor.acceptSuggestionOnEnter": "off",
+      "editor.hover.delay": 100,
+      "editor.minimap.enabled": false,
+      "workbench.secondarySideBar.defaultVisibility": "hidden",
+      "files.autoSave": "off",
+      // The fixture imports a framework that is not installed: TypeScript's errors would bury ours.
+      "typescript.validate.enable": false,
+      "javascript.validate.enable": false,
+      "typescript.suggest.enabled": false,
+      "terminal.integrated.gpuAcceleration": "off",
+      "sanoma.preview.command": "echo \"previewing ${file}#${export} in $(basename $PWD)\" && echo made-by-preview > PREVIEW.md",
+      "sanoma.boxes.isolation": "process",
+    });
+    cs.installExtension(profile, vsix);
+    server = await cs.startCodeServer({ profile, folder: ws });
+    browser = await chromium.launchPersistentContext(join(temp, "chromium"), {
+      executablePath: "/usr/bin/chromium",
+      headless: true,
+      viewport: { width: 1400, height: 900 },
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    page = browser.pages()[0] ?? (await browser.newPage());
+    page.setDefaultTimeout(stepTimeout);
+    await page.goto(server.url);
+    await page.getByRole("treeitem", { name: "shop" }).first().waitFor();
+    console.log(`workbench ready after ${seconds(Date.now() - started)}`);
+  });
+
+  after(async () => {
+    if (failed && profile) {
+      for (const log of cs.extensionLogs(profile)) console.log(`\n----- ${log.path}\n${log.text.slice(-20_000)}`);
+      if (server) console.log(`\n----- code-server\n${server.log().slice(-10_000)}`);
+    }
+    await browser?.close().catch(() => {});
+    server?.stop();
+    if (temp && !process.env.SANOMA_E2E_KEEP && !failed) rmSync(temp, { recursive: true, force: true });
+    else if (temp) console.log(`kept ${temp}`);
+    console.log(`e2e took ${seconds(Date.now() - started)}`);
+  });
+
+  /** Runs a step that needs the language server; a failure marks the run so that `after` prints the logs, and saves a screenshot. */
+  function step(name: string, body: () => Promise<void>) {
+    it(name, async () => {
+      const t = Date.now();
+      try {
+        assert.ok(serverUp, "the language server did not start (see the first step)");
+        await body();
+      } catch (error) {
+        failed = true;
+        mkdirSync(screenshots, { recursive: true });
+        const shot = join(screenshots, `failed-${name.replace(/[^a-z0-9]+/gi, "-").slice(0, 60)}.png`);
+        await page?.screenshot({ path: shot }).catch(() => {});
+        console.log(`screenshot of the failure: ${shot}`);
+        throw error;
+      } finally {
+        console.log(`  ${name}: ${seconds(Date.now() - t)}`);
+      }
+    });
+  }
+
+  // ---- Workbench helpers ----
+
+  async function runCommand(title: string) {
+    await page.keyboard.press("F1");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor();
+    await page.keyboard.press("Enter");
+  }
+
+  async function openFile(path: string) {
+    await page.keyboard.press("Control+P");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor();
+    await input.fill(path);
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: path.split("/").pop()! }).first().waitFor();
+    await page.keyboard.press("Enter");
+    await page.locator(".tab.active", { hasText: path.split("/").pop()! }).waitFor();
+    await activeEditor().locator(".view-lines").waitFor();
+    await activeEditor().click({ position: { x: 300, y: 5 } }).catch(() => {});
+  }
+
+  function activeEditor(): Locator {
+    return page.locator(".editor-group-container.active .monaco-editor").first();
+  }
+
+  async function goTo(file: string, needle: string, offset = 0) {
+    const { line, column } = positionOf(file, needle, offset);
+    await page.keyboard.press("Control+G");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor();
+    // The go-to-line box starts with ":"; without it the text is a file search.
+    await input.fill(`:${line}:${column}`);
+    await page.keyboard.press("Enter");
+    await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+  }
+
+  async function editorText(): Promise<string> {
+    return (await activeEditor().locator(".view-lines").innerText()).replace(/\u00a0/g, " ");
+  }
+
+  async function showProblems(filter = "") {
+    const panel = page.locator(".markers-panel");
+    if (!(await panel.isVisible())) await page.keyboard.press("Control+Shift+M");
+    await panel.waitFor();
+    const input = page.locator(".markers-panel-container .viewpane-filter input, .panel .viewpane-filter input").first();
+    if (await input.isVisible()) await input.fill(filter);
+    else assert.equal(filter, "", "the Problems filter box is visible");
+  }
+
+  async function problemsText(): Promise<string> {
+    return (await page.locator(".markers-panel").innerText()).replace(/\u00a0/g, " ");
+  }
+
+  async function waitFor(what: string, check: () => Promise<boolean>, timeout = stepTimeout) {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      if (await check().catch(() => false)) return;
+      if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+      await page.waitForTimeout(250);
+    }
+  }
+
+  async function waitForProblems(filter: string, what: string, check: (text: string) => boolean) {
+    await showProblems(filter);
+    let last = "";
+    await waitFor(what, async () => check((last = await problemsText()))).catch((e) => {
+      console.log(`Problems panel (filter ${JSON.stringify(filter)}):\n${last}`);
+      throw e;
+    });
+  }
+
+  // ---- Steps ----
+
+  step("the extension starts the language server", async () => {
+    // The status bar item's label ends with its state: starting, indexing, ready or warning: <why>.
+    const item = page.locator('[aria-label^="Sanoma: "]').first();
+    let label = "";
+    await waitFor("the Sanoma status bar item", async () => {
+      label = (await item.getAttribute("aria-label")) ?? "";
+      return (await item.isVisible()) && (/, (ready|indexing)$/.test(label) || /warning: .*(failed|will not be restarted|missing)/.test(label));
+    }).catch((e) => { serverUp = false; throw e; });
+    if (label.includes("warning")) {
+      serverUp = false;
+      assert.fail(`the language server failed: ${label}`);
+    }
+  });
+
+  step("the Problems panel lists Sanoma problems of files never opened", async () => {
+    assert.equal(await page.locator(".editor-group-container .tab").count(), 0, "no editor is open");
+    await waitForProblems("shop", "problems of sync.ts and sanoma.lock.json", (t) =>
+      t.includes("sync.ts") && t.includes("sanoma.lock.json") && /collection-op/.test(t) && /no-app-import-from-root/.test(t) && /lockfile/.test(t));
+    const text = await problemsText();
+    assert.match(text, /sanoma/, "the problems come from sanoma");
+    if (existsSync(join(repo, "examples", "acme-broken"))) {
+      await waitForProblems("acme-broken", "problems in examples/acme-broken", (t) => /sanoma/.test(t) && t.includes("acme-broken"));
+    }
+    assert.equal(await page.locator(".editor-group-container .tab").count(), 0, "still no editor open");
+  });
+
+  step("the status bar shows the active file's company and scope", async () => {
+    await openFile("shop/apps/billing/resources/storage.ts");
+    await page.locator(".statusbar-item", { hasText: "shop › billing" }).first().waitFor();
+    await openFile("shop/resources/infra.ts");
+    await page.locator(".statusbar-item", { hasText: "shop › root" }).first().waitFor();
+  });
+
+  step("typing a second wakeup shows both files' problems without saving; undo clears them", async () => {
+    await openFile("shop/apps/billing/resources/storage.ts");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.insertText(`export const worker = fly.machine({ name: "worker" });\n`);
+    await page.locator(".tab.active.dirty").waitFor();
+    await waitForProblems("has one wakeup", "one-wakeup problems in infra.ts and storage.ts", (t) => t.includes("infra.ts") && t.includes("storage.ts"));
+    await activeEditor().click({ position: { x: 300, y: 5 } });
+    await page.keyboard.press("Control+Z");
+    await waitFor("the undo", async () => !(await editorText()).includes("worker"));
+    await waitForProblems("has one wakeup", "no one-wakeup problem after undo", (t) => !t.includes("infra.ts") && !t.includes("storage.ts"));
+    await showProblems("");
+  });
+
+  step("hover on a resource declaration shows its type", async () => {
+    await openFile("shop/resources/infra.ts");
+    await goTo("resources/infra.ts", "web =", 1);
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+I");
+    const hover = page.locator(".monaco-hover:not(.hidden)", { hasText: "fly.machine" }).first();
+    await hover.waitFor();
+    await page.keyboard.press("Escape");
+  });
+
+  step("completion offers op ids inside a string", async () => {
+    await openFile("shop/workflows/sync.ts");
+    await goTo("workflows/sync.ts", "  return invoice;");
+    await page.keyboard.insertText(`  ctx.call("data.`);
+    await page.keyboard.press("Control+Space");
+    const suggest = page.locator(".suggest-widget.visible");
+    await suggest.waitFor();
+    await suggest.locator(".monaco-list-row", { hasText: "orders" }).first().click();
+    await waitFor("the accepted completion", async () => /ctx\.call\("data\.orders/.test(await editorText()));
+    await runCommand("File: Revert File");
+    await waitFor("the revert", async () => !(await page.locator(".tab.active.dirty").count()));
+  });
+
+  step("a quick fix from the light bulb corrects an unknown op id", async () => {
+    await openFile("shop/workflows/sync.ts");
+    await goTo("workflows/sync.ts", "data.orderz.get", 6);
+    // The light bulb shows on a line with fixes; Ctrl+. opens the same menu when it is not drawn yet.
+    const bulb = page.locator(".lightBulbWidget .codicon, .lightBulbWidget").first();
+    if (await bulb.isVisible().catch(() => false)) await bulb.click();
+    else await page.keyboard.press("Control+.");
+    const menu = page.locator(".action-widget");
+    await menu.waitFor();
+    const fix = menu.locator(".monaco-list-row", { hasText: "data.orders.get" }).first();
+    await fix.waitFor();
+    await fix.click();
+    await waitFor("the fixed op id", async () => (await editorText()).includes(`"data.orders.get"`));
+    await runCommand("File: Save");
+    await waitForProblems("orderz", "no orderz problem", (t) => !t.includes("sync.ts"));
+    await showProblems("");
+  });
+
+  step("go to definition from an op id opens the collection", async () => {
+    await openFile("shop/workflows/sync.ts");
+    await goTo("workflows/sync.ts", "data.orders.save", 6);
+    await page.keyboard.press("F12");
+    await page.locator(".tab.active", { hasText: "data.ts" }).waitFor();
+    await waitFor("the collection in view", async () => (await editorText()).includes("export const orders = collection("));
+  });
+
+  step("a palette command runs: Sanoma: Check Workspace Now", async () => {
+    await runCommand("Sanoma: Check Workspace Now");
+    await page.locator(".notifications-toasts", { hasText: "Sanoma: checked" }).waitFor();
+  });
+
+  step("a preview runs in a box and its output shows in the terminal", async () => {
+    await openFile("shop/workflows/sync.ts");
+    await runCommand("Sanoma: Preview Workflow in a Box");
+    const terminal = page.locator(".terminal-wrapper.active .xterm-rows, .terminal .xterm-rows").first();
+    await terminal.waitFor();
+    await waitFor("the preview's output", async () => /previewing workflows\/sync\.ts#sync/.test(await terminal.innerText()));
+    await waitFor("the preview's exit", async () => /exited with code 0/.test(await terminal.innerText()));
+  });
+
+  step("a screenshot of the workbench with the Problems panel", async () => {
+    await openFile("shop/workflows/sync.ts");
+    await showProblems("");
+    mkdirSync(screenshots, { recursive: true });
+    const shot = join(screenshots, "vscode-problems.png");
+    await page.screenshot({ path: shot });
+    console.log(`screenshot: ${shot}`);
+  });
+});
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
