@@ -83,12 +83,9 @@ export class ServerHost implements vscode.Disposable {
       ],
       // Boxes live in the workspace's storage, outside the company: a preview never copies itself.
       initializationOptions: { boxesDir: vscode.Uri.joinPath(storage, "boxes").fsPath },
-      synchronize: {
-        // The server pulls settings per document; this only tells it they changed.
-        configurationSection: "sanoma",
-        // Files changed outside the editor (git checkout, a generator).
-        fileEvents: vscode.workspace.createFileSystemWatcher("**/{*.ts,*.tsx,*.mts,*.cts,*.js,*.mjs,*.cjs,sanoma.lock.json,package.json}"),
-      },
+      // The server pulls settings per document; this only tells it they changed. It registers its
+      // own file watchers (didChangeWatchedFiles), so the client adds none: each change once.
+      synchronize: { configurationSection: "sanoma" },
       outputChannel: output,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       errorHandler: {
