@@ -64,6 +64,7 @@ export class Session {
 
   /** Finds the companies under (and above) the folders and indexes each in the background. */
   start(): Promise<void> {
+    this.indexing++; // busy from the first moment, so no client sees "idle" before anything is indexed
     return this.enqueueIndex(async () => {
       const extra = await this.manualRoots();
       const roots = new Set([...this.ws.discoverRoots(this.options.folders), ...extra]);
@@ -72,7 +73,7 @@ export class Session {
         const root = file && this.rootOfOnDisk(file);
         if (root) roots.add(root);
       }
-      await this.indexRoots([...roots]);
+      try { await this.indexRoots([...roots]); } finally { this.indexing--; }
     });
   }
 
@@ -354,7 +355,8 @@ export class Session {
     let files = 0;
     for (const c of this.ws.companies.values()) files += c.files.size;
     return {
-      state: this.indexing > 0 ? "indexing" : "idle",
+      // Busy while indexing or while a check is pending: "idle" means the published diagnostics are current.
+      state: this.indexing > 0 || this.dirty.size > 0 || this.checkScheduled ? "indexing" : "idle",
       companies: this.ws.companies.size,
       files,
       indexedFiles: files,

@@ -1,0 +1,59 @@
+/**
+ * One implementation: on the same fixtures, the language server publishes exactly what
+ * `sanoma-check` prints (file, range, severity, rule, message), both run as processes.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { RULES } from "../server/src/core/rules/index.ts";
+import { LspClient } from "./support/lsp.ts";
+import { removeFixture, writeFixture } from "./support/fixture.ts";
+import { CLEAN } from "./support/companies.ts";
+
+const REPO = resolve(import.meta.dirname, "..");
+const SEVERITY = ["", "error", "warning", "info", "hint"];
+
+function fromCheck(dir: string): string[] {
+  const r = spawnSync(process.execPath, [join(REPO, "dist/check.js"), dir, "--format", "json"], { encoding: "utf8", timeout: 60000 });
+  return JSON.parse(r.stdout).problems.map((p: any) => `${p.file}:${p.line}:${p.column}-${p.endLine}:${p.endColumn} ${p.severity} ${p.rule} ${p.message}`).sort();
+}
+
+async function fromServer(dir: string): Promise<string[]> {
+  const c = new LspClient();
+  try {
+    await c.initialize([dir]);
+    await c.waitIdle();
+    const out: string[] = [];
+    for (const [u, diags] of c.diagnostics) {
+      const file = fileURLToPath(u);
+      for (const d of diags) out.push(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1}-${d.range.end.line + 1}:${d.range.end.character + 1} ${SEVERITY[d.severity!]} ${d.code} ${d.message}`);
+    }
+    return out.sort();
+  } finally { await c.shutdown(); }
+}
+
+const cases: [string, () => string][] = [
+  ["the broken example", () => { const d = realpathSync(mkdtempSync(join(tmpdir(), "parity-"))); cpSync(join(REPO, "examples/acme-broken"), join(d, "c"), { recursive: true }); return join(d, "c"); }],
+  ["the clean company", () => writeFixture(CLEAN)],
+  ["every rule's wrong examples together", () => {
+    // Each example in a folder of its own, all in one workspace: several companies at once.
+    const d = realpathSync(mkdtempSync(join(tmpdir(), "parity-")));
+    for (const r of RULES) cpSync(writeFixture(r.doc.wrong), join(d, r.id), { recursive: true });
+    return d;
+  }],
+];
+
+for (const [name, make] of cases) {
+  test(`parity: the server publishes exactly what sanoma-check prints, on ${name}`, async () => {
+    const dir = make();
+    try {
+      const cli = fromCheck(dir);
+      assert.ok(cli.length > 0 || name.includes("clean"), "the fixture has problems to compare");
+      assert.deepEqual(await fromServer(dir), cli);
+    } finally { removeFixture(dir); }
+  });
+}
