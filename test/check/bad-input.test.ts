@@ -1,0 +1,122 @@
+/**
+ * Bad input is data: a corpus of broken files, each giving one clear problem or being skipped
+ * (said with --verbose), never a crash or a hang, through `sanoma-check` and through the server.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { removeFixture, writeFixture } from "../support/fixture.ts";
+import { LspClient } from "../support/lsp.ts";
+import { CLOUD_PACKAGE } from "../support/companies.ts";
+import { Workspace } from "../../server/src/core/workspace.ts";
+import { nodeFileSystem } from "../../server/src/node/fs.ts";
+import type { FileSystem } from "../../server/src/core/types.ts";
+
+const CHECK = resolve(import.meta.dirname, "..", "..", "dist", "check.js");
+
+/** A company with every kind of bad input in it, plus one ordinary problem to show the rest still works. */
+function corpus(lock: string): string {
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default { secrets: { bindings: { A: { env: "A" } } } };
+//- /resources/broken.ts
+import { vm } from "@hooli/cloud";
+export const web = vm({ name: "web" });
+export const = ;;; {{{
+//- /workflows/ok.ts
+export const ok = (ctx: any) => ctx.call("data.nothing.get", {});
+${CLOUD_PACKAGE}`);
+  writeFileSync(join(root, "sanoma.lock.json"), lock);
+  // A binary file named .ts, a file that is not UTF-8, a 5 MB file.
+  writeFileSync(join(root, "resources/binary.ts"), Buffer.from([0x00, 0x01, 0xff, 0xfe, 0x00, 0x89, 0x50, 0x4e, 0x47]));
+  writeFileSync(join(root, "workflows/latin1.ts"), Buffer.from("export const caf\xe9 = 'd\xe9j\xe0';\n", "latin1"));
+  writeFileSync(join(root, "workflows/huge.ts"), "export const x = 1;\n" + "// padding padding padding padding padding padding padding\n".repeat(90_000));
+  // A symlink loop, a dangling symlink, a folder without permissions.
+  mkdirSync(join(root, "workflows/loop"));
+  symlinkSync(join(root, "workflows"), join(root, "workflows/loop/back"));
+  symlinkSync(join(root, "nowhere"), join(root, "workflows/dangling.ts"));
+  mkdirSync(join(root, "workflows/locked"));
+  writeFileSync(join(root, "workflows/locked/x.ts"), "export const x = 1;\n");
+  chmodSync(join(root, "workflows/locked"), 0o000);
+  return root;
+}
+
+function check(root: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [CHECK, root, "--format", "json", ...args], { encoding: "utf8", timeout: 60000 });
+  assert.equal(r.signal, null, "not killed by the timeout");
+  return { ...r, problems: JSON.parse(r.stdout).problems.map((p: any) => ({ ...p, file: relative(root, p.file) })) };
+}
+
+test("bad input: broken syntax, binary, non-UTF-8, 5 MB, symlink loops, no permission — the check finishes and says what it can", () => {
+  const root = corpus(`{ "version": 1, "bindings": { "resources/broken.ts#gone": { "type": "cloud.vm", "object": "cloud:vm/1" } } }`);
+  try {
+    const r = check(root, "--verbose");
+    assert.equal(r.status, 1);
+    const rules = r.problems.map((p: any) => `${p.file} ${p.rule}`).sort();
+    // The data file with syntax errors failed to load: its lock binding is no orphan.
+    assert.deepEqual(rules, ["workflows/ok.ts collection-op"]);
+    assert.match(r.stderr, /skipped .*binary\.ts: a binary file, not read/);
+    assert.match(r.stderr, /skipped .*huge\.ts: larger than 2 MB, not read/);
+    assert.match(r.stderr, /skipped .*loop\/back: a folder already visited/);
+  } finally { chmodSync(join(root, "workflows/locked"), 0o755); removeFixture(root); }
+});
+
+for (const [name, lock, message] of [
+  ["not JSON", `{ "version": 1, "bindings": { oops } }`, /sanoma\.lock\.json is not JSON/],
+  ["of another shape", `{ "version": 1, "bindings": { "a#b": { "type": 3 } } }`, /is not a lockfile at `bindings\.a#b\.type`/],
+  ["of an unknown version", `{ "version": 7, "bindings": {} }`, /has version 7, which this tool does not know/],
+  ["empty", ``, /sanoma\.lock\.json is not JSON/],
+] as const) {
+  test(`bad input: a lockfile ${name} gives one lockfile problem at the offending place`, () => {
+    const root = corpus(lock);
+    try {
+      const r = check(root);
+      const lockProblems = r.problems.filter((p: any) => p.rule === "lockfile");
+      assert.equal(lockProblems.length, 1);
+      assert.equal(lockProblems[0].file, "sanoma.lock.json");
+      assert.match(lockProblems[0].message, message);
+    } finally { chmodSync(join(root, "workflows/locked"), 0o755); removeFixture(root); }
+  });
+}
+
+test("bad input: a file that vanishes between the walk and the read is skipped and said", () => {
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/a.ts
+export const a = (ctx: any) => ctx.call("data.x.get", {});
+//- /workflows/b.ts
+export const b = 1;
+`);
+  try {
+    const vanishing: FileSystem = { ...nodeFileSystem, readFile: (p) => (p.endsWith("b.ts") ? undefined : nodeFileSystem.readFile(p)) };
+    const skipped: string[] = [];
+    const ws = new Workspace(vanishing, { onSkip: (s) => skipped.push(`${relative(root, s.path)}: ${s.reason}`) });
+    ws.loadCompany(root);
+    assert.deepEqual(ws.check(root).problems.map((p) => p.rule), ["collection-op"]);
+    assert.deepEqual(skipped, ["workflows/b.ts: vanished or unreadable while being read"]);
+  } finally { removeFixture(root); }
+});
+
+test("bad input: the server indexes the corpus, survives opening and editing every bad file, and keeps answering", async () => {
+  const root = corpus(`{ "version": 1, "bindings": { oops } }`);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    await c.waitFor(() => c.diagnosticsFor(join(root, "sanoma.lock.json")).length === 1, "the lockfile problem");
+    for (const f of ["resources/binary.ts", "workflows/latin1.ts", "resources/broken.ts", "sanoma.lock.json"]) {
+      c.open(join(root, f), "\u0000\u0001garbage {{{");
+      c.change(join(root, f), "export const = ;;; \uFFFD ".repeat(1000));
+      c.change(join(root, f), "x".repeat(3_000_000));
+      await c.request("textDocument/hover", { textDocument: { uri: `file://${join(root, f)}` }, position: { line: 0, character: 5 } });
+      await c.request("textDocument/completion", { textDocument: { uri: `file://${join(root, f)}` }, position: { line: 0, character: 2 } });
+    }
+    // A good edit still gives its diagnostics at once.
+    c.change(join(root, "resources/broken.ts"), `import { vm } from "@hooli/cloud";\nexport const web = vm({ nam: "web" });\n`);
+    await c.waitFor(() => c.diagnosticsFor(join(root, "resources/broken.ts")).some((d) => d.code === "resource-fields"), "a problem after the storm");
+    assert.equal(c.proc.exitCode, null, "still running");
+  } finally { await c.shutdown(); chmodSync(join(root, "workflows/locked"), 0o755); removeFixture(root); }
+});
