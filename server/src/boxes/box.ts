@@ -69,6 +69,8 @@ export interface RunOptions {
 export interface RunHandle {
   runId: string;
   tier: BoxTier;
+  /** The group leader's pid (bash, or bubblewrap in the namespace tier); undefined if it could not start. */
+  readonly pid: number | undefined;
   done: Promise<BoxRunResult>;
   /** Signals the run's group while something of it lives; false when nothing was hit. */
   kill(signal?: NodeJS.Signals): boolean;
@@ -150,6 +152,9 @@ export class Box {
     return {
       runId,
       tier: this.tier,
+      get pid() {
+        return live.group?.pid;
+      },
       done,
       kill: (signal: NodeJS.Signals = "SIGTERM") => (live.group ? this.ctx.supervisor.signal(live.group, signal) : false),
     };
@@ -235,6 +240,8 @@ export class Box {
             readable.destroy();
           }
         }
+        // The status pipe and stdin too: an orphan of the box must not keep this process's handles.
+        for (const extra of [child.stdio[3], child.stdin]) (extra as NodeJS.ReadableStream & { destroy?: () => void } | null)?.destroy?.();
         if (onAbort) options.signal?.removeEventListener("abort", onAbort);
         resolve(this.finish(live, exitCode ?? 127, exitSignal, captured, options));
       };

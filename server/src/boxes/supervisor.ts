@@ -3,13 +3,18 @@
  *
  * **Invariant: a group is signalled only while something of it is alive**, so a pid that the
  * system has handed to another process is never hit. While the leader is unreaped (Node has not
- * seen it exit) its pid cannot be reused, so its group is ours. After the leader exits:
- * - `namespace` tier: the leader is bubblewrap, which lives exactly as long as any process of the
- *   namespace does, so its exit means the group is gone for good;
- * - `process` tier: the group may outlive its leader (background children). We look in `/proc` for
- *   a live member (zombies do not count) right before signalling, and a watch marks the group dead
- *   for ever the first time it finds none. A pid number is only reused after the system has gone
- *   through all the others (32768 here), far longer than the watch's 250 ms.
+ * seen it exit) its pid cannot be reused, so its group is ours. After the leader exits the group
+ * may live on (background children in the `process` tier), and a group id stays reserved while it
+ * has members: we look in `/proc` for a live member (zombies do not count) right before
+ * signalling, and a watch marks the group dead for ever the first time it finds none. A pid number
+ * is only reused after the system has gone through all the others (32768 here), far longer than
+ * the watch's 250 ms.
+ *
+ * `namespace` tier: the leader is bubblewrap, which normally lives exactly as long as the
+ * namespace. But a bubblewrap killed while it is still setting up (its child has not yet asked to
+ * die with it) leaves that child, the namespace's init, running as an orphan in our group; so a
+ * namespace group that outlives its leader gets SIGKILL, which takes the whole namespace with its
+ * init, `setsid` processes included.
  *
  * The same watch reports loopback ports that a live group's processes listen on (SPEC B5 `port`
  * events), by matching the socket inodes in `/proc/net/tcp{,6}` with the processes' descriptors.
@@ -46,16 +51,16 @@ export class Supervisor {
     this.timer ??= setInterval(() => this.tick(), WATCH_MS).unref();
   }
 
-  /** Node reaped the leader: from now on liveness is judged from `/proc` (process tier) or is over. */
+  /** Node reaped the leader: from now on liveness is judged from `/proc`. */
   leaderExited(group: ProcessGroup): void {
     group.leaderExited = true;
-    if (group.tier === "namespace" || !groupHasLiveMember(group.pid)) this.markDead(group);
+    if (!groupHasLiveMember(group.pid)) this.markDead(group);
+    else if (group.tier === "namespace") this.endOrphanedNamespace(group);
   }
 
   isAlive(group: ProcessGroup): boolean {
     if (group.dead) return false;
-    if (!group.leaderExited) return true;
-    if (group.tier === "process" && groupHasLiveMember(group.pid)) return true;
+    if (!group.leaderExited || groupHasLiveMember(group.pid)) return true;
     this.markDead(group);
     return false;
   }
@@ -91,6 +96,15 @@ export class Supervisor {
     this.timer = undefined;
   }
 
+  /** A namespace group alive without its bubblewrap: its members are orphans of a killed setup. */
+  private endOrphanedNamespace(group: ProcessGroup): void {
+    try {
+      process.kill(-group.pid, "SIGKILL"); // members exist (just checked), so the id is still ours
+    } catch {
+      // ended meanwhile
+    }
+  }
+
   private markDead(group: ProcessGroup): void {
     if (group.dead) return;
     group.dead = true;
@@ -107,7 +121,9 @@ export class Supervisor {
     if (this.groups.size === 0) return;
     const processes: ProcInfo[] = listProcesses();
     for (const group of [...this.groups]) {
-      if (group.leaderExited && group.tier === "process" && !groupHasLiveMember(group.pid, processes)) this.markDead(group);
+      if (!group.leaderExited) continue;
+      if (!groupHasLiveMember(group.pid, processes)) this.markDead(group);
+      else if (group.tier === "namespace") this.endOrphanedNamespace(group);
     }
     if (this.groups.size === 0) return;
     const sockets = listeningSockets();

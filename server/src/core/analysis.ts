@@ -54,7 +54,7 @@ export function declarationId(rel: string, exportName: string): string {
 }
 
 export function resolveDeclaration(resolver: ConnectorResolver, file: CompanyFile, fact: DeclarationFact): Resolution {
-  const binding = file.facts?.bindings[fact.callee.base];
+  const binding = file.facts?.bindings.get(fact.callee.base);
   if (!binding || isFrameworkModule(binding.source)) return { kind: "none" };
   return resolver.resolveImport(file.path, binding.source, binding.imported, fact.callee.member);
 }

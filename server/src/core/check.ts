@@ -38,6 +38,15 @@ export function checkCompany(company: Company, resolver: ConnectorResolver, opti
   return { problems, analysis, ms: now() - start };
 }
 
+/**
+ * Runs the file rules over one file ahead of the company check, filling their cache: the server
+ * calls it while indexing, in its time-boxed batches, so the first company-wide check has only
+ * the company rules left to run and never holds the event loop for long.
+ */
+export function warmFileRules(file: CompanyFile, root: string): void {
+  for (const rule of RULES) if (!rule.check) fileProblems(rule, file, root);
+}
+
 /** A file rule's findings for a file, cached on the file's facts (a new text makes new facts). */
 const fileCache = new WeakMap<object, Map<string, ProblemInit[]>>();
 function fileProblems(rule: FileRule, file: CompanyFile, root: string): ProblemInit[] {

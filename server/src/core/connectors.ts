@@ -49,8 +49,9 @@ type ModuleValue =
   | { kind: "other" };
 
 /**
- * Resolves modules and their exports to resource types, with caches that `invalidate` clears when
- * a file whose shape (exports, specs) changed. Reads package files through the FileSystem.
+ * Resolves modules and their exports to resource types, with caches cleared when a file they were
+ * derived from changes (`fileChanged`), or when a file appears or goes (module resolution may
+ * then find another file). Reads package files through the FileSystem.
  */
 export class ConnectorResolver {
   private readonly moduleCache = new Map<string, string | null>();
@@ -60,11 +61,24 @@ export class ConnectorResolver {
 
   constructor(private readonly fs: FileSystem, private readonly companyFacts: FactsSource) {}
 
-  /** Forget everything derived from files (called when a file's shape changed). */
+  /** The files whose facts the caches were derived from. */
+  private readonly consulted = new Set<string>();
+
+  /** Forget everything derived from files. */
   invalidate(): void {
+    if (this.moduleCache.size === 0 && this.exportCache.size === 0) return;
     this.moduleCache.clear();
     this.exportCache.clear();
     this.typesOfModuleCache.clear();
+    this.consulted.clear();
+  }
+
+  /**
+   * A company file's text changed (`existed` both before and after) or it appeared or went. An edit
+   * to a file no resolution read (a workflow, most data files) keeps every cache.
+   */
+  fileChanged(file: string, existedBefore: boolean, existsNow: boolean): void {
+    if (!existedBefore || !existsNow || this.consulted.has(file)) this.invalidate();
   }
 
   /** Forget a package file read from disk (a `node_modules` file changed). */
@@ -74,6 +88,7 @@ export class ConnectorResolver {
   }
 
   facts(file: string): FileFacts | undefined {
+    this.consulted.add(file);
     const own = this.companyFacts(file);
     if (own) return own;
     let f = this.diskFacts.get(file);
@@ -200,14 +215,14 @@ export class ConnectorResolver {
     const members = new Map<string, () => ModuleValue>();
     const facts = this.facts(file);
     if (facts && hops <= MAX_HOPS) {
-      for (const name of Object.keys(facts.exports)) if (name !== "default" && name !== "module.exports") members.set(name, lazy(() => this.exportOf(file, name, hops + 1) ?? { kind: "other" }));
+      for (const name of facts.exports.keys()) if (name !== "default" && name !== "module.exports") members.set(name, lazy(() => this.exportOf(file, name, hops + 1) ?? { kind: "other" }));
       for (const source of facts.starExports) {
         const target = this.resolveModule(file, source);
         if (!target) continue;
         const ns = this.namespaceOf(target, hops + 1);
         if (ns.kind === "object") for (const [k, v] of ns.members) if (!members.has(k)) members.set(k, v);
       }
-      const cjs = facts.exports["module.exports"];
+      const cjs = facts.exports.get("module.exports");
       if (cjs) {
         const v = this.valueOf(file, facts, cjs, hops + 1);
         if (v.kind === "object") for (const [k, m] of v.members) if (!members.has(k)) members.set(k, m);
@@ -231,7 +246,7 @@ export class ConnectorResolver {
     let result: ModuleValue | undefined;
     const facts = this.facts(file);
     if (facts && hops <= MAX_HOPS) {
-      const ref = facts.exports[name];
+      const ref = facts.exports.get(name);
       if (ref) result = this.valueOf(file, facts, ref, hops + 1);
       else {
         for (const source of facts.starExports) {
@@ -240,7 +255,7 @@ export class ConnectorResolver {
           const v = this.exportOf(target, name, hops + 1);
           if (v) { result = v; break; }
         }
-        const cjs = facts.exports["module.exports"];
+        const cjs = facts.exports.get("module.exports");
         if (!result && cjs) {
           const v = this.valueOf(file, facts, cjs, hops + 1);
           if (v.kind === "object") { const m = v.members.get(name); if (m) result = m(); }
@@ -260,9 +275,9 @@ export class ConnectorResolver {
         return spec ? { kind: "type", type: this.typeOf(file, spec) } : { kind: "other" };
       }
       case "local": {
-        const local = facts.locals[ref.name];
+        const local = facts.locals.get(ref.name);
         if (local && !(local.kind === "local" && local.name === ref.name)) return this.valueOf(file, facts, local, hops + 1);
-        const b = facts.bindings[ref.name];
+        const b = facts.bindings.get(ref.name);
         if (b) return this.valueOf(file, facts, { kind: "import", source: b.source, imported: b.imported }, hops + 1);
         return { kind: "other" };
       }
@@ -279,7 +294,7 @@ export class ConnectorResolver {
       }
       case "object": {
         const members = new Map<string, () => ModuleValue>();
-        for (const [k, v] of Object.entries(ref.props)) members.set(k, lazy(() => this.valueOf(file, facts, v, hops + 1)));
+        for (const [k, v] of ref.props) members.set(k, lazy(() => this.valueOf(file, facts, v, hops + 1)));
         return { kind: "object", members, definesTypes: () => this.typesOfModuleNames(members) };
       }
       default:

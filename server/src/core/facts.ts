@@ -36,7 +36,7 @@ export type Ref =
   | { kind: "import"; source: string; imported: string }
   | { kind: "member"; base: Ref; member: string }
   | { kind: "spec"; spec: number }
-  | { kind: "object"; props: Record<string, Ref> }
+  | { kind: "object"; props: Map<string, Ref> }
   | { kind: "other" };
 
 export interface SpecFlag {
@@ -114,11 +114,11 @@ export interface FileFacts {
   firstSyntaxError?: { message: string; range: Range };
   imports: ImportFact[];
   /** Local name → the import it binds. */
-  bindings: Record<string, { source: string; imported: string; typeOnly: boolean }>;
+  bindings: Map<string, { source: string; imported: string; typeOnly: boolean }>;
   /** Top-level `const`/`let`/`var`/function/class names → what they hold. */
-  locals: Record<string, Ref>;
+  locals: Map<string, Ref>;
   /** Exported name → what it is (ES exports and CommonJS `exports.x` / `module.exports`). */
-  exports: Record<string, Ref>;
+  exports: Map<string, Ref>;
   /** `export * from "..."` sources. */
   starExports: string[];
   specs: ResourceSpecFact[];
@@ -128,12 +128,13 @@ export interface FileFacts {
   secretCalls: SecretCallFact[];
   workflows: WorkflowFact[];
   config?: ConfigFact;
-  /** A stable digest of what other files can see of this one (exports, specs), for cache invalidation. */
-  shape: string;
 }
 
 import { isFrameworkModule } from "./company.ts";
 export { isFrameworkModule };
+
+/** Where calls that matter may start: `require(`, `import(`, `defineResource(`. */
+const CALL_PATTERN = /(?<![\w$.])(require|import|defineResource)(?![\w$])/g;
 
 const OP_ID = /^data\.([A-Za-z0-9_$]+)\.([A-Za-z0-9_$]+)$/;
 
@@ -157,8 +158,8 @@ export function readFacts(fileName: string, text: string, options: Options = {})
   const lines = new LineMap(text);
   const r = (node: ts.Node): Range => lines.range(node.getStart(sf), node.end);
   const facts: FileFacts = {
-    syntaxErrors: 0, imports: [], bindings: {}, locals: {}, exports: {}, starExports: [], specs: [],
-    declarations: [], collections: [], opRefs: [], secretCalls: [], workflows: [], shape: "",
+    syntaxErrors: 0, imports: [], bindings: new Map(), locals: new Map(), exports: new Map(), starExports: [], specs: [],
+    declarations: [], collections: [], opRefs: [], secretCalls: [], workflows: [],
   };
   const parseDiagnostics: readonly ts.DiagnosticWithLocation[] = (sf as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
   facts.syntaxErrors = parseDiagnostics.length;
@@ -189,10 +190,10 @@ export function readFacts(fileName: string, text: string, options: Options = {})
       return { kind: "other" };
     }
     if (ts.isObjectLiteralExpression(e)) {
-      const props: Record<string, Ref> = {};
+      const props = new Map<string, Ref>();
       for (const p of e.properties) {
-        if (ts.isPropertyAssignment(p)) { const k = nameText(p.name); if (k !== undefined) props[k] = refOf(p.initializer); }
-        else if (ts.isShorthandPropertyAssignment(p)) props[p.name.text] = { kind: "local", name: p.name.text };
+        if (ts.isPropertyAssignment(p)) { const k = nameText(p.name); if (k !== undefined) props.set(k, refOf(p.initializer)); }
+        else if (ts.isShorthandPropertyAssignment(p)) props.set(p.name.text, { kind: "local", name: p.name.text });
       }
       return { kind: "object", props };
     }
@@ -246,7 +247,7 @@ export function readFacts(fileName: string, text: string, options: Options = {})
     return index;
   };
 
-  const bindLocal = (name: string, ref: Ref) => { facts.locals[name] = ref; };
+  const bindLocal = (name: string, ref: Ref) => { facts.locals.set(name, ref); };
 
   for (const st of sf.statements) {
     if (ts.isImportDeclaration(st) && ts.isStringLiteralLike(st.moduleSpecifier)) {
@@ -263,7 +264,7 @@ export function readFacts(fileName: string, text: string, options: Options = {})
           names.push({ imported, local: el.name.text, range: r(el.propertyName ?? el.name) });
         }
       }
-      for (const n of names) if (n.local) facts.bindings[n.local] = { source, imported: n.imported, typeOnly: typeOnly || !!(nb && ts.isNamedImports(nb) && nb.elements.find((e) => e.name.text === n.local)?.isTypeOnly) };
+      for (const n of names) if (n.local) facts.bindings.set(n.local, { source, imported: n.imported, typeOnly: typeOnly || !!(nb && ts.isNamedImports(nb) && nb.elements.find((e) => e.name.text === n.local)?.isTypeOnly) });
       addImport(st.moduleSpecifier, "import", typeOnly, names, st);
       continue;
     }
@@ -275,12 +276,12 @@ export function readFacts(fileName: string, text: string, options: Options = {})
           const local = el.propertyName ? nameText(el.propertyName) ?? el.name.getText(sf) : nameText(el.name) ?? "";
           const exported = nameText(el.name) ?? local;
           names.push({ imported: local, local: exported, range: r(el.propertyName ?? el.name) });
-          facts.exports[exported] = source !== undefined ? { kind: "import", source, imported: local } : { kind: "local", name: local };
+          facts.exports.set(exported, source !== undefined ? { kind: "import", source, imported: local } : { kind: "local", name: local });
         }
       } else if (st.exportClause && ts.isNamespaceExport(st.exportClause) && source !== undefined) {
         const exported = nameText(st.exportClause.name) ?? "";
         names.push({ imported: "*", local: exported, range: r(st.exportClause.name) });
-        facts.exports[exported] = { kind: "import", source, imported: "*" };
+        facts.exports.set(exported, { kind: "import", source, imported: "*" });
       } else if (!st.exportClause && source !== undefined) {
         facts.starExports.push(source);
         names.push({ imported: "*", range: r(st) });
@@ -291,7 +292,7 @@ export function readFacts(fileName: string, text: string, options: Options = {})
     if (ts.isImportEqualsDeclaration(st)) {
       const ref = st.moduleReference;
       if (ts.isExternalModuleReference(ref) && ts.isStringLiteralLike(ref.expression)) {
-        facts.bindings[st.name.text] = { source: ref.expression.text, imported: "*", typeOnly: st.isTypeOnly };
+        facts.bindings.set(st.name.text, { source: ref.expression.text, imported: "*", typeOnly: st.isTypeOnly });
         addImport(ref.expression, "import-equals", st.isTypeOnly, [{ imported: "*", local: st.name.text, range: r(st.name) }], st);
       }
       continue;
@@ -303,10 +304,10 @@ export function readFacts(fileName: string, text: string, options: Options = {})
         if (ts.isIdentifier(d.name)) {
           const ref = d.initializer ? refOf(d.initializer) : { kind: "other" as const };
           bindLocal(d.name.text, ref);
-          if (exported) facts.exports[d.name.text] = { kind: "local", name: d.name.text };
+          if (exported) facts.exports.set(d.name.text, { kind: "local", name: d.name.text });
           if (d.initializer && ts.isCallExpression(unwrap(d.initializer))) {
             const req = requireSpecifier(unwrap(d.initializer) as ts.CallExpression);
-            if (req !== undefined) facts.bindings[d.name.text] = { source: req, imported: "*", typeOnly: false };
+            if (req !== undefined) facts.bindings.set(d.name.text, { source: req, imported: "*", typeOnly: false });
           }
           if (exported && d.initializer) readDeclaration(d.name, d.initializer, st);
         } else if (ts.isObjectBindingPattern(d.name) && d.initializer && ts.isCallExpression(unwrap(d.initializer))) {
@@ -316,7 +317,7 @@ export function readFacts(fileName: string, text: string, options: Options = {})
             for (const el of d.name.elements) {
               if (!ts.isIdentifier(el.name)) continue;
               const imported = el.propertyName ? nameText(el.propertyName) ?? el.name.text : el.name.text;
-              facts.bindings[el.name.text] = { source: req, imported, typeOnly: false };
+              facts.bindings.set(el.name.text, { source: req, imported, typeOnly: false });
             }
           }
         }
@@ -327,13 +328,13 @@ export function readFacts(fileName: string, text: string, options: Options = {})
       if (st.name) bindLocal(st.name.text, { kind: "other" });
       if (exported) {
         const name = isDefault ? "default" : st.name?.text;
-        if (name) facts.exports[name] = { kind: "other" };
+        if (name) facts.exports.set(name, { kind: "other" });
         if (ts.isFunctionDeclaration(st) && (st.name || isDefault)) facts.workflows.push({ name: name!, range: r(st.name ?? st) });
       }
       continue;
     }
     if (ts.isExportAssignment(st)) {
-      facts.exports[st.isExportEquals ? "module.exports" : "default"] = refOf(st.expression);
+      facts.exports.set(st.isExportEquals ? "module.exports" : "default", refOf(st.expression));
       if (options.isConfig && !st.isExportEquals) facts.config = readConfig(st.expression);
       continue;
     }
@@ -344,11 +345,11 @@ export function readFacts(fileName: string, text: string, options: Options = {})
         const target = left.expression;
         const isExports = ts.isIdentifier(target) && target.text === "exports";
         const isModuleExports = ts.isPropertyAccessExpression(target) && ts.isIdentifier(target.expression) && target.expression.text === "module" && target.name.text === "exports";
-        if (isExports || isModuleExports) facts.exports[left.name.text] = refOf(right);
+        if (isExports || isModuleExports) facts.exports.set(left.name.text, refOf(right));
         else if (ts.isIdentifier(target) && target.text === "module" && left.name.text === "exports") {
           const ref = refOf(right);
-          if (ref.kind === "object") Object.assign(facts.exports, ref.props);
-          else facts.exports["module.exports"] = ref;
+          if (ref.kind === "object") for (const [k, v] of ref.props) facts.exports.set(k, v);
+          else facts.exports.set("module.exports", ref);
         }
       }
     }
@@ -440,8 +441,12 @@ export function readFacts(fileName: string, text: string, options: Options = {})
   }
 
   // ---- The whole tree: calls, string literals, dynamic imports ---------------------------------
-  const collectionLocals = new Set(Object.entries(facts.bindings).filter(([, b]) => b.imported === "collection" && isFrameworkModule(b.source)).map(([l]) => l));
-  const secretLocals = new Set(Object.entries(facts.bindings).filter(([, b]) => b.imported === "secret").map(([l]) => l));
+  const collectionLocals = new Set<string>();
+  const secretLocals = new Set<string>();
+  for (const [local, b] of facts.bindings) {
+    if (b.imported === "collection" && isFrameworkModule(b.source)) collectionLocals.add(local);
+    if (b.imported === "secret") secretLocals.add(local);
+  }
   const exportedCollectionCalls = new Map<ts.Node, ts.Identifier>();
   for (const st of sf.statements) {
     if (ts.isVariableStatement(st) && hasModifier(st, ts.SyntaxKind.ExportKeyword)) {
@@ -449,56 +454,77 @@ export function readFacts(fileName: string, text: string, options: Options = {})
     }
   }
 
-  const visit = (node: ts.Node): void => {
-    switch (node.kind) {
-      case ts.SyntaxKind.StringLiteral:
-      case ts.SyntaxKind.NoSubstitutionTemplateLiteral: {
-        const text = (node as ts.StringLiteralLike).text;
-        if (text.length > 7 && text.charCodeAt(0) === 100 /* d */ && !specifierNodes.has(node)) {
-          const op = parseOpId(text);
-          if (op) facts.opRefs.push({ ...op, range: r(node) });
-        }
-        return;
-      }
-      case ts.SyntaxKind.CallExpression: {
-        const call = node as ts.CallExpression;
-        const callee = call.expression;
-        if (callee.kind === ts.SyntaxKind.ImportKeyword) {
-          const a = call.arguments[0];
-          if (a && ts.isStringLiteralLike(a)) addImport(a, "dynamic", false, [{ imported: "*", range: r(a) }]);
-        } else if (ts.isIdentifier(callee)) {
-          const name = callee.text;
-          if (name === "require") {
-            const a = call.arguments[0];
-            if (call.arguments.length === 1 && a && ts.isStringLiteralLike(a)) addImport(a, "require", false, [{ imported: "*", range: r(a) }]);
-          } else if (collectionLocals.has(name)) {
-            readCollection(call);
-          } else if (secretLocals.has(name)) {
-            const a = call.arguments[0];
-            if (a && ts.isStringLiteralLike(a)) facts.secretCalls.push({ name: a.text, range: r(a) });
-          } else if (name === "defineResource") {
-            specOfCall(call);
-          }
-        } else if (ts.isPropertyAccessExpression(callee) && callee.name.text === "defineResource") {
-          specOfCall(call);
-        }
-        break;
-      }
-      case ts.SyntaxKind.ImportType: {
-        const t = node as ts.ImportTypeNode;
-        if (ts.isLiteralTypeNode(t.argument) && ts.isStringLiteral(t.argument.literal)) {
-          addImport(t.argument.literal, "import-type", true, [{ imported: "*", range: r(t.argument.literal) }]);
-        }
-        break;
-      }
-      case ts.SyntaxKind.ImportDeclaration:
-      case ts.SyntaxKind.ExportDeclaration:
-      case ts.SyntaxKind.ImportEqualsDeclaration:
-        specifierNodes.add((node as ts.ImportDeclaration).moduleSpecifier ?? node);
-        break;
+  // Rather than visiting every node (as costly as parsing again), find the few places that can
+  // matter by their text, then descend from the root to the node at each: the deepest node
+  // containing an offset, with its ancestors.
+  const chainAt = (offset: number): ts.Node[] => {
+    const chain: ts.Node[] = [sf];
+    let node: ts.Node = sf;
+    for (;;) {
+      const next: ts.Node | undefined = ts.forEachChild(node, (c) => (c.pos <= offset && offset < c.end ? c : undefined));
+      if (!next) return chain;
+      chain.push(next);
+      node = next;
     }
-    ts.forEachChild(node, visit);
   };
+  const startsAt = (node: ts.Node, offset: number) => node.getStart(sf) === offset;
+
+  /** Calls and dynamic imports, by the identifier (or keyword) that starts their callee. */
+  const callAt = (offset: number): void => {
+    const chain = chainAt(offset);
+    const node = chain[chain.length - 1];
+    const parent = chain[chain.length - 2];
+    if (node.kind === ts.SyntaxKind.ImportType) {
+      const t = node as ts.ImportTypeNode;
+      if (ts.isLiteralTypeNode(t.argument) && ts.isStringLiteral(t.argument.literal) && !specifierNodes.has(t.argument.literal)) {
+        addImport(t.argument.literal, "import-type", true, [{ imported: "*", range: r(t.argument.literal) }]);
+      }
+      return;
+    }
+    if (!parent || !startsAt(node, offset)) return;
+    if (node.kind === ts.SyntaxKind.ImportKeyword && ts.isCallExpression(parent) && parent.expression === node) {
+      const a = parent.arguments[0];
+      if (a && ts.isStringLiteralLike(a) && !specifierNodes.has(a)) addImport(a, "dynamic", false, [{ imported: "*", range: r(a) }]);
+      return;
+    }
+    if (!ts.isIdentifier(node)) return;
+    const name = node.text;
+    if (ts.isCallExpression(parent) && parent.expression === node) {
+      if (name === "require") {
+        const a = parent.arguments[0];
+        if (parent.arguments.length === 1 && a && ts.isStringLiteralLike(a) && !specifierNodes.has(a)) addImport(a, "require", false, [{ imported: "*", range: r(a) }]);
+      } else if (collectionLocals.has(name)) readCollection(parent);
+      else if (secretLocals.has(name)) {
+        const a = parent.arguments[0];
+        if (a && ts.isStringLiteralLike(a)) facts.secretCalls.push({ name: a.text, range: r(a) });
+      } else if (name === "defineResource") specOfCall(parent);
+    } else if (name === "defineResource" && ts.isPropertyAccessExpression(parent) && parent.name === node) {
+      const call = chain[chain.length - 3];
+      if (call && ts.isCallExpression(call) && call.expression === parent) specOfCall(call);
+    }
+  };
+
+  /** A string literal that starts with `data.` at `offset - 1` (its quote). */
+  const opRefAt = (offset: number): void => {
+    const chain = chainAt(offset);
+    const node = chain[chain.length - 1];
+    if ((node.kind !== ts.SyntaxKind.StringLiteral && node.kind !== ts.SyntaxKind.NoSubstitutionTemplateLiteral) || !startsAt(node, offset - 1) || specifierNodes.has(node)) return;
+    const op = parseOpId((node as ts.StringLiteralLike).text);
+    if (op) facts.opRefs.push({ ...op, range: r(node) });
+  };
+
+  const callNames = ["require", "import", "defineResource", ...collectionLocals, ...secretLocals];
+  const callPattern = collectionLocals.size || secretLocals.size
+    ? new RegExp(`(?<![\\w$.])(${callNames.map((n) => n.replace(/\$/g, "\\$")).join("|")})(?![\\w$])`, "g")
+    : CALL_PATTERN;
+  callPattern.lastIndex = 0;
+  for (let m = callPattern.exec(text); m; m = callPattern.exec(text)) callAt(m.index);
+  // `x.defineResource(...)`: the member form.
+  for (let i = text.indexOf(".defineResource"); i >= 0; i = text.indexOf(".defineResource", i + 1)) callAt(i + 1);
+  for (let i = text.indexOf("data."); i >= 0; i = text.indexOf("data.", i + 5)) {
+    const q = text.charCodeAt(i - 1);
+    if (q === 34 || q === 39 || q === 96) opRefAt(i); // " ' `
+  }
 
   function readCollection(call: ts.CallExpression) {
     const name = exportedCollectionCalls.get(call);
@@ -525,7 +551,6 @@ export function readFacts(fileName: string, text: string, options: Options = {})
     facts.collections.push(c);
   }
 
-  for (const st of sf.statements) visit(st);
 
   // Exported consts whose initialiser is a function (or a call) are workflows of a workflow source.
   for (const st of sf.statements) {
@@ -537,7 +562,6 @@ export function readFacts(fileName: string, text: string, options: Options = {})
     }
   }
 
-  facts.shape = shapeOf(facts);
   return facts;
 }
 
@@ -580,8 +604,4 @@ function chainIsOptional(e: ts.Expression): boolean {
     } else cur = cur.expression;
   }
   return false;
-}
-
-function shapeOf(f: FileFacts): string {
-  return JSON.stringify([f.exports, f.starExports, f.locals, f.bindings, f.specs.map((s) => ({ ...s, range: undefined, writable: s.writable?.value, stateless: s.stateless?.value, vendorless: s.vendorless?.value, host: s.host?.value, database: s.database?.value, wakeup: s.wakeup?.value, sandbox: s.sandbox?.value }))]);
 }

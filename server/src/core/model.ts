@@ -52,26 +52,26 @@ export class Company {
     return [...apps].sort();
   }
 
-  /** Sets a file's text (from disk or an editor) and re-reads its facts. Returns the old facts' shape. */
-  setFile(file: string, text: string | undefined): { shapeChanged: boolean } {
+  /** Sets a file's text (from disk or an editor) and re-reads its facts; says whether the file existed before and after. */
+  setFile(file: string, text: string | undefined): { existedBefore: boolean; existsNow: boolean } {
     this.version++;
-    if (file === this.lockPath) { this.lockText = text; return { shapeChanged: false }; }
+    if (file === this.lockPath) { this.lockText = text; return { existedBefore: true, existsNow: true }; }
     const rel = relativeTo(this.root, file);
-    if (!rel) return { shapeChanged: false };
+    if (!rel) return { existedBefore: false, existsNow: false };
     const old = this.files.get(file);
     if (text === undefined) {
       this.files.delete(file);
-      return { shapeChanged: !!old };
+      return { existedBefore: !!old, existsNow: false };
     }
     const entry: CompanyFile = { path: file, rel, role: roleOf(rel) };
     const reason = unreadableReason(text);
     if (reason) entry.skipped = reason;
     else entry.facts = readFacts(file, text, { isConfig: entry.role.isConfig });
     this.files.set(file, entry);
-    return { shapeChanged: old?.facts?.shape !== entry.facts?.shape };
+    return { existedBefore: !!old, existsNow: true };
   }
 
-  removeFile(file: string): { shapeChanged: boolean } {
+  removeFile(file: string): { existedBefore: boolean; existsNow: boolean } {
     return this.setFile(file, undefined);
   }
 }

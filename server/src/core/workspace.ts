@@ -87,10 +87,11 @@ export class Workspace {
 
   /** Sets a file's text and keeps the company's resolver right. */
   setFile(company: Company, file: string, text: string | undefined): void {
-    const { shapeChanged } = company.setFile(file, text);
+    const { existedBefore, existsNow } = company.setFile(file, text);
     const entry = company.files.get(file);
     if (entry?.skipped) this.options.onSkip?.({ path: file, reason: entry.skipped });
-    if (shapeChanged) for (const r of this.resolvers.values()) r.invalidate();
+    // Every company's resolver: a connector in one company's tree may be imported by another.
+    for (const r of this.resolvers.values()) r.fileChanged(file, existedBefore, existsNow);
   }
 
   /** A file under a `node_modules` folder changed: forget what was read of it. */

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { MessageType, ShowMessageNotification, type Connection, type TextDocuments, type WorkDoneProgressReporter } from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { CONFIG_FILE, LOCK_FILE } from "../core/company.ts";
-import type { CheckResult } from "../core/check.ts";
+import { warmFileRules, type CheckResult } from "../core/check.ts";
 import type { Company } from "../core/model.ts";
 import { ruleDocsUrl } from "../core/rules/index.ts";
 import type { Problem } from "../core/types.ts";
@@ -130,6 +130,8 @@ export class Session {
           const open = this.documents.get(toUri(file));
           if (open) this.ws.setFile(company, file, open.getText());
           else this.ws.readFromDisk(company, file);
+          const entry = company.files.get(file);
+          if (entry) warmFileRules(entry, root);
           done++;
           if (Date.now() - t > BATCH_MS) {
             progress?.report(Math.floor((done / files.length) * 100), `Indexing ${company.name}: ${done.toLocaleString("en")}/${files.length.toLocaleString("en")} files`);

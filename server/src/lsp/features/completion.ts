@@ -55,7 +55,7 @@ export function completion(session: Session, params: CompletionParams): Completi
   const member = /([A-Za-z_$][\w$]*)\.([\w$]*)$/.exec(line);
   const facts = file.facts;
   if (member && facts) {
-    const binding = facts.bindings[member[1]];
+    const binding = facts.bindings.get(member[1]);
     if (binding) {
       const names = loc.analysis.resolver.typeMembers(loc.path, binding.source, binding.imported);
       return names.map((n) => ({ label: n, kind: CompletionItemKind.Class, detail: "resource type" }));

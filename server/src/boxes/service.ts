@@ -1,0 +1,291 @@
+/**
+ * `BoxService`: the boxes and previews as the language server offers them (`sanoma/boxes/*`, see
+ * `protocol.ts` and `docs/protocol.md`). Plain async methods taking and returning JSON-able
+ * objects, one per request, and listeners for the two notifications. The server only connects
+ * methods to these; a refused name throws `BoxNameError`, whose message is the one the client sees.
+ *
+ * **Architecture invariant: this folder imports no editor and no LSP module** (only the types of
+ * `protocol.ts`), so it runs the same under the server, in tests and in the bench.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type {
+  BoxEvent, BoxInfo, BoxTier, BoxRunInfo, BoxesApplyParams, BoxesApplyResult, BoxesChangedParams, BoxesDiffParams, BoxesDiffResult,
+  BoxesDiscardParams, BoxesDiscardResult, BoxesEventsParams, BoxesEventsResult, BoxesExposeParams, BoxesExposeResult,
+  BoxesListResult, BoxesOpenParams, BoxesOpenResult, BoxesPreviewParams, BoxesPreviewResult, BoxesRunParams, BoxesRunResult,
+  BoxesRunsParams, BoxesRunsResult, BoxesStopParams, BoxesStopResult,
+} from "../protocol.ts";
+import { Box, CAPABILITIES, runsDir, type BoxContext } from "./box.ts";
+import { applyToWorkspace, diffBox } from "./diff.ts";
+import { selectRuns } from "./events.ts";
+import { boxNameProblem, checkBoxName, previewBoxName } from "./names.ts";
+import { DEFAULT_PREVIEW_COMMAND, explainPreviewExit, previewCommand, readPreviewSource, relativeFile, scopeOf, writePreviewSource } from "./preview.ts";
+import { Supervisor } from "./supervisor.ts";
+import { syncIntoBox } from "./sync.ts";
+import { chooseTier, type TierSetting } from "./tiers.ts";
+
+export interface BoxServiceOptions {
+  /** Where boxes live; default: a per-user cache folder (`defaultBoxesDir()`). */
+  boxesDir?: string;
+  /** `auto` (default): `namespace` when bubblewrap works here, else `process`. */
+  tier?: TierSetting;
+  /** The `sanoma.preview.command` setting. */
+  previewCommand?: string;
+}
+
+/** `$XDG_CACHE_HOME/sanoma/boxes`, `~/.cache/sanoma/boxes`, or `~/Library/Caches/sanoma/boxes` on macOS. */
+export function defaultBoxesDir(): string {
+  if (process.platform === "darwin") return path.join(os.homedir(), "Library", "Caches", "sanoma", "boxes");
+  const cache = process.env.XDG_CACHE_HOME && path.isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : path.join(os.homedir(), ".cache");
+  return path.join(cache, "sanoma", "boxes");
+}
+
+type Listener<T> = (value: T) => void;
+
+export class BoxService {
+  readonly boxesDir: string;
+  private readonly ctx: BoxContext;
+  private readonly boxes = new Map<string, Box>();
+  private readonly eventListeners = new Set<Listener<BoxEvent>>();
+  private readonly changeListeners = new Set<Listener<BoxesChangedParams>>();
+  private readonly lastState = new Map<string, BoxesChangedParams["state"]>();
+  private previewTemplate: string;
+  private disposed = false;
+
+  constructor(options: BoxServiceOptions = {}) {
+    this.boxesDir = path.resolve(options.boxesDir ?? defaultBoxesDir());
+    fs.mkdirSync(this.boxesDir, { recursive: true });
+    this.previewTemplate = options.previewCommand || DEFAULT_PREVIEW_COMMAND;
+    this.ctx = {
+      boxesDir: this.boxesDir,
+      tier: chooseTier(options.tier ?? "auto"),
+      supervisor: new Supervisor(),
+      onEvent: (event) => {
+        for (const listener of this.eventListeners) safely(listener, event);
+      },
+      onStateChange: (name) => this.noteState(name),
+    };
+  }
+
+  /** The tier in force and why. */
+  get tier(): { tier: BoxTier; reason: string } {
+    return { tier: this.ctx.tier.tier, reason: this.ctx.tier.reason };
+  }
+
+  /** Applies changed settings; a tier change applies to runs started from now on. */
+  configure(options: { tier?: TierSetting; previewCommand?: string }): void {
+    if (options.tier) this.ctx.tier = chooseTier(options.tier);
+    if (options.previewCommand !== undefined) this.previewTemplate = options.previewCommand || DEFAULT_PREVIEW_COMMAND;
+  }
+
+  /** Every recorded event as it happens (`sanoma/boxes/event`); returns the unsubscribe. */
+  onEvent(listener: Listener<BoxEvent>): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  /** A box made, discarded, or starting or ending to run (`sanoma/boxes/changed`); returns the unsubscribe. */
+  onChanged(listener: Listener<BoxesChangedParams>): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /** The box object for `name` (read/write/run directly); throws `BoxNameError` for a refused name. */
+  box(name: string): Box {
+    this.assertOpen();
+    checkBoxName(name);
+    let box = this.boxes.get(name);
+    if (!box) this.boxes.set(name, (box = new Box(this.ctx, name)));
+    return box;
+  }
+
+  async list(): Promise<BoxesListResult> {
+    const names = new Set<string>();
+    for (const dir of [this.boxesDir, path.join(this.boxesDir, ".runs")]) {
+      let entries: fs.Dirent[] = [];
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        // not made yet, or deleted by hand
+      }
+      for (const entry of entries) if (entry.isDirectory() && boxNameProblem(entry.name) === undefined) names.add(entry.name);
+    }
+    for (const name of this.boxes.keys()) if (this.box(name).liveRuns().length > 0) names.add(name);
+    const boxes = [...names].sort().map((name) => this.info(name));
+    return { boxesDir: this.boxesDir, tier: this.ctx.tier.tier, tierReason: this.ctx.tier.reason, capabilities: { ...CAPABILITIES }, boxes };
+  }
+
+  async open(params: BoxesOpenParams): Promise<BoxesOpenResult> {
+    const box = this.box(params?.name);
+    const { created } = box.open();
+    this.noteState(box.name);
+    return { box: this.info(box.name), created, tier: box.tier, capabilities: { ...CAPABILITIES } };
+  }
+
+  async run(params: BoxesRunParams): Promise<BoxesRunResult> {
+    const box = this.box(params?.name);
+    const handle = box.start(params.command, { cwd: params.cwd, env: params.env, stdin: params.stdin });
+    if (!params.wait) {
+      handle.done.catch(() => {}); // failures are recorded as events
+      return { runId: handle.runId, tier: handle.tier };
+    }
+    return { runId: handle.runId, tier: handle.tier, result: await handle.done };
+  }
+
+  async stop(params: BoxesStopParams): Promise<BoxesStopResult> {
+    const box = this.box(params?.name);
+    return { stopped: await box.stop({ runId: params.runId }) };
+  }
+
+  async discard(params: BoxesDiscardParams): Promise<BoxesDiscardResult> {
+    const box = this.box(params?.name);
+    const existed = box.exists() || fs.existsSync(box.log.dir);
+    await box.discard();
+    this.boxes.delete(box.name);
+    this.lastState.delete(box.name);
+    this.emitChanged({ name: box.name, state: "discarded" });
+    return { discarded: existed };
+  }
+
+  async events(params: BoxesEventsParams): Promise<BoxesEventsResult> {
+    const box = this.box(params?.name);
+    if (!fs.existsSync(box.log.dir)) return { events: [], cursor: 0, more: false, logId: "" };
+    box.log.revalidate();
+    const cursor = Number.isFinite(params.cursor) ? Math.max(0, Math.floor(params.cursor!)) : 0;
+    const limit = Number.isFinite(params.limit) ? Math.max(1, Math.floor(params.limit!)) : 1000;
+    return { ...box.log.read(cursor, limit), logId: box.log.logId };
+  }
+
+  async runs(params: BoxesRunsParams = {}): Promise<BoxesRunsResult> {
+    const names = params.name !== undefined ? [checkBoxName(params.name)] : this.namesWithLogs();
+    const all: BoxRunInfo[] = [];
+    for (const name of names) all.push(...this.runsOf(name));
+    return selectRuns(all, params);
+  }
+
+  async diff(params: BoxesDiffParams): Promise<BoxesDiffResult> {
+    const box = this.box(params?.name);
+    const source = readPreviewSource(box.log.dir);
+    if (!source) throw new Error(`${box.name} is no preview's box: there is nothing to compare it with`);
+    return { name: box.name, root: source.root, files: diffBox({ root: source.root, home: box.home, runsDir: box.log.dir }) };
+  }
+
+  async apply(params: BoxesApplyParams): Promise<BoxesApplyResult> {
+    const box = this.box(params?.name);
+    const source = readPreviewSource(box.log.dir);
+    if (!source) throw new Error(`${box.name} is no preview's box: there is nothing to apply to`);
+    if (!Array.isArray(params.files)) throw new TypeError("files must be a list of paths");
+    return applyToWorkspace({ root: source.root, home: box.home, runsDir: box.log.dir }, params.files);
+  }
+
+  async expose(params: BoxesExposeParams): Promise<BoxesExposeResult> {
+    return { url: this.box(params?.name).expose(params.port) };
+  }
+
+  /**
+   * Runs a workflow's preview: stops what the box still runs, syncs the company in, starts the
+   * preview command. Answers once the command started (or, with `wait`, ended).
+   */
+  async preview(params: BoxesPreviewParams): Promise<BoxesPreviewResult> {
+    this.assertOpen();
+    if (typeof params?.root !== "string" || !path.isAbsolute(params.root)) throw new Error("root must be the company root's absolute path");
+    if (typeof params.export !== "string" || params.export === "") throw new Error("export must name the workflow's export");
+    const root = path.resolve(params.root);
+    if (!fs.existsSync(root)) throw new Error(`${root} does not exist`);
+    const file = relativeFile(root, params.file);
+    const scope = params.scope !== undefined ? params.scope : scopeOf(root, file);
+    const box = this.box(previewBoxName(scope, params.export));
+    await box.stop({ graceMs: 1000 });
+    box.open();
+    const command = previewCommand(params.command || this.previewTemplate, { file, export: params.export, scope, root: box.home });
+    writePreviewSource(box.log.dir, { root, file, export: params.export, scope, command });
+    const sync = await syncIntoBox({ root, home: box.home, runsDir: box.log.dir, reset: params.reset === true });
+    const handle = box.start(command, { explainExit: explainPreviewExit });
+    const base = { name: box.name, runId: handle.runId, tier: handle.tier, command, sync };
+    if (!params.wait) {
+      handle.done.catch(() => {});
+      return base;
+    }
+    return { ...base, result: await handle.done };
+  }
+
+  /** Stops every box's processes (SIGTERM, then SIGKILL after a short grace) and closes the logs. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    await Promise.all([...this.boxes.values()].map((box) => box.stop({ graceMs: 500 }).catch(() => 0)));
+    this.disposeSync();
+  }
+
+  /** SIGKILL to every box's processes at once, synchronously: for `process.on("exit")`. */
+  disposeSync(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const box of this.boxes.values()) {
+      box.killAllNow();
+      box.log.close();
+    }
+    this.ctx.supervisor.dispose();
+  }
+
+  private assertOpen(): void {
+    if (this.disposed) throw new Error("the box service was stopped");
+  }
+
+  private info(name: string): BoxInfo {
+    const box = this.box(name);
+    const live = box.liveRuns();
+    const runs = this.runsOf(name);
+    const lastRun = runs.sort((a, b) => b.startedAt - a.startedAt)[0];
+    const preview = fs.existsSync(box.log.dir) ? readPreviewSource(box.log.dir) : undefined;
+    return {
+      name,
+      home: box.home,
+      state: !box.exists() ? "missing" : live.length > 0 ? "running" : "idle",
+      liveRuns: live.length,
+      ...(lastRun ? { lastRun } : {}),
+      ...(preview ? { preview } : {}),
+    };
+  }
+
+  /** A box's runs from its log, with `lost` for those that were running when a server stopped. */
+  private runsOf(name: string): BoxRunInfo[] {
+    const box = this.box(name);
+    if (!fs.existsSync(box.log.dir)) return [];
+    return box.log.runs().map((run) => {
+      const live = box.liveRun(run.runId);
+      if (live) return { ...live, ports: [...live.ports] };
+      return run.state === "running" ? { ...run, state: "lost" as const } : run;
+    });
+  }
+
+  private namesWithLogs(): string[] {
+    try {
+      return fs.readdirSync(path.join(this.boxesDir, ".runs"), { withFileTypes: true }).filter((e) => e.isDirectory() && boxNameProblem(e.name) === undefined).map((e) => e.name);
+    } catch {
+      return [];
+    }
+  }
+
+  private noteState(name: string): void {
+    const box = this.boxes.get(name);
+    if (!box) return;
+    const state: BoxInfo["state"] = !box.exists() ? "missing" : box.liveRuns().length > 0 ? "running" : "idle";
+    if (this.lastState.get(name) === state) return;
+    this.lastState.set(name, state);
+    this.emitChanged({ name, state });
+  }
+
+  private emitChanged(change: BoxesChangedParams): void {
+    for (const listener of this.changeListeners) safely(listener, change);
+  }
+}
+
+/** A listener's failure must not break a run. */
+function safely<T>(listener: Listener<T>, value: T): void {
+  try {
+    listener(value);
+  } catch {
+    // the listener's own problem
+  }
+}

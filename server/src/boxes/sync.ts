@@ -1,0 +1,285 @@
+/**
+ * Copies a company into a preview box and keeps it in step (SPEC B5) without losing what the box
+ * changed. A manifest beside the box (`<boxes>/.runs/<name>/sync.json`) remembers, for each copied
+ * file, the workspace file's size and mtime and the box copy's size and mtime right after the copy.
+ * On the next sync a file flows from the workspace into the box only where the box's copy is still
+ * the one we made; a file the box changed, made or deleted is kept as the box left it, and listed
+ * in `kept`, unless `reset` asks for an exact copy again. The diff (`diff.ts`) reads the same
+ * manifest to tell the box's changes from the workspace's.
+ *
+ * Copied: every file and symlink (as a symlink) of the company except under `node_modules`, `.git`,
+ * any folder starting with `.`, and what `.gitignore` files ignore. `<home>/node_modules` is then a
+ * symlink to the company's `node_modules` (or the nearest one above it): read-only in the
+ * `namespace` tier, where the system is mounted read-only, but writable through the link in the
+ * `process` tier.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { BoxSyncReport } from "../protocol.ts";
+import { IgnoreRules, isSkippedFolder } from "./ignore.ts";
+
+/** What a walk records of one file: enough to notice a change without reading it. */
+export interface FileStat {
+  kind: "file" | "link";
+  size: number;
+  mtimeMs: number;
+  mode: number;
+  /** A symlink's text. */
+  link?: string;
+}
+
+export interface ManifestEntry {
+  /** The workspace file when it was copied. */
+  src: FileStat;
+  /** The box's copy right after the copy. */
+  box: FileStat;
+}
+
+export interface SyncManifest {
+  version: 1;
+  root: string;
+  files: Record<string, ManifestEntry>;
+}
+
+export function manifestFile(runsDir: string): string {
+  return path.join(runsDir, "sync.json");
+}
+
+export function readManifest(runsDir: string, root: string): SyncManifest {
+  try {
+    const manifest = JSON.parse(fs.readFileSync(manifestFile(runsDir), "utf8")) as SyncManifest;
+    if (manifest?.version === 1 && manifest.root === root && manifest.files && typeof manifest.files === "object") return manifest;
+  } catch {
+    // none yet, or unreadable: start from nothing
+  }
+  return { version: 1, root, files: Object.create(null) };
+}
+
+export function writeManifest(runsDir: string, manifest: SyncManifest): void {
+  fs.mkdirSync(runsDir, { recursive: true });
+  const file = manifestFile(runsDir);
+  fs.writeFileSync(file + ".tmp", JSON.stringify(manifest));
+  fs.renameSync(file + ".tmp", file);
+}
+
+/**
+ * Files under `root` (relative, `/`-separated) that a preview copies. `rules` are the `.gitignore`
+ * rules from above `root`; each folder's own `.gitignore` joins on the way down.
+ */
+export function walkTree(root: string, rules: IgnoreRules): Map<string, FileStat> {
+  const files = new Map<string, FileStat>();
+  const visit = (dir: string, rel: string, inherited: IgnoreRules) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // unreadable or vanished: skipped, the rest goes on
+    }
+    const here = entries.some((e) => e.name === ".gitignore") ? inherited.withFile(dir, rel) : inherited;
+    for (const entry of entries) {
+      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (isSkippedFolder(entry.name) || here.ignores(childRel, true)) continue;
+        visit(full, childRel, here);
+      } else if (entry.isFile() || entry.isSymbolicLink()) {
+        if (entry.isSymbolicLink() && entry.name === "node_modules" && rel === "") continue; // our own link
+        if (here.ignores(childRel, false)) continue;
+        const stat = statOf(full);
+        if (stat) files.set(childRel, stat);
+      }
+    }
+  };
+  visit(root, "", rules);
+  return files;
+}
+
+/** A file's stat as walks record it, or undefined when it vanished. */
+export function statOf(full: string): FileStat | undefined {
+  try {
+    const stat = fs.lstatSync(full);
+    if (stat.isSymbolicLink()) return { kind: "link", size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o777, link: fs.readlinkSync(full) };
+    if (stat.isFile()) return { kind: "file", size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o7777 };
+  } catch {
+    // vanished
+  }
+  return undefined;
+}
+
+/** True when two stats describe the same content as far as size, mtime and kind can tell. */
+export function sameStat(a: FileStat | undefined, b: FileStat | undefined): boolean {
+  if (!a || !b || a.kind !== b.kind) return false;
+  if (a.kind === "link") return a.link === b.link;
+  return a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
+/** Byte for byte (or link text for link) comparison of two files. */
+export function sameContent(aPath: string, a: FileStat, bPath: string, b: FileStat): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === "link") return a.link === b.link;
+  if (a.size !== b.size) return false;
+  try {
+    return fs.readFileSync(aPath).equals(fs.readFileSync(bPath));
+  } catch {
+    return false;
+  }
+}
+
+/** Copies one file (or symlink) to `to`, replacing what is there; returns the copy's stat. */
+export async function copyEntry(from: string, to: string, stat: FileStat): Promise<FileStat | undefined> {
+  if (stat.kind === "link") {
+    await fs.promises.rm(to, { force: true, recursive: true });
+    await fs.promises.symlink(stat.link!, to);
+  } else {
+    try {
+      await fs.promises.copyFile(from, to, fs.constants.COPYFILE_FICLONE);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EISDIR" && code !== "ENOTDIR" && code !== "EEXIST") throw error;
+      // A folder (or a file where a folder was needed) stands in the way: replace it.
+      await fs.promises.rm(to, { force: true, recursive: true });
+      await fs.promises.copyFile(from, to, fs.constants.COPYFILE_FICLONE);
+    }
+  }
+  return statOf(to);
+}
+
+/** Runs `task` over `items` with at most `width` at a time. */
+export async function inParallel<T>(items: T[], width: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await task(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
+
+const COPY_WIDTH = 32;
+
+export interface SyncOptions {
+  /** The company root (copied from). */
+  root: string;
+  /** The box's home (copied into). */
+  home: string;
+  /** The box's bookkeeping folder (holds the manifest). */
+  runsDir: string;
+  /** Make the box an exact copy again, dropping its own changes. */
+  reset?: boolean;
+}
+
+/** Brings the workspace's files into the box; see the file's header for what is kept. */
+export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> {
+  const started = performance.now();
+  const { root, home, runsDir } = options;
+  fs.mkdirSync(home, { recursive: true });
+  const above = IgnoreRules.above(root);
+  const source = walkTree(root, above);
+  const manifest = readManifest(runsDir, root);
+  const known = Object.keys(manifest.files).length > 0 || options.reset;
+  // A first sync into an empty box needs no look at the box.
+  const box = known || fs.readdirSync(home).length > 0 ? walkTree(home, above) : new Map<string, FileStat>();
+  const report: BoxSyncReport = { copied: 0, updated: 0, deleted: 0, kept: [], unchanged: 0, ms: 0 };
+  const toCopy: Array<{ rel: string; stat: FileStat; isNew: boolean }> = [];
+  const toDelete = new Set<string>();
+
+  for (const [rel, src] of source) {
+    const entry = manifest.files[rel];
+    const current = box.get(rel);
+    const boxUntouched = entry !== undefined && sameStat(current, entry.box);
+    const sourceUnchanged = entry !== undefined && sameStat(src, entry.src);
+    if (boxUntouched && sourceUnchanged) {
+      report.unchanged++;
+      continue;
+    }
+    if (options.reset || boxUntouched) {
+      toCopy.push({ rel, stat: src, isNew: current === undefined });
+      continue;
+    }
+    if (current === undefined) {
+      if (entry === undefined) toCopy.push({ rel, stat: src, isNew: true });
+      else report.kept.push(rel); // the box deleted it
+      continue;
+    }
+    // The box has its own version: keep it, and remember it when it is the workspace's anyway.
+    if (sameContent(path.join(home, rel), current, path.join(root, rel), src)) {
+      manifest.files[rel] = { src, box: current };
+      report.unchanged++;
+    } else report.kept.push(rel);
+  }
+  for (const [rel, entry] of Object.entries(manifest.files)) {
+    if (source.has(rel)) continue;
+    const current = box.get(rel);
+    if (current === undefined || options.reset || sameStat(current, entry.box)) {
+      if (current !== undefined) toDelete.add(rel);
+      delete manifest.files[rel];
+    } else report.kept.push(rel); // the workspace deleted it, the box changed it
+  }
+  if (options.reset) {
+    for (const rel of box.keys()) if (!source.has(rel) && manifest.files[rel] === undefined) toDelete.add(rel);
+  }
+
+  for (const rel of toDelete) {
+    fs.rmSync(path.join(home, rel), { force: true });
+    report.deleted++;
+  }
+  // Folders first, shallow before deep, then the files in parallel.
+  const folders = new Set<string>();
+  for (const { rel } of toCopy) for (let dir = path.posix.dirname(rel); dir !== "."; dir = path.posix.dirname(dir)) folders.add(dir);
+  for (const dir of [...folders].sort((a, b) => a.length - b.length)) {
+    const full = path.join(home, dir);
+    try {
+      fs.mkdirSync(full);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (!fs.lstatSync(full).isDirectory()) {
+        fs.rmSync(full, { force: true }); // a file or link where the workspace has a folder
+        fs.mkdirSync(full);
+      }
+    }
+  }
+  await inParallel(toCopy, COPY_WIDTH, async ({ rel, stat, isNew }) => {
+    let copy: FileStat | undefined;
+    try {
+      copy = await copyEntry(path.join(root, rel), path.join(home, rel), stat);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return; // deleted from the workspace meanwhile
+      throw error;
+    }
+    if (!copy) return;
+    manifest.files[rel] = { src: stat, box: copy };
+    if (isNew) report.copied++;
+    else report.updated++;
+  });
+  writeManifest(runsDir, manifest);
+  linkNodeModules(root, home);
+  report.kept.sort();
+  report.ms = Math.round(performance.now() - started);
+  return report;
+}
+
+/**
+ * `<home>/node_modules` → the company's `node_modules`, or the nearest one above the company (a
+ * monorepo's hoisted packages). A folder of that name that the box made itself is left alone.
+ */
+export function linkNodeModules(root: string, home: string): string | undefined {
+  let target: string | undefined;
+  for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "node_modules");
+    if (fs.existsSync(candidate)) {
+      target = candidate;
+      break;
+    }
+    if (path.dirname(dir) === dir) break;
+  }
+  const link = path.join(home, "node_modules");
+  let existing: fs.Stats | undefined;
+  try {
+    existing = fs.lstatSync(link);
+  } catch {
+    existing = undefined;
+  }
+  if (existing && !existing.isSymbolicLink()) return undefined;
+  if (existing && target && fs.readlinkSync(link) === target) return target;
+  if (existing) fs.rmSync(link, { force: true });
+  if (target) fs.symlinkSync(target, link, "dir");
+  return target;
+}
