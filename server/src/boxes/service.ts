@@ -197,7 +197,6 @@ export class BoxService {
     const scope = params.scope !== undefined ? params.scope : scopeOf(root, file);
     const box = this.box(previewBoxName(scope, params.export));
     await box.stop({ graceMs: 1000 });
-    box.open();
     const command = previewCommand(params.command || this.previewTemplate, { file, export: params.export, scope, root: box.home });
     writePreviewSource(box.log.dir, { root, file, export: params.export, scope, command });
     const sync = await syncIntoBox({ root, home: box.home, runsDir: box.log.dir, reset: params.reset === true });

@@ -170,10 +170,13 @@ export interface SyncOptions {
 export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> {
   const started = performance.now();
   const { root, home, runsDir } = options;
+  const homeExisted = fs.existsSync(home);
   fs.mkdirSync(home, { recursive: true });
   const above = IgnoreRules.above(root);
   const source = walkTree(root, above);
   const manifest = readManifest(runsDir, root);
+  // A home deleted by hand is no deletion by the box: copy everything again.
+  if (!homeExisted) manifest.files = Object.create(null);
   const known = Object.keys(manifest.files).length > 0 || options.reset;
   // A first sync into an empty box needs no look at the box.
   const box = known || fs.readdirSync(home).length > 0 ? walkTree(home, above) : new Map<string, FileStat>();

@@ -1,0 +1,169 @@
+/**
+ * SPEC B5's record of runs: events numbered in order, resumed from a cursor (also by a new service
+ * over the same folder, as after a server restart), live events equal to the recorded ones, and
+ * runs listed per box and per time window, newest first, with a limit and `truncated`.
+ */
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { EventLog } from "../../server/src/boxes/events.ts";
+import { BoxService } from "../../server/src/boxes/service.ts";
+import type { BoxEvent } from "../../server/src/protocol.ts";
+import { TIERS, cleanupTempDirs, tempDir } from "./helpers.ts";
+
+after(cleanupTempDirs);
+
+for (const tier of TIERS) {
+  describe(`events and runs, ${tier} tier`, () => {
+    const services: BoxService[] = [];
+    const service = (boxesDir = tempDir()) => {
+      const made = new BoxService({ boxesDir, tier });
+      services.push(made);
+      return made;
+    };
+    after(async () => {
+      for (const s of services) await s.dispose();
+    });
+
+    test("events resume after a cursor, in order, with nothing lost or repeated", async () => {
+      const boxes = service();
+      const live: BoxEvent[] = [];
+      boxes.onEvent((e) => live.push(e));
+      const { runId, result } = await boxes.run({ name: "ev", command: "echo one; echo two >&2; exit 4", wait: true });
+      assert.equal(result?.exitCode, 4);
+      const all = await boxes.events({ name: "ev" });
+      assert.deepEqual(all.events.map((e) => e.seq), all.events.map((_, i) => i + 1));
+      assert.deepEqual(all.events, live, "live events are the recorded ones");
+      assert.equal(all.events[0]!.kind, "start");
+      assert.equal(all.events.at(-1)!.kind, "exit");
+      assert.ok(all.events.every((e) => e.runId === runId && e.box === "ev"));
+      const exit = all.events.at(-1)!;
+      assert.ok(exit.kind === "exit" && exit.exitCode === 4 && exit.durationMs >= 0);
+      const text = (stream: string) => all.events.map((e) => (e.kind === "output" && e.stream === stream ? e.text : "")).join("");
+      assert.equal(text("stdout"), "one\n");
+      assert.equal(text("stderr"), "two\n");
+      assert.equal(all.more, false);
+      assert.equal(all.cursor, all.events.at(-1)!.seq);
+
+      // A client that saw the first two resumes after them.
+      const resumed = await boxes.events({ name: "ev", cursor: 2 });
+      assert.deepEqual(resumed.events, all.events.slice(2));
+      // Paging with a limit walks the same events.
+      const paged: BoxEvent[] = [];
+      let cursor = 0;
+      for (;;) {
+        const page = await boxes.events({ name: "ev", cursor, limit: 1 });
+        paged.push(...page.events);
+        cursor = page.cursor;
+        if (!page.more) break;
+      }
+      assert.deepEqual(paged, all.events);
+      // Nothing new past the end.
+      assert.deepEqual((await boxes.events({ name: "ev", cursor: all.cursor })).events, []);
+    });
+
+    test("a new service over the same folder resumes the numbering and the cursor", async () => {
+      const boxesDir = tempDir();
+      const first = service(boxesDir);
+      await first.run({ name: "restart", command: "echo before", wait: true });
+      const seen = await first.events({ name: "restart" });
+      await first.dispose();
+
+      const second = service(boxesDir);
+      await second.run({ name: "restart", command: "echo after", wait: true });
+      const after = await second.events({ name: "restart", cursor: seen.cursor });
+      assert.equal(after.logId, seen.logId);
+      assert.equal(after.events[0]!.seq, seen.cursor + 1);
+      assert.equal(after.events[0]!.kind, "start");
+      assert.ok(after.events.some((e) => e.kind === "output" && e.text === "after\n"));
+      assert.ok(!after.events.some((e) => e.kind === "output" && e.text === "before\n"));
+    });
+
+    test("a discarded box's log is gone; the next one has another logId and starts at 1", async () => {
+      const boxes = service();
+      await boxes.run({ name: "again", command: "true", wait: true });
+      const before = await boxes.events({ name: "again" });
+      await boxes.discard({ name: "again" });
+      assert.deepEqual(await boxes.events({ name: "again" }), { events: [], cursor: 0, more: false, logId: "" });
+      await boxes.run({ name: "again", command: "true", wait: true });
+      const after = await boxes.events({ name: "again" });
+      assert.notEqual(after.logId, before.logId);
+      assert.equal(after.events[0]!.seq, 1);
+    });
+
+    test("runs are listed per box and per time window, newest first, with limit and truncated", async () => {
+      const boxes = service();
+      const started: Record<string, number> = {};
+      for (const [name, command] of [["a", "echo a1"], ["b", "echo b1"], ["a", "exit 2"], ["a", "echo a3"]] as const) {
+        const { runId } = await boxes.run({ name, command, wait: true });
+        started[`${name}:${runId}`] = (await boxes.runs({ name })).runs.find((r) => r.runId === runId)!.startedAt;
+        await new Promise((r) => setTimeout(r, 15)); // distinct start times
+      }
+      const ofA = await boxes.runs({ name: "a" });
+      assert.equal(ofA.truncated, false);
+      assert.deepEqual(ofA.runs.map((r) => r.command), ["echo a3", "exit 2", "echo a1"]);
+      assert.deepEqual(ofA.runs.map((r) => r.exitCode), [0, 2, 0]);
+      assert.ok(ofA.runs.every((r) => r.state === "exited" && r.tier === tier && r.box === "a"));
+
+      const all = await boxes.runs({});
+      assert.deepEqual(all.runs.map((r) => `${r.box}:${r.command}`), ["a:echo a3", "a:exit 2", "b:echo b1", "a:echo a1"]);
+
+      const limited = await boxes.runs({ limit: 2 });
+      assert.equal(limited.truncated, true);
+      assert.deepEqual(limited.runs.map((r) => r.command), ["echo a3", "exit 2"]);
+
+      const b1 = all.runs.find((r) => r.command === "echo b1")!;
+      const a2 = all.runs.find((r) => r.command === "exit 2")!;
+      const window = await boxes.runs({ since: b1.startedAt, until: a2.startedAt });
+      assert.deepEqual(window.runs.map((r) => r.command), ["exit 2", "echo b1"]);
+      assert.equal(window.truncated, false);
+      assert.deepEqual((await boxes.runs({ since: Date.now() + 60_000 })).runs, []);
+    });
+
+    test("a running run is listed as running, then exited", async () => {
+      const boxes = service();
+      const { runId } = await boxes.run({ name: "long", command: "sleep 600" });
+      const running = (await boxes.runs({ name: "long" })).runs[0]!;
+      assert.equal(running.runId, runId);
+      assert.equal(running.state, "running");
+      assert.equal((await boxes.list()).boxes.find((b) => b.name === "long")?.state, "running");
+      assert.equal((await boxes.stop({ name: "long" })).stopped, 1);
+      const exited = (await boxes.runs({ name: "long" })).runs[0]!;
+      assert.equal(exited.state, "exited");
+      assert.equal(exited.signal, "SIGTERM");
+    });
+  });
+}
+
+describe("EventLog", () => {
+  test("a torn last line (a crash mid-write) is skipped and numbering goes on", () => {
+    const dir = path.join(tempDir(), "log");
+    const log = new EventLog(dir);
+    for (let i = 0; i < 600; i++) log.append({ kind: "output", box: "x", runId: "run-1", at: i, stream: "stdout", text: `${i}\n`, bytes: 2 });
+    log.close();
+    fs.appendFileSync(path.join(dir, "events.jsonl"), '{"seq":601,"kind":"outp');
+    const reopened = new EventLog(dir);
+    assert.equal(reopened.seq, 600);
+    const next = reopened.append({ kind: "output", box: "x", runId: "run-1", at: 0, stream: "stdout", text: "next\n", bytes: 5 });
+    assert.equal(next.seq, 601);
+    const page = reopened.read(590, 100);
+    assert.deepEqual(page.events.map((e) => e.seq), [591, 592, 593, 594, 595, 596, 597, 598, 599, 600, 601]);
+    assert.equal(page.more, false);
+    // Seeking through the sparse index lands on the right events from any cursor.
+    for (const cursor of [0, 1, 255, 256, 257, 511, 512, 513]) assert.equal(reopened.read(cursor, 1).events[0]!.seq, cursor + 1, `cursor ${cursor}`);
+    reopened.close();
+  });
+
+  test("a log folder deleted by hand is remade and numbering goes on", () => {
+    const dir = path.join(tempDir(), "log");
+    const log = new EventLog(dir);
+    log.append({ kind: "port", box: "x", runId: "run-1", at: 0, port: 1, url: "http://127.0.0.1:1" });
+    fs.rmSync(dir, { recursive: true });
+    log.revalidate();
+    const next = log.append({ kind: "port", box: "x", runId: "run-1", at: 0, port: 2, url: "http://127.0.0.1:2" });
+    assert.equal(next.seq, 2);
+    assert.deepEqual(log.read(0, 10).events.map((e) => e.seq), [2]);
+    log.close();
+  });
+});
