@@ -6,7 +6,7 @@ import { analyse, type Analysis } from "./analysis.ts";
 import type { ConnectorResolver } from "./connectors.ts";
 import type { Company } from "./model.ts";
 import { RULES } from "./rules/index.ts";
-import type { FileRule, ProblemInit } from "./rules/rule.ts";
+import type { FileRule } from "./rules/rule.ts";
 import type { CompanyFile } from "./model.ts";
 import type { Problem, RuleId, Severity } from "./types.ts";
 
@@ -22,44 +22,65 @@ export function checkCompany(company: Company, resolver: ConnectorResolver, opti
   const start = now();
   const analysis = analyse(company, resolver);
   const problems: Problem[] = [];
+  const settings = options.rules ?? {};
+  const severityOf = (rule: RuleId, own: Severity | undefined, fallback: Severity) => {
+    const s = settings[rule];
+    return s && s !== "off" ? s : own ?? fallback;
+  };
   for (const rule of RULES) {
-    const setting = options.rules?.[rule.id];
-    if (setting === "off") continue;
-    const toProblem = (p: ProblemInit): Problem => ({ rule: rule.id, severity: setting ?? p.severity ?? rule.severity, ...withoutSeverity(p) });
+    if (!rule.check || settings[rule.id] === "off") continue;
     try {
-      if (rule.check) rule.check(analysis, (p) => problems.push(toProblem(p)));
-      else for (const file of analysis.files) for (const p of fileProblems(rule, file, company.root)) problems.push(toProblem(p));
+      rule.check(analysis, (p) => problems.push({ rule: rule.id, ...withoutSeverity(p), severity: severityOf(rule.id, p.severity, rule.severity) }));
     } catch (e) {
-      // A rule never throws on bad input; if one does anyway, the others still run.
-      problems.push({ rule: rule.id, severity: "error", file: company.configFile?.path ?? company.root, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: `Internal error in rule ${rule.id}: ${(e as Error).message}` });
+      problems.push(internalError(company, rule.id, e));
+    }
+  }
+  // File rules: their findings are kept on each file's entry (a new text makes a new entry), so a
+  // check after an edit only gathers them.
+  const anySetting = Object.keys(settings).length > 0;
+  for (const file of analysis.files) {
+    const own = fileRuleProblems(file, company.root);
+    if (own.length === 0) continue;
+    for (const p of own) {
+      if (!anySetting) { problems.push(p); continue; }
+      const s = settings[p.rule];
+      if (s === "off") continue;
+      problems.push(s ? { ...p, severity: s } : p);
     }
   }
   problems.sort(compareProblems);
   return { problems, analysis, ms: now() - start };
 }
 
-/**
- * Runs the file rules over one file ahead of the company check, filling their cache: the server
- * calls it while indexing, in its time-boxed batches, so the first company-wide check has only
- * the company rules left to run and never holds the event loop for long.
- */
-export function warmFileRules(file: CompanyFile, root: string): void {
-  for (const rule of RULES) if (!rule.check) fileProblems(rule, file, root);
+function internalError(company: Company, rule: RuleId, e: unknown): Problem {
+  // A rule never throws on bad input; if one does anyway, the others still run and it is said.
+  return { rule, severity: "error", file: company.configFile?.path ?? company.root, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: `Internal error in rule ${rule}: ${(e as Error).message}` };
 }
 
-/** A file rule's findings for a file, cached on the file's facts (a new text makes new facts). */
-const fileCache = new WeakMap<object, Map<string, ProblemInit[]>>();
-function fileProblems(rule: FileRule, file: CompanyFile, root: string): ProblemInit[] {
-  const key = file.facts ?? file;
-  let byRule = fileCache.get(key);
-  if (!byRule) fileCache.set(key, (byRule = new Map()));
-  let found = byRule.get(rule.id);
-  if (!found) {
-    const list: ProblemInit[] = [];
-    rule.checkFile(file, root, (p) => list.push(p));
-    byRule.set(rule.id, (found = list));
+const FILE_RULES = RULES.filter((r): r is FileRule => !r.check);
+
+/** The file rules' findings for one file, computed once per entry. */
+export function fileRuleProblems(file: CompanyFile, root: string): Problem[] {
+  if (file.fileRuleProblems) return file.fileRuleProblems;
+  const out: Problem[] = [];
+  for (const rule of FILE_RULES) {
+    try {
+      rule.checkFile(file, root, (p) => out.push({ rule: rule.id, ...withoutSeverity(p), severity: p.severity ?? rule.severity }));
+    } catch (e) {
+      out.push({ ...internalError({ root } as Company, rule.id, e), file: file.path });
+    }
   }
-  return found;
+  file.fileRuleProblems = out;
+  return out;
+}
+
+/**
+ * Runs the file rules over one file ahead of the company check: the server calls it while
+ * indexing, in its time-boxed batches, so the first company-wide check has only the company
+ * rules left to run and never holds the event loop for long.
+ */
+export function warmFileRules(file: CompanyFile, root: string): void {
+  fileRuleProblems(file, root);
 }
 
 function withoutSeverity<T extends { severity?: Severity }>(p: T): Omit<T, "severity"> {

@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import { CONFIG_FILE, LOCK_FILE, isCodeFile, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
 import { readFacts, type FileFacts } from "./facts.ts";
-import type { FileSystem } from "./types.ts";
+import type { FileSystem, Problem } from "./types.ts";
 
 /** Files larger than this are not parsed (said in --verbose and the server's log). */
 export const MAX_FILE_BYTES = 2_000_000;
@@ -19,6 +19,10 @@ export interface CompanyFile {
   facts?: FileFacts;
   /** Why the file's facts could not be read (binary, too large, vanished). */
   skipped?: string;
+  /** What the file rules found in it, filled by the check on first need. */
+  fileRuleProblems?: Problem[];
+  /** The op-reference findings, with the collections they were judged against. */
+  refProblems?: { against: string; problems: unknown[] };
 }
 
 export interface Skipped { path: string; reason: string }

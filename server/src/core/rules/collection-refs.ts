@@ -5,6 +5,8 @@
 import { COLLECTION_OPS, type Analysis, type Collection, visibleCollections } from "../analysis.ts";
 import { didYouMean } from "../text.ts";
 import type { ProblemInit } from "./rule.ts";
+import type { CompanyFile } from "../model.ts";
+import type { OpRefFact } from "../facts.ts";
 
 export interface RefProblem extends ProblemInit { rule: "collection-op" | "collection-scope" }
 
@@ -17,46 +19,58 @@ export function refProblems(a: Analysis): RefProblem[] {
   const visibleByScope = new Map<string | null, Map<string, Collection[]>>();
   const allByName = new Map<string, Collection[]>();
   for (const c of a.collections) allByName.set(c.name, [...(allByName.get(c.name) ?? []), c]);
+  // What a file's findings depend on besides its own facts: the collections and where they are.
+  // While that stays the same, each file keeps its findings and a check only gathers them.
+  const against = a.collections.map((c) => `${c.scope}\t${c.name}\t${c.file.path}\t${c.nameRange.start.line}:${c.nameRange.start.character}`).join("\n");
   for (const file of a.files) {
     const refs = file.facts?.opRefs;
     if (!refs || refs.length === 0) continue;
+    if (file.refProblems?.against === against) {
+      for (const p of file.refProblems.problems as RefProblem[]) out.push(p);
+      continue;
+    }
+    const mine: RefProblem[] = [];
     const scope = file.role.scope;
     let visible = visibleByScope.get(scope);
     if (!visible) visibleByScope.set(scope, (visible = visibleCollections(a, scope)));
-    for (const ref of refs) {
-      const id = `data.${ref.collection}.${ref.op}`;
-      const inner = { start: { line: ref.range.start.line, character: ref.range.start.character + 1 }, end: { line: ref.range.end.line, character: ref.range.end.character - 1 } };
-      const found = visible.get(ref.collection);
-      if (!found) {
-        const elsewhere = allByName.get(ref.collection);
-        if (elsewhere) {
-          const where = elsewhere.map((c) => (c.scope === null ? "the root scope" : `app \`${c.scope}\``)).join(", ");
-          out.push({
-            rule: "collection-scope", file: file.path, range: ref.range,
-            message: `Collection \`${ref.collection}\` belongs to ${where}, which ${scope === null ? "the root scope" : `app \`${scope}\``} cannot see; a file sees the root scope's collections and its own app's`,
-            related: elsewhere.map((c) => ({ file: c.file.path, range: c.nameRange, message: `\`${c.name}\` is declared here` })),
-          });
-          continue;
-        }
-        const s = didYouMean(ref.collection, visible.keys());
-        out.push({
-          rule: "collection-op", file: file.path, range: ref.range,
-          message: `No collection \`${ref.collection}\` in ${id}${s ? `; did you mean \`${s}\`?` : ""}`,
-          fixes: s ? [{ title: `Change to data.${s}.${ref.op}`, preferred: true, edits: [{ file: file.path, range: inner, newText: `data.${s}.${ref.op}` }] }] : undefined,
-        });
-        continue;
-      }
-      if (!(COLLECTION_OPS as readonly string[]).includes(ref.op)) {
-        const s = didYouMean(ref.op, COLLECTION_OPS);
-        out.push({
-          rule: "collection-op", file: file.path, range: ref.range,
-          message: `Collection \`${ref.collection}\` has no operation \`${ref.op}\`${s ? `; did you mean \`${s}\`?` : ""} (its operations: ${COLLECTION_OPS.join(", ")})`,
-          related: found.map((c) => ({ file: c.file.path, range: c.nameRange, message: `\`${c.name}\` is declared here` })),
-          fixes: s ? [{ title: `Change to data.${ref.collection}.${s}`, preferred: true, edits: [{ file: file.path, range: inner, newText: `data.${ref.collection}.${s}` }] }] : undefined,
-        });
-      }
-    }
+    for (const ref of refs) judgeRef(file, ref, visible, allByName, mine);
+    file.refProblems = { against, problems: mine };
+    for (const p of mine) out.push(p);
   }
   cache.set(a, out);
   return out;
+}
+
+function judgeRef(file: CompanyFile, ref: OpRefFact, visible: Map<string, Collection[]>, allByName: Map<string, Collection[]>, out: RefProblem[]): void {
+  const scope = file.role.scope;
+  const found = visible.get(ref.collection);
+  if (found && (COLLECTION_OPS as readonly string[]).includes(ref.op)) return;
+  const id = `data.${ref.collection}.${ref.op}`;
+  const inner = { start: { line: ref.range.start.line, character: ref.range.start.character + 1 }, end: { line: ref.range.end.line, character: ref.range.end.character - 1 } };
+  if (!found) {
+    const elsewhere = allByName.get(ref.collection);
+    if (elsewhere) {
+      const where = elsewhere.map((c) => (c.scope === null ? "the root scope" : `app \`${c.scope}\``)).join(", ");
+      out.push({
+        rule: "collection-scope", file: file.path, range: ref.range,
+        message: `Collection \`${ref.collection}\` belongs to ${where}, which ${scope === null ? "the root scope" : `app \`${scope}\``} cannot see; a file sees the root scope's collections and its own app's`,
+        related: elsewhere.map((c) => ({ file: c.file.path, range: c.nameRange, message: `\`${c.name}\` is declared here` })),
+      });
+      return;
+    }
+    const s = didYouMean(ref.collection, visible.keys());
+    out.push({
+      rule: "collection-op", file: file.path, range: ref.range,
+      message: `No collection \`${ref.collection}\` in ${id}${s ? `; did you mean \`${s}\`?` : ""}`,
+      fixes: s ? [{ title: `Change to data.${s}.${ref.op}`, preferred: true, edits: [{ file: file.path, range: inner, newText: `data.${s}.${ref.op}` }] }] : undefined,
+    });
+    return;
+  }
+  const s = didYouMean(ref.op, COLLECTION_OPS);
+  out.push({
+    rule: "collection-op", file: file.path, range: ref.range,
+    message: `Collection \`${ref.collection}\` has no operation \`${ref.op}\`${s ? `; did you mean \`${s}\`?` : ""} (its operations: ${COLLECTION_OPS.join(", ")})`,
+    related: found.map((c) => ({ file: c.file.path, range: c.nameRange, message: `\`${c.name}\` is declared here` })),
+    fixes: s ? [{ title: `Change to data.${ref.collection}.${s}`, preferred: true, edits: [{ file: file.path, range: inner, newText: `data.${ref.collection}.${s}` }] }] : undefined,
+  });
 }
