@@ -154,7 +154,8 @@ interface Options { isConfig?: boolean }
 
 /** Reads a file's facts. Never throws on bad code. */
 export function readFacts(fileName: string, text: string, options: Options = {}): FileFacts {
-  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, scriptKind(fileName));
+  // JSDoc is never read: skipping it makes parsing cheaper.
+  const sf = ts.createSourceFile(fileName, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, scriptKind(fileName));
   const lines = new LineMap(text);
   const r = (node: ts.Node): Range => lines.range(node.getStart(sf), node.end);
   const facts: FileFacts = {
