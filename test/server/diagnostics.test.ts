@@ -224,3 +224,69 @@ test("server: the clean example company has no problems", async () => {
     assert.ok(existsSync(root));
   } finally { await c.shutdown(); rmSync(root, { recursive: true, force: true }); }
 });
+
+test("server: editing a connector in the company's own tree re-resolves the declarations that use it", async () => {
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /connectors/queue.ts
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const queue = defineResource({ vendor: "acme", type: "queue", title: "Queue", schema: z.object({ name: z.string() }), fields: {}, writable: true });
+//- /resources/infra.ts
+import { queue } from "../connectors/queue";
+export const jobs = queue({ name: "jobs", retention: 7 });
+`);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    const infra = join(root, "resources/infra.ts");
+    await c.waitFor(() => c.diagnosticsFor(infra).some((d) => /`retention` is not a field of acme\.queue/.test(d.message)), "the unknown field");
+    const connector = join(root, "connectors/queue.ts");
+    c.open(connector, readFileSync(connector, "utf8"));
+    c.change(connector, readFileSync(connector, "utf8").replace("name: z.string() }", "name: z.string(), retention: z.number().optional() }"));
+    await c.waitFor(() => c.diagnosticsFor(infra).length === 0, "the field is known now");
+  } finally { await c.shutdown(); removeFixture(root); }
+});
+
+test("server: settings skip extra folders and add company roots no workspace folder leads to", async () => {
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /generated/x.ts
+export const x = (ctx: any) => ctx.call("data.ghost.get", {});
+//- /workflows/y.ts
+export const y = (ctx: any) => ctx.call("data.ghost.get", {});
+`);
+  const elsewhere = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/z.ts
+export const z = (ctx: any) => ctx.call("data.ghost.get", {});
+`);
+  const c = new LspClient({ settings: { exclude: ["generated"], companyRoots: [elsewhere] } });
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    await c.waitFor(() => c.diagnosticsFor(join(elsewhere, "workflows/z.ts")).length === 1, "the manual root's problem");
+    assert.equal(c.diagnosticsFor(join(root, "workflows/y.ts")).length, 1);
+    assert.equal(c.diagnosticsFor(join(root, "generated/x.ts")).length, 0, "an excluded folder is not read");
+  } finally { await c.shutdown(); removeFixture(root); removeFixture(elsewhere); }
+});
+
+test("server: a handler that throws answers an empty result, logs, and the server keeps working", async () => {
+  const root = writeFixture(BROKEN);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    const file = `file://${join(root, "workflows/nightly.ts")}`;
+    // Malformed params make the handlers throw inside.
+    assert.equal(await c.request("textDocument/hover", { textDocument: { uri: file }, position: null }), null);
+    assert.deepEqual(await c.request("textDocument/codeAction", { textDocument: { uri: file }, range: null, context: { diagnostics: [{ source: "sanoma", code: "collection-op", range: null, message: "x" }] } }), []);
+    await c.waitFor(() => c.notifications.some((n) => n.method === "window/logMessage" && /hover failed/.test((n.params as any).message)), "the failure logged");
+    const d = await c.request("textDocument/definition", { textDocument: { uri: file }, position: { line: 1, character: 20 } });
+    assert.equal(d[0].uri, `file://${join(root, "resources/data.ts")}`, "still answers");
+  } finally { await c.shutdown(); removeFixture(root); }
+});
