@@ -1,0 +1,252 @@
+/**
+ * Which rules could fire on a file, decided from its text before oxlint hands JavaScript its
+ * syntax tree. oxlint builds a file's tree in JavaScript only when some rule wants to visit it, and
+ * building it costs more than everything else the plugin does; most files of a company import
+ * nothing wrong, so most files should never be built. The answer must never be "no" for a file
+ * where a rule fires: the prefilter only finds the candidates, the core's own `judgeImport` still
+ * decides, and the real judgement is made again on the syntax tree.
+ *
+ * Candidates. Every import site's specifier is a string literal (or a template without
+ * substitutions) in the text. The scan looks at every quote followed by `.`, `/`, `@` or `\`: the
+ * first character of a path specifier, of the framework's modules, or an escape. The literal's value
+ * is read up to the closing quote (escapes decoded; an escape that cannot be decoded, or a literal
+ * cut short by an escaped quote, makes the whole file a candidate). Bare specifiers other than
+ * the framework's (`zod`, `node:path`) are not candidates: the A9 rules judge paths, and names
+ * only when taken from the framework, except in a collections file, which is always looked at.
+ * `test/lint/prefilter.test.ts` holds the core's rules to exactly this.
+ *
+ * Names. A candidate is judged with names that include every name its import can take: `*`,
+ * `default` and the words of its import clause (back to the `import`/`export` keyword before the
+ * `from` that precedes it), or every word of the file when the clause cannot be read that simply
+ * (a comment or a quote in it). The rules only ever find more with more names (also tested).
+ */
+import * as path from "node:path";
+import { isFrameworkModule } from "../../server/src/core/company.ts";
+import { isPathSpecifier } from "../../server/src/core/reach.ts";
+import type { ImportContext, ImportRule, ImportSite } from "../../server/src/core/rules/rule.ts";
+
+/** `settings.sanoma.prefilter: false` turns the prefilter off (the bench compares both). */
+export function prefilterEnabled(settings: Record<string, unknown> | undefined): boolean {
+  const s = settings?.sanoma as { prefilter?: unknown } | undefined;
+  return s?.prefilter !== false;
+}
+
+/** A candidate: the specifier's value and the names it is judged with. */
+export interface Candidate { specifier: string; names: string[] }
+
+/** Every candidate of a text, or "all" when the text holds a literal that cannot be read. */
+export function candidates(text: string): Candidate[] | "all" {
+  const out: Candidate[] = [];
+  let fileWords: string[] | undefined;
+  const allWords = () => (fileWords ??= words(text));
+  for (const q of QUOTES) {
+    for (let open = text.indexOf(q); open >= 0; open = text.indexOf(q, open + 1)) {
+      const first = text.charCodeAt(open + 1);
+      if (first !== 46 /* . */ && first !== 47 /* / */ && first !== 92 /* \ */ && first !== 64 /* @ */) continue;
+      const close = text.indexOf(q, open + 1);
+      if (q !== "`") {
+        const nl = lineEnd(text, open + 1, close < 0 ? text.length : close);
+        if (nl < (close < 0 ? text.length : close)) {
+          // A string cannot hold a raw line break: either this quote opened no literal, or a
+          // backslash continues the line and the value takes more than this scan reads.
+          if (text.charCodeAt(nl - 1) === 92) return "all";
+          continue;
+        }
+      }
+      if (close < 0) continue; // no closing quote: no literal starts here
+      const raw = text.slice(open + 1, close);
+      if (q === "`" && hasSubstitution(raw)) continue;
+      // A template's raw line breaks are \n in its value.
+      const normalized = q === "`" && raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw;
+      const value = normalized.includes("\\") ? unescape(normalized) : normalized;
+      if (value === undefined) return "all";
+      if (!isPathSpecifier(value) && !isFrameworkModule(value)) continue;
+      out.push({ specifier: value, names: clauseNames(text, open) ?? allWords() });
+    }
+  }
+  return out;
+}
+
+const QUOTES = ["'", '"', "`"];
+
+const WORD = /[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*/gu;
+
+function words(text: string): string[] {
+  return [...new Set(text.match(WORD) ?? [])];
+}
+
+function lineEnd(text: string, from: number, limit: number): number {
+  for (let i = from; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) return i; // (U+2028 and U+2029 may stand in a string)
+  }
+  return limit;
+}
+
+function hasSubstitution(raw: string): boolean {
+  for (let i = raw.indexOf("${"); i >= 0; i = raw.indexOf("${", i + 1)) {
+    let slashes = 0;
+    for (let j = i - 1; j >= 0 && raw[j] === "\\"; j--) slashes++;
+    if (slashes % 2 === 0) return true;
+  }
+  return false;
+}
+
+const isIdentChar = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 36 || c === 95 || c === 92 || c >= 128;
+
+const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12 || c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029;
+
+/**
+ * The names an import whose specifier opens at `open` can take: `*` and `default` always, plus the
+ * words of its clause when the specifier follows `from`. Undefined when that cannot be read simply
+ * (the caller then takes every word of the file).
+ */
+function clauseNames(text: string, open: number): string[] | undefined {
+  let i = open - 1;
+  while (i >= 0 && isSpace(text.charCodeAt(i))) i--;
+  // A comment between the specifier and what precedes it hides what that is.
+  if (i >= 0 && text.charCodeAt(i) === 47 /* / */) return undefined;
+  const base = ["*", "default"];
+  const fromAt = i - 3;
+  if (!(fromAt >= 0 && text.startsWith("from", fromAt) && (fromAt === 0 || !isIdentChar(text.charCodeAt(fromAt - 1))))) return base;
+  // Walk back over what a clause is made of (words, spaces, `,`, `{`, `}`, `*`): a comment, a
+  // quote or an escape stops the walk, and then the keyword is not found unless it is inside braces.
+  let start = fromAt;
+  while (start > 0 && isClauseChar(text.charCodeAt(start - 1))) start--;
+  const keyword = lastKeyword(text, start, fromAt);
+  if (keyword < 0) return undefined;
+  const clause = text.slice(keyword + 6, fromAt);
+  // `{ secret, import as x }`: reserved words may be named in braces; then the keyword found is
+  // inside them, and the clause read from it has a `}` without its `{`. (`export * as import from`
+  // is the one place a keyword can follow the real one outside braces: it takes `*`, in `base`.)
+  if (count(clause, "{") !== count(clause, "}")) return undefined;
+  return base.concat(clause.match(/[^\0-\x7f]/.test(clause) ? WORD : ASCII_WORD) ?? []);
+}
+
+const ASCII_WORD = /[A-Za-z_$][\w$]*/g;
+
+const isClauseChar = (c: number): boolean => isIdentChar(c) && c !== 92 || isSpace(c) || c === 44 /* , */ || c === 123 /* { */ || c === 125 /* } */ || c === 42 /* * */;
+
+function count(text: string, c: string): number {
+  let n = 0;
+  for (let i = text.indexOf(c); i >= 0; i = text.indexOf(c, i + 1)) n++;
+  return n;
+}
+
+/** The last `import` or `export` standing as a word in `text[from, to)`, or -1. */
+function lastKeyword(text: string, from: number, to: number): number {
+  for (let k = to - 6; k >= from; k--) {
+    const c = text.charCodeAt(k);
+    if (c !== 105 /* i */ && c !== 101 /* e */) continue;
+    if ((text.startsWith("import", k) || text.startsWith("export", k)) && (k === 0 || !isIdentChar(text.charCodeAt(k - 1))) && !isIdentChar(text.charCodeAt(k + 6))) return k;
+  }
+  return -1;
+}
+
+/** A literal's value from its raw text, as JavaScript decodes it; undefined where unsure. */
+export function unescape(raw: string): string | undefined {
+  let out = "";
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c !== "\\") { out += c; continue; }
+    const n = raw[++i];
+    if (n === undefined) return undefined; // a quote was escaped: the literal goes on past it
+    switch (n) {
+      case "n": out += "\n"; break;
+      case "r": out += "\r"; break;
+      case "t": out += "\t"; break;
+      case "b": out += "\b"; break;
+      case "f": out += "\f"; break;
+      case "v": out += "\v"; break;
+      case "0":
+        if (/[0-9]/.test(raw[i + 1] ?? "")) return undefined; // legacy octal
+        out += "\0";
+        break;
+      case "x": {
+        const hex = raw.slice(i + 1, i + 3);
+        if (!/^[0-9a-fA-F]{2}$/.test(hex)) return undefined;
+        out += String.fromCharCode(parseInt(hex, 16));
+        i += 2;
+        break;
+      }
+      case "u": {
+        let hex: string;
+        if (raw[i + 1] === "{") {
+          const close = raw.indexOf("}", i + 2);
+          if (close < 0) return undefined;
+          hex = raw.slice(i + 2, close);
+          i = close;
+        } else {
+          hex = raw.slice(i + 1, i + 5);
+          i += 4;
+        }
+        if (!/^[0-9a-fA-F]{1,6}$/.test(hex) || parseInt(hex, 16) > 0x10ffff) return undefined;
+        out += String.fromCodePoint(parseInt(hex, 16));
+        break;
+      }
+      case "\r":
+        if (raw[i + 1] === "\n") i++;
+        break; // a line continuation
+      case "\n": case "\u2028": case "\u2029":
+        break;
+      default:
+        if (/[1-9]/.test(n)) return undefined; // legacy octal, or \8 \9
+        out += n;
+    }
+  }
+  return out;
+}
+
+/**
+ * Per file: which rules could fire. One file's answer is kept for the five rules that ask, and
+ * each candidate's judgement is kept for the files of the same folder and role: the rules depend
+ * on the importing file only through its folder (where a path leads) and its role (what the file
+ * is), which `test/lint/prefilter.test.ts` holds them to.
+ */
+export class Prefilter {
+  private last: { ctx: ImportContext; text: string; fire: Set<string> } | undefined;
+  private readonly judged = new Map<string, readonly string[]>();
+  /** Files looked at and files let through, and judgements made (for the bench). */
+  readonly stats = { files: 0, passed: 0, judged: 0 };
+
+  constructor(private readonly rules: readonly ImportRule[]) {}
+
+  mayFire(ruleId: string, ctx: ImportContext, text: string): boolean {
+    const last = this.last;
+    if (last && last.ctx === ctx && last.text === text) return last.fire.has(ruleId);
+    const fire = this.firing(ctx, text);
+    this.last = { ctx, text, fire };
+    this.stats.files++;
+    if (fire.size > 0) this.stats.passed++;
+    return fire.has(ruleId);
+  }
+
+  private firing(ctx: ImportContext, text: string): Set<string> {
+    const all = new Set(this.rules.map((r) => r.id));
+    if (ctx.role.isCollectionsFile) return all;
+    const found = candidates(text);
+    if (found === "all") return all;
+    const fire = new Set<string>();
+    if (found.length === 0) return fire;
+    const where = `${ctx.root}\0${path.dirname(ctx.file)}\0${Object.values(ctx.role).join(",")}\0`;
+    for (const c of found) {
+      const key = `${where}${c.specifier}\0${c.names.join(",")}`;
+      let ids = this.judged.get(key);
+      if (ids === undefined) {
+        ids = this.judge(c, ctx);
+        // Judgements never go stale (they read no disk); the cap only bounds a long session's memory.
+        if (this.judged.size >= 100_000) this.judged.clear();
+        this.judged.set(key, ids);
+      }
+      for (const id of ids) fire.add(id);
+    }
+    return fire;
+  }
+
+  private judge(c: Candidate, ctx: ImportContext): string[] {
+    this.stats.judged++;
+    const site: ImportSite<null> = { specifier: c.specifier, specifierRange: null, names: c.names.map((imported) => ({ imported, range: null })) };
+    return this.rules.filter((rule) => rule.judgeImport(site, ctx).length > 0).map((rule) => rule.id);
+  }
+}
