@@ -80,6 +80,7 @@ interface LiveRun {
   info: BoxRunInfo;
   group: ProcessGroup | undefined;
   commandExited: boolean;
+  done?: Promise<BoxRunResult>;
 }
 
 export class Box {
@@ -149,6 +150,7 @@ export class Box {
     this.ctx.onStateChange(this.name);
 
     const done = this.execute(live, command, cwd, tmp, env, options);
+    live.done = done;
     return {
       runId,
       tier: this.tier,
@@ -208,7 +210,7 @@ export class Box {
         const closed = () => {
           if (!streamsOpen.delete(readable)) return;
           output(stream, decoders[stream].end(), 0);
-          if (reported && streamsOpen.size === 0) settle();
+          settleWhenQuiet();
         };
         readable.on("end", closed);
         readable.on("close", closed);
@@ -222,8 +224,14 @@ export class Box {
         live.commandExited = true;
         exitCode = code;
         exitSignal = signal;
-        if (streamsOpen.size === 0) settle();
-        else graceTimer = setTimeout(settle, OUTPUT_GRACE_MS);
+        graceTimer = setTimeout(settle, OUTPUT_GRACE_MS);
+        settleWhenQuiet();
+      };
+      // Done early when the pipes closed and the leader was reaped (bubblewrap, in the namespace
+      // tier, exits a moment after the command): the box's state is then settled too.
+      let leaderReaped = false;
+      const settleWhenQuiet = () => {
+        if (reported && streamsOpen.size === 0 && (leaderReaped || child.pid === undefined)) settle();
       };
       let settled = false;
       const settle = () => {
@@ -297,7 +305,9 @@ export class Box {
       }
 
       child.on("exit", (code, signal) => {
+        leaderReaped = true;
         this.ctx.supervisor.leaderExited(group);
+        settleWhenQuiet();
         if (!plan.statusFd) {
           commandExited(code ?? 128 + signalNumber(signal), signal);
           return;
@@ -398,12 +408,15 @@ export class Box {
   async stop(options: { runId?: string; graceMs?: number } = {}): Promise<number> {
     const supervisor = this.ctx.supervisor;
     const groups = supervisor.tracked(this.name).filter((g) => options.runId === undefined || g.runId === options.runId);
+    const ending = groups.map((g) => this.runs.get(g.runId)?.done).filter((d): d is Promise<BoxRunResult> => d !== undefined);
     const alive = groups.filter((g) => supervisor.signal(g, "SIGTERM"));
     if (alive.length === 0) return 0;
     const graceMs = options.graceMs ?? STOP_GRACE_MS;
     await waitUntil(() => alive.every((g) => !supervisor.isAlive(g)), graceMs);
     for (const g of alive) supervisor.signal(g, "SIGKILL");
     await waitUntil(() => alive.every((g) => !supervisor.isAlive(g)), 5000);
+    // The runs' last output and exit are recorded before stop answers.
+    await Promise.race([Promise.all(ending), new Promise((r) => setTimeout(r, 2 * OUTPUT_GRACE_MS + 100))]);
     return alive.length;
   }
 

@@ -9,11 +9,12 @@
  *   temporary folder read-write, the network shared (exposed ports work), `--die-with-parent`.
  *   Killing bubblewrap ends every process of the namespace, `setsid` ones included.
  *
- * In the `namespace` tier bubblewrap ends the namespace as soon as its first process exits, which
+ * In the `namespace` tier the namespace ends as soon as its first process (pid 1) exits, which
  * would kill what a command leaves running (its late output, a server it started in the
- * background). So the first process is a small bash wrapper: it runs the command, writes its exit
- * status to fd 3 (the moment the run "ends"), then stays while other processes live in the
- * namespace, waking every 200 ms without forking (`read -t` on a pipe it holds).
+ * background). So pid 1 is a small bash wrapper: it runs the command, writes its exit status to
+ * fd 3 (the moment the run "ends"), then stays while other processes live in the namespace, waking
+ * every 200 ms without forking (`read -t` on a pipe it holds). As pid 1 it also reaps the orphans
+ * of the namespace (bash reaps every child that ends).
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -101,7 +102,9 @@ export function namespaceArgs(where: { home: string; tmp: string | undefined; cw
   const { uid, gid } = insideIds();
   const args = [
     "--unshare-user", "--uid", String(uid), "--gid", String(gid),
-    "--unshare-pid", "--die-with-parent", "--share-net",
+    // --as-pid-1: our wrapper is the namespace's init. bubblewrap's own init is never reaped by
+    // bubblewrap and stays a zombie wherever the system's init does not reap orphans.
+    "--unshare-pid", "--as-pid-1", "--die-with-parent", "--share-net",
     "--ro-bind", "/", "/",
     "--dev", "/dev",
     "--proc", "/proc",
@@ -114,16 +117,16 @@ export function namespaceArgs(where: { home: string; tmp: string | undefined; cw
 
 /**
  * Runs the command (`$1`) with fd 3 closed, reports its status on fd 3, then outlives it while the
- * namespace holds other processes than bubblewrap's init (pid 1) and this shell.
+ * namespace holds other processes than this shell (its pid 1).
  */
 const NAMESPACE_WRAPPER = [
   'SHLVL=$((SHLVL - 1)) "$0" -c "$1" 3>&-',
   "echo $? >&3",
   // Let go of the run's pipes: only what the command left running may hold them now.
   "exec 3>&- </dev/null >/dev/null 2>&1",
-  "set -- /proc/[0-9]*; [ $# -le 2 ] && exit 0",
+  "set -- /proc/[0-9]*; [ $# -le 1 ] && exit 0",
   "exec {nap}<> <(:)",
-  "while :; do set -- /proc/[0-9]*; [ $# -le 2 ] && exit 0; read -t 0.2 -u $nap; done",
+  "while :; do set -- /proc/[0-9]*; [ $# -le 1 ] && exit 0; read -t 0.2 -u $nap; done",
 ].join("\n");
 
 /** How to spawn a command in a tier: the file, its arguments, and whether fd 3 reports the status. */

@@ -1,0 +1,137 @@
+/**
+ * `BoxService` as the language server calls it for `sanoma/boxes/*`: JSON in, JSON out, the B4
+ * sentence for a refused name, the tier in force, live notifications, one run stopped alone,
+ * bookkeeping deleted by hand, and `dispose()` ending every box's processes, in both tiers.
+ */
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { BoxService } from "../../server/src/boxes/service.ts";
+import type { BoxesChangedParams } from "../../server/src/protocol.ts";
+import { TIERS, cleanupTempDirs, killAllWith, processesWith, tempDir, token, waitFor } from "./helpers.ts";
+
+after(cleanupTempDirs);
+
+describe("BoxService, either tier", () => {
+  test("auto takes the namespace tier where bubblewrap works, and says why", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir() });
+    try {
+      const listed = await boxes.list();
+      assert.equal(listed.tier, "namespace");
+      assert.equal(listed.tierReason, "bubblewrap is installed");
+      assert.deepEqual(listed.capabilities, { snapshot: true, pause: false, port: true });
+      boxes.configure({ tier: "process" });
+      assert.equal((await boxes.list()).tier, "process");
+      assert.equal((await boxes.run({ name: "x", command: "true", wait: true })).tier, "process");
+    } finally {
+      await boxes.dispose();
+    }
+  });
+
+  test("a refused name is an error whose message is the B4 sentence", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
+    try {
+      for (const name of ["../x", ".hidden", "a/b", ""]) {
+        for (const call of [() => boxes.open({ name }), () => boxes.run({ name, command: "true" }), () => boxes.discard({ name }), () => boxes.events({ name })]) {
+          await assert.rejects(call, (error: Error) => error.message === `${name} is no box's name`);
+        }
+      }
+      assert.deepEqual((await boxes.list()).boxes, []);
+    } finally {
+      await boxes.dispose();
+    }
+  });
+});
+
+for (const tier of TIERS) {
+  describe(`BoxService, ${tier} tier`, () => {
+    const tokens: string[] = [];
+    after(() => {
+      for (const t of tokens) killAllWith(t);
+    });
+
+    test("open, list, run, stop one run, discard, with change notifications", async () => {
+      const boxes = new BoxService({ boxesDir: tempDir(), tier });
+      const changes: BoxesChangedParams[] = [];
+      boxes.onChanged((c) => changes.push(c));
+      try {
+        const opened = await boxes.open({ name: "work" });
+        assert.equal(opened.created, true);
+        assert.equal(opened.tier, tier);
+        assert.equal(opened.box.home, path.join(boxes.boxesDir, "work"));
+        assert.equal((await boxes.open({ name: "work" })).created, false);
+
+        const long = await boxes.run({ name: "work", command: "sleep 600" });
+        const other = await boxes.run({ name: "work", command: "sleep 600" });
+        const listed = (await boxes.list()).boxes;
+        assert.deepEqual(listed.map((b) => [b.name, b.state, b.liveRuns]), [["work", "running", 2]]);
+        assert.equal((await boxes.stop({ name: "work", runId: long.runId })).stopped, 1);
+        assert.equal((await boxes.list()).boxes[0]!.liveRuns, 1);
+        assert.equal((await boxes.stop({ name: "work" })).stopped, 1);
+        await waitFor(async () => (await boxes.list()).boxes[0]!.state === "idle");
+        const runs = (await boxes.runs({ name: "work" })).runs;
+        assert.deepEqual(runs.map((r) => r.runId).sort(), [long.runId, other.runId].sort());
+
+        const cwdRun = await boxes.run({ name: "work", command: "mkdir -p sub && cd sub && pwd", wait: true });
+        assert.equal(cwdRun.result?.stdout, `${opened.box.home}/sub\n`);
+        assert.equal((await boxes.run({ name: "work", command: "pwd; echo $V", cwd: "sub", env: { V: "given" }, wait: true })).result?.stdout, `${opened.box.home}/sub\ngiven\n`);
+        assert.equal((await boxes.expose({ name: "work", port: 3000 })).url, "http://127.0.0.1:3000");
+
+        assert.deepEqual(await boxes.discard({ name: "work" }), { discarded: true });
+        assert.deepEqual((await boxes.list()).boxes, []);
+        assert.deepEqual(await boxes.discard({ name: "work" }), { discarded: false });
+        await waitFor(() => changes.at(-1)?.state === "discarded");
+        const states = changes.map((c) => c.state);
+        for (const state of ["idle", "running", "discarded"] as const) assert.ok(states.includes(state), `${state} in ${states.join(",")}`);
+      } finally {
+        await boxes.dispose();
+      }
+    });
+
+    test("dispose stops every box's processes, and the service refuses work after it", async () => {
+      const boxes = new BoxService({ boxesDir: tempDir(), tier });
+      const t = token("dispose");
+      tokens.push(t);
+      for (const name of ["one", "two"]) {
+        await boxes.run({ name, command: '(exec -a "$T" sleep 1000) & echo', env: { T: t }, wait: true });
+        await boxes.run({ name, command: 'exec -a "$T" sleep 1000', env: { T: t } });
+      }
+      await waitFor(() => processesWith(t).length === 4, 15_000, "four sleepers");
+      await boxes.dispose();
+      await waitFor(() => processesWith(t).length === 0, 15_000, "every sleeper to end");
+      await assert.rejects(boxes.open({ name: "one" }), /stopped/);
+    });
+
+    test("bookkeeping deleted by hand is made again; events and runs keep answering", async () => {
+      const boxes = new BoxService({ boxesDir: tempDir(), tier });
+      try {
+        await boxes.run({ name: "keep", command: "echo 1", wait: true });
+        const before = await boxes.events({ name: "keep" });
+        fs.rmSync(path.join(boxes.boxesDir, ".runs"), { recursive: true });
+        fs.rmSync(path.join(boxes.boxesDir, ".tmp"), { recursive: true });
+        assert.deepEqual((await boxes.events({ name: "keep" })).events, []);
+        const again = await boxes.run({ name: "keep", command: "echo 2", wait: true });
+        assert.equal(again.result?.stdout, "2\n");
+        const after = await boxes.events({ name: "keep", cursor: before.cursor });
+        assert.ok(after.events.length > 0 && after.events[0]!.seq === before.cursor + 1);
+        assert.deepEqual((await boxes.runs({ name: "keep" })).runs.map((r) => r.runId), [again.runId]);
+      } finally {
+        await boxes.dispose();
+      }
+    });
+
+    test("the whole boxes folder deleted by hand is made again by the next open", async () => {
+      const boxes = new BoxService({ boxesDir: path.join(tempDir(), "boxes"), tier });
+      try {
+        await boxes.run({ name: "b", command: "true", wait: true });
+        fs.rmSync(boxes.boxesDir, { recursive: true });
+        assert.deepEqual((await boxes.list()).boxes, []);
+        assert.equal((await boxes.open({ name: "b" })).created, true);
+        assert.equal((await boxes.run({ name: "b", command: "echo ok", wait: true })).result?.stdout, "ok\n");
+      } finally {
+        await boxes.dispose();
+      }
+    });
+  });
+}
