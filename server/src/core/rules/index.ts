@@ -33,8 +33,4 @@ export function ruleById(id: string): Rule | undefined {
   return RULES.find((r) => r.id === id);
 }
 
-/** Where each rule's page lives. */
-export const DOCS_BASE = "https://github.com/sanoma-ai/sanoma-tooling/blob/main/docs/rules/";
-export function ruleDocsUrl(id: string): string {
-  return `${DOCS_BASE}${id}.md`;
-}
+export { DOCS_BASE, ruleDocsUrl } from "./docs-url.ts";
