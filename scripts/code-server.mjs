@@ -25,6 +25,7 @@ export function ensureCodeServer({ quiet = false } = {}) {
 export const baseSettings = {
   "workbench.startupEditor": "none",
   "workbench.tips.enabled": false,
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
   "workbench.enableExperiments": false,
   "security.workspace.trust.enabled": false,
   "extensions.autoCheckUpdates": false,

@@ -109,14 +109,16 @@ function summary(c: CompanyInfo): string {
   return `${apps} · ${n.files} files · ${n.declarations} declarations · ${n.collections} collections · ${n.problems} ${n.problems === 1 ? "problem" : "problems"}`;
 }
 
-/** The overview of one company as markdown. Exported for tests. */
+/**
+ * The overview of one company as markdown. Paths are plain code spans: the markdown preview
+ * refuses `file:` links, and a relative link would resolve against the virtual document.
+ */
 export function overviewMarkdown(c: CompanyInfo): string {
   const n = c.counts;
-  const config = vscode.Uri.file(path.join(c.root, "sanoma.config.ts"));
   const lines = [
     `# ${c.name}`,
     "",
-    `Root: [\`${c.root}\`](${config.toString()})`,
+    `Root: \`${c.root}\` (command **Sanoma: Reveal Company Root** shows it in the Explorer)`,
     "",
     "| | |",
     "|---|---:|",
@@ -130,11 +132,11 @@ export function overviewMarkdown(c: CompanyInfo): string {
     "## Scopes",
     "",
     "- root scope",
-    ...c.apps.map((a) => `- app \`${a}\` — [apps/${a}/](${vscode.Uri.file(path.join(c.root, "apps", a)).toString()})`),
+    ...c.apps.map((a) => `- app \`${a}\` in \`apps/${a}/\``),
     "",
     "## Declaration files",
     "",
-    ...(c.declarationFiles.length ? c.declarationFiles.map((f) => `- [${f}](${vscode.Uri.file(path.join(c.root, f)).toString()})`) : ["(none)"]),
+    ...(c.declarationFiles.length ? c.declarationFiles.map((f) => `- \`${f}\``) : ["(none)"]),
     "",
   ];
   return lines.join("\n");

@@ -145,7 +145,6 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
       "editor.acceptSuggestionOnEnter": "off",
       "editor.hover.delay": 100,
       "editor.minimap.enabled": false,
-      "workbench.secondarySideBar.defaultVisibility": "hidden",
       "files.autoSave": "off",
       // The fixture imports a framework that is not installed: TypeScript's errors would bury ours.
       "typescript.validate.enable": false,
