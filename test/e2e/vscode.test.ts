@@ -18,7 +18,7 @@
 import { after, before, describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { chromium, type BrowserContext, type Locator, type Page } from "playwright-core";
@@ -268,6 +268,25 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
     await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
   }
 
+  /** Pids of the language servers this test's extension host started (found by their bundle's path). */
+  function serverPids(): number[] {
+    const bundle = join(profile.extensions, "sanoma-ai.sanoma-");
+    const pids: number[] = [];
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const cmd = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+        if (cmd.some((a) => a.startsWith(bundle) && a.endsWith("/dist/server.js"))) pids.push(Number(entry));
+      } catch {}
+    }
+    return pids;
+  }
+
+  async function waitForStatus(state: RegExp) {
+    const item = page.locator('[aria-label^="Sanoma: "]').first();
+    await waitFor(`the status bar state ${state}`, async () => state.test((await item.getAttribute("aria-label")) ?? ""));
+  }
+
   async function editorText(): Promise<string> {
     return (await activeEditor().locator(".view-lines").innerText()).replace(/\u00a0/g, " ");
   }
@@ -413,6 +432,19 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
   step("a palette command runs: Sanoma: Check Workspace Now", async () => {
     await runCommand("Sanoma: Check Workspace Now");
     await page.locator(".notifications-toasts", { hasText: "Sanoma: checked" }).waitFor();
+  });
+
+  step("the language server comes back after it dies, and after a restart from the palette", async () => {
+    const pids = serverPids();
+    assert.equal(pids.length, 1, `one language server runs (${pids.join(", ")})`);
+    process.kill(pids[0]!, "SIGKILL");
+    await waitFor("a new language server", async () => serverPids().some((p) => p !== pids[0]));
+    await waitForStatus(/, (ready|indexing)$/);
+    await runCommand("Sanoma: Restart Language Server");
+    await waitFor("the restarted language server", async () => serverPids().length === 1 && !serverPids().includes(pids[0]!));
+    await waitForStatus(/, (ready|indexing)$/);
+    await waitForProblems("shop", "the problems again", (t) => t.includes("sanoma.lock.json"));
+    await showProblems("");
   });
 
   step("a preview runs in a box and its output shows in the terminal", async (t) => {
