@@ -410,6 +410,8 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
     else await page.keyboard.press("Control+.");
     const menu = page.locator(".action-widget:not(.action-list-submenu-panel)").first();
     await menu.waitFor();
+    // Beside the server's fixes, the extension's own action opens the rule's page.
+    await menu.locator(".monaco-list-row", { hasText: "Show documentation for Sanoma rule collection-op" }).first().waitFor();
     const fix = menu.locator(".monaco-list-row", { hasText: "data.orders.get" }).first();
     await fix.waitFor();
     await fix.click();
