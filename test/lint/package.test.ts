@@ -1,0 +1,138 @@
+/**
+ * `@sanoma-ai/lint-plugin` as published: one self-contained file without the TypeScript compiler,
+ * a plugin object both hosts accept (names, docs links, schemas, fixability, the recommended
+ * config), a `package.json` that stands on its own, and a README whose two snippets work as
+ * written in a user's repository where the package is installed.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ESLint } from "eslint";
+import { IMPORT_RULES } from "../../server/src/core/rules/imports.ts";
+import { DOCS_BASE, ruleDocsUrl } from "../../server/src/core/rules/docs-url.ts";
+import { parseFixture } from "../support/fixture.ts";
+import { BUNDLE, OXLINT, REPO, checkFound, key, loadPlugin, runEslint, sort } from "./hosts.ts";
+import type { Found } from "../support/fixture.ts";
+
+const PKG_DIR = join(REPO, "lint-plugin");
+const pkg = JSON.parse(readFileSync(join(PKG_DIR, "package.json"), "utf8"));
+const readme = readFileSync(join(PKG_DIR, "README.md"), "utf8");
+const temps: string[] = [];
+const temp = (prefix: string) => { const d = realpathSync(mkdtempSync(join(tmpdir(), prefix))); temps.push(d); return d; };
+after(() => { for (const d of temps) rmSync(d, { recursive: true, force: true }); });
+
+test("the bundle is one small file without the TypeScript compiler, needing only Node's own modules", () => {
+  const text = readFileSync(BUNDLE, "utf8");
+  assert.ok(statSync(BUNDLE).size < 100_000, `${statSync(BUNDLE).size} bytes`);
+  assert.ok(!/createSourceFile|SyntaxKind|require\("typescript"\)/.test(text), "no TypeScript compiler");
+  // What loading it asks for, seen from Node's loader.
+  const seen: string[] = JSON.parse(execFileSync(process.execPath, ["-e", `
+    const Module = require("node:module"); const load = Module._load; const seen = [];
+    Module._load = function (request, ...rest) { seen.push(request); return load.call(this, request, ...rest); };
+    require(${JSON.stringify(BUNDLE)}); Module._load = load; console.log(JSON.stringify(seen.slice(1)));`], { encoding: "utf8" }));
+  assert.ok(seen.length > 0);
+  for (const r of seen) assert.ok(r.startsWith("node:") || builtinModules.includes(r), `requires ${r}`);
+});
+
+test("the bundle loads on its own, from a folder with nothing else", () => {
+  const dir = temp("sanoma-lint-alone-");
+  cpSync(BUNDLE, join(dir, "index.cjs"));
+  const out = execFileSync(process.execPath, ["-e", `const p = require(${JSON.stringify(join(dir, "index.cjs"))}); console.log(p.meta.name, Object.keys(p.rules).length)`], { cwd: dir, encoding: "utf8" });
+  assert.equal(out.trim(), "sanoma 5");
+});
+
+test("the plugin object: its name and version, one rule per import rule, each documented", () => {
+  const plugin = loadPlugin();
+  assert.deepEqual(plugin.meta, { name: "sanoma", version: pkg.version });
+  assert.deepEqual(Object.keys(plugin.rules), IMPORT_RULES.map((r) => r.id));
+  for (const rule of IMPORT_RULES) {
+    const meta = plugin.rules[rule.id].meta;
+    assert.equal(meta.type, "problem");
+    assert.equal(meta.docs.url, ruleDocsUrl(rule.id));
+    assert.ok(meta.docs.url.startsWith(DOCS_BASE) && meta.docs.url.endsWith(`/docs/rules/${rule.id}.md`));
+    assert.equal(meta.docs.description, rule.doc.summary);
+    assert.deepEqual(meta.schema, [], "no options");
+    assert.equal(typeof plugin.rules[rule.id].create, "function", "ESLint's entry");
+    assert.equal(typeof plugin.rules[rule.id].createOnce, "function", "oxlint's entry");
+  }
+});
+
+test("configs.recommended is a flat config with the plugin and the five rules as errors", () => {
+  const plugin = loadPlugin();
+  const rec = plugin.configs.recommended;
+  assert.equal(rec.plugins.sanoma, plugin);
+  assert.deepEqual(rec.rules, Object.fromEntries(IMPORT_RULES.map((r) => [`sanoma/${r.id}`, "error"])));
+});
+
+test("an option given to a rule is refused by both hosts (the schema takes none)", async () => {
+  const dir = temp("sanoma-lint-schema-");
+  writeFileSync(join(dir, "a.ts"), "export {};\n");
+  writeFileSync(join(dir, ".oxlintrc.json"), JSON.stringify({ jsPlugins: [BUNDLE], rules: { "sanoma/no-cross-app-import": ["error", { apps: [] }] } }));
+  const ox = spawnSync(OXLINT, ["-c", ".oxlintrc.json", "a.ts"], { cwd: dir, encoding: "utf8" });
+  assert.notEqual(ox.status, 0);
+  assert.match(ox.stdout + ox.stderr, /no-cross-app-import/);
+  const eslint = new ESLint({ cwd: dir, overrideConfigFile: true, overrideConfig: [{ plugins: { sanoma: loadPlugin() as any }, rules: { "sanoma/no-cross-app-import": ["error", { apps: [] }] } }] });
+  await assert.rejects(eslint.lintText("export {};\n", { filePath: join(dir, "a.js") }), /no-cross-app-import/);
+});
+
+test("package.json stands on its own: main, exports, files, no dependencies, optional peers", () => {
+  assert.equal(pkg.name, "@sanoma-ai/lint-plugin");
+  assert.equal(pkg.main, "./dist/index.cjs");
+  assert.equal(pkg.exports["."], "./dist/index.cjs");
+  assert.deepEqual(pkg.files, ["dist/index.cjs", "README.md"]);
+  assert.equal(pkg.dependencies, undefined);
+  for (const peer of Object.keys(pkg.peerDependencies ?? {})) assert.equal(pkg.peerDependenciesMeta?.[peer]?.optional, true, peer);
+  const packed = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: PKG_DIR, encoding: "utf8" }));
+  assert.deepEqual(packed[0].files.map((f: { path: string }) => f.path).sort(), ["README.md", "dist/index.cjs", "package.json"]);
+});
+
+test("the README names every rule, with its summary and its page", () => {
+  for (const rule of IMPORT_RULES) {
+    assert.ok(readme.includes(`"sanoma/${rule.id}": "error"`), `${rule.id} in the .oxlintrc.json snippet`);
+    assert.ok(readme.includes(rule.doc.summary), `${rule.id}'s summary`);
+    assert.ok(readme.includes(ruleDocsUrl(rule.id)), `${rule.id}'s page`);
+  }
+});
+
+/** The README's first fenced block of a language. */
+function snippet(lang: string): string {
+  const m = new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(readme);
+  assert.ok(m, `a \`\`\`${lang} block in the README`);
+  return m[1];
+}
+
+test("the README's .oxlintrc.json and eslint.config.js work as written, with the package installed", async () => {
+  const dir = temp("sanoma-lint-user-");
+  // A user's repository: the package installed from what npm would pack, the parser beside it.
+  const installed = join(dir, "node_modules", "@sanoma-ai", "lint-plugin");
+  mkdirSync(join(installed, "dist"), { recursive: true });
+  for (const f of ["package.json", "README.md", "dist/index.cjs"]) cpSync(join(PKG_DIR, f), join(installed, f));
+  mkdirSync(join(dir, "node_modules", "@typescript-eslint"), { recursive: true });
+  symlinkSync(join(REPO, "node_modules", "@typescript-eslint", "parser"), join(dir, "node_modules", "@typescript-eslint", "parser"), "dir");
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "acme", private: true, type: "module" }));
+  writeFileSync(join(dir, ".oxlintrc.json"), snippet("json"));
+  writeFileSync(join(dir, "eslint.config.js"), snippet("js"));
+  // The company: every rule's wrong example at once.
+  for (const rule of IMPORT_RULES) {
+    for (const [rel, text] of Object.entries(parseFixture(rule.doc.wrong).files)) {
+      mkdirSync(join(dir, rule.id, rel, ".."), { recursive: true });
+      writeFileSync(join(dir, rule.id, rel), text);
+    }
+  }
+  const want = checkFound(dir);
+  assert.equal(new Set(want.map((f) => f.rule)).size, IMPORT_RULES.length);
+
+  const ox = spawnSync(OXLINT, ["-f", "json"], { cwd: dir, encoding: "utf8" });
+  assert.equal(ox.status, 1, ox.stderr);
+  const oxFound = JSON.parse(ox.stdout).diagnostics.filter((d: { code: string }) => d.code.startsWith("sanoma(")).map((d: { code: string; filename: string }) => `${d.filename} ${d.code}`).sort();
+  assert.deepEqual(oxFound, want.map((f) => `${f.file} sanoma(${f.rule})`).sort());
+
+  const eslint = new ESLint({ cwd: dir });
+  const { found } = await runEslint(dir, { eslint });
+  const show = (xs: Found[]) => sort(xs).map(key).join("\n");
+  assert.equal(show(found), show(want));
+});
