@@ -1,0 +1,122 @@
+// Box speed (issue 6), figures only, no pass/fail:
+//  1. open a box and run `true`, 200 times, against bare spawn("bash", ["-c", "true"]), interleaved
+//     one by one so both see the same machine load; in the process and the namespace tier.
+//     Goals: within 1.5x (process) and 6x (namespace).
+//  2. syncing a generated 10,000-file company into a fresh box against `cp -r` of the same files.
+//     Goal: within 2x.
+// Run: node bench/boxes.mjs [--runs 200] [--files 10000]   (it loads the TypeScript sources through tsx)
+import { spawn, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "..");
+
+// The box code is TypeScript: run again under tsx unless we already are.
+if (!process.execArgv.some((a) => a.includes("tsx"))) {
+  const r = spawnSync(process.execPath, ["--import", "tsx", ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit", cwd: root });
+  process.exit(r.status ?? 1);
+}
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const RUNS = arg("runs", 200);
+const FILES = arg("files", 10_000);
+
+const { BoxService } = await import(pathToFileURL(path.join(root, "server/src/boxes/service.ts")).href);
+const { syncIntoBox } = await import(pathToFileURL(path.join(root, "server/src/boxes/sync.ts")).href);
+const { chooseTier } = await import(pathToFileURL(path.join(root, "server/src/boxes/tiers.ts")).href);
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "sanoma-bench-boxes-"));
+const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (x) => x.toFixed(2);
+
+function bare() {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-c", "true"]);
+    child.on("error", reject);
+    child.on("close", resolve);
+  });
+}
+
+try {
+  console.log(`boxes bench: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}, node ${process.version}`);
+  console.log(`\n1. open + run \`true\`, ${RUNS}x, against bare spawn("bash", ["-c", "true"]), interleaved`);
+  for (const tier of ["process", "namespace"]) {
+    const choice = chooseTier(tier);
+    if (choice.tier !== tier) {
+      console.log(`  ${tier}: not available (${choice.reason})`);
+      continue;
+    }
+    const service = new BoxService({ boxesDir: path.join(work, `boxes-${tier}`), tier });
+    // Warm both paths (first spawns load code and fill caches).
+    for (let i = 0; i < 5; i++) {
+      await bare();
+      await service.open({ name: "bench" });
+      await service.run({ name: "bench", command: "true", wait: true });
+    }
+    let bareTotal = 0;
+    let boxTotal = 0;
+    for (let i = 0; i < RUNS; i++) {
+      let t0 = process.hrtime.bigint();
+      await bare();
+      bareTotal += ms(t0);
+      t0 = process.hrtime.bigint();
+      await service.open({ name: "bench" });
+      const { result } = await service.run({ name: "bench", command: "true", wait: true });
+      boxTotal += ms(t0);
+      if (result.exitCode !== 0) throw new Error(`true exited ${result.exitCode}: ${result.stderr}`);
+    }
+    await service.dispose();
+    const goal = tier === "process" ? 1.5 : 6;
+    console.log(`  ${tier.padEnd(9)}  bare ${fmt(bareTotal / RUNS)} ms/run   box ${fmt(boxTotal / RUNS)} ms/run   ratio ${fmt(boxTotal / bareTotal)}x   (goal ${goal}x)`);
+  }
+
+  console.log(`\n2. sync a ${FILES}-file company into a fresh box, against cp -r (median of 3)`);
+  const company = path.join(work, "company");
+  const apps = 20;
+  const perFolder = 50;
+  let made = 0;
+  fs.mkdirSync(company, { recursive: true });
+  fs.writeFileSync(path.join(company, "sanoma.config.ts"), "export default defineConfig({});\n");
+  made++;
+  for (let a = 0; made < FILES; a = (a + 1) % apps) {
+    for (const kind of ["workflows", "resources", "scenarios", "lib/util"]) {
+      const dir = path.join(company, "apps", `app${a}`, kind, `f${Math.floor(made / 1000)}`);
+      fs.mkdirSync(dir, { recursive: true });
+      for (let f = 0; f < perFolder && made < FILES; f++, made++) {
+        fs.writeFileSync(path.join(dir, `file${made}.ts`), `export const v${made} = ${JSON.stringify("x".repeat(200 + (made % 700)))};\n`);
+      }
+    }
+  }
+  const cpTimes = [];
+  const syncTimes = [];
+  for (let round = 0; round < 3; round++) {
+    const cpTarget = path.join(work, `cp-${round}`);
+    let t0 = process.hrtime.bigint();
+    const cp = spawnSync("cp", ["-r", company, cpTarget]);
+    cpTimes.push(ms(t0));
+    if (cp.status !== 0) throw new Error(`cp failed: ${cp.stderr}`);
+    const home = path.join(work, `box-${round}`);
+    t0 = process.hrtime.bigint();
+    const report = await syncIntoBox({ root: company, home, runsDir: path.join(work, `.runs-${round}`) });
+    syncTimes.push(ms(t0));
+    if (report.copied !== FILES) throw new Error(`sync copied ${report.copied} files, not ${FILES}`);
+    fs.rmSync(cpTarget, { recursive: true, force: true });
+    if (round < 2) fs.rmSync(home, { recursive: true, force: true });
+  }
+  t0Resync: {
+    const t0 = process.hrtime.bigint();
+    const again = await syncIntoBox({ root: company, home: path.join(work, "box-2"), runsDir: path.join(work, ".runs-2") });
+    console.log(`  cp -r ${fmt(median(cpTimes))} ms   sync ${fmt(median(syncTimes))} ms   ratio ${fmt(median(syncTimes) / median(cpTimes))}x   (goal 2x)`);
+    console.log(`  re-sync with nothing changed: ${fmt(ms(t0))} ms (${again.unchanged} unchanged)`);
+    break t0Resync;
+  }
+} finally {
+  fs.rmSync(work, { recursive: true, force: true });
+}
