@@ -66,7 +66,8 @@ export class LspClient {
     if (msg.id !== undefined && msg.method === undefined) {
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
-      if (p) msg.error ? p.reject(Object.assign(new Error(msg.error.message), { code: msg.error.code })) : p.resolve(msg.result);
+      if (p && msg.error) p.reject(Object.assign(new Error(msg.error.message), { code: msg.error.code }));
+      else if (p) p.resolve(msg.result);
       return;
     }
     if (msg.id !== undefined && msg.method) {

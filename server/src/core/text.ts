@@ -38,7 +38,7 @@ export function containsPosition(r: Range, p: Position): boolean {
 /** Damerau-free Levenshtein distance, for did-you-mean suggestions. */
 export function editDistance(a: string, b: string): number {
   if (a === b) return 0;
-  const prev = new Array<number>(b.length + 1);
+  const prev: number[] = Array.from({ length: b.length + 1 });
   for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
     let diag = prev[0];

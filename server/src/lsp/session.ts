@@ -230,7 +230,7 @@ export class Session {
     if (kind === "deleted" && !company.files.has(file)) {
       // Perhaps a folder: everything under it goes.
       const prefix = file + path.sep;
-      for (const f of [...company.files.keys()]) if (f.startsWith(prefix)) this.ws.setFile(company, f, undefined);
+      for (const f of company.files.keys()) if (f.startsWith(prefix)) this.ws.setFile(company, f, undefined);
       this.markDirty(company.root);
       return;
     }
@@ -269,7 +269,7 @@ export class Session {
   }
 
   flushChecks(): void {
-    for (const root of [...this.dirty]) {
+    for (const root of this.dirty) {
       const st = this.state.get(root);
       if (!st?.indexed || !this.ws.companies.has(root)) { if (!this.ws.companies.has(root)) this.dirty.delete(root); continue; }
       this.dirty.delete(root);
