@@ -1,15 +1,26 @@
 /**
  * The file a host lints → the core's `ImportContext` (root, company-relative path, role), or null
  * when the core would not look at the file at all: no company (or inside `node_modules`), under a
- * folder that company walks skip (a name starting with `.`), or not a code file. Shared by the five
- * rules of a file: the answer is kept for the last file and the current observation.
+ * folder that company walks skip (a name starting with `.`), or not a code file.
+ *
+ * What depends on the folder alone (its root, its path in the company, whether it is skipped) is
+ * kept per folder for the current observation of the roots, so a file costs a map lookup and its
+ * role; the last file's context is kept for the five rules that ask for it in turn.
  */
 import * as path from "node:path";
 import { isCodeFile, relativeTo, roleOf } from "../../server/src/core/company.ts";
 import type { ImportContext } from "../../server/src/core/rules/rule.ts";
 import { RootCache, type ObservationEnd } from "./roots.ts";
 
+interface Folder {
+  observation: number;
+  root: string | undefined;
+  /** The folder's path in its company (`""` for the root itself), or null when nothing in it is read. */
+  rel: string | null;
+}
+
 export class FileContexts {
+  private readonly folders = new Map<string, Folder>();
   private last: { file: string; observation: number; ctx: ImportContext | null } | undefined;
 
   constructor(readonly roots: RootCache = new RootCache()) {}
@@ -17,21 +28,33 @@ export class FileContexts {
   of(file: string, end: ObservationEnd): ImportContext | null {
     // `<input>`, `<text>`: text linted without a file has no place in a company.
     if (!path.isAbsolute(file) || !isCodeFile(file)) return null;
-    const root = this.roots.rootOf(file, end);
-    const observation = this.roots.currentObservation;
-    if (this.last && this.last.file === file && this.last.observation === observation) return this.last.ctx;
-    const ctx = root === undefined ? null : contextIn(root, file);
-    this.last = { file, observation, ctx };
+    const dir = path.dirname(file);
+    const folder = this.folder(dir, file, end);
+    if (this.last && this.last.file === file && this.last.observation === folder.observation) return this.last.ctx;
+    let ctx: ImportContext | null = null;
+    if (folder.root !== undefined && folder.rel !== null) {
+      const base = path.basename(file);
+      const rel = folder.rel === "" ? base : `${folder.rel}/${base}`;
+      ctx = { root: folder.root, file, rel, role: roleOf(rel) };
+    }
+    this.last = { file, observation: folder.observation, ctx };
     return ctx;
   }
-}
 
-function contextIn(root: string, file: string): ImportContext | null {
-  const rel = relativeTo(root, file);
-  if (rel === undefined) return null;
-  // A company's files are listed skipping dot folders (A3): the check never reads these.
-  const dirs = rel.split("/");
-  dirs.pop();
-  if (dirs.some((d) => d.startsWith("."))) return null;
-  return { root, file, rel, role: roleOf(rel) };
+  private folder(dir: string, file: string, end: ObservationEnd): Folder {
+    // Asking the roots first keeps the observation current (and ends it on time).
+    const root = this.roots.rootOf(file, end);
+    const observation = this.roots.currentObservation;
+    const known = this.folders.get(dir);
+    if (known?.observation === observation) return known;
+    let rel: string | null = null;
+    if (root !== undefined) {
+      rel = dir === root ? "" : relativeTo(root, dir) ?? null;
+      // A company's files are listed skipping dot folders (A3): the check never reads these.
+      if (rel !== null && rel.split("/").some((d) => d.startsWith("."))) rel = null;
+    }
+    const folder = { observation, root, rel };
+    this.folders.set(dir, folder);
+    return folder;
+  }
 }

@@ -39,6 +39,26 @@ function fileOf(context: RuleContext): string {
   return context.physicalFilename ?? context.filename;
 }
 
+/**
+ * oxlint asks the five rules' `before` hooks in turn for each file: the first one works out the
+ * file's context and which rules could fire, the other four find it here.
+ */
+let oxlintFile: { file: string; text: string; observation: number; ctx: ImportContext | null; fire: ReadonlySet<string> } | undefined;
+const EVERY_RULE: ReadonlySet<string> = new Set(IMPORT_RULES.map((r) => r.id));
+const NO_RULE: ReadonlySet<string> = new Set();
+
+function oxlintFileOf(context: RuleContext): { ctx: ImportContext | null; fire: ReadonlySet<string> } {
+  const file = fileOf(context);
+  const text = context.sourceCode.text;
+  const known = oxlintFile;
+  // The same file and text within one synchronous run of hooks: nothing on disk was asked anew.
+  if (known !== undefined && known.file === file && known.text === text && known.observation === contexts.roots.currentObservation) return known;
+  const ctx = contexts.of(file, OXLINT_OBSERVATION);
+  const fire = ctx === null ? NO_RULE : prefilterEnabled(context.settings) ? prefilter.firing(ctx, text) : EVERY_RULE;
+  oxlintFile = { file, text, observation: contexts.roots.currentObservation, ctx, fire };
+  return oxlintFile;
+}
+
 /** The visitor of one rule over one file's import sites: judge each, report what the core found. */
 function judging(rule: ImportRule, context: RuleContext, ctx: () => ImportContext): Visitor {
   const fixable = FIXABLE.has(rule.id);
@@ -88,9 +108,9 @@ function hostRule(rule: ImportRule): HostRule {
       let ctx: ImportContext | null = null;
       return {
         before() {
-          ctx = contexts.of(fileOf(context), OXLINT_OBSERVATION);
-          if (ctx === null) return false;
-          return !prefilterEnabled(context.settings) || prefilter.mayFire(rule.id, ctx, context.sourceCode.text);
+          const file = oxlintFileOf(context);
+          ctx = file.ctx;
+          return file.fire.has(rule.id);
         },
         ...judging(rule, context, () => ctx!),
       };

@@ -205,48 +205,64 @@ export function unescape(raw: string): string | undefined {
  * is), which `test/lint/prefilter.test.ts` holds them to.
  */
 export class Prefilter {
-  private last: { ctx: ImportContext; text: string; fire: Set<string> } | undefined;
-  private readonly judged = new Map<string, readonly string[]>();
+  private last: { ctx: ImportContext; text: string; fire: ReadonlySet<string> } | undefined;
+  /** Folder and role → specifier and names → the rules that fire. */
+  private readonly judged = new Map<string, Map<string, readonly string[]>>();
+  private size = 0;
+  private readonly all: ReadonlySet<string>;
+  private static readonly NONE: ReadonlySet<string> = new Set();
   /** Files looked at and files let through, and judgements made (for the bench). */
   readonly stats = { files: 0, passed: 0, judged: 0 };
 
-  constructor(private readonly rules: readonly ImportRule[]) {}
+  constructor(private readonly rules: readonly ImportRule[]) {
+    this.all = new Set(rules.map((r) => r.id));
+  }
 
+  /** Whether one rule could fire (the last file's answer is kept for the next rule that asks). */
   mayFire(ruleId: string, ctx: ImportContext, text: string): boolean {
     const last = this.last;
     if (last && last.ctx === ctx && last.text === text) return last.fire.has(ruleId);
     const fire = this.firing(ctx, text);
     this.last = { ctx, text, fire };
-    this.stats.files++;
-    if (fire.size > 0) this.stats.passed++;
     return fire.has(ruleId);
   }
 
-  private firing(ctx: ImportContext, text: string): Set<string> {
-    const all = new Set(this.rules.map((r) => r.id));
-    if (ctx.role.isCollectionsFile) return all;
-    const found = candidates(text);
-    if (found === "all") return all;
-    const fire = new Set<string>();
-    if (found.length === 0) return fire;
-    const where = `${ctx.root}\0${path.dirname(ctx.file)}\0${Object.values(ctx.role).join(",")}\0`;
-    for (const c of found) {
-      const key = `${where}${c.specifier}\0${c.names.join(",")}`;
-      let ids = this.judged.get(key);
-      if (ids === undefined) {
-        ids = this.judge(c, ctx);
-        // Judgements never go stale (they read no disk); the cap only bounds a long session's memory.
-        if (this.judged.size >= 100_000) this.judged.clear();
-        this.judged.set(key, ids);
-      }
-      for (const id of ids) fire.add(id);
-    }
+  /** The rules that could fire on a file of this context and text. */
+  firing(ctx: ImportContext, text: string): ReadonlySet<string> {
+    this.stats.files++;
+    const fire = this.compute(ctx, text);
+    if (fire.size > 0) this.stats.passed++;
     return fire;
   }
 
-  private judge(c: Candidate, ctx: ImportContext): string[] {
+  private compute(ctx: ImportContext, text: string): ReadonlySet<string> {
+    if (ctx.role.isCollectionsFile) return this.all;
+    const found = candidates(text);
+    if (found === "all") return this.all;
+    if (found.length === 0) return Prefilter.NONE;
+    const where = `${ctx.root}\0${path.dirname(ctx.file)}\0${Object.values(ctx.role).join(",")}`;
+    let judged = this.judged.get(where);
+    if (judged === undefined) this.judged.set(where, (judged = new Map()));
+    let fire: Set<string> | undefined;
+    for (const c of found) {
+      const key = `${c.specifier}\0${c.names.join(",")}`;
+      let ids = judged.get(key);
+      if (ids === undefined) {
+        ids = this.judge(c, ctx);
+        // Judgements never go stale (they read no disk); the cap only bounds a long session's memory.
+        if (++this.size > 100_000) { this.judged.clear(); this.size = 0; this.judged.set(where, judged); }
+        judged.set(key, ids);
+      }
+      for (const id of ids) (fire ??= new Set()).add(id);
+    }
+    return fire ?? Prefilter.NONE;
+  }
+
+  private judge(c: Candidate, ctx: ImportContext): readonly string[] {
     this.stats.judged++;
     const site: ImportSite<null> = { specifier: c.specifier, specifierRange: null, names: c.names.map((imported) => ({ imported, range: null })) };
-    return this.rules.filter((rule) => rule.judgeImport(site, ctx).length > 0).map((rule) => rule.id);
+    const ids: string[] = [];
+    for (const rule of this.rules) if (rule.judgeImport(site, ctx).length > 0) ids.push(rule.id);
+    return ids;
   }
 }
