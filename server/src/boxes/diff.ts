@@ -92,7 +92,7 @@ export async function applyToWorkspace(sides: DiffSides, files: string[]): Promi
           continue;
         }
         fs.mkdirSync(path.dirname(workspaceFile), { recursive: true });
-        const written = await copyEntry(boxFile, workspaceFile, boxStat);
+        const written = copyEntry(boxFile, workspaceFile, boxStat);
         if (boxStat.kind === "file") fs.chmodSync(workspaceFile, boxStat.mode);
         if (written) manifest.files[rel] = { src: statOf(workspaceFile) ?? written, box: boxStat };
       }
