@@ -1,0 +1,327 @@
+// The lint plugin's bench (issue 4): a generated 10,000-file company with a few thousand
+// violations of the import-reach rules, linted side by side in one run by
+//   1. oxlint with an empty JS rule        (the JS bridge's floor)
+//   2. oxlint with the sanoma rules        (goal: within 1.3× of 1)
+//   3. ESLint with the sanoma rules
+//   4. ESLint with eslint-plugin-boundaries, configured for the cross-app rule (goal: 2 at least 15× faster)
+// plus, for context: oxlint's built-in rules alone; the floor and the sanoma rules again with the
+// built-in rules off (the JS bridge alone, a stricter ratio); the sanoma rules with the text
+// prefilter off; and a JS rule that visits every file's imports doing nothing (the price of
+// building every file's syntax tree in JavaScript, which the prefilter avoids where it can).
+// Before timing, each sanoma run's findings are counted and compared with what was generated and
+// with what `sanoma-check` finds, so a fast wrong plugin cannot pass.
+//
+// Usage: node bench/lint.mjs [--files 10000] [--runs 10] [--eslint-runs 3] [--keep] [--no-eslint] [--no-time]
+// Needs `node scripts/build.mjs` first (dist/check.js, lint-plugin/dist/index.cjs). Uses hyperfine
+// when installed, else its own timing (median of the runs). The company lives in a temporary
+// folder, deleted at the end unless --keep.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const BIN = (name) => join(REPO, "node_modules", ".bin", name);
+const PLUGIN = join(REPO, "lint-plugin", "dist", "index.cjs");
+const CHECK = join(REPO, "dist", "check.js");
+const RULE_IDS = ["no-cross-app-import", "no-app-import-from-root", "no-import-outside-company", "data-file-imports", "collection-import"];
+
+function arg(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const flag = (name) => process.argv.includes(`--${name}`);
+
+// ---- The company ------------------------------------------------------------------------------
+
+/** A body of ordinary code, so each file has a realistic amount of syntax besides its imports. */
+function body(name, i) {
+  return `
+export interface ${name}Input { id: string; amount: number; tags: string[]; note?: string }
+
+const LIMIT_${i} = ${100 + (i % 50)};
+const labels: Record<string, string> = { low: "Low priority", mid: "Normal", high: "Urgent: page someone" };
+
+function score${i}(input: ${name}Input): number {
+  let total = 0;
+  for (const tag of input.tags) {
+    if (tag.startsWith("vip")) total += 10;
+    else if (tag === "churn-risk") total -= 5;
+    else total += tag.length % 3;
+  }
+  return Math.min(LIMIT_${i}, total + input.amount / 100);
+}
+
+export async function ${name}(ctx: { call(op: string, args: unknown): Promise<unknown>; log(msg: string): void }, input: ${name}Input) {
+  const s = score${i}(input);
+  const level = s > 50 ? "high" : s > 10 ? "mid" : "low";
+  ctx.log(\`scored \${input.id}: \${s} (\${labels[level]})\`);
+  const existing = await ctx.call("data.orders.get", { id: input.id });
+  if (!existing) {
+    await ctx.call("data.orders.save", { id: input.id, total: input.amount, level });
+  } else if (level === "high") {
+    await ctx.call("data.orders.save", { ...(existing as object), level, note: input.note ?? "escalated" });
+  }
+  return { id: input.id, score: s, level, at: new Date().toISOString() };
+}
+`;
+}
+
+/**
+ * Writes the company under `dir` and returns how many findings of each rule it holds. For 10,000
+ * files: 24 apps × 380 files, and 879 in the root scope besides the config.
+ */
+export function generateCompany(dir, totalFiles = 10000) {
+  const expected = Object.fromEntries(RULE_IDS.map((r) => [r, 0]));
+  let files = 0;
+  const write = (rel, text) => {
+    const p = join(dir, rel);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, text);
+    files++;
+  };
+  write("sanoma.config.ts", `export default { name: "bench" };\n`);
+  const apps = 24;
+  const perApp = Math.floor((totalFiles * 0.912) / apps);
+  const rootShare = totalFiles - 1 - perApp * apps; // the root scope takes what is left: exactly totalFiles in all
+  const rootLib = Math.round(rootShare * 0.45), rootWf = Math.round(rootShare * 0.35), rootRes = Math.round(rootShare * 0.12);
+  const rootScen = rootShare - rootLib - rootWf - rootRes;
+
+  const imports = (lines) => lines.join("\n") + "\n";
+  // Root scope: shared libraries, workflows, data files, scenarios.
+  for (let i = 0; i < rootLib; i++) {
+    const lines = [`import { z } from "zod";`, `import { s${(i + 1) % rootLib} as next } from "./s${(i + 1) % rootLib}";`];
+    if (i % 5 === 0) { lines.push(`import { h1 } from "../apps/app${i % apps}/lib/h1";`); expected["no-app-import-from-root"]++; }
+    write(`lib/s${i}.ts`, imports(lines) + `export const s${i} = (x: number) => x + 1;\nexport const schema${i} = z.object({ id: z.string() });\n` + body(`libFn${i}`, i));
+  }
+  for (let i = 0; i < rootWf; i++) {
+    const lines = [`import { defineWorkflow } from "@sanoma-ai/workflows";`, `import { s${i % rootLib} } from "../lib/s${i % rootLib}";`, `import type { Order } from "../lib/types";`];
+    if (i % 5 === 0) { lines.push(`import { w1 } from "../apps/app${i % apps}/workflows/w1";`); expected["no-app-import-from-root"]++; }
+    if (i % 25 === 7) { lines.push(`const outside = require("../../shared-config/index");`); expected["no-import-outside-company"]++; }
+    if (i % 40 === 0) { lines.push(`import { collection } from "@sanoma-ai/workflows/data";`); expected["collection-import"]++; }
+    write(`workflows/w${i}.ts`, imports(lines) + `export const meta${i} = defineWorkflow({ name: "w${i}" });\n` + body(`w${i}`, i));
+  }
+  write(`resources/data.ts`, `import { collection } from "@sanoma-ai/workflows/data";\nexport const orders = collection({ key: "id", fields: { id: "string", total: "number" } });\n`);
+  for (let i = 0; i < rootRes - 1; i++) {
+    const lines = [`import { fly } from "@acme/fly-connector";`];
+    if (i % 3 === 0) { lines.push(`import { secret } from "@sanoma-ai/workflows";`); expected["data-file-imports"]++; }
+    else lines.push(`import { secret } from "@sanoma-ai/workflows/resources";`);
+    if (i % 7 === 0) { lines.push(`import { w1 } from "../workflows/w1";`); expected["data-file-imports"]++; }
+    write(`resources/r${i}.ts`, imports(lines) + `export const web${i} = fly.machine({ name: "web${i}", region: "ams", token: secret("FLY_TOKEN") });\n`);
+  }
+  for (let i = 0; i < rootScen; i++) {
+    write(`scenarios/sc${i}.ts`, imports([`import { w${i % rootWf} } from "../workflows/w${i % rootWf}";`]) + body(`scenario${i}`, i));
+  }
+
+  // Apps: workflows, libraries, data files, scenarios.
+  const wf = Math.round(perApp * 0.4), lib = Math.round(perApp * 0.4), res = Math.round(perApp * 0.15);
+  const scen = perApp - wf - lib - res;
+  for (let a = 0; a < apps; a++) {
+    const app = `apps/app${a}`;
+    let n = 0;
+    const crossApp = (lines, rel) => {
+      // One app file in eight reaches into another app's folder.
+      if (n++ % 8 !== 3) return;
+      lines.push(`import { h2 } from "${rel}app${(a + 1 + (n % (apps - 1))) % apps}/lib/h2";`);
+      expected["no-cross-app-import"]++;
+    };
+    for (let i = 0; i < lib; i++) {
+      const lines = [`import { s${i % rootLib} } from "../../../lib/s${i % rootLib}";`, `import { h${(i + 1) % lib} as next } from "./h${(i + 1) % lib}";`];
+      crossApp(lines, "../../");
+      if (i % 25 === 7) { lines.push(`const cfg = require("../../../../outside/config");`); expected["no-import-outside-company"]++; }
+      write(`${app}/lib/h${i}.ts`, imports(lines) + `export const h${i} = 1;\n` + body(`h${i}fn`, i));
+    }
+    for (let i = 0; i < wf; i++) {
+      const lines = [`import { defineWorkflow } from "@sanoma-ai/workflows";`, `import { h${i % lib} } from "../lib/h${i % lib}";`, `import { s${i % rootLib} } from "../../../lib/s${i % rootLib}";`];
+      crossApp(lines, "../../");
+      if (i % 25 === 7) { lines.push(`const mod = await import("../../../../outside/mod");`); expected["no-import-outside-company"]++; }
+      if (i % 40 === 0) { lines.push(`import { collection } from "@sanoma-ai/workflows/data";`); expected["collection-import"]++; }
+      write(`${app}/workflows/w${i}.ts`, imports(lines) + `export const meta${i} = defineWorkflow({ name: "${app}-w${i}" });\n` + body(`w${i}`, i));
+    }
+    write(`${app}/resources/data.ts`, `import { collection } from "@sanoma-ai/workflows/data";\nexport const items${a} = collection({ key: "id", fields: { id: "string" } });\n`);
+    for (let i = 0; i < res - 1; i++) {
+      const lines = [`import { fly } from "@acme/fly-connector";`, `import { h${i % lib} } from "../lib/h${i % lib}";`];
+      crossApp(lines, "../../");
+      if (i % 3 === 0) { lines.push(`import { secret } from "@sanoma-ai/workflows";`); expected["data-file-imports"]++; }
+      else lines.push(`import { secret } from "@sanoma-ai/workflows/resources";`);
+      if (i % 7 === 0) { lines.push(`import type { W } from "../workflows/w1";`); expected["data-file-imports"]++; }
+      write(`${app}/resources/r${i}.ts`, imports(lines) + `export const web${i} = fly.machine({ name: "${app}-web${i}", region: "ams", token: secret("FLY_TOKEN") });\n`);
+    }
+    for (let i = 0; i < scen; i++) {
+      write(`${app}/scenarios/sc${i}.ts`, imports([`import { w${i % wf} } from "../workflows/w${i % wf}";`]) + body(`scenario${i}`, i));
+    }
+  }
+  const total = Object.values(expected).reduce((a, b) => a + b, 0);
+  return { files, expected, total };
+}
+
+// ---- Hosts' configurations --------------------------------------------------------------------
+
+function writeConfigs(work, company) {
+  const sanomaRules = Object.fromEntries(RULE_IDS.map((r) => [`sanoma/${r}`, "error"]));
+  writeFileSync(join(work, "empty-plugin.cjs"), `// A JS rule that asks for nothing: oxlint never builds a syntax tree for it.\nmodule.exports = { meta: { name: "empty" }, rules: { empty: { meta: { schema: [] }, create() { return {}; } } } };\n`);
+  writeFileSync(join(work, "visit-plugin.cjs"), `// A JS rule that visits every file's imports and does nothing: the price of a syntax tree per file.\nmodule.exports = { meta: { name: "visit" }, rules: { imports: { meta: { schema: [] }, create() { return { ImportDeclaration() {} }; } } } };\n`);
+  const off = { categories: { correctness: "off" } }; // oxlint's built-in rules off: the JS bridge alone
+  const configs = {
+    "oxlint-builtins.json": {},
+    "oxlint-empty.json": { jsPlugins: ["./empty-plugin.cjs"], rules: { "empty/empty": "error" } },
+    "oxlint-sanoma.json": { jsPlugins: [PLUGIN], rules: sanomaRules },
+    "oxlint-js-empty.json": { ...off, jsPlugins: ["./empty-plugin.cjs"], rules: { "empty/empty": "error" } },
+    "oxlint-js-sanoma.json": { ...off, jsPlugins: [PLUGIN], rules: sanomaRules },
+    "oxlint-js-sanoma-noprefilter.json": { ...off, jsPlugins: [PLUGIN], rules: sanomaRules, settings: { sanoma: { prefilter: false } } },
+    "oxlint-js-visit.json": { ...off, jsPlugins: ["./visit-plugin.cjs"], rules: { "visit/imports": "error" } },
+  };
+  for (const [name, config] of Object.entries(configs)) writeFileSync(join(work, name), JSON.stringify(config));
+  const parser = JSON.stringify(join(REPO, "node_modules/@typescript-eslint/parser/dist/index.js"));
+  writeFileSync(join(work, "eslint-sanoma.config.cjs"), `module.exports = [{ files: ["**/*.ts"], languageOptions: { parser: require(${parser}) }, plugins: { sanoma: require(${JSON.stringify(PLUGIN)}) }, rules: ${JSON.stringify(sanomaRules)} }];\n`);
+  // eslint-plugin-boundaries: each app an element (capturing its name); an app may not depend on another app.
+  writeFileSync(join(work, "eslint-boundaries.config.cjs"), `const boundaries = require(${JSON.stringify(join(REPO, "node_modules/eslint-plugin-boundaries/dist/index.js"))});
+module.exports = [{
+  files: ["**/*.ts"],
+  languageOptions: { parser: require(${parser}) },
+  plugins: { boundaries },
+  settings: {
+    "boundaries/root-path": ${JSON.stringify(company)},
+    "boundaries/elements": [{ type: "app", pattern: "apps/*", capture: ["app"] }],
+    "import/resolver": { node: { extensions: [".ts", ".js"] } },
+  },
+  rules: {
+    "boundaries/dependencies": [2, { default: "allow", policies: [
+      { from: { element: { type: "app" } }, disallow: { to: { element: { type: "app", captured: { app: "!{{ from.element.captured.app }}" } } } } },
+    ] }],
+  },
+}];
+`);
+}
+
+// ---- Counting findings ------------------------------------------------------------------------
+
+function countOxlint(work, config) {
+  const r = spawnSync(BIN("oxlint"), ["-c", config, "-f", "json", "company"], { cwd: work, encoding: "utf8", maxBuffer: 256 << 20 });
+  const out = Object.fromEntries(RULE_IDS.map((id) => [id, 0]));
+  for (const d of JSON.parse(r.stdout).diagnostics) {
+    const m = /^sanoma\((.+)\)$/.exec(d.code ?? "");
+    if (m) out[m[1]]++;
+  }
+  return out;
+}
+
+function countEslint(work, config, prefix) {
+  const r = spawnSync(BIN("eslint"), ["-c", config, "-f", "json", "--no-warn-ignored", "company"], { cwd: work, encoding: "utf8", maxBuffer: 512 << 20 });
+  const out = {};
+  for (const f of JSON.parse(r.stdout)) for (const m of f.messages) {
+    const id = m.ruleId?.startsWith(prefix) ? m.ruleId.slice(prefix.length) : `other:${m.ruleId ?? m.message.slice(0, 60)}`;
+    out[id] = (out[id] ?? 0) + 1;
+  }
+  return out;
+}
+
+function countCheck(company) {
+  const r = spawnSync(process.execPath, [CHECK, company, "--format", "json"], { encoding: "utf8", maxBuffer: 512 << 20 });
+  const out = Object.fromEntries(RULE_IDS.map((id) => [id, 0]));
+  for (const p of JSON.parse(r.stdout).problems) if (p.rule in out) out[p.rule]++;
+  return out;
+}
+
+const same = (a, b) => RULE_IDS.every((id) => (a[id] ?? 0) === (b[id] ?? 0));
+
+// ---- Timing -----------------------------------------------------------------------------------
+
+function hasHyperfine() {
+  return spawnSync("hyperfine", ["--version"], { encoding: "utf8" }).status === 0;
+}
+
+/** Times shell commands (in `cwd`): hyperfine's medians when it is installed, else our own. */
+function time(commands, runs, cwd, warmup) {
+  if (hasHyperfine()) {
+    const json = join(cwd, `hyperfine-${Date.now()}.json`);
+    const names = commands.flatMap((c) => ["-n", c.name]);
+    execFileSync("hyperfine", ["--runs", String(runs), "--warmup", String(warmup), "-N", "--ignore-failure", "--style", "basic", "--export-json", json, ...names, ...commands.map((c) => c.cmd)], { cwd, stdio: ["ignore", "inherit", "inherit"] });
+    const results = JSON.parse(readFileSync(json, "utf8")).results;
+    // hyperfine gives each command's mean user and system CPU time (all threads).
+    return results.map((r, i) => ({ name: commands[i].name, median: r.median, min: r.min, max: r.max, runs: r.times.length, cpu: r.user + r.system }));
+  }
+  return commands.map((c) => {
+    const [bin, ...args] = c.cmd.split(" ");
+    const times = [];
+    for (let i = 0; i < warmup + runs; i++) {
+      const t = process.hrtime.bigint();
+      spawnSync(bin, args, { cwd, stdio: "ignore" });
+      if (i >= warmup) times.push(Number(process.hrtime.bigint() - t) / 1e9);
+    }
+    times.sort((a, b) => a - b);
+    return { name: c.name, median: times[Math.floor(times.length / 2)], min: times[0], max: times[times.length - 1], runs };
+  });
+}
+
+// ---- Main -------------------------------------------------------------------------------------
+
+async function main() {
+  for (const f of [PLUGIN, CHECK]) if (!existsSync(f)) { console.error(`bench/lint: ${f} is missing; run node scripts/build.mjs first`); process.exit(2); }
+  const nFiles = arg("files", 10000), runs = arg("runs", 10), eslintRuns = arg("eslint-runs", 3);
+  const work = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-lint-bench-")));
+  const company = join(work, "company");
+  try {
+    const gen = generateCompany(company, nFiles);
+    writeConfigs(work, company);
+    console.log(`company: ${gen.files} files, ${gen.total} violations generated ${JSON.stringify(gen.expected)}`);
+    console.log(`(in ${work})\n`);
+
+    // Correctness first: the plugin in both hosts finds what was generated, as sanoma-check does.
+    const check = countCheck(company);
+    const ox = countOxlint(work, "oxlint-sanoma.json");
+    const oxNo = countOxlint(work, "oxlint-js-sanoma-noprefilter.json");
+    console.log(`sanoma-check:             ${JSON.stringify(check)}`);
+    console.log(`oxlint + sanoma:          ${JSON.stringify(ox)}`);
+    console.log(`oxlint + sanoma (no pre): ${JSON.stringify(oxNo)}`);
+    let ok = same(check, gen.expected) && same(ox, gen.expected) && same(oxNo, gen.expected);
+    if (!flag("no-eslint")) {
+      const es = countEslint(work, "eslint-sanoma.config.cjs", "sanoma/");
+      const eb = countEslint(work, "eslint-boundaries.config.cjs", "boundaries/");
+      console.log(`ESLint + sanoma:          ${JSON.stringify(es)}`);
+      console.log(`ESLint + boundaries:      ${JSON.stringify(eb)}  (cross-app generated: ${gen.expected["no-cross-app-import"]})`);
+      ok &&= same(es, gen.expected);
+      if ((eb.dependencies ?? 0) !== gen.expected["no-cross-app-import"]) console.log(`  note: boundaries' count differs from the generated cross-app imports`);
+    }
+    if (!ok) { console.error("\nbench/lint: the findings differ; not timing a wrong plugin"); process.exitCode = 1; return; }
+    if (flag("no-time")) return;
+
+    console.log(`\ntiming oxlint (${runs} runs each)…`);
+    const oxlint = (config) => `${BIN("oxlint")} -c ${config} company`;
+    const ox3 = time([
+      { name: "oxlint built-ins only", cmd: oxlint("oxlint-builtins.json") },
+      { name: "oxlint + empty JS rule (floor)", cmd: oxlint("oxlint-empty.json") },
+      { name: "oxlint + sanoma", cmd: oxlint("oxlint-sanoma.json") },
+      { name: "JS only: empty JS rule (floor)", cmd: oxlint("oxlint-js-empty.json") },
+      { name: "JS only: sanoma", cmd: oxlint("oxlint-js-sanoma.json") },
+      { name: "JS only: sanoma, prefilter off", cmd: oxlint("oxlint-js-sanoma-noprefilter.json") },
+      { name: "JS only: a rule visiting every tree", cmd: oxlint("oxlint-js-visit.json") },
+    ], runs, work, 2);
+    let es = [];
+    if (!flag("no-eslint")) {
+      console.log(`\ntiming ESLint (${eslintRuns} runs each)…`);
+      es = time([
+        { name: "ESLint + sanoma", cmd: `${BIN("eslint")} -c eslint-sanoma.config.cjs company` },
+        { name: "ESLint + boundaries (cross-app)", cmd: `${BIN("eslint")} -c eslint-boundaries.config.cjs company` },
+      ], eslintRuns, work, 0);
+    }
+    const all = [...ox3, ...es];
+    const by = (name) => all.find((r) => r.name === name)?.median;
+    console.log(`\n${gen.files} files, ${gen.total} violations; wall-clock medians (min–max), and mean CPU time (user+sys, all threads):`);
+    for (const r of all) console.log(`  ${r.name.padEnd(36)} ${r.median.toFixed(3)} s  (${r.min.toFixed(3)}–${r.max.toFixed(3)}, ${r.runs} runs)${r.cpu !== undefined ? `  cpu ${r.cpu.toFixed(3)} s` : ""}`);
+    const ratio = (a, b) => (by(a) / by(b));
+    console.log(`\n  oxlint + sanoma / oxlint + empty JS rule:             ${ratio("oxlint + sanoma", "oxlint + empty JS rule (floor)").toFixed(2)}×   (goal ≤ 1.30×)`);
+    console.log(`  the same with oxlint's built-in rules off:           ${ratio("JS only: sanoma", "JS only: empty JS rule (floor)").toFixed(2)}×`);
+    console.log(`  prefilter off, built-ins off:                        ${ratio("JS only: sanoma, prefilter off", "JS only: empty JS rule (floor)").toFixed(2)}×`);
+    if (by("ESLint + boundaries (cross-app)")) {
+      console.log(`  ESLint + boundaries / oxlint + sanoma:                ${ratio("ESLint + boundaries (cross-app)", "oxlint + sanoma").toFixed(1)}×   (goal ≥ 15×)`);
+      console.log(`  ESLint + sanoma / oxlint + sanoma:                    ${ratio("ESLint + sanoma", "oxlint + sanoma").toFixed(1)}×`);
+    }
+  } finally {
+    if (flag("keep")) console.log(`\nkept ${work}`);
+    else rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
