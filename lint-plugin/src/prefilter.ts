@@ -15,10 +15,12 @@
  * only when taken from the framework, except in a collections file, which is always looked at.
  * `test/lint/prefilter.test.ts` holds the core's rules to exactly this.
  *
- * Names. A candidate is judged with names that include every name its import can take: `*`,
- * `default` and the words of its import clause (back to the `import`/`export` keyword before the
- * `from` that precedes it), or every word of the file when the clause cannot be read that simply
- * (a comment or a quote in it). The rules only ever find more with more names (also tested).
+ * Names. Outside a collections file the names an import takes matter only when it takes them from
+ * the framework, so a path candidate is judged without names. A framework candidate is judged with
+ * names that include every name its import can take: `*`, `default` and the words of its import
+ * clause (back to the `import`/`export` keyword before the `from` that precedes it), or every word
+ * of the file when the clause cannot be read that simply (a comment or a quote in it). The rules
+ * only ever find more with more names (also tested).
  */
 import * as path from "node:path";
 import { isFrameworkModule } from "../../server/src/core/company.ts";
@@ -60,14 +62,15 @@ export function candidates(text: string): Candidate[] | "all" {
       const normalized = q === "`" && raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw;
       const value = normalized.includes("\\") ? unescape(normalized) : normalized;
       if (value === undefined) return "all";
-      if (!isPathSpecifier(value) && !isFrameworkModule(value)) continue;
-      out.push({ specifier: value, names: clauseNames(text, open) ?? allWords() });
+      if (isPathSpecifier(value)) out.push({ specifier: value, names: NO_NAMES });
+      else if (isFrameworkModule(value)) out.push({ specifier: value, names: clauseNames(text, open) ?? allWords() });
     }
   }
   return out;
 }
 
 const QUOTES = ["'", '"', "`"];
+const NO_NAMES: string[] = [];
 
 const WORD = /[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*/gu;
 
