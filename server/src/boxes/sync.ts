@@ -78,7 +78,7 @@ export function walkTree(root: string, rules: IgnoreRules): Map<string, FileStat
     const here = entries.some((e) => e.name === ".gitignore") ? inherited.withFile(dir, rel) : inherited;
     for (const entry of entries) {
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      const full = path.join(dir, entry.name);
+      const full = `${dir}/${entry.name}`; // dir is absolute and normalised: cheaper than path.join per file
       if (entry.isDirectory()) {
         if (isSkippedFolder(entry.name) || here.ignores(childRel, true)) continue;
         visit(full, childRel, here);
@@ -90,7 +90,7 @@ export function walkTree(root: string, rules: IgnoreRules): Map<string, FileStat
       }
     }
   };
-  visit(root, "", rules);
+  visit(path.resolve(root), "", rules);
   return files;
 }
 
@@ -176,7 +176,9 @@ export interface SyncOptions {
 /** Brings the workspace's files into the box; see the file's header for what is kept. */
 export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> {
   const started = performance.now();
-  const { root, home, runsDir } = options;
+  const root = path.resolve(options.root);
+  const home = path.resolve(options.home);
+  const { runsDir } = options;
   const homeExisted = fs.existsSync(home);
   fs.mkdirSync(home, { recursive: true });
   const above = IgnoreRules.above(root);
@@ -249,7 +251,7 @@ export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> 
   await inChunks(toCopy, ({ rel, stat, isNew }) => {
     let copy: FileStat | undefined;
     try {
-      copy = copyEntry(path.join(root, rel), path.join(home, rel), stat);
+      copy = copyEntry(`${root}/${rel}`, `${home}/${rel}`, stat);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return; // deleted from the workspace meanwhile
       throw error;
