@@ -65,7 +65,7 @@ export async function applyToWorkspace(sides: DiffSides, files: string[]): Promi
   const skipped: { path: string; reason: string }[] = [];
   const changes = new Map(diffBox(sides).map((c) => [c.path, c]));
   const manifest = readManifest(sides.runsDir, sides.root);
-  for (const requested of [...new Set(files)]) {
+  for (const requested of new Set(files)) {
     const rel = typeof requested === "string" ? requested.split(/[/\\]+/).filter((s) => s && s !== ".").join("/") : "";
     const change = changes.get(rel);
     if (!change) {

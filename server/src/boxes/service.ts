@@ -16,7 +16,7 @@ import type {
   BoxesListResult, BoxesOpenParams, BoxesOpenResult, BoxesPreviewParams, BoxesPreviewResult, BoxesRunParams, BoxesRunResult,
   BoxesRunsParams, BoxesRunsResult, BoxesStopParams, BoxesStopResult,
 } from "../protocol.ts";
-import { Box, CAPABILITIES, runsDir, type BoxContext } from "./box.ts";
+import { Box, CAPABILITIES, type BoxContext } from "./box.ts";
 import { applyToWorkspace, diffBox } from "./diff.ts";
 import { selectRuns } from "./events.ts";
 import { boxNameProblem, checkBoxName, previewBoxName } from "./names.ts";

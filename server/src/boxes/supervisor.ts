@@ -120,7 +120,8 @@ export class Supervisor {
   private tick(): void {
     if (this.groups.size === 0) return;
     const processes: ProcInfo[] = listProcesses();
-    for (const group of [...this.groups]) {
+    // Deleting from a Set while iterating it is safe: markDead may remove the current group.
+    for (const group of this.groups) {
       if (!group.leaderExited) continue;
       if (!groupHasLiveMember(group.pid, processes)) this.markDead(group);
       else if (group.tier === "namespace") this.endOrphanedNamespace(group);
