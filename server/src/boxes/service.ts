@@ -10,6 +10,10 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import {
+  BoxesApplyRequest, BoxesDiffRequest, BoxesDiscardRequest, BoxesEventsRequest, BoxesExposeRequest, BoxesListRequest,
+  BoxesOpenRequest, BoxesPreviewRequest, BoxesRunRequest, BoxesRunsRequest, BoxesStopRequest,
+} from "../protocol.ts";
 import type {
   BoxEvent, BoxInfo, BoxTier, BoxRunInfo, BoxesApplyParams, BoxesApplyResult, BoxesChangedParams, BoxesDiffParams, BoxesDiffResult,
   BoxesDiscardParams, BoxesDiscardResult, BoxesEventsParams, BoxesEventsResult, BoxesExposeParams, BoxesExposeResult,
@@ -278,6 +282,28 @@ export class BoxService {
   private emitChanged(change: BoxesChangedParams): void {
     for (const listener of this.changeListeners) safely(listener, change);
   }
+}
+
+/**
+ * Every `sanoma/boxes/*` request with the service method that answers it, for the server to
+ * register in one loop: `for (const [method, handle] of boxRequestHandlers(service))
+ * connection.onRequest(method, handle)`. A handler rejects with the user's sentence (a refused
+ * name: `<name> is no box's name`), which the server passes on as the JSON-RPC error's message.
+ */
+export function boxRequestHandlers(service: BoxService): Array<[string, (params: never) => Promise<unknown>]> {
+  return [
+    [BoxesListRequest, () => service.list()],
+    [BoxesOpenRequest, (p: BoxesOpenParams) => service.open(p)],
+    [BoxesRunRequest, (p: BoxesRunParams) => service.run(p)],
+    [BoxesStopRequest, (p: BoxesStopParams) => service.stop(p)],
+    [BoxesDiscardRequest, (p: BoxesDiscardParams) => service.discard(p)],
+    [BoxesEventsRequest, (p: BoxesEventsParams) => service.events(p)],
+    [BoxesRunsRequest, (p: BoxesRunsParams) => service.runs(p ?? {})],
+    [BoxesDiffRequest, (p: BoxesDiffParams) => service.diff(p)],
+    [BoxesApplyRequest, (p: BoxesApplyParams) => service.apply(p)],
+    [BoxesPreviewRequest, (p: BoxesPreviewParams) => service.preview(p)],
+    [BoxesExposeRequest, (p: BoxesExposeParams) => service.expose(p)],
+  ];
 }
 
 /** A listener's failure must not break a run. */
