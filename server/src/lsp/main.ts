@@ -26,7 +26,7 @@ import { codeActions } from "./features/codeactions.ts";
 import { documentSymbols, workspaceSymbols } from "./features/symbols.ts";
 import { codeLenses, PREVIEW_COMMAND } from "./features/codelens.ts";
 import { companies, companyOf } from "./features/companies.ts";
-import { attachBoxes } from "./features/boxes.ts";
+import { attachBoxes, type Boxes } from "./features/boxes.ts";
 
 if (process.argv.includes("--version")) { console.log("sanoma-language-server 0.1.0"); process.exit(0); }
 if (!process.argv.some((a) => a === "--stdio" || a === "--node-ipc" || a.startsWith("--socket") || a.startsWith("--pipe"))) process.argv.push("--stdio");
@@ -36,7 +36,7 @@ const documents = new TextDocuments(TextDocument);
 const log = (m: string) => connection.console.log(m);
 let session: Session | undefined;
 let watcher: FolderWatcher | undefined;
-let disposeBoxes: (() => Promise<void>) | undefined;
+let boxes: Boxes | undefined;
 let dynamicWatch = false;
 
 export const CHECK_WORKSPACE_COMMAND = "sanoma.checkWorkspace";
@@ -76,7 +76,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     docsUrl: docsUrlFor(params),
     log,
   });
-  disposeBoxes = attachBoxes(connection, session, params);
+  boxes = attachBoxes(connection, session, params);
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: false },
@@ -89,7 +89,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       documentSymbolProvider: true,
       workspaceSymbolProvider: true,
       codeLensProvider: { resolveProvider: false },
-      executeCommandProvider: { commands: [CHECK_WORKSPACE_COMMAND] },
+      executeCommandProvider: { commands: [CHECK_WORKSPACE_COMMAND, PREVIEW_COMMAND] },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: "sanoma-language-server", version: "0.1.0" },
@@ -150,15 +150,18 @@ connection.onRequest(CompanyOfRequest, guard("companyOf", null, companyOf));
 connection.onRequest(StatusRequest, guard("status", null, (s) => s.status()));
 connection.onExecuteCommand(guard("executeCommand", null, async (s, params: { command: string; arguments?: unknown[] }) => {
   if (params.command === CHECK_WORKSPACE_COMMAND) { await s.recheckAll(); return s.status(); }
+  if (params.command === PREVIEW_COMMAND && boxes) return boxes.preview(params.arguments?.[0] as { uri: string; export: string });
   return null;
 }));
-void PREVIEW_COMMAND;
 
 connection.onShutdown(async () => {
   watcher?.close();
-  await disposeBoxes?.();
+  await boxes?.dispose();
 });
-connection.onExit(() => { watcher?.close(); });
+// Whatever way the server ends (exit, its client gone, a signal), every box's processes end with it.
+connection.onExit(() => { watcher?.close(); boxes?.service.disposeSync(); });
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => { boxes?.service.disposeSync(); process.exit(0); });
+process.on("exit", () => boxes?.service.disposeSync());
 
 documents.listen(connection);
 connection.listen();

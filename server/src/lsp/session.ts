@@ -51,6 +51,8 @@ export class Session {
   lastCheckMs: number | undefined;
   lastCheckAt: number | undefined;
   settingsProblems: string[] = [];
+  /** Told of each company's settings when they are pulled (the box service takes its tier from them). */
+  readonly settingsListeners: ((root: string, settings: Settings) => void)[] = [];
   /** Resolves when the current indexing round and the checks after it are done (tests, bench). */
   idle: Promise<void> = Promise.resolve();
   private readonly docsUrl: (rule: string) => string;
@@ -122,6 +124,7 @@ export class Session {
         const company = this.ws.ensureCompany(root);
         const settings = await this.fetchSettings(root);
         this.state.set(root, { indexed: false, settings });
+        for (const l of this.settingsListeners) l(root, settings);
         this.ws.options.exclude = settings.exclude;
         const files = this.ws.listFiles(root);
         let done = 0;
@@ -334,6 +337,7 @@ export class Session {
     this.settingsProblems = [];
     for (const [root, st] of this.state) {
       const next = await this.fetchSettings(root);
+      for (const l of this.settingsListeners) l(root, next);
       const excludeChanged = JSON.stringify(next.exclude) !== JSON.stringify(st.settings.exclude);
       st.settings = next;
       if (excludeChanged) { st.indexed = false; this.ws.removeCompany(root); void this.enqueueIndex(() => this.indexRoots([root])); }
