@@ -1,0 +1,77 @@
+/**
+ * Benchmark of `sanoma-check` against the bare read-and-parse of the same files (issue 2, Speed):
+ * generates a company, then runs, alternating so that drift on a shared machine hits each alike,
+ *   - the baseline, `bench/parse.mjs` (walk, read, `ts.createSourceFile`, nothing else),
+ *   - `node dist/check.js <dir> --format json`, end to end as a process,
+ *   - `Workspace.discoverRoots + loadCompany + check` in process (`bench/core.ts`),
+ * and prints medians as ratios to the baseline, wall and CPU time, and each one's peak RSS.
+ * Goals (printed, not asserted): check ≤ 1.5× the baseline, peak memory < 400 MB.
+ *
+ *   node bench/check.mjs [--files 10000] [--runs 3] [--seed 1] [--quick] [--keep]
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { generateCompany } from "./generate.mjs";
+import { fmtInt, fmtMb, fmtMs, fmtX, lastJson, loadNote, median, parseFlags, ROOT, runNode, table, tempDir } from "./lib.mjs";
+
+const flags = parseFlags();
+const files = Number(flags.files ?? (flags.quick ? 1000 : 10_000));
+const runs = Number(flags.runs ?? (flags.quick ? 1 : 3));
+const seed = Number(flags.seed ?? 1);
+
+const dir = join(tempDir("sanoma-bench-check-"), "company");
+const gen = generateCompany(dir, { files, seed });
+console.log(`check: a generated company of ${fmtInt(gen.files)} files (${gen.apps} apps, ${fmtInt(gen.declarations)} declarations, ${fmtInt(gen.bindings)} lock bindings, a ${(gen.lockBytes / 1024).toFixed(0)} KB lockfile) in ${dir}`);
+
+const CHECK = join(ROOT, "dist", "check.js");
+const parse = () => runNode([join(ROOT, "bench", "parse.mjs"), dir]);
+const check = () => runNode([CHECK, dir, "--format", "json"]);
+const core = () => runNode(["--import", "tsx", join(ROOT, "bench", "core.ts"), dir]);
+
+// One untimed pass of each: the files are in the page cache and the bundles compiled alike for all.
+await parse();
+await check();
+
+const base = [];
+const cli = [];
+const inproc = [];
+for (let i = 0; i < runs; i++) {
+  // Alternate the order so that a slow patch of a shared machine does not hit one side only.
+  const order = i % 2 ? [core, check, parse] : [parse, check, core];
+  for (const f of order) {
+    const r = await f();
+    if (f === parse) { if (r.code !== 0) throw new Error(r.stderr); base.push({ ...r, inner: lastJson(r.stdout) }); }
+    else if (f === check) {
+      if (r.code !== 0 && r.code !== 1) throw new Error(`sanoma-check exited ${r.code}: ${r.stderr}`);
+      cli.push({ ...r, problems: JSON.parse(r.stdout).problems.length });
+    } else { if (r.code !== 0) throw new Error(r.stderr); inproc.push({ ...r, inner: lastJson(r.stdout) }); }
+  }
+}
+
+const m = (xs, f) => median(xs.map(f));
+const baseWall = m(base, (r) => r.wallMs);
+const baseCpu = m(base, (r) => r.cpuMs);
+const baseIn = m(base, (r) => r.inner.ms);
+const baseInCpu = m(base, (r) => r.inner.cpuMs);
+const cliWall = m(cli, (r) => r.wallMs);
+const cliCpu = m(cli, (r) => r.cpuMs);
+const inMs = m(inproc, (r) => r.inner.ms);
+const inCpu = m(inproc, (r) => r.inner.cpuMs);
+const peakCli = Math.max(...cli.map((r) => r.maxRssKb));
+
+console.log(`\n${fmtInt(base[0].inner.files)} files, ${(base[0].inner.bytes / 1e6).toFixed(1)} MB of source; ${cli[0].problems} problems found; medians of ${runs} run${runs > 1 ? "s" : ""}; ${await loadNote()}\n`);
+console.log(table([
+  ["", "wall ms", "× base", "CPU ms", "× base", "peak RSS"],
+  ["baseline: node parse.mjs (process)", fmtMs(baseWall), fmtX(1), fmtMs(baseCpu), fmtX(1), fmtMb(Math.max(...base.map((r) => r.maxRssKb)))],
+  ["sanoma-check --format json (process)", fmtMs(cliWall), fmtX(cliWall / baseWall), fmtMs(cliCpu), fmtX(cliCpu / baseCpu), fmtMb(peakCli)],
+  ["baseline: read + parse (in process)", fmtMs(baseIn), fmtX(1), fmtMs(baseInCpu), fmtX(1), ""],
+  ["loadCompany + check (in process)", fmtMs(inMs), fmtX(inMs / baseIn), fmtMs(inCpu), fmtX(inCpu / baseInCpu), fmtMb(Math.max(...inproc.map((r) => r.maxRssKb)))],
+  ["  of which discoverRoots", fmtMs(m(inproc, (r) => r.inner.discoverMs)), "", "", "", ""],
+  ["  of which loadCompany (read + facts)", fmtMs(m(inproc, (r) => r.inner.loadMs)), fmtX(m(inproc, (r) => r.inner.loadMs) / baseIn), "", "", ""],
+  ["  of which check (rules)", fmtMs(m(inproc, (r) => r.inner.checkMs)), "", "", "", ""],
+]));
+const worst = Math.max(cliWall / baseWall, cliCpu / baseCpu);
+console.log(`\ngoal: sanoma-check ≤ 1.50× the baseline: ${fmtX(cliWall / baseWall)} wall, ${fmtX(cliCpu / baseCpu)} CPU (${worst <= 1.5 ? "met" : "missed"}); peak memory < 400 MB: ${fmtMb(peakCli)} (${peakCli < 400 * 1024 ? "met" : "missed"})`);
+console.log(`runs (wall ms): baseline ${base.map((r) => fmtMs(r.wallMs)).join(" ")} · check ${cli.map((r) => fmtMs(r.wallMs)).join(" ")} · in process ${inproc.map((r) => fmtMs(r.inner.ms)).join(" ")}`);
+
+if (!flags.keep) rmSync(join(dir, ".."), { recursive: true, force: true });
