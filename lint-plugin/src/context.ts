@@ -26,11 +26,17 @@ export class FileContexts {
   constructor(readonly roots: RootCache = new RootCache()) {}
 
   of(file: string, end: ObservationEnd): ImportContext | null {
+    return this.locate(file, end)?.ctx ?? null;
+  }
+
+  /** The file's context and its folder's record (one object per folder and observation: a key for what depends on the folder alone). */
+  locate(file: string, end: ObservationEnd): { ctx: ImportContext; folder: object } | null {
     // `<input>`, `<text>`: text linted without a file has no place in a company.
     if (!path.isAbsolute(file) || !isCodeFile(file)) return null;
     const dir = path.dirname(file);
     const folder = this.folder(dir, file, end);
-    if (this.last && this.last.file === file && this.last.observation === folder.observation) return this.last.ctx;
+    const last = this.last;
+    if (last && last.file === file && last.observation === folder.observation) return last.ctx && { ctx: last.ctx, folder };
     let ctx: ImportContext | null = null;
     if (folder.root !== undefined && folder.rel !== null) {
       const base = path.basename(file);
@@ -38,7 +44,7 @@ export class FileContexts {
       ctx = { root: folder.root, file, rel, role: roleOf(rel) };
     }
     this.last = { file, observation: folder.observation, ctx };
-    return ctx;
+    return ctx && { ctx, folder };
   }
 
   private folder(dir: string, file: string, end: ObservationEnd): Folder {

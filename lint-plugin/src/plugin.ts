@@ -53,8 +53,9 @@ function oxlintFileOf(context: RuleContext): { ctx: ImportContext | null; fire: 
   const known = oxlintFile;
   // The same file and text within one synchronous run of hooks: nothing on disk was asked anew.
   if (known !== undefined && known.file === file && known.text === text && known.observation === contexts.roots.currentObservation) return known;
-  const ctx = contexts.of(file, OXLINT_OBSERVATION);
-  const fire = ctx === null ? NO_RULE : prefilterEnabled(context.settings) ? prefilter.firing(ctx, text) : EVERY_RULE;
+  const located = contexts.locate(file, OXLINT_OBSERVATION);
+  const ctx = located?.ctx ?? null;
+  const fire = located === null ? NO_RULE : prefilterEnabled(context.settings) ? prefilter.firing(located.ctx, text, located.folder) : EVERY_RULE;
   oxlintFile = { file, text, observation: contexts.roots.currentObservation, ctx, fire };
   return oxlintFile;
 }

@@ -209,9 +209,8 @@ export function unescape(raw: string): string | undefined {
  */
 export class Prefilter {
   private last: { ctx: ImportContext; text: string; fire: ReadonlySet<string> } | undefined;
-  /** Folder and role → specifier and names → the rules that fire. */
-  private readonly judged = new Map<string, Map<string, readonly string[]>>();
-  private size = 0;
+  /** Folder → role → specifier and names → the rules that fire (a folder's judgements go with it). */
+  private readonly judged = new WeakMap<object, Map<string, Map<string, readonly string[]>>>();
   private readonly all: ReadonlySet<string>;
   private static readonly NONE: ReadonlySet<string> = new Set();
   /** Files looked at and files let through, and judgements made (for the bench). */
@@ -225,37 +224,37 @@ export class Prefilter {
   mayFire(ruleId: string, ctx: ImportContext, text: string): boolean {
     const last = this.last;
     if (last && last.ctx === ctx && last.text === text) return last.fire.has(ruleId);
-    const fire = this.firing(ctx, text);
+    const fire = this.firing(ctx, text, folderKey(ctx));
     this.last = { ctx, text, fire };
     return fire.has(ruleId);
   }
 
-  /** The rules that could fire on a file of this context and text. */
-  firing(ctx: ImportContext, text: string): ReadonlySet<string> {
+  /**
+   * The rules that could fire on a file of this context and text. `folder` is an object standing
+   * for the file's folder and company: judgements are kept under it, per role.
+   */
+  firing(ctx: ImportContext, text: string, folder: object): ReadonlySet<string> {
     this.stats.files++;
-    const fire = this.compute(ctx, text);
+    const fire = this.compute(ctx, text, folder);
     if (fire.size > 0) this.stats.passed++;
     return fire;
   }
 
-  private compute(ctx: ImportContext, text: string): ReadonlySet<string> {
+  private compute(ctx: ImportContext, text: string, folder: object): ReadonlySet<string> {
     if (ctx.role.isCollectionsFile) return this.all;
     const found = candidates(text);
     if (found === "all") return this.all;
     if (found.length === 0) return Prefilter.NONE;
-    const where = `${ctx.root}\0${path.dirname(ctx.file)}\0${Object.values(ctx.role).join(",")}`;
-    let judged = this.judged.get(where);
-    if (judged === undefined) this.judged.set(where, (judged = new Map()));
+    let byRole = this.judged.get(folder);
+    if (byRole === undefined) this.judged.set(folder, (byRole = new Map()));
+    const role = roleKey(ctx);
+    let judged = byRole.get(role);
+    if (judged === undefined) byRole.set(role, (judged = new Map()));
     let fire: Set<string> | undefined;
     for (const c of found) {
-      const key = `${c.specifier}\0${c.names.join(",")}`;
+      const key = c.names.length === 0 ? c.specifier : `${c.specifier}\0${c.names.join(",")}`;
       let ids = judged.get(key);
-      if (ids === undefined) {
-        ids = this.judge(c, ctx);
-        // Judgements never go stale (they read no disk); the cap only bounds a long session's memory.
-        if (++this.size > 100_000) { this.judged.clear(); this.size = 0; this.judged.set(where, judged); }
-        judged.set(key, ids);
-      }
+      if (ids === undefined) judged.set(key, (ids = this.judge(c, ctx)));
       for (const id of ids) (fire ??= new Set()).add(id);
     }
     return fire ?? Prefilter.NONE;
@@ -268,4 +267,19 @@ export class Prefilter {
     for (const rule of this.rules) if (rule.judgeImport(site, ctx).length > 0) ids.push(rule.id);
     return ids;
   }
+}
+
+/** Everything a role says, as a short key. */
+function roleKey(ctx: ImportContext): string {
+  const r = ctx.role;
+  return `${r.scope ?? ""}/${r.kind ?? ""}/${+r.isConfig}${+r.isWorkflowSource}${+r.isDataFile}${+r.isCollectionsFile}${+r.isScenario}${+r.isTest}`;
+}
+
+/** Folder keys for callers that have no folder record (tests): one object per company and folder. */
+const folderKeys = new Map<string, object>();
+function folderKey(ctx: ImportContext): object {
+  const k = `${ctx.root}\0${path.dirname(ctx.file)}`;
+  let key = folderKeys.get(k);
+  if (key === undefined) folderKeys.set(k, (key = {}));
+  return key;
 }
