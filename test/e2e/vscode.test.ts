@@ -115,6 +115,8 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
   let failed = false;
   /** False once the first step saw the language server fail: later steps then fail at once. */
   let serverUp = true;
+  let previewRan = false;
+  let workspace = "";
   const started = Date.now();
   const screenshots = join(repo, "test-results", "e2e");
 
@@ -128,7 +130,7 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
       vsix = join(repo, "sanoma.vsix");
     }
     temp = mkdtempSync(join(tmpdir(), "sanoma-e2e-"));
-    const ws = join(temp, "ws");
+    const ws = (workspace = join(temp, "ws"));
     for (const [file, text] of shopFiles) {
       mkdirSync(dirname(join(ws, "shop", file)), { recursive: true });
       writeFileSync(join(ws, "shop", file), text);
@@ -152,8 +154,10 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
       "typescript.suggest.enabled": false,
       "terminal.integrated.gpuAcceleration": "off",
       "sanoma.preview.command": "echo \"previewing ${file}#${export} in $(basename $PWD)\" && echo made-by-preview > PREVIEW.md",
-      "sanoma.boxes.isolation": "process",
     });
+    // A machine setting: code-server is a remote, whose machine settings live in Machine/.
+    mkdirSync(join(profile.userData, "Machine"), { recursive: true });
+    writeFileSync(join(profile.userData, "Machine", "settings.json"), JSON.stringify({ "sanoma.boxes.isolation": "process" }));
     cs.installExtension(profile, vsix);
     server = await cs.startCodeServer({ profile, folder: ws });
     browser = await chromium.launchPersistentContext(join(temp, "chromium"), {
@@ -218,6 +222,13 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
       return index >= 0;
     });
     await rows.nth(index).click();
+  }
+
+  /** Picks the quick pick row whose text matches. */
+  async function pickRow(text: RegExp) {
+    const row = page.locator(".quick-input-list .monaco-list-row", { hasText: text }).first();
+    await row.waitFor();
+    await row.click();
   }
 
   /** Closes whatever a failed step may have left open (a menu, a quick input, a hover). */
@@ -462,6 +473,39 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
       return;
     }
     await waitFor("the preview's exit", async () => /exited with code 0/.test(await terminal.innerText()));
+    previewRan = true;
+  });
+
+  step("the Boxes view lists the preview's box; its changes are shown, then applied to the workspace", async (t) => {
+    if (!previewRan) {
+      t.skip("no preview ran");
+      return;
+    }
+    await runCommand("View: Show Sanoma");
+    const view = page.locator(".part.sidebar");
+    await view.locator(".monaco-list-row", { hasText: "Isolation: process" }).waitFor();
+    const boxRow = view.locator(".monaco-list-row", { hasText: "sync" }).first();
+    await boxRow.waitFor();
+    mkdirSync(screenshots, { recursive: true });
+    const shot = join(screenshots, "vscode-boxes.png");
+    await page.screenshot({ path: shot });
+    console.log(`screenshot: ${shot}`);
+
+    // Show changes: the box's new file, nothing in the workspace yet.
+    await runCommand("Sanoma: Show Box Changes");
+    await pickRow(/sync/);
+    await pickRow(/PREVIEW\.md/);
+    await page.locator(".tab.active", { hasText: "PREVIEW.md" }).waitFor();
+    assert.ok(!existsSync(join(workspace, "shop", "PREVIEW.md")), "showing changes changes nothing in the workspace");
+
+    // Apply: the file is checked by default; OK copies it back.
+    await runCommand("Sanoma: Apply Box Changes to Workspace");
+    await pickRow(/sync/);
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "PREVIEW.md" }).waitFor();
+    await page.keyboard.press("Enter");
+    await page.locator(".notifications-toasts", { hasText: "applied 1 file" }).waitFor();
+    await waitFor("PREVIEW.md in the workspace", async () => existsSync(join(workspace, "shop", "PREVIEW.md")));
+    await runCommand("View: Show Explorer");
   });
 
   step("a screenshot of the workbench with the Problems panel", async () => {
