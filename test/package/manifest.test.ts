@@ -1,0 +1,74 @@
+/**
+ * The extension manifest (the root package.json) kept in step with the code: the settings it
+ * contributes are the ones the server parses (same keys, defaults and values), every rule id is
+ * listed, every command is registered by the client and has the `Sanoma` category, every menu names
+ * a contributed command, and the lockfile schema accepts the example companies' lockfiles.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { RULE_IDS } from "../../server/src/core/rules/index.ts";
+import { DEFAULT_SETTINGS, parseSettings } from "../../server/src/lsp/settings.ts";
+
+const repo = join(__dirname, "..", "..");
+const manifest = JSON.parse(readFileSync(join(repo, "package.json"), "utf8"));
+const contributes = manifest.contributes;
+const properties: Record<string, { default?: unknown; enum?: string[]; properties?: Record<string, { enum?: string[] }>; additionalProperties?: { enum?: string[] } }> =
+  contributes.configuration.properties;
+
+test("manifest settings are the server's: keys, defaults and values", () => {
+  const levels = ["off", "error", "warning", "info", "hint"];
+  const rules = properties["sanoma.rules"]!;
+  assert.deepEqual(Object.keys(rules.properties ?? {}).sort(), [...RULE_IDS].sort(), "sanoma.rules lists every rule id");
+  for (const [id, schema] of Object.entries(rules.properties ?? {})) assert.deepEqual(schema.enum, levels, `levels of ${id}`);
+  assert.deepEqual(rules.additionalProperties?.enum, levels);
+
+  // What VS Code sends when nothing is set: the manifest's defaults, which the server must read as its own.
+  const fromManifest: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(properties)) {
+    if (key === "sanoma.trace.server") continue; // the client's own
+    const path = key.slice("sanoma.".length).split(".");
+    let at = fromManifest;
+    for (const part of path.slice(0, -1)) at = (at[part] ??= {}) as Record<string, unknown>;
+    at[path[path.length - 1]!] = schema.default;
+  }
+  const parsed = parseSettings(fromManifest);
+  assert.deepEqual(parsed.problems, []);
+  assert.deepEqual(parsed.settings, DEFAULT_SETTINGS, "the manifest's defaults are the server's defaults");
+
+  assert.deepEqual(properties["sanoma.boxes.isolation"]!.enum, ["auto", "process", "namespace"]);
+  for (const tier of ["auto", "process", "namespace"]) assert.deepEqual(parseSettings({ boxes: { isolation: tier } }).problems, []);
+});
+
+test("manifest commands are registered by the client, with the Sanoma category", () => {
+  const source = readdirSync(join(repo, "client", "src")).map((f) => readFileSync(join(repo, "client", "src", f), "utf8")).join("\n");
+  const ids: string[] = contributes.commands.map((c: { command: string }) => c.command);
+  for (const c of contributes.commands as { command: string; category?: string; title: string }[]) {
+    assert.equal(c.category, "Sanoma", `${c.command} has the Sanoma category`);
+    assert.ok(source.includes(`"${c.command}"`), `${c.command} is registered in client/src`);
+  }
+  const menus = Object.values(contributes.menus as Record<string, { command: string }[]>).flat();
+  for (const m of menus) assert.ok(ids.includes(m.command), `menu item ${m.command} is a contributed command`);
+  assert.ok(manifest.activationEvents.includes("workspaceContains:**/sanoma.config.ts"));
+  assert.ok(manifest.activationEvents.includes("onLanguage:typescript"));
+});
+
+test("lockfile schema accepts the examples' lockfiles and names the shape", () => {
+  const validation = contributes.jsonValidation.find((v: { fileMatch: string }) => v.fileMatch === "sanoma.lock.json");
+  const schema = JSON.parse(readFileSync(join(repo, validation.url), "utf8"));
+  assert.deepEqual(schema.required, ["version", "bindings"]);
+  assert.equal(schema.properties.version.const, 1);
+  const key = new RegExp(schema.properties.bindings.propertyNames.pattern);
+  const binding = schema.properties.bindings.additionalProperties;
+  for (const example of ["acme", "acme-broken"]) {
+    const lock = JSON.parse(readFileSync(join(repo, "examples", example, "sanoma.lock.json"), "utf8"));
+    assert.equal(lock.version, 1);
+    for (const [id, value] of Object.entries(lock.bindings as Record<string, Record<string, unknown>>)) {
+      assert.match(id, key, `${example}: ${id} is a declaration id`);
+      assert.deepEqual(Object.keys(value).sort(), [...binding.required].sort(), `${example}: ${id} has type and object`);
+      assert.match(String(value.type), new RegExp(binding.properties.type.pattern));
+    }
+  }
+  for (const bad of ["../x.ts#a", "/abs.ts#a", "resources/x.ts", "resources/x.ts#", "resources/x.js#a"]) assert.doesNotMatch(bad, key, bad);
+});
