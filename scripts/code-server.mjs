@@ -99,7 +99,7 @@ export async function startCodeServer({ profile, folder, port, stdio = "pipe" })
     ...codeServerArgs(profile),
     "--bind-addr", `127.0.0.1:${p}`, "--auth", "none",
     "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust", "--disable-getting-started-override",
-    "--disable-proxy", "--ignore-last-opened",
+    "--ignore-last-opened",
     folder,
   ];
   const child = spawn(join(node24Bin, "node"), args, { env: env(profile), detached: true, stdio: ["ignore", stdio, stdio] });

@@ -325,11 +325,16 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     await this.openUrl(r.url);
   }
 
+  /**
+   * Opens a box's loopback URL where the user's browser can reach it: in a remote window or
+   * code-server, `asExternalUri` gives the forwarded address; locally it is the URL itself.
+   */
   private async openUrl(url: string): Promise<void> {
+    const external = (await vscode.env.asExternalUri(vscode.Uri.parse(url))).toString(true);
     try {
-      await vscode.commands.executeCommand("simpleBrowser.show", url);
+      await vscode.commands.executeCommand("simpleBrowser.show", external);
     } catch {
-      await vscode.env.openExternal(vscode.Uri.parse(url));
+      await vscode.env.openExternal(vscode.Uri.parse(external));
     }
   }
 
