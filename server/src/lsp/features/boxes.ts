@@ -7,11 +7,9 @@
 import * as path from "node:path";
 import { ErrorCodes, ResponseError, type Connection, type InitializeParams } from "vscode-languageserver/node";
 import {
-  BoxesApplyRequest, BoxesChangedNotification, BoxesDiffRequest, BoxesDiscardRequest, BoxesEventNotification, BoxesEventsRequest,
-  BoxesExposeRequest, BoxesListRequest, BoxesOpenRequest, BoxesPreviewRequest, BoxesRunRequest, BoxesRunsRequest, BoxesStopRequest,
-  type BoxesPreviewParams,
+  BoxesApplyRequest, BoxesChangedNotification, BoxesEventNotification, BoxesPreviewRequest, type BoxesApplyParams, type BoxesPreviewParams,
 } from "../../protocol.ts";
-import { BoxService } from "../../boxes/service.ts";
+import { BoxService, boxRequestHandlers } from "../../boxes/service.ts";
 import type { Session } from "../session.ts";
 import { toPath } from "../convert.ts";
 
@@ -49,24 +47,18 @@ export function attachBoxes(connection: Connection, session: Session, params: In
   // The tier and preview command follow the settings of the company pulled last (a preview applies its own company's).
   session.settingsListeners.push((_root, s) => service.configure({ tier: s.boxes.isolation, previewCommand: s.preview.command }));
 
-  handle(BoxesListRequest, () => service.list());
-  handle(BoxesOpenRequest, (p: Parameters<BoxService["open"]>[0]) => service.open(p));
-  handle(BoxesRunRequest, (p: Parameters<BoxService["run"]>[0]) => service.run(p));
-  handle(BoxesStopRequest, (p: Parameters<BoxService["stop"]>[0]) => service.stop(p));
-  handle(BoxesDiscardRequest, (p: Parameters<BoxService["discard"]>[0]) => service.discard(p));
-  handle(BoxesEventsRequest, (p: Parameters<BoxService["events"]>[0]) => service.events(p));
-  handle(BoxesRunsRequest, (p: Parameters<BoxService["runs"]>[0]) => service.runs(p ?? {}));
-  handle(BoxesDiffRequest, (p: Parameters<BoxService["diff"]>[0]) => service.diff(p));
-  handle(BoxesApplyRequest, async (p: Parameters<BoxService["apply"]>[0]) => {
-    const result = await service.apply(p);
-    // Applied files changed on disk: re-read them now rather than wait for a watcher.
-    const diff = await service.diff({ name: p.name }).catch(() => undefined);
-    const root = diff?.root;
-    if (root) for (const rel of result.applied) session.diskChanged(path.join(root, rel), "changed");
-    return result;
-  });
-  handle(BoxesExposeRequest, (p: Parameters<BoxService["expose"]>[0]) => service.expose(p));
-  handle(BoxesPreviewRequest, (p: BoxesPreviewParams) => { configureFor(p.root); return service.preview(p); });
+  // Every request goes straight to the service, but for two that touch a company: a preview takes
+  // its company's settings, and applying files back re-reads them at once rather than wait for a watcher.
+  for (const [method, run] of boxRequestHandlers(service)) {
+    if (method === BoxesPreviewRequest) handle(method, (p: BoxesPreviewParams) => { configureFor(p.root); return service.preview(p); });
+    else if (method === BoxesApplyRequest) handle(method, async (p: BoxesApplyParams) => {
+      const result = await service.apply(p);
+      const root = (await service.diff({ name: p.name }).catch(() => undefined))?.root;
+      if (root) for (const rel of result.applied) session.diskChanged(path.join(root, rel), "changed");
+      return result;
+    });
+    else handle(method, run as (p: unknown) => Promise<unknown>);
+  }
 
   return {
     service,
