@@ -63,6 +63,7 @@ export const sync = defineWorkflow(async (ctx) => {
   await ctx.call("data.orderz.get", { id: "1" });
   return invoice;
 });
+export const slow = defineWorkflow(async () => {});
 //- /apps/billing/app.ts
 import { defineApp } from "@sanoma-ai/workflows";
 export default defineApp({ name: "billing" });
@@ -153,7 +154,8 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
       "javascript.validate.enable": false,
       "typescript.suggest.enabled": false,
       "terminal.integrated.gpuAcceleration": "off",
-      "sanoma.preview.command": "echo \"previewing ${file}#${export} in $(basename $PWD)\" && echo made-by-preview > PREVIEW.md",
+      // The `slow` workflow's preview runs until stopped: Ctrl+C in its terminal must end it.
+      "sanoma.preview.command": "echo \"previewing ${file}#${export} in $(basename $PWD)\" && if [ ${export} = slow ]; then sleep 60; else echo made-by-preview > PREVIEW.md; fi",
     });
     // A machine setting: code-server is a remote, whose machine settings live in Machine/.
     mkdirSync(join(profile.userData, "Machine"), { recursive: true });
@@ -208,20 +210,25 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
 
   // ---- Workbench helpers ----
 
-  /** Runs a palette command by its exact title (a fuzzy first row could be another command). */
+  /** Clicks the quick input row whose label is exactly `label` (a fuzzy first row could be another). */
+  async function pickLabel(label: string) {
+    const rows = page.locator(".quick-input-list .monaco-list-row");
+    let index = -1;
+    await waitFor(`the row ${label}`, async () => {
+      const labels = await rows.evaluateAll((els) => els.map((e) => (e.querySelector(".label-name") as HTMLElement | null)?.innerText ?? (e as HTMLElement).innerText.split("\n")[0]));
+      index = labels.findIndex((l) => l?.replace(/\u00a0/g, " ").trim() === label);
+      return index >= 0;
+    });
+    await rows.nth(index).click();
+  }
+
+  /** Runs a palette command by its exact title. */
   async function runCommand(title: string) {
     await page.keyboard.press("F1");
     const input = page.locator(".quick-input-widget input");
     await input.waitFor();
     await input.fill(`>${title}`);
-    const rows = page.locator(".quick-input-list .monaco-list-row");
-    let index = -1;
-    await waitFor(`the palette row ${title}`, async () => {
-      const labels = await rows.evaluateAll((els) => els.map((e) => (e.querySelector(".label-name") as HTMLElement | null)?.innerText ?? (e as HTMLElement).innerText.split("\n")[0]));
-      index = labels.findIndex((l) => l?.replace(/\u00a0/g, " ").trim() === title);
-      return index >= 0;
-    });
-    await rows.nth(index).click();
+    await pickLabel(title);
   }
 
   /** Picks the quick pick row whose text matches. */
@@ -463,6 +470,7 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
   step("a preview runs in a box and its output shows in the terminal", async (t) => {
     await openFile("shop/workflows/sync.ts");
     await runCommand("Sanoma: Preview Workflow in a Box");
+    await pickLabel("sync"); // the file's workflows, from the server's code lenses
     const terminal = page.locator(".terminal-wrapper.active .xterm-rows, .terminal .xterm-rows").first();
     await terminal.waitFor();
     let text = "";
@@ -506,6 +514,22 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
     await page.locator(".notifications-toasts", { hasText: "applied 1 file" }).waitFor();
     await waitFor("PREVIEW.md in the workspace", async () => existsSync(join(workspace, "shop", "PREVIEW.md")));
     await runCommand("View: Show Explorer");
+  });
+
+  step("Ctrl+C in a preview's terminal stops its run", async (t) => {
+    if (!previewRan) {
+      t.skip("no preview ran");
+      return;
+    }
+    await openFile("shop/workflows/sync.ts");
+    await runCommand("Sanoma: Preview Workflow in a Box");
+    await pickLabel("slow");
+    const terminal = page.locator(".terminal-wrapper.active .xterm-rows").first();
+    await waitFor("the slow preview's output", async () => /previewing workflows\/sync\.ts#slow/.test(await terminal.innerText()));
+    await runCommand("Terminal: Focus Terminal");
+    await page.waitForFunction(() => !!document.activeElement?.closest(".terminal-wrapper"));
+    await page.keyboard.press("Control+C");
+    await waitFor("the run's end", async () => /\^C[\s\S]*(stopped by SIG\w+|exited with code (130|137|143))/.test(await terminal.innerText()), 15_000);
   });
 
   step("a screenshot of the workbench with the Problems panel", async () => {
