@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
 
@@ -65,9 +65,13 @@ test("npm run package makes a small vsix holding only what runs", () => {
     "media/icon.png",
     "media/activitybar.svg",
     "changelog.md",
+    "readme.md",
+    "LICENSE.txt", // vsce names the LICENSE so
+    // The rule pages the diagnostics link to (the server links the ones shipped beside it).
+    ...readdirSync(join(repo, "docs", "rules")).filter((f) => f.endsWith(".md")).map((f) => `docs/rules/${f}`),
   ];
-  // vsce lower-cases README and CHANGELOG; a LICENSE file joins when the repository has one.
-  const optional = new Set(["readme.md", "LICENSE.txt", "LICENSE", "LICENSE.md"]);
+  // vsce lower-cases README and CHANGELOG.
+  const optional = new Set<string>();
   for (const f of required) assert.ok(files.includes(f), `${f} is in the vsix`);
   const unexpected = files.filter((f) => !required.includes(f) && !optional.has(f));
   assert.deepEqual(unexpected, [], "nothing else is in the vsix (no sources, maps, tests or node_modules)");
