@@ -15,6 +15,8 @@ const require = createRequire(import.meta.url);
 const ts = require("typescript");
 
 const CODE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
+/** As `readFacts` parses (server/src/core/facts.ts): JSDoc is not parsed, the facts never read it. */
+const OPTIONS = { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone };
 
 function scriptKind(name) {
   if (name.endsWith(".tsx")) return ts.ScriptKind.TSX;
@@ -36,7 +38,7 @@ export function readAndParse(dir) {
         if (e.name !== "node_modules" && !e.name.startsWith(".")) stack.push(p);
       } else if (e.isFile() && CODE.test(e.name)) {
         const text = readFileSync(p, "utf8");
-        ts.createSourceFile(p, text, ts.ScriptTarget.Latest, false, scriptKind(e.name));
+        ts.createSourceFile(p, text, OPTIONS, false, scriptKind(e.name));
         files++;
         bytes += text.length;
       } else if (e.name === "sanoma.lock.json") {

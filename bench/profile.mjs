@@ -28,16 +28,24 @@ function mapOf(url) {
   return map;
 }
 
-/** `source:line` of a call frame, through the source map when there is one. */
+/**
+ * The name and `source:line` of a call frame, through the source map when there is one. In a
+ * minified bundle (`build.mjs --production`) the map's name at the function's position stands in
+ * for the short name, marked with `~` as it is a best guess.
+ */
 function where(frame) {
-  const { url, lineNumber, columnNumber } = frame;
-  if (!url) return "(native)";
+  const { url, lineNumber, columnNumber, functionName } = frame;
+  const name = functionName || "(anonymous)";
+  if (!url) return { name, loc: "(native)" };
   const map = mapOf(url);
   if (map) {
     const e = map.findEntry(lineNumber, columnNumber);
-    if (e && e.originalSource) return `${shorten(e.originalSource)}:${e.originalLine + 1}`;
+    if (e && e.originalSource) {
+      const guess = functionName.length > 0 && functionName.length <= 3 && e.name && e.name !== functionName ? `~${e.name}` : name;
+      return { name: guess, loc: `${shorten(e.originalSource)}:${e.originalLine + 1}` };
+    }
   }
-  return `${shorten(url)}:${lineNumber + 1}`;
+  return { name, loc: `${shorten(url)}:${lineNumber + 1}` };
 }
 
 function shorten(source) {
@@ -61,9 +69,8 @@ export function summarize(profile, { fromUs = -Infinity, toUs = Infinity } = {})
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const key = new Map();
   for (const n of profile.nodes) {
-    const f = n.callFrame;
-    const loc = where(f);
-    key.set(n.id, { fn: `${f.functionName || "(anonymous)"} ${loc}`, file: fileOf(loc) });
+    const { name, loc } = where(n.callFrame);
+    key.set(n.id, { fn: `${name} ${loc}`, file: fileOf(loc) });
   }
   const self = new Map();
   const total = new Map();

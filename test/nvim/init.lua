@@ -106,7 +106,7 @@ local function main()
     local caps = vim.lsp.get_client_by_id(client_id).server_capabilities or {}
     out.capabilities = { completion = caps.completionProvider ~= nil, hover = caps.hoverProvider == true }
   end)
-  if not client_id then return end
+  if not out.steps.start then return end -- without a running server, nothing else can pass
 
   local problem_buf
   step("diagnostics", function()
@@ -123,7 +123,8 @@ local function main()
       position = { line = cfg.completion.line, character = cfg.completion.character },
     }
     local result = first_result(vim.lsp.buf_request_sync(buf, "textDocument/completion", params, cfg.requestMs))
-    local items = result and (result.items or result) or {}
+    assert(result, "no answer to textDocument/completion")
+    local items = result.items or result
     out.completion = {}
     for _, item in ipairs(items) do table.insert(out.completion, { label = item.label, detail = item.detail }) end
   end)
@@ -135,7 +136,8 @@ local function main()
       position = { line = cfg.hover.line, character = cfg.hover.character },
     }
     local result = first_result(vim.lsp.buf_request_sync(buf, "textDocument/hover", params, cfg.requestMs))
-    local contents = result and result.contents
+    assert(result, "no answer to textDocument/hover")
+    local contents = result.contents
     out.hover = type(contents) == "table" and (contents.value or vim.fn.json_encode(contents)) or contents
   end)
 
