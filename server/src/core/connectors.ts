@@ -43,10 +43,35 @@ export function contractsOf(spec: ResourceSpecFact, hostSourceIds: ReadonlySet<s
   return out;
 }
 
+/**
+ * What a name holds, as far as resolution can tell. `hops` is how many module-to-module steps
+ * (an import, a re-export) lie between the module asking and the `defineResource` call: the answer
+ * does not depend on the order in which names were asked, so it can be cached.
+ */
 type ModuleValue =
-  | { kind: "type"; type: ResourceType }
-  | { kind: "object"; members: Map<string, () => ModuleValue>; definesTypes: () => boolean; module?: string }
+  | { kind: "type"; type: ResourceType; hops: number }
+  | { kind: "object"; members: Map<string, () => ModuleValue>; definesTypes: () => boolean }
   | { kind: "other" };
+
+const OTHER: ModuleValue = { kind: "other" };
+/** A bound on steps inside one file (`const a = b`, members of members): cycles end here. */
+const MAX_LOCAL_STEPS = 32;
+
+/** A value seen from one module further away. */
+function further(v: ModuleValue): ModuleValue {
+  if (v.kind === "type") return { ...v, hops: v.hops + 1 };
+  if (v.kind === "object") {
+    const members = new Map<string, () => ModuleValue>();
+    for (const [k, m] of v.members) members.set(k, lazy(() => further(m())));
+    return { kind: "object", members, definesTypes: v.definesTypes };
+  }
+  return v;
+}
+
+/** A type reached in more than MAX_HOPS steps is not known (A4). */
+function withinReach(v: ModuleValue | undefined): ModuleValue | undefined {
+  return v && v.kind === "type" && v.hops > MAX_HOPS ? OTHER : v;
+}
 
 /**
  * Resolves modules and their exports to resource types, with caches cleared when a file they were
@@ -160,13 +185,19 @@ export class ConnectorResolver {
     return undefined;
   }
 
+  /** A module's export as the importing module sees it (one hop further), or undefined when not exported. */
+  private imported(file: string, imported: string): ModuleValue | undefined {
+    let value = imported === "*" ? this.namespaceOf(file) : this.exportOf(file, imported);
+    // A default import of a CommonJS module takes the whole `module.exports`.
+    if (value === undefined && imported === "default") value = this.namespaceOf(file);
+    return value && further(value);
+  }
+
   /** What an import of `imported` from `specifier` in `fromFile` is. */
   resolveImport(fromFile: string, specifier: string, imported: string, member?: string): Resolution {
     const file = this.resolveModule(fromFile, specifier);
     if (!file) return { kind: "none" };
-    let value = imported === "*" ? this.namespaceOf(file, 0) : this.exportOf(file, imported, 0);
-    // A default import of a CommonJS module takes the whole `module.exports`.
-    if (value === undefined && imported === "default") value = this.namespaceOf(file, 0);
+    let value = this.imported(file, imported);
     let missingIn: { name: string; module: string; available: string[] } | undefined;
     if (value === undefined) {
       // The name is not exported: a problem only when the module defines resource types.
@@ -177,13 +208,15 @@ export class ConnectorResolver {
         const next = value.members.get(member);
         if (next) value = next();
         else {
-          const available = [...value.members.keys()].filter((k) => value!.kind === "object" && value!.members.get(k)!().kind === "type");
+          const members = value.members;
+          const available = [...members.keys()].filter((k) => withinReach(members.get(k)!())?.kind === "type");
           if (value.definesTypes()) missingIn = { name: member, module: imported === "*" ? specifier : imported, available };
           value = undefined;
         }
-      } else value = { kind: "other" };
+      } else value = OTHER;
     }
     if (missingIn) return { kind: "missing", ...missingIn };
+    value = withinReach(value);
     if (value && value.kind === "type") return { kind: "type", type: value.type };
     return { kind: "none" };
   }
@@ -191,114 +224,123 @@ export class ConnectorResolver {
   /** The names of the resource types reachable as members of an import (`fly.` after `import * as fly` or `import { fly }`). */
   typeMembers(fromFile: string, specifier: string, imported: string): string[] {
     const file = this.resolveModule(fromFile, specifier);
-    if (!file) return [];
-    const value = imported === "*" ? this.namespaceOf(file, 0) : this.exportOf(file, imported, 0) ?? (imported === "default" ? this.namespaceOf(file, 0) : undefined);
+    const value = file ? this.imported(file, imported) : undefined;
     if (!value || value.kind !== "object") return [];
-    return [...value.members.keys()].filter((k) => value.members.get(k)!().kind === "type").sort();
+    return [...value.members.keys()].filter((k) => withinReach(value.members.get(k)!())?.kind === "type").sort();
   }
 
   /** The resource type names a module exports (for completion and did-you-mean). */
   typesOfModule(file: string): string[] {
     const cached = this.typesOfModuleCache.get(file);
     if (cached) return cached;
-    const ns = this.namespaceOf(file, 0);
-    const names = ns.kind === "object" ? [...ns.members.keys()].filter((k) => ns.members.get(k)!().kind === "type").sort() : [];
+    const ns = further(this.namespaceOf(file));
+    const names = ns.kind === "object" ? [...ns.members.keys()].filter((k) => withinReach(ns.members.get(k)!())?.kind === "type").sort() : [];
     this.typesOfModuleCache.set(file, names);
     return names;
   }
 
-  /** Every export of a module as an object value. */
-  private namespaceOf(file: string, hops: number): ModuleValue {
+  /** Every export of a module as an object value (hops counted from this module). */
+  private namespaceOf(file: string): ModuleValue {
     const key = file + "\0*";
     const cached = this.exportCache.get(key);
     if (cached) return cached;
     const members = new Map<string, () => ModuleValue>();
+    const value: ModuleValue = { kind: "object", members, definesTypes: () => definesTypes(members) };
+    this.exportCache.set(key, value); // set first: a cycle of `export *` sees the namespace being built
     const facts = this.facts(file);
-    if (facts && hops <= MAX_HOPS) {
-      for (const name of facts.exports.keys()) if (name !== "default" && name !== "module.exports") members.set(name, lazy(() => this.exportOf(file, name, hops + 1) ?? { kind: "other" }));
+    if (facts) {
+      for (const name of facts.exports.keys()) if (name !== "default" && name !== "module.exports") members.set(name, lazy(() => this.exportOf(file, name) ?? OTHER));
       for (const source of facts.starExports) {
         const target = this.resolveModule(file, source);
-        if (!target) continue;
-        const ns = this.namespaceOf(target, hops + 1);
-        if (ns.kind === "object") for (const [k, v] of ns.members) if (!members.has(k)) members.set(k, v);
+        if (!target || target === file) continue;
+        for (const k of this.exportNames(target, new Set([file]))) if (!members.has(k)) members.set(k, lazy(() => withDefault(this.exportOf(target, k), further)));
       }
       const cjs = facts.exports.get("module.exports");
       if (cjs) {
-        const v = this.valueOf(file, facts, cjs, hops + 1);
+        const v = this.valueOf(file, facts, cjs, 0);
         if (v.kind === "object") for (const [k, m] of v.members) if (!members.has(k)) members.set(k, m);
       }
     }
-    const value: ModuleValue = { kind: "object", members, definesTypes: () => this.typesOfModuleNames(members), module: file };
-    this.exportCache.set(key, value);
     return value;
   }
 
-  private typesOfModuleNames(members: Map<string, () => ModuleValue>): boolean {
-    for (const m of members.values()) if (m().kind === "type") return true;
-    return false;
+  /** The names a module exports, `export *` included (cycles cut). */
+  private exportNames(file: string, seen: Set<string>): string[] {
+    if (seen.has(file)) return [];
+    seen.add(file);
+    const facts = this.facts(file);
+    if (!facts) return [];
+    const names = [...facts.exports.keys()].filter((n) => n !== "default" && n !== "module.exports");
+    for (const source of facts.starExports) {
+      const target = this.resolveModule(file, source);
+      if (target) names.push(...this.exportNames(target, seen));
+    }
+    const cjs = facts.exports.get("module.exports");
+    if (cjs?.kind === "object") names.push(...cjs.props.keys());
+    return names;
   }
 
-  /** One named export of a module, or undefined when the module does not export it. */
-  private exportOf(file: string, name: string, hops: number): ModuleValue | undefined {
+  /** One named export of a module (hops counted from this module), or undefined when the module does not export it. */
+  private exportOf(file: string, name: string): ModuleValue | undefined {
     const key = file + "\0" + name;
     if (this.exportCache.has(key)) return this.exportCache.get(key);
-    this.exportCache.set(key, { kind: "other" }); // cycle guard
+    this.exportCache.set(key, OTHER); // cycle guard: a name that leads back to itself is nothing
     let result: ModuleValue | undefined;
     const facts = this.facts(file);
-    if (facts && hops <= MAX_HOPS) {
+    if (facts) {
       const ref = facts.exports.get(name);
-      if (ref) result = this.valueOf(file, facts, ref, hops + 1);
+      if (ref) result = this.valueOf(file, facts, ref, 0);
       else {
         for (const source of facts.starExports) {
           const target = this.resolveModule(file, source);
           if (!target) continue;
-          const v = this.exportOf(target, name, hops + 1);
-          if (v) { result = v; break; }
+          const v = this.exportOf(target, name);
+          if (v) { result = further(v); break; }
         }
         const cjs = facts.exports.get("module.exports");
         if (!result && cjs) {
-          const v = this.valueOf(file, facts, cjs, hops + 1);
+          const v = this.valueOf(file, facts, cjs, 0);
           if (v.kind === "object") { const m = v.members.get(name); if (m) result = m(); }
         }
       }
-    } else if (!facts) result = { kind: "other" };
+    } else result = OTHER;
     if (result === undefined) this.exportCache.delete(key);
     else this.exportCache.set(key, result);
     return result;
   }
 
-  private valueOf(file: string, facts: FileFacts, ref: Ref, hops: number): ModuleValue {
-    if (hops > MAX_HOPS) return { kind: "other" };
+  /** What a reference inside `file` holds; `steps` bounds the steps that stay inside the file. */
+  private valueOf(file: string, facts: FileFacts, ref: Ref, steps: number): ModuleValue {
+    if (steps > MAX_LOCAL_STEPS) return OTHER;
     switch (ref.kind) {
       case "spec": {
         const spec = facts.specs[ref.spec];
-        return spec ? { kind: "type", type: this.typeOf(file, spec) } : { kind: "other" };
+        return spec ? { kind: "type", type: this.typeOf(file, spec), hops: 0 } : OTHER;
       }
       case "local": {
         const local = facts.locals.get(ref.name);
-        if (local && !(local.kind === "local" && local.name === ref.name)) return this.valueOf(file, facts, local, hops + 1);
+        if (local && !(local.kind === "local" && local.name === ref.name)) return this.valueOf(file, facts, local, steps + 1);
         const b = facts.bindings.get(ref.name);
-        if (b) return this.valueOf(file, facts, { kind: "import", source: b.source, imported: b.imported }, hops + 1);
-        return { kind: "other" };
+        if (b) return this.valueOf(file, facts, { kind: "import", source: b.source, imported: b.imported }, steps + 1);
+        return OTHER;
       }
       case "import": {
         const target = this.resolveModule(file, ref.source);
-        if (!target) return { kind: "other" };
-        if (ref.imported === "*") return this.namespaceOf(target, hops + 1);
-        return this.exportOf(target, ref.imported, hops + 1) ?? { kind: "other" };
+        if (!target) return OTHER;
+        return this.imported(target, ref.imported) ?? OTHER;
       }
       case "member": {
-        const base = this.valueOf(file, facts, ref.base, hops + 1);
-        if (base.kind !== "object") return { kind: "other" };
-        return base.members.get(ref.member)?.() ?? { kind: "other" };
+        const base = this.valueOf(file, facts, ref.base, steps + 1);
+        if (base.kind !== "object") return OTHER;
+        return base.members.get(ref.member)?.() ?? OTHER;
       }
       case "object": {
         const members = new Map<string, () => ModuleValue>();
-        for (const [k, v] of ref.props) members.set(k, lazy(() => this.valueOf(file, facts, v, hops + 1)));
-        return { kind: "object", members, definesTypes: () => this.typesOfModuleNames(members) };
+        for (const [k, v] of ref.props) members.set(k, lazy(() => this.valueOf(file, facts, v, steps + 1)));
+        return { kind: "object", members, definesTypes: () => definesTypes(members) };
       }
       default:
-        return { kind: "other" };
+        return OTHER;
     }
   }
 
@@ -312,6 +354,15 @@ export class ConnectorResolver {
     }
     return t;
   }
+}
+
+function definesTypes(members: Map<string, () => ModuleValue>): boolean {
+  for (const m of members.values()) if (withinReach(m())?.kind === "type") return true;
+  return false;
+}
+
+function withDefault(v: ModuleValue | undefined, f: (v: ModuleValue) => ModuleValue): ModuleValue {
+  return v ? f(v) : OTHER;
 }
 
 function lazy<T>(f: () => T): () => T {

@@ -1,0 +1,315 @@
+/**
+ * The company model's edge cases, each a fixture company with its problems drawn under the text:
+ * nested companies, `node_modules`, test and declaration files, every import form, and resource
+ * types reached through aliases, re-exports, namespaces, objects, CommonJS and package `exports`.
+ * Run through the same core as `sanoma-check` (the parity test holds the server to it).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { diffExpected, parseFixture, removeFixture, writeFixture } from "../support/fixture.ts";
+import { checkDir, toFound } from "../support/check.ts";
+import { Workspace } from "../../server/src/core/workspace.ts";
+import { nodeFileSystem } from "../../server/src/node/fs.ts";
+
+function check(fixture: string): void {
+  const fx = parseFixture(fixture);
+  const dir = writeFixture(fx);
+  try {
+    assert.equal(diffExpected(fx.expected, toFound(dir, checkDir(dir))), "");
+  } finally { removeFixture(dir); }
+}
+
+const FRAMEWORK = `
+//- /node_modules/@sanoma-ai/workflows/package.json
+{ "name": "@sanoma-ai/workflows", "exports": { ".": "./index.js", "./resources": "./resources.js", "./data": "./data.js" } }
+//- /node_modules/@sanoma-ai/workflows/index.js
+export const defineResource = (s) => s;
+`;
+
+test("cases: files under node_modules belong to no company and are never reported", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /node_modules/some-lib/workflows/x.ts
+export const x = (ctx: any) => ctx.call("data.nope.get", {});
+import { y } from "../../../../outside";
+//- /apps/a/node_modules/lib/index.ts
+import { z } from "../../../b/thing";
+export const q = "data.ghost.list";
+`));
+
+test("cases: a nested company is judged by its own root; the outer company does not see into it", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const outer = collection({ key: "id", fields: { id: "string" } });
+//- /teams/inner/sanoma.config.ts
+export default {};
+//- /teams/inner/workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.outer.get", {}) && ctx.call("data.mine.get", {});
+//                                      ^^^^^^^^^^^^^^^^ collection-op
+import { x } from "../../../resources/data";
+//                ^^^^^^^^^^^^^^^^^^^^^^^^^ no-import-outside-company
+//- /teams/inner/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const mine = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/o.ts
+export const o = (ctx: any) => ctx.call("data.mine.get", {});
+//                                      ^^^^^^^^^^^^^^^ collection-op
+`));
+
+test("cases: test, spec and declaration files are not workflow sources or data files, but their imports and op ids are checked", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/events.ts
+import { trigger } from "@x/cloud";
+export const wake = trigger({ path: "/a" });
+//- /resources/events.test.ts
+import { trigger } from "@x/cloud";
+export const wakeInTest = trigger({ path: "/b" });
+import { collection } from "@sanoma-ai/workflows/data";
+//       ^^^^^^^^^^ collection-import
+//- /resources/types.d.ts
+import { trigger } from "@x/cloud";
+export declare const wakeType: ReturnType<typeof trigger>;
+//- /workflows/w.spec.ts
+export const t = (ctx: any) => ctx.call("data.nothing.get", {});
+//                                      ^^^^^^^^^^^^^^^^^^ collection-op
+//- /apps/a/workflows/w.test.ts
+import { helper } from "../../b/lib";
+//                     ^^^^^^^^^^^^^ no-cross-app-import
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+import { defineResource } from "@sanoma-ai/workflows";
+export const trigger = defineResource({ vendor: "x", type: "trigger", title: "T", schema: null, fields: {}, writable: true, wakeup: true });
+${FRAMEWORK}`));
+
+test("cases: every import form is judged, type-only ones too", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /apps/a/workflows/w.ts
+import type { T } from "../../b/types";
+//                     ^^^^^^^^^^^^^^^ no-cross-app-import
+import { type U, v } from "../../b/more";
+//                        ^^^^^^^^^^^^^^ no-cross-app-import
+export { x } from "../../b/x";
+//                ^^^^^^^^^^^ no-cross-app-import
+export * from "../../b/all";
+//            ^^^^^^^^^^^^^ no-cross-app-import
+const lazy = () => import("../../b/lazy");
+//                        ^^^^^^^^^^^^^^ no-cross-app-import
+const req = require("../../b/req");
+//                  ^^^^^^^^^^^^^ no-cross-app-import
+import eq = require("../../b/eq");
+//                  ^^^^^^^^^^^^ no-cross-app-import
+type Q = import("../../b/q").Q;
+//              ^^^^^^^^^^^ no-cross-app-import
+const notAnImport = ["../../b/string"], dyn = import(\`../../b/\${lazy}\`);
+export const w = () => [lazy, req, eq, v, notAnImport, dyn] as unknown as T & U & Q;
+`));
+
+test("cases: data files take secret and sanoma only from /resources, and import no workflow or scenario by path", () => check(`
+//- /sanoma.config.ts
+export default { secrets: { bindings: { K: { env: "K" } } } };
+//- /resources/infra.ts
+import { sanoma } from "@sanoma-ai/workflows/data";
+//       ^^^^^^ data-file-imports
+import { defineResource, secret as s } from "@sanoma-ai/workflows";
+//                       ^^^^^^ data-file-imports
+import { plan } from "../workflows/plan.js";
+//                   ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+import { never } from "../apps/a/workflows/missing";
+//                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+//                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ no-app-import-from-root
+import { sc } from "./../scenarios/first";
+//                 ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+import { testHelper } from "../workflows/plan.test";
+import { lib } from "../lib/shared";
+export const key = s("K");
+//- /workflows/plan.ts
+export const plan = 1;
+//- /workflows/nightly.ts
+import { secret } from "@sanoma-ai/workflows";
+export const fine = secret;
+`));
+
+/** The resolved type of each declaration of a fixture company: proves a silent declaration was understood, not skipped. */
+function typesOf(fixture: string): Record<string, string | undefined> {
+  const dir = writeFixture(fixture);
+  try {
+    const ws = new Workspace(nodeFileSystem);
+    const [root] = ws.discoverRoots([dir]);
+    ws.loadCompany(root);
+    return Object.fromEntries(ws.check(root).analysis.declarations.map((d) => [d.fact.exportName, d.type?.id]));
+  } finally { removeFixture(dir); }
+}
+
+const THROUGH_EVERY_FORM = `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm as machine, cloud } from "@x/esm";
+import * as ns from "@x/esm";
+import cjs from "@x/cjs";
+import { queue } from "@x/cjs";
+import { db } from "@x/conditions";
+import { sub } from "@x/esm/sub";
+export const a = machine({ name: "a" });
+export const b = cloud.machine({ nam: "b" });
+//                               ^^^ resource-fields
+//           ^ resource-fields
+export const c = ns.vm({ name: "c", extra: 1 });
+//                                  ^^^^^ resource-fields
+export const d = cjs.queue({ name: "d" });
+export const e = queue({ size: 2 });
+//           ^ resource-fields
+export const f = db({ name: "f" });
+export const g = sub({ name: "g" });
+export const h = ns.deep({ name: "h" });
+export const i = ns.vmm({ name: "i" });
+//                  ^^^ resource-type
+//- /node_modules/@x/esm/package.json
+{ "name": "@x/esm", "type": "module", "exports": { ".": "./lib/index.js", "./sub": { "types": "./sub.d.ts", "default": "./lib/sub.js" } } }
+//- /node_modules/@x/esm/lib/index.js
+export { machine as vm } from "./machine.js";
+export * from "./deep.js";
+import { machine } from "./machine.js";
+export const cloud = { machine };
+//- /node_modules/@x/esm/lib/machine.js
+import { defineResource } from "@sanoma-ai/workflows";
+export const machine = defineResource({ vendor: "x", type: "vm", title: "VM", schema: z.object({ name: z.string() }), fields: {}, writable: true });
+//- /node_modules/@x/esm/lib/deep.js
+export * from "./deeper.js";
+//- /node_modules/@x/esm/lib/deeper.js
+import { defineResource } from "@sanoma-ai/workflows";
+export const deep = defineResource({ vendor: "x", type: "deep", title: "Deep", schema: z.object({ name: z.string() }), fields: {}, writable: true });
+//- /node_modules/@x/esm/lib/sub.js
+import { defineResource } from "@sanoma-ai/workflows";
+export const sub = defineResource({ vendor: "x", type: "sub", title: "Sub", schema: z.object({ name: z.string() }), fields: {}, writable: true });
+//- /node_modules/@x/cjs/package.json
+{ "name": "@x/cjs", "main": "main.cjs" }
+//- /node_modules/@x/cjs/main.cjs
+const { defineResource } = require("@sanoma-ai/workflows");
+const queue = defineResource({ vendor: "x", type: "queue", title: "Q", schema: z.object({ name: z.string(), size: z.number().optional() }), fields: {}, writable: true });
+module.exports = { queue };
+//- /node_modules/@x/conditions/package.json
+{ "name": "@x/conditions", "exports": { ".": { "types": "./types.d.ts", "node": "./node.cjs", "import": "./esm.mjs", "default": "./missing.js" } } }
+//- /node_modules/@x/conditions/esm.mjs
+import { defineResource } from "@sanoma-ai/workflows";
+export const db = defineResource({ vendor: "x", type: "db", title: "DB", schema: z.object({ name: z.string() }), fields: {}, writable: true, database: {} });
+//- /node_modules/@x/conditions/node.cjs
+exports.db = require("@sanoma-ai/workflows").defineResource({ vendor: "x", type: "db-node", title: "DB", schema: z.object({ other: z.string() }), fields: {}, writable: true });
+${FRAMEWORK}`;
+
+test("cases: resource types through aliases, namespaces, objects, export *, CommonJS and package exports conditions", () => {
+  check(THROUGH_EVERY_FORM);
+  assert.deepEqual(typesOf(THROUGH_EVERY_FORM), { a: "x.vm", b: "x.vm", c: "x.vm", d: "x.queue", e: "x.queue", f: "x.db", g: "x.sub", h: "x.deep", i: undefined });
+});
+
+test("cases: what is not a declaration says nothing — helpers, framework calls, unreadable modules, more than 8 hops", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { helper } from "./helpers";
+import { far } from "@x/far";
+import { gone } from "@x/not-installed";
+import { secret } from "@sanoma-ai/workflows/resources";
+export const a = helper({ anything: 1 });
+export const b = gone({ anything: 1 });
+export const c = far({ anything: 1 });
+export const d = secret("NOPE");
+//                      ^^^^^^ secret-bindings
+const local = helper({ x: 1 });
+export const e = local;
+//- /resources/helpers.ts
+export const helper = (x: unknown) => x;
+//- /node_modules/@x/far/package.json
+{ "name": "@x/far", "main": "h1.js" }
+//- /node_modules/@x/far/h1.js
+export * from "./h2.js";
+//- /node_modules/@x/far/h2.js
+export * from "./h3.js";
+//- /node_modules/@x/far/h3.js
+export * from "./h4.js";
+//- /node_modules/@x/far/h4.js
+export * from "./h5.js";
+//- /node_modules/@x/far/h5.js
+export * from "./h6.js";
+//- /node_modules/@x/far/h6.js
+export * from "./h7.js";
+//- /node_modules/@x/far/h7.js
+export * from "./h8.js";
+//- /node_modules/@x/far/h8.js
+export * from "./h9.js";
+//- /node_modules/@x/far/h9.js
+export * from "./h10.js";
+//- /node_modules/@x/far/h10.js
+import { defineResource } from "@sanoma-ai/workflows";
+export const far = defineResource({ vendor: "x", type: "far", title: "Far", schema: z.object({ name: z.string() }), fields: {}, writable: true });
+${FRAMEWORK}`));
+
+test("cases: operation ids are whole-string literals; specifiers, substitutions and longer paths are not", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const people = collection({ name: "users", key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+import x from "data.users.nope";
+const ok = ["data.users.saveMany", \`data.users.count\`, 'data.users.delete'];
+const bad = [\`data.people.get\`, "data.users.upsert"];
+//           ^^^^^^^^^^^^^^^^^ collection-op
+//                              ^^^^^^^^^^^^^^^^^^^ collection-op
+const notRefs = ["data.users.get.more", "data.users", \`data.\${x}.get\`, "xdata.users.nope", "data.users.nope "];
+export const w = () => [ok, bad, notRefs];
+`));
+
+test("cases: a lockfile binding into a data file with syntax errors is not an orphan; into a missing file it is", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/broken.ts
+export const web = vm({ name: "web" ;;;
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/broken.ts#web": { "type": "x.vm", "object": "x:1" },
+  "resources/gone.ts#web": { "type": "x.vm", "object": "x:2" }
+//^^^^^^^^^^^^^^^^^^^^^^^ lockfile does not exist
+} }
+`));
+
+test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection as define } from "@sanoma-ai/workflows/data";
+export const orders = define({ key: "uid", fields: { id: "string", ...extra } });
+//           ^^^^^^ collection-name
+export const items = define({ key: "sku", fields: { id: "string" } });
+//           ^^^^^ collection-name
+//                                 ^^^^^ collection-key
+//- /resources/sub/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+//       ^^^^^^^^^^ collection-import
+export const nested = collection({ key: "id", fields: { id: "string" } });
+//                    ^^^^^^^^^^ collection-file
+//- /apps/a/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string" } });
+//           ^^^^^^ collection-name
+export const more = collection({ name: "items", key: "id", fields: { id: "string" } });
+//                                     ^^^^^^^ collection-name
+//- /apps/a/workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nested.get", {});
+//                                      ^^^^^^^^^^^^^^^^^ collection-op
+`));
+
+test("cases: a type is followed up to 8 hops (each import or re-export into another module is one), not 9", () => {
+  const chain = (modules: number) => {
+    let fx = `//- /sanoma.config.ts\nexport default {};\n//- /resources/r.ts\nimport { far } from "@x/far";\nexport const c = far({ name: "x" });\n//- /node_modules/@x/far/package.json\n{ "name": "@x/far", "main": "h1.js" }\n`;
+    for (let i = 1; i < modules; i++) fx += `//- /node_modules/@x/far/h${i}.js\nexport * from "./h${i + 1}.js";\n`;
+    return fx + `//- /node_modules/@x/far/h${modules}.js\nexport const far = defineResource({ vendor: "x", type: "far", schema: z.object({ name: z.string() }) });\n`;
+  };
+  assert.deepEqual(typesOf(chain(8)), { c: "x.far" }, "r.ts → h1 → … → h8: 8 hops");
+  assert.deepEqual(typesOf(chain(9)), {}, "9 hops: not known, so no declaration");
+});
