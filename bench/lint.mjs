@@ -11,10 +11,10 @@
 // Before timing, each sanoma run's findings are counted and compared with what was generated and
 // with what `sanoma-check` finds, so a fast wrong plugin cannot pass.
 //
-// Usage: node bench/lint.mjs [--files 10000] [--runs 10] [--eslint-runs 3] [--keep] [--no-eslint] [--no-time]
-// Needs `node scripts/build.mjs` first (dist/check.js, lint-plugin/dist/index.cjs). Uses hyperfine
-// when installed, else its own timing (median of the runs). The company lives in a temporary
-// folder, deleted at the end unless --keep.
+// Usage: node bench/lint.mjs [--files 10000] [--runs 10] [--eslint-runs 3] [--keep] [--no-eslint] [--no-time] [--hyperfine]
+// Needs `node scripts/build.mjs` first (dist/check.js, lint-plugin/dist/index.cjs). Times the
+// commands round-robin (robust ratios on a shared machine), or with hyperfine given --hyperfine.
+// The company lives in a temporary folder, deleted at the end unless --keep.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -232,9 +232,16 @@ function hasHyperfine() {
   return spawnSync("hyperfine", ["--version"], { encoding: "utf8" }).status === 0;
 }
 
-/** Times shell commands (in `cwd`): hyperfine's medians when it is installed, else our own. */
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+
+/**
+ * Times commands (run in `cwd`), round-robin: run 1 of every command, then run 2 of every command,
+ * and so on, so a neighbour's load on a shared machine falls on all of them alike and the ratios
+ * hold. Wall-clock and CPU (user+sys, from /usr/bin/time when there) medians.
+ * `--hyperfine` times with hyperfine instead (one command after the other).
+ */
 function time(commands, runs, cwd, warmup) {
-  if (hasHyperfine()) {
+  if (flag("hyperfine") && hasHyperfine()) {
     const json = join(cwd, `hyperfine-${Date.now()}.json`);
     const names = commands.flatMap((c) => ["-n", c.name]);
     execFileSync("hyperfine", ["--runs", String(runs), "--warmup", String(warmup), "-N", "--ignore-failure", "--style", "basic", "--export-json", json, ...names, ...commands.map((c) => c.cmd)], { cwd, stdio: ["ignore", "inherit", "inherit"] });
@@ -242,17 +249,24 @@ function time(commands, runs, cwd, warmup) {
     // hyperfine gives each command's mean user and system CPU time (all threads).
     return results.map((r, i) => ({ name: commands[i].name, median: r.median, min: r.min, max: r.max, runs: r.times.length, cpu: r.user + r.system }));
   }
-  return commands.map((c) => {
-    const [bin, ...args] = c.cmd.split(" ");
-    const times = [];
-    for (let i = 0; i < warmup + runs; i++) {
+  const timer = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
+  const out = join(cwd, "time.txt");
+  const walls = commands.map(() => []), cpus = commands.map(() => []);
+  for (let i = 0; i < warmup + runs; i++) {
+    commands.forEach((c, k) => {
+      const [bin, ...args] = c.cmd.split(" ");
       const t = process.hrtime.bigint();
-      spawnSync(bin, args, { cwd, stdio: "ignore" });
-      if (i >= warmup) times.push(Number(process.hrtime.bigint() - t) / 1e9);
-    }
-    times.sort((a, b) => a - b);
-    return { name: c.name, median: times[Math.floor(times.length / 2)], min: times[0], max: times[times.length - 1], runs };
-  });
+      if (timer) spawnSync(timer, ["-f", "%U %S", "-o", out, bin, ...args], { cwd, stdio: "ignore" });
+      else spawnSync(bin, args, { cwd, stdio: "ignore" });
+      const wall = Number(process.hrtime.bigint() - t) / 1e9;
+      if (i < warmup) return;
+      walls[k].push(wall);
+      if (timer) { const [u, sy] = readFileSync(out, "utf8").trim().split(/\s+/).slice(-2).map(Number); cpus[k].push(u + sy); }
+    });
+    process.stdout.write(i < warmup ? "w" : ".");
+  }
+  process.stdout.write("\n");
+  return commands.map((c, k) => ({ name: c.name, median: median(walls[k]), min: Math.min(...walls[k]), max: Math.max(...walls[k]), runs, cpu: timer ? median(cpus[k]) : undefined }));
 }
 
 // ---- Main -------------------------------------------------------------------------------------
@@ -308,7 +322,7 @@ async function main() {
     }
     const all = [...ox3, ...es];
     const by = (name) => all.find((r) => r.name === name)?.median;
-    console.log(`\n${gen.files} files, ${gen.total} violations; wall-clock medians (min–max), and mean CPU time (user+sys, all threads):`);
+    console.log(`\n${gen.files} files, ${gen.total} violations; wall-clock medians (min–max) and CPU time medians (user+sys, all threads):`);
     for (const r of all) console.log(`  ${r.name.padEnd(36)} ${r.median.toFixed(3)} s  (${r.min.toFixed(3)}–${r.max.toFixed(3)}, ${r.runs} runs)${r.cpu !== undefined ? `  cpu ${r.cpu.toFixed(3)} s` : ""}`);
     const ratio = (a, b) => (by(a) / by(b));
     console.log(`\n  oxlint + sanoma / oxlint + empty JS rule:             ${ratio("oxlint + sanoma", "oxlint + empty JS rule (floor)").toFixed(2)}×   (goal ≤ 1.30×)`);
