@@ -18,12 +18,33 @@ export interface Target {
   abs: string;
 }
 
+/** Targets by root, importing folder and specifier: a pure function of the three, asked by every import rule of every import. */
+const targetCache = new Map<string, Target | undefined>();
+
 export function importTarget(ctx: ImportContext, specifier: string): Target | undefined {
   if (!isPathSpecifier(specifier)) return undefined;
-  const abs = path.resolve(path.dirname(ctx.file), specifier);
-  const rel = path.relative(ctx.root, abs);
-  if (rel.startsWith("..") || path.isAbsolute(rel)) return { abs, rel: undefined };
-  return { abs, rel: rel.split(path.sep).join("/") };
+  const slash = ctx.rel.lastIndexOf("/");
+  const dirRel = slash < 0 ? "" : ctx.rel.slice(0, slash);
+  const key = `${ctx.root}\0${dirRel}\0${specifier}`;
+  let target = targetCache.get(key);
+  if (target === undefined && !targetCache.has(key)) {
+    if (targetCache.size > 50_000) targetCache.clear();
+    targetCache.set(key, (target = computeTarget(ctx.root, dirRel, specifier)));
+  }
+  return target;
+}
+
+function computeTarget(root: string, dirRel: string, specifier: string): Target {
+  if (path.isAbsolute(specifier)) {
+    const abs = path.resolve(specifier);
+    const rel = path.relative(root, abs);
+    return rel.startsWith("..") || path.isAbsolute(rel) ? { abs, rel: undefined } : { abs, rel: rel.split(path.sep).join("/") };
+  }
+  // Company-relative string math: the importing file's folder joined with the specifier.
+  const joined = path.posix.normalize(dirRel === "" ? specifier : `${dirRel}/${specifier}`).replace(/\/$/, "");
+  const abs = path.join(root, joined);
+  if (joined === ".." || joined.startsWith("../")) return { abs, rel: undefined };
+  return { abs, rel: joined === "." ? "" : joined };
 }
 
 /** The app a company-relative path is in, for a path that is or lies under `apps/<app>`. */
