@@ -49,29 +49,31 @@ for (let i = 0; i < runs; i++) {
 }
 
 const m = (xs, f) => median(xs.map(f));
+// Three clocks: wall time; CPU time of all threads (V8's GC helpers included); the main thread's
+// CPU time alone, which a busy shared machine disturbs least.
+const col = (xs, f, base) => { const v = m(xs, f); return [fmtMs(v), base === undefined ? fmtX(1) : fmtX(v / base)]; };
 const baseWall = m(base, (r) => r.wallMs);
 const baseCpu = m(base, (r) => r.cpuMs);
+const baseMain = m(base, (r) => r.mainCpuMs);
 const baseIn = m(base, (r) => r.inner.ms);
 const baseInCpu = m(base, (r) => r.inner.cpuMs);
-const cliWall = m(cli, (r) => r.wallMs);
-const cliCpu = m(cli, (r) => r.cpuMs);
-const inMs = m(inproc, (r) => r.inner.ms);
-const inCpu = m(inproc, (r) => r.inner.cpuMs);
+const baseInMain = m(base, (r) => r.inner.mainCpuMs);
 const peakCli = Math.max(...cli.map((r) => r.maxRssKb));
 
 console.log(`\n${fmtInt(base[0].inner.files)} files, ${(base[0].inner.bytes / 1e6).toFixed(1)} MB of source; ${cli[0].problems} problems found; medians of ${runs} run${runs > 1 ? "s" : ""}; ${await loadNote()}\n`);
 console.log(table([
-  ["", "wall ms", "× base", "CPU ms", "× base", "peak RSS"],
-  ["baseline: node parse.mjs (process)", fmtMs(baseWall), fmtX(1), fmtMs(baseCpu), fmtX(1), fmtMb(Math.max(...base.map((r) => r.maxRssKb)))],
-  ["sanoma-check --format json (process)", fmtMs(cliWall), fmtX(cliWall / baseWall), fmtMs(cliCpu), fmtX(cliCpu / baseCpu), fmtMb(peakCli)],
-  ["baseline: read + parse (in process)", fmtMs(baseIn), fmtX(1), fmtMs(baseInCpu), fmtX(1), ""],
-  ["loadCompany + check (in process)", fmtMs(inMs), fmtX(inMs / baseIn), fmtMs(inCpu), fmtX(inCpu / baseInCpu), fmtMb(Math.max(...inproc.map((r) => r.maxRssKb)))],
-  ["  of which discoverRoots", fmtMs(m(inproc, (r) => r.inner.discoverMs)), "", "", "", ""],
-  ["  of which loadCompany (read + facts)", fmtMs(m(inproc, (r) => r.inner.loadMs)), fmtX(m(inproc, (r) => r.inner.loadMs) / baseIn), "", "", ""],
-  ["  of which check (rules)", fmtMs(m(inproc, (r) => r.inner.checkMs)), "", "", "", ""],
+  ["", "wall ms", "× base", "CPU ms", "× base", "main thread ms", "× base", "peak RSS"],
+  ["baseline: node parse.mjs (process)", ...col(base, (r) => r.wallMs), ...col(base, (r) => r.cpuMs), ...col(base, (r) => r.mainCpuMs), fmtMb(Math.max(...base.map((r) => r.maxRssKb)))],
+  ["sanoma-check --format json (process)", ...col(cli, (r) => r.wallMs, baseWall), ...col(cli, (r) => r.cpuMs, baseCpu), ...col(cli, (r) => r.mainCpuMs, baseMain), fmtMb(peakCli)],
+  ["baseline: read + parse (in process)", ...col(base, (r) => r.inner.ms), ...col(base, (r) => r.inner.cpuMs), ...col(base, (r) => r.inner.mainCpuMs), ""],
+  ["loadCompany + check (in process)", ...col(inproc, (r) => r.inner.ms, baseIn), ...col(inproc, (r) => r.inner.cpuMs, baseInCpu), ...col(inproc, (r) => r.inner.mainCpuMs, baseInMain), fmtMb(Math.max(...inproc.map((r) => r.maxRssKb)))],
+  ["  of which discoverRoots", fmtMs(m(inproc, (r) => r.inner.discoverMs)), "", "", "", "", "", ""],
+  ["  of which loadCompany (read + facts)", ...col(inproc, (r) => r.inner.loadMs, baseIn), "", "", "", "", ""],
+  ["  of which check (rules)", fmtMs(m(inproc, (r) => r.inner.checkMs)), "", "", "", "", "", ""],
 ]));
-const worst = Math.max(cliWall / baseWall, cliCpu / baseCpu);
-console.log(`\ngoal: sanoma-check ≤ 1.50× the baseline: ${fmtX(cliWall / baseWall)} wall, ${fmtX(cliCpu / baseCpu)} CPU (${worst <= 1.5 ? "met" : "missed"}); peak memory < 400 MB: ${fmtMb(peakCli)} (${peakCli < 400 * 1024 ? "met" : "missed"})`);
-console.log(`runs (wall ms): baseline ${base.map((r) => fmtMs(r.wallMs)).join(" ")} · check ${cli.map((r) => fmtMs(r.wallMs)).join(" ")} · in process ${inproc.map((r) => fmtMs(r.inner.ms)).join(" ")}`);
+const ratios = [m(cli, (r) => r.wallMs) / baseWall, m(cli, (r) => r.cpuMs) / baseCpu, m(cli, (r) => r.mainCpuMs) / baseMain];
+console.log(`\ngoal: sanoma-check ≤ 1.50× the baseline: ${fmtX(ratios[0])} wall, ${fmtX(ratios[1])} CPU, ${fmtX(ratios[2])} main-thread CPU (${ratios.every((x) => x <= 1.5) ? "met" : ratios.some((x) => x <= 1.5) ? "met on some clocks only" : "missed"}); peak memory < 400 MB: ${fmtMb(peakCli)} (${peakCli < 400 * 1024 ? "met" : "missed"})`);
+console.log(`runs, wall ms: baseline ${base.map((r) => fmtMs(r.wallMs)).join(" ")} · check ${cli.map((r) => fmtMs(r.wallMs)).join(" ")} · in process ${inproc.map((r) => fmtMs(r.inner.ms)).join(" ")}`);
+console.log(`runs, check ÷ baseline (main-thread CPU, paired): ${cli.map((r, i) => fmtX(r.mainCpuMs / base[i].mainCpuMs)).join(" ")}`);
 
 if (!flags.keep) rmSync(join(dir, ".."), { recursive: true, force: true });

@@ -34,7 +34,8 @@ export function tempDir(prefix) {
 
 /**
  * Runs `node [nodeArgs] script args` with the usage hook preloaded; resolves with its wall time
- * (measured here, spawn to exit), CPU time and peak RSS (from the hook), exit code and stdout.
+ * (measured here, spawn to exit), CPU time, main-thread CPU time and peak RSS (from the hook),
+ * exit code and stdout.
  */
 export function runNode(args, { cwd = ROOT, env = process.env } = {}) {
   return new Promise((resolve, reject) => {
@@ -49,7 +50,7 @@ export function runNode(args, { cwd = ROOT, env = process.env } = {}) {
       const wallMs = performance.now() - t0;
       const m = /@@usage (\{.*\})/.exec(err);
       const usage = m ? JSON.parse(m[1]) : {};
-      resolve({ code, wallMs, cpuMs: usage.cpuMs, maxRssKb: usage.maxRssKb, stdout: Buffer.concat(out).toString(), stderr: err.replace(/\n?@@usage .*\n?/, "") });
+      resolve({ code, wallMs, cpuMs: usage.cpuMs, mainCpuMs: usage.mainCpuMs, maxRssKb: usage.maxRssKb, stdout: Buffer.concat(out).toString(), stderr: err.replace(/\n?@@usage .*\n?/, "") });
     });
   });
 }

@@ -3,7 +3,8 @@
  * `node_modules` and dot folders), read each code file from disk and parse it with the TypeScript
  * parser alone (`ts.createSourceFile`, the same arguments the core uses), then drop the tree.
  * Nothing else: no facts, no rules. Prints one JSON line:
- * `{ files, bytes, ms, cpuMs, maxRssKb }`, `ms` being the walk + read + parse time inside the process.
+ * `{ files, bytes, ms, cpuMs, mainCpuMs, maxRssKb }`, `ms` being the walk + read + parse time inside the
+ * process (`mainCpuMs`: the main thread's CPU time for it).
  *
  *   node bench/parse.mjs <dir>
  */
@@ -13,6 +14,7 @@ import { join } from "node:path";
 
 const require = createRequire(import.meta.url);
 const ts = require("typescript");
+const { mainThreadCpuMs } = require("./usage.cjs");
 
 const CODE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 /** As `readFacts` parses (server/src/core/facts.ts): JSDoc is not parsed, the facts never read it. */
@@ -56,9 +58,10 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop()
   const dir = process.argv[2];
   if (!dir) { console.error("usage: node bench/parse.mjs <dir>"); process.exit(2); }
   const cpu0 = process.cpuUsage();
+  const main0 = mainThreadCpuMs();
   const t0 = performance.now();
   const r = readAndParse(dir);
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  console.log(JSON.stringify({ ...r, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssKb: process.resourceUsage().maxRSS }));
+  console.log(JSON.stringify({ ...r, ms, cpuMs: (cpu.user + cpu.system) / 1000, mainCpuMs: mainThreadCpuMs() - main0, maxRssKb: process.resourceUsage().maxRSS }));
 }
