@@ -7,7 +7,7 @@ import * as path from "node:path";
 import type { CompanyFile, Company } from "./model.ts";
 import { type ConnectorResolver, type Resolution, type ResourceType, contractsOf } from "./connectors.ts";
 import { isFrameworkModule, type CollectionFact, type DeclarationFact, type SecretBindingFact } from "./facts.ts";
-import { readLock, type LockFacts } from "./lockfile.ts";
+import type { LockFacts } from "./lockfile.ts";
 import type { Range } from "./types.ts";
 
 export interface Declaration {
@@ -16,7 +16,11 @@ export interface Declaration {
   /** `<file>#<export>` (A3). */
   id: string;
   resolution: Resolution;
+  /** The resolved type, with the company-wide `source` contract when it meets it. */
   type?: ResourceType;
+  /** The type as the connector defines it, and the host sources `type` was computed against. */
+  baseType?: ResourceType;
+  hostKey?: string;
 }
 
 export interface Collection {
@@ -59,34 +63,59 @@ export function resolveDeclaration(resolver: ConnectorResolver, file: CompanyFil
   return resolver.resolveImport(file.path, binding.source, binding.imported, fact.callee.member);
 }
 
+/** What a file declares, kept on its entry while its facts and the resolver's caches stay the same. */
+interface Derived { generation: number; declarations: Declaration[]; collections: Collection[] }
+const derivedOf = new WeakMap<CompanyFile, Derived>();
+
+function derive(file: CompanyFile, resolver: ConnectorResolver): Derived {
+  const cached = derivedOf.get(file);
+  if (cached && cached.generation === resolver.generation) return cached;
+  const declarations: Declaration[] = [];
+  const collections: Collection[] = [];
+  const facts = file.facts;
+  if (facts && file.role.isDataFile) {
+    for (const fact of facts.declarations) {
+      const resolution = resolveDeclaration(resolver, file, fact);
+      if (resolution.kind === "none") continue;
+      const type = resolution.kind === "type" ? resolution.type : undefined;
+      declarations.push({ file, fact, id: declarationId(file.rel, fact.exportName), resolution, type, baseType: type });
+    }
+  }
+  if (facts && file.role.isCollectionsFile) {
+    for (const fact of facts.collections) {
+      if (!fact.exported || !fact.exportName || !fact.nameRange) continue;
+      const name = fact.nameLiteral?.value ?? fact.exportName;
+      collections.push({ file, fact, name, scope: file.role.scope, nameRange: fact.nameLiteral?.range ?? fact.nameRange });
+    }
+  }
+  const derived = { generation: resolver.generation, declarations, collections };
+  derivedOf.set(file, derived);
+  return derived;
+}
+
 export function analyse(company: Company, resolver: ConnectorResolver): Analysis {
   const files = [...company.files.values()];
   const declarations: Declaration[] = [];
   const collections: Collection[] = [];
   const failedFiles = new Set<string>();
   for (const file of files) {
-    if (file.role.isDataFile && (file.skipped || (file.facts && file.facts.syntaxErrors > 0))) failedFiles.add(file.rel);
-    const facts = file.facts;
-    if (!facts) continue;
-    if (file.role.isDataFile) {
-      for (const fact of facts.declarations) {
-        const resolution = resolveDeclaration(resolver, file, fact);
-        if (resolution.kind === "none") continue;
-        declarations.push({ file, fact, id: declarationId(file.rel, fact.exportName), resolution, type: resolution.kind === "type" ? resolution.type : undefined });
-      }
-    }
-    if (file.role.isCollectionsFile) {
-      for (const fact of facts.collections) {
-        if (!fact.exported || !fact.exportName || !fact.nameRange) continue;
-        const name = fact.nameLiteral?.value ?? fact.exportName;
-        collections.push({ file, fact, name, scope: file.role.scope, nameRange: fact.nameLiteral?.range ?? fact.nameRange });
-      }
-    }
+    const role = file.role;
+    if (!role.isDataFile) continue; // collections files are data files too
+    if (file.skipped || (file.facts && file.facts.syntaxErrors > 0)) failedFiles.add(file.rel);
+    const derived = derive(file, resolver);
+    for (const d of derived.declarations) declarations.push(d);
+    for (const c of derived.collections) collections.push(c);
   }
-  // The `source` contract: a host spec names this type's id.
+  // The `source` contract: a host spec names this type's id. Each declaration keeps its type for
+  // the set of sources it was computed against, so a check makes no new objects while it holds.
   const hostSources = new Set<string>();
-  for (const d of declarations) if (d.type?.spec.hostSource) hostSources.add(d.type.spec.hostSource);
-  if (hostSources.size) for (const d of declarations) if (d.type) d.type = { ...d.type, contracts: contractsOf(d.type.spec, hostSources, d.type.id) };
+  for (const d of declarations) if (d.baseType?.spec.hostSource) hostSources.add(d.baseType.spec.hostSource);
+  const hostKey = [...hostSources].sort().join("\n");
+  for (const d of declarations) {
+    if (!d.baseType || d.hostKey === hostKey) continue;
+    d.type = hostSources.size ? { ...d.baseType, contracts: contractsOf(d.baseType.spec, hostSources, d.baseType.id) } : d.baseType;
+    d.hostKey = hostKey;
+  }
 
   const collectionsByScope = new Map<string | null, Map<string, Collection[]>>();
   for (const c of collections) {
@@ -102,7 +131,7 @@ export function analyse(company: Company, resolver: ConnectorResolver): Analysis
     company, resolver, files, declarations, declarationsById, collections, collectionsByScope,
     secretBindings: config?.facts?.config?.secretBindings,
     hasConfigFacts: !!config?.facts?.config && config.facts.syntaxErrors === 0,
-    lock: company.lockText === undefined ? undefined : readLock(company.lockText),
+    lock: company.lock(),
     failedFiles,
   };
 }

@@ -89,9 +89,13 @@ export class ConnectorResolver {
   /** The files whose facts the caches were derived from. */
   private readonly consulted = new Set<string>();
 
+  /** Bumped whenever the caches are dropped: what was derived from an older generation is stale. */
+  generation = 0;
+
   /** Forget everything derived from files. */
   invalidate(): void {
     if (this.moduleCache.size === 0 && this.exportCache.size === 0) return;
+    this.generation++;
     this.moduleCache.clear();
     this.exportCache.clear();
     this.typesOfModuleCache.clear();

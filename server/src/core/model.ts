@@ -7,6 +7,7 @@
 import * as path from "node:path";
 import { CONFIG_FILE, LOCK_FILE, isCodeFile, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
 import { readFacts, type FileFacts } from "./facts.ts";
+import { readLock, type LockFacts } from "./lockfile.ts";
 import type { FileSystem, Problem } from "./types.ts";
 
 /** Files larger than this are not parsed (said in --verbose and the server's log). */
@@ -22,7 +23,7 @@ export interface CompanyFile {
   /** What the file rules found in it, filled by the check on first need. */
   fileRuleProblems?: Problem[];
   /** The op-reference findings, with the collections they were judged against. */
-  refProblems?: { against: string; problems: unknown[] };
+  refProblems?: { against: number; problems: unknown[] };
 }
 
 export interface Skipped { path: string; reason: string }
@@ -33,6 +34,14 @@ export class Company {
   lockText: string | undefined;
   /** Bumped on every change, so derived results can be cached against it. */
   version = 0;
+  private parsedLock: { text: string; facts: LockFacts } | undefined;
+
+  /** The lockfile's bindings, parsed once per text (a big lockfile must not be re-read on every keystroke). */
+  lock(): LockFacts | undefined {
+    if (this.lockText === undefined) return undefined;
+    if (this.parsedLock?.text !== this.lockText) this.parsedLock = { text: this.lockText, facts: readLock(this.lockText) };
+    return this.parsedLock.facts;
+  }
 
   constructor(readonly root: string) {}
 

@@ -130,7 +130,8 @@ export class Session {
         let done = 0;
         let t = Date.now();
         for (const file of files) {
-          const open = this.documents.get(toUri(file));
+          // Open documents are few: look them up by path, not by a URI made for every file.
+          const open = this.openDocuments().get(file);
           if (open) this.ws.setFile(company, file, open.getText());
           else this.ws.readFromDisk(company, file);
           const entry = company.files.get(file);
@@ -157,6 +158,17 @@ export class Session {
       this.scheduleCheck();
       this.notifyStatus();
     }
+  }
+
+  private openByPath: { docs: readonly TextDocument[]; byPath: Map<string, TextDocument> } | undefined;
+  /** The open documents by file path, rebuilt only when the set of open documents changed. */
+  private openDocuments(): Map<string, TextDocument> {
+    const docs = this.documents.all();
+    if (this.openByPath && this.openByPath.docs.length === docs.length && this.openByPath.docs.every((d, i) => d === docs[i])) return this.openByPath.byPath;
+    const byPath = new Map<string, TextDocument>();
+    for (const d of docs) { const p = toPath(d.uri); if (p) byPath.set(p, d); }
+    this.openByPath = { docs, byPath };
+    return byPath;
   }
 
   /** A `sanoma.config.ts` was deleted: the company dissolves, its diagnostics go. */

@@ -12,6 +12,17 @@ export interface RefProblem extends ProblemInit { rule: "collection-op" | "colle
 
 const cache = new WeakMap<Analysis, RefProblem[]>();
 
+/** A number per distinct set of a company's collections: files compare numbers, not the long key, on each check. */
+const versions = new WeakMap<object, { key: string; version: number }>();
+let nextVersion = 1;
+function collectionsVersion(company: object, key: string): number {
+  const v = versions.get(company);
+  if (v && v.key === key) return v.version;
+  const version = nextVersion++;
+  versions.set(company, { key, version });
+  return version;
+}
+
 export function refProblems(a: Analysis): RefProblem[] {
   const cached = cache.get(a);
   if (cached) return cached;
@@ -21,7 +32,7 @@ export function refProblems(a: Analysis): RefProblem[] {
   for (const c of a.collections) allByName.set(c.name, [...(allByName.get(c.name) ?? []), c]);
   // What a file's findings depend on besides its own facts: the collections and where they are.
   // While that stays the same, each file keeps its findings and a check only gathers them.
-  const against = a.collections.map((c) => `${c.scope}\t${c.name}\t${c.file.path}\t${c.nameRange.start.line}:${c.nameRange.start.character}`).join("\n");
+  const against = collectionsVersion(a.company, a.collections.map((c) => `${c.scope}\t${c.name}\t${c.file.path}\t${c.nameRange.start.line}:${c.nameRange.start.character}`).join("\n"));
   for (const file of a.files) {
     const refs = file.facts?.opRefs;
     if (!refs || refs.length === 0) continue;

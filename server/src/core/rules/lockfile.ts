@@ -2,6 +2,7 @@
  * `lockfile` (SPEC A6): the lockfile can be read; each binding's key is declared (else an orphan,
  * a warning); its type is its declaration's; no two bindings share one vendor object.
  */
+import * as path from "node:path";
 import type { Rule } from "./rule.ts";
 
 export const rule: Rule = {
@@ -53,7 +54,6 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
     if (!lock) return;
     const file = a.company.lockPath;
     if (lock.error) { report({ file, range: lock.error.range, message: lock.error.message }); return; }
-    const rels = new Set(a.files.map((f) => f.rel));
     const byObject = new Map<string, typeof lock.bindings>();
     for (const b of lock.bindings) {
       const list = byObject.get(b.object);
@@ -63,7 +63,7 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
       const decl = a.declarationsById.get(b.key);
       if (!decl) {
         if (a.failedFiles.has(rel)) continue; // its file failed to load: nothing is said of its bindings
-        const fileExists = rels.has(rel);
+        const fileExists = a.company.files.has(path.join(a.company.root, rel));
         report({
           file, range: b.keyRange, severity: "warning", tags: ["unnecessary"],
           message: fileExists
