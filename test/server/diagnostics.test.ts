@@ -290,3 +290,19 @@ test("server: a handler that throws answers an empty result, logs, and the serve
     assert.equal(d[0].uri, `file://${join(root, "resources/data.ts")}`, "still answers");
   } finally { await c.shutdown(); removeFixture(root); }
 });
+
+test("server: editing the lockfile in a buffer re-judges its bindings at once", async () => {
+  const root = writeFixture(CLEAN);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    const lock = join(root, "sanoma.lock.json");
+    const text = readFileSync(lock, "utf8");
+    c.open(lock, text);
+    c.change(lock, text.replace("resources/infra.ts#web", "resources/infra.ts#gone"));
+    await c.waitFor(() => c.diagnosticsFor(lock).some((d) => d.code === "lockfile" && d.severity === 2 && /Orphan binding/.test(d.message)), "the orphan warning");
+    c.change(lock, text);
+    await c.waitFor(() => c.diagnosticsFor(lock).length === 0, "cleared when undone");
+  } finally { await c.shutdown(); removeFixture(root); }
+});
