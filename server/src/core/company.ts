@@ -52,6 +52,11 @@ export function findCompanyRootOnDisk(file: string, fs: FileSystem, isDirectory 
 
 /** `rel` of a file under `root` with `/` separators, or undefined when it is not under it. */
 export function relativeTo(root: string, file: string): string | undefined {
+  // The usual case, a normalised path under the root, without path.relative's work.
+  if (file.length > root.length + 1 && file.startsWith(root) && file[root.length] === path.sep && !file.includes(`${path.sep}.`)) {
+    const rel = file.slice(root.length + 1);
+    return path.sep === "/" ? rel : rel.split(path.sep).join("/");
+  }
   const rel = path.relative(root, file);
   if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return undefined;
   return rel.split(path.sep).join("/");

@@ -134,7 +134,7 @@ import { isFrameworkModule } from "./company.ts";
 export { isFrameworkModule };
 
 /** Where calls that matter may start: `require(`, `import(`, `defineResource(`. */
-const CALL_PATTERN = /(?<![\w$.])(require|import|defineResource)(?![\w$])/g;
+const CALL_PATTERN = /(?<![\w$.])(?:require|defineResource)(?![\w$])|(?<![\w$.])import(?=\s*\()/g;
 
 const OP_ID = /^data\.([A-Za-z0-9_$]+)\.([A-Za-z0-9_$]+)$/;
 
@@ -514,9 +514,10 @@ export function readFacts(fileName: string, text: string, options: Options = {})
     if (op) facts.opRefs.push({ ...op, range: r(node) });
   };
 
-  const callNames = ["require", "import", "defineResource", ...collectionLocals, ...secretLocals];
+  // Static imports were read above: only `import(` (a dynamic import or an import type) is looked for.
+  const callNames = ["require", "defineResource", ...collectionLocals, ...secretLocals];
   const callPattern = collectionLocals.size || secretLocals.size
-    ? new RegExp(`(?<![\\w$.])(${callNames.map((n) => n.replace(/\$/g, "\\$")).join("|")})(?![\\w$])`, "g")
+    ? new RegExp(`(?<![\\w$.])(?:${callNames.map((n) => n.replace(/\$/g, "\\$")).join("|")})(?![\\w$])|(?<![\\w$.])import(?=\\s*\\()`, "g")
     : CALL_PATTERN;
   callPattern.lastIndex = 0;
   for (let m = callPattern.exec(text); m; m = callPattern.exec(text)) callAt(m.index);

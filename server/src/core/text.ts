@@ -5,10 +5,15 @@ export class LineMap {
   private readonly starts: number[];
   constructor(text: string) {
     const starts = [0];
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10) starts.push(i + 1);
-      else if (c === 13 && text.charCodeAt(i + 1) !== 10) starts.push(i + 1);
+    if (!text.includes("\r")) {
+      // The common case, searched natively: only \n breaks lines.
+      for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+    } else {
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 10) starts.push(i + 1);
+        else if (c === 13 && text.charCodeAt(i + 1) !== 10) starts.push(i + 1);
+      }
     }
     this.starts = starts;
   }

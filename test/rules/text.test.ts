@@ -1,0 +1,15 @@
+/** Line maps count \n, \r\n and a lone \r as line breaks, as LSP does, on both of their paths. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { LineMap } from "../../server/src/core/text.ts";
+
+test("LineMap: positions with \\n only, and with \\r\\n and lone \\r", () => {
+  const lf = new LineMap("ab\ncd\n\nef");
+  assert.deepEqual(lf.position(4), { line: 1, character: 1 });
+  assert.deepEqual(lf.position(7), { line: 3, character: 0 });
+  const mixed = new LineMap("ab\r\ncd\ref\ng");
+  assert.deepEqual(mixed.position(4), { line: 1, character: 0 });
+  assert.deepEqual(mixed.position(7), { line: 2, character: 0 });
+  assert.deepEqual(mixed.position(10), { line: 3, character: 0 });
+  assert.equal(mixed.offset({ line: 2, character: 1 }), 8);
+});
