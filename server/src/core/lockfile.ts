@@ -40,9 +40,10 @@ export function readLock(text: string): LockFacts {
     const detail = String((e as Error).message).replace(/^JSON\.parse: /, "").split("\n")[0];
     return { error: { message: `sanoma.lock.json is not JSON (${detail}); restore it from version control or let apply write it again`, range: at >= 0 ? lines.range(at, Math.min(at + 1, text.length)) : firstLine }, bindings: [] };
   }
-  const json = ts.parseJsonText("sanoma.lock.json", text);
+  let parsedJson: ts.JsonSourceFile | undefined;
+  const jsonTree = () => (parsedJson ??= ts.parseJsonText("sanoma.lock.json", text));
   const nodeAt = (p: (string | number)[]): ts.Node | undefined => {
-    let node: ts.Node | undefined = json.statements[0]?.expression;
+    let node: ts.Node | undefined = jsonTree().statements[0]?.expression;
     for (const seg of p) {
       if (!node) return undefined;
       if (ts.isObjectLiteralExpression(node)) {
@@ -53,7 +54,7 @@ export function readLock(text: string): LockFacts {
     }
     return node;
   };
-  const rangeOf = (node: ts.Node | undefined): Range => node ? lines.range(node.getStart(json), node.end) : firstLine;
+  const rangeOf = (node: ts.Node | undefined): Range => node ? lines.range(node.getStart(jsonTree()), node.end) : firstLine;
   const parsed = LockSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -65,6 +66,9 @@ export function readLock(text: string): LockFacts {
   if (parsed.data.version !== LOCK_VERSION) {
     return { error: { message: `sanoma.lock.json has version ${parsed.data.version}, which this tool does not know (it reads version ${LOCK_VERSION}); update the Sanoma tooling`, range: rangeOf(nodeAt(["version"])) }, bindings: [] };
   }
+  // A lockfile written by apply is found by a plain scan; anything unusual takes the syntax tree.
+  const fast = locateBindings(text, parsed.data.bindings, lines);
+  if (fast) return { bindings: fast };
   const bindingsNode = nodeAt(["bindings"]);
   const bindings: LockBinding[] = [];
   if (bindingsNode && ts.isObjectLiteralExpression(bindingsNode)) {
@@ -84,4 +88,52 @@ export function readLock(text: string): LockFacts {
     }
   }
   return { bindings };
+}
+
+/**
+ * The bindings' positions by scanning the text in the order JSON.parse read them, each value
+ * checked against what JSON.parse read; undefined as soon as anything does not match (odd
+ * escapes, duplicate keys, keys JSON.parse reorders), and the caller then asks the syntax tree.
+ * A lockfile of thousands of bindings is read on every edit of it: this keeps that cheap.
+ */
+function locateBindings(text: string, bindings: Record<string, { type: string; object: string }>, lines: LineMap): LockBinding[] | undefined {
+  const keys = Object.keys(bindings);
+  if (keys.some((k) => /^(0|[1-9]\d*)$/.test(k))) return undefined; // integer-like keys come first in JSON.parse's order
+  let cursor = text.indexOf('"bindings"');
+  if (cursor < 0) return undefined;
+  const out: LockBinding[] = [];
+  const skipSpace = (i: number) => { while (i < text.length && /\s/.test(text[i])) i++; return i; };
+  /** The string literal starting at `i` (a quote): its end (after the closing quote), or -1. */
+  const stringEnd = (i: number) => {
+    if (text[i] !== '"') return -1;
+    for (let j = i + 1; j < text.length; j++) { if (text[j] === "\\") j++; else if (text[j] === '"') return j + 1; }
+    return -1;
+  };
+  for (const key of keys) {
+    const quoted = JSON.stringify(key);
+    const at = text.indexOf(quoted, cursor);
+    if (at < 0) return undefined;
+    const colon = skipSpace(at + quoted.length);
+    if (text[colon] !== ":") return undefined;
+    const open = skipSpace(colon + 1);
+    if (text[open] !== "{") return undefined;
+    const close = text.indexOf("}", open);
+    if (close < 0) return undefined;
+    const field = (name: string, want: string): { start: number; end: number } | undefined => {
+      const f = text.indexOf(JSON.stringify(name), open);
+      if (f < 0 || f > close) return undefined;
+      const c = skipSpace(f + name.length + 2);
+      if (text[c] !== ":") return undefined;
+      const start = skipSpace(c + 1);
+      const end = stringEnd(start);
+      if (end < 0 || end > close) return undefined;
+      try { return JSON.parse(text.slice(start, end)) === want ? { start, end } : undefined; } catch { return undefined; }
+    };
+    const b = bindings[key];
+    const t = field("type", b.type), o = field("object", b.object);
+    if (!t || !o) return undefined;
+    out.push({ key, keyRange: lines.range(at, at + quoted.length), type: b.type, typeRange: lines.range(t.start, t.end), object: b.object, objectRange: lines.range(o.start, o.end) });
+    cursor = close + 1;
+  }
+  return out;
 }

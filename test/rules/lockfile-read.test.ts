@@ -1,0 +1,28 @@
+/** readLock finds each binding's key, type and object, by its scan and by the syntax tree alike. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readLock } from "../../server/src/core/lockfile.ts";
+
+function at(text: string, needle: string) {
+  const i = text.indexOf(needle);
+  const before = text.slice(0, i).split("\n");
+  return { line: before.length - 1, character: before[before.length - 1].length };
+}
+
+for (const [name, text] of [
+  ["written by apply (the scan)", `{\n  "version": 1,\n  "bindings": {\n    "resources/a.ts#x": { "type": "t.a", "object": "o:1" },\n    "resources/b.ts#y": {\n      "object": "o:2",\n      "type": "t.b"\n    }\n  }\n}\n`],
+  ["with a key JSON.parse reorders (the syntax tree)", `{ "version": 1, "bindings": {\n  "resources/a.ts#x": { "type": "t.a", "object": "o:1" },\n  "7": { "type": "t.c", "object": "o:3" },\n  "resources/b.ts#y": { "object": "o:2", "type": "t.b" } } }`],
+  ["with escapes in its strings (the syntax tree)", `{ "version": 1, "bindings": {\n  "resources/a.ts#x": { "type": "t.\\u0061", "object": "o:1" },\n  "resources/b.ts#y": { "object": "o:2", "type": "t.b" } } }`],
+] as const) {
+  test(`readLock: positions of a lockfile ${name}`, () => {
+    const lock = readLock(text);
+    assert.equal(lock.error, undefined);
+    const x = lock.bindings.find((b) => b.key === "resources/a.ts#x")!;
+    assert.deepEqual(x.keyRange.start, at(text, `"resources/a.ts#x"`));
+    assert.deepEqual(x.objectRange.start, at(text, `"o:1"`));
+    const y = lock.bindings.find((b) => b.key === "resources/b.ts#y")!;
+    assert.deepEqual(y.typeRange.start, at(text, `"t.b"`));
+    assert.deepEqual(y.objectRange.start, at(text, `"o:2"`));
+    assert.equal(y.typeRange.end.character - y.typeRange.start.character, `"t.b"`.length);
+  });
+}
