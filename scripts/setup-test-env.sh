@@ -15,4 +15,4 @@ if [ ${#need[@]} -gt 0 ]; then
     exit 1
   fi
 fi
-if [ -x scripts/setup-code-server.sh ]; then bash scripts/setup-code-server.sh; fi
+bash scripts/setup-code-server.sh
