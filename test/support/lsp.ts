@@ -26,6 +26,9 @@ export interface ClientOptions {
   settings?: unknown;
   folders?: string[];
   initializationOptions?: unknown;
+  /** Another server to drive instead of ours (`oxlint --lsp`), and where to start it. */
+  command?: string[];
+  cwd?: string;
 }
 
 export class LspClient {
@@ -43,7 +46,8 @@ export class LspClient {
   private versions = new Map<string, number>();
 
   constructor(readonly options: ClientOptions = {}) {
-    this.proc = spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+    const [cmd, ...args] = options.command ?? [process.execPath, SERVER, "--stdio"];
+    this.proc = spawn(cmd, args, { cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
     this.settings = options.settings;
     this.proc.stdout.on("data", (d: Buffer) => this.onData(d));
     this.proc.stderr.on("data", (d: Buffer) => (this.stderr += d.toString()));
@@ -156,6 +160,13 @@ export class LspClient {
       if (Date.now() - start > timeoutMs) throw new Error("server never became idle");
       await new Promise((r) => setTimeout(r, 50));
     }
+  }
+
+  /** The next diagnostics published for a file after `from` (a count of publishes already seen). */
+  async nextDiagnostics(file: string, from: number, timeoutMs = 20000): Promise<Diag[]> {
+    const u = pathToFileURL(file).href;
+    await this.waitFor(() => this.publishes.slice(from).some((p) => p.uri === u), `diagnostics for ${file}`, timeoutMs);
+    return this.publishes.slice(from).find((p) => p.uri === u)!.diagnostics;
   }
 
   diagnosticsFor(file: string): Diag[] {
