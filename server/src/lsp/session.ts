@@ -297,7 +297,6 @@ export class Session {
   }
 
   private checkCompany(root: string, st: CompanyState): void {
-    const company = this.ws.companies.get(root)!;
     const start = performance.now();
     const result = this.ws.check(root, checkOptions(st.settings));
     const byFile = new Map<string, Problem[]>();
@@ -317,7 +316,6 @@ export class Session {
     }
     this.lastCheckMs = Math.round((performance.now() - start) * 10) / 10;
     this.lastCheckAt = Date.now();
-    void company;
     this.notifyStatus();
   }
 

@@ -1,5 +1,4 @@
 /** Go to definition: op id → collection; declaration ↔ lock binding; call → its `defineResource`. */
-import * as path from "node:path";
 import type { DefinitionParams, Location } from "vscode-languageserver/node";
 import { readLock } from "../../core/lockfile.ts";
 import type { Session } from "../session.ts";
@@ -28,6 +27,5 @@ export function definition(session: Session, params: DefinitionParams): Location
     case "collection":
       return [{ uri: toUri(t.collection.file.path), range: t.collection.nameRange }];
   }
-  void path;
   return null;
 }
