@@ -221,6 +221,7 @@ test("server: the clean example company has no problems", async () => {
     const status = await c.request("sanoma/status", null);
     assert.equal(status.companies, 1);
     assert.equal(status.files, 6, "indexes the company's six code files");
+    assert.equal(status.indexedFiles, 6, "and has read them all");
     assert.ok(existsSync(root));
   } finally { await c.shutdown(); rmSync(root, { recursive: true, force: true }); }
 });

@@ -48,6 +48,8 @@ export class Session {
   private checkScheduled = false;
   private indexing = 0;
   private indexQueue: Promise<void> = Promise.resolve();
+  /** Files listed for indexing and not read yet (so a client can show "812/3,400"). */
+  private waitingToBeRead = 0;
   lastCheckMs: number | undefined;
   lastCheckAt: number | undefined;
   settingsProblems: string[] = [];
@@ -127,6 +129,7 @@ export class Session {
         for (const l of this.settingsListeners) l(root, settings);
         this.ws.options.exclude = settings.exclude;
         const files = this.ws.listFiles(root);
+        this.waitingToBeRead += files.length;
         let done = 0;
         let t = Date.now();
         for (const file of files) {
@@ -137,8 +140,10 @@ export class Session {
           const entry = company.files.get(file);
           if (entry) warmFileRules(entry, root);
           done++;
+          this.waitingToBeRead--;
           if (Date.now() - t > BATCH_MS) {
             progress?.report(Math.floor((done / files.length) * 100), `Indexing ${company.name}: ${done.toLocaleString("en")}/${files.length.toLocaleString("en")} files`);
+            this.notifyStatus();
             await yieldToRequests();
             t = Date.now();
           }
@@ -155,6 +160,7 @@ export class Session {
     } finally {
       progress?.done();
       this.indexing--;
+      if (this.indexing === 0) this.waitingToBeRead = 0; // whatever an interrupted round listed is not coming
       this.scheduleCheck();
       this.notifyStatus();
     }
@@ -368,14 +374,14 @@ export class Session {
   // ---- Status --------------------------------------------------------------------------------
 
   status(): StatusResult {
-    let files = 0;
-    for (const c of this.ws.companies.values()) files += c.files.size;
+    let indexed = 0;
+    for (const c of this.ws.companies.values()) indexed += c.files.size;
     return {
       // Busy while indexing or while a check is pending: "idle" means the published diagnostics are current.
       state: this.indexing > 0 || this.dirty.size > 0 || this.checkScheduled ? "indexing" : "idle",
       companies: this.ws.companies.size,
-      files,
-      indexedFiles: files,
+      files: indexed + this.waitingToBeRead,
+      indexedFiles: indexed,
       lastCheckMs: this.lastCheckMs,
       lastCheckAt: this.lastCheckAt,
     };
