@@ -3,7 +3,6 @@
  * resolved types, collections by scope, the config's secret bindings, the lockfile's bindings).
  * Built from facts alone, in one pass, each time the company is checked.
  */
-import * as path from "node:path";
 import type { CompanyFile, Company } from "./model.ts";
 import { type ConnectorResolver, type Resolution, type ResourceType, contractsOf } from "./connectors.ts";
 import { isFrameworkModule, type CollectionFact, type DeclarationFact, type SecretBindingFact } from "./facts.ts";
@@ -141,8 +140,4 @@ export function visibleCollections(a: Analysis, scope: string | null): Map<strin
   const out = new Map<string, Collection[]>(a.collectionsByScope.get(null) ?? []);
   if (scope !== null) for (const [k, v] of a.collectionsByScope.get(scope) ?? []) out.set(k, [...(out.get(k) ?? []), ...v]);
   return out;
-}
-
-export function relPath(a: Analysis, file: string): string {
-  return path.relative(a.company.root, file).split(path.sep).join("/");
 }

@@ -16,10 +16,9 @@ export interface CheckOptions {
   rules?: Partial<Record<RuleId, SeveritySetting>>;
 }
 
-export interface CheckResult { problems: Problem[]; analysis: Analysis; ms: number }
+export interface CheckResult { problems: Problem[]; analysis: Analysis }
 
-export function checkCompany(company: Company, resolver: ConnectorResolver, options: CheckOptions = {}, now: () => number = () => 0): CheckResult {
-  const start = now();
+export function checkCompany(company: Company, resolver: ConnectorResolver, options: CheckOptions = {}): CheckResult {
   const analysis = analyse(company, resolver);
   const problems: Problem[] = [];
   const settings = options.rules ?? {};
@@ -49,7 +48,7 @@ export function checkCompany(company: Company, resolver: ConnectorResolver, opti
     }
   }
   problems.sort(compareProblems);
-  return { problems, analysis, ms: now() - start };
+  return { problems, analysis };
 }
 
 function internalError(company: Company, rule: RuleId, e: unknown): Problem {

@@ -257,7 +257,7 @@ export class ConnectorResolver {
       for (const source of facts.starExports) {
         const target = this.resolveModule(file, source);
         if (!target || target === file) continue;
-        for (const k of this.exportNames(target, new Set([file]))) if (!members.has(k)) members.set(k, lazy(() => withDefault(this.exportOf(target, k), further)));
+        for (const k of this.exportNames(target, new Set([file]))) if (!members.has(k)) members.set(k, lazy(() => { const v = this.exportOf(target, k); return v ? further(v) : OTHER; }));
       }
       const cjs = facts.exports.get("module.exports");
       if (cjs) {
@@ -363,10 +363,6 @@ export class ConnectorResolver {
 function definesTypes(members: Map<string, () => ModuleValue>): boolean {
   for (const m of members.values()) if (withinReach(m())?.kind === "type") return true;
   return false;
-}
-
-function withDefault(v: ModuleValue | undefined, f: (v: ModuleValue) => ModuleValue): ModuleValue {
-  return v ? f(v) : OTHER;
 }
 
 function lazy<T>(f: () => T): () => T {

@@ -4,7 +4,7 @@
  * lint plugin, and free of the TypeScript parser so the plugin bundle stays small.
  */
 import * as path from "node:path";
-import type { ImportContext, ImportFinding, ImportRule, ImportSite, Report } from "./rules/rule.ts";
+import type { ImportContext, ImportRule, ImportSite, Report } from "./rules/rule.ts";
 import type { CompanyFile } from "./model.ts";
 import type { Range } from "./types.ts";
 
@@ -71,4 +71,3 @@ export function checkImports(rule: ImportRule, file: CompanyFile, root: string, 
   }
 }
 
-export type { ImportFinding };

@@ -45,9 +45,14 @@ export class Workspace {
     return [...roots].sort();
   }
 
-  /** The company a file belongs to (the nearest root among the known ones, checked against the disk). */
+  /** The company root of a file (A1): the nearest known root or folder holding a config on disk. */
+  rootOf(file: string): string | undefined {
+    return findCompanyRoot(file, (d) => this.companies.has(d) || this.fs.isFile(path.join(d, CONFIG_FILE)));
+  }
+
+  /** The company a file belongs to, when that company is known. */
   companyOf(file: string): Company | undefined {
-    const root = findCompanyRoot(file, (d) => this.companies.has(d) || this.fs.isFile(path.join(d, CONFIG_FILE)));
+    const root = this.rootOf(file);
     return root ? this.companies.get(root) : undefined;
   }
 
@@ -104,7 +109,7 @@ export class Workspace {
     return this.resolvers.get(root)!;
   }
 
-  check(root: string, options: CheckOptions = {}, now?: () => number): CheckResult {
-    return checkCompany(this.ensureCompany(root), this.resolver(root), options, now);
+  check(root: string, options: CheckOptions = {}): CheckResult {
+    return checkCompany(this.ensureCompany(root), this.resolver(root), options);
   }
 }

@@ -74,7 +74,7 @@ export class Session {
       const roots = new Set([...this.ws.discoverRoots(this.options.folders), ...extra]);
       for (const doc of this.documents.all()) {
         const file = toPath(doc.uri);
-        const root = file && this.rootOfOnDisk(file);
+        const root = file && this.ws.rootOf(file);
         if (root) roots.add(root);
       }
       try { await this.indexRoots([...roots]); } finally { this.indexing--; }
@@ -86,17 +86,6 @@ export class Session {
     return s.companyRoots.map((r) => path.resolve(this.options.folders[0] ?? "/", r)).filter((r) => this.ws.fs.isFile(path.join(r, CONFIG_FILE)));
   }
 
-  private rootOfOnDisk(file: string): string | undefined {
-    let dir = path.dirname(file);
-    for (;;) {
-      if (path.basename(dir) === "node_modules") return undefined;
-      if (this.ws.companies.has(dir) || this.ws.fs.isFile(path.join(dir, CONFIG_FILE))) return dir;
-      const up = path.dirname(dir);
-      if (up === dir) return undefined;
-      dir = up;
-    }
-  }
-
   private enqueueIndex(task: () => Promise<void>): Promise<void> {
     this.indexQueue = this.indexQueue.then(task, task).catch((e) => this.options.log(`indexing failed: ${(e as Error).stack}`));
     this.idle = this.indexQueue.then(() => this.flushChecks());
@@ -105,7 +94,7 @@ export class Session {
 
   /** Makes sure a file's company is known; indexes it when it is new. */
   ensureCompanyFor(file: string): Company | undefined {
-    const root = this.rootOfOnDisk(file);
+    const root = this.ws.rootOf(file);
     if (!root) return undefined;
     if (!this.ws.companies.has(root)) void this.enqueueIndex(() => this.indexRoots([root]));
     return this.ws.companies.get(root);
@@ -151,7 +140,7 @@ export class Session {
         // Open documents of this company that are not on disk (new, unsaved files) count too.
         for (const doc of this.documents.all()) {
           const file = toPath(doc.uri);
-          if (file && !company.files.has(file) && this.rootOfOnDisk(file) === root) this.ws.setFile(company, file, doc.getText());
+          if (file && !company.files.has(file) && this.ws.rootOf(file) === root) this.ws.setFile(company, file, doc.getText());
         }
         this.state.get(root)!.indexed = true;
         this.dirty.add(root);
@@ -189,7 +178,7 @@ export class Session {
     }
     for (const file of company.files.keys()) this.problemsByFile.delete(file);
     // Its files may now belong to an enclosing company.
-    const outer = this.rootOfOnDisk(root);
+    const outer = this.ws.rootOf(root);
     if (outer) { this.state.delete(outer); this.ws.removeCompany(outer); void this.enqueueIndex(() => this.indexRoots([outer])); }
     this.notifyStatus();
   }
@@ -230,7 +219,7 @@ export class Session {
       if (kind === "deleted") { this.dissolve(root); return; }
       if (!this.ws.companies.has(root)) {
         // A new company: it takes its files from any enclosing company.
-        const outer = this.rootOfOnDisk(path.dirname(root));
+        const outer = this.ws.rootOf(path.dirname(root));
         if (outer && outer !== root) { this.state.delete(outer); this.ws.removeCompany(outer); this.clearUnder(outer); void this.enqueueIndex(() => this.indexRoots([outer])); }
         void this.enqueueIndex(() => this.indexRoots([root]));
         return;

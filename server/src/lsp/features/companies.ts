@@ -1,5 +1,6 @@
 /** The custom requests `sanoma/companies` and `sanoma/companyOf`: what the server knows of each company. */
 import * as path from "node:path";
+import { roleOf } from "../../core/company.ts";
 import type { CompaniesResult, CompanyOfParams, CompanyOfResult } from "../../protocol.ts";
 import type { Session } from "../session.ts";
 
@@ -32,8 +33,7 @@ export function companyOf(session: Session, params: CompanyOfParams): CompanyOfR
   if (!where) return null;
   const entry = where.company.files.get(where.file);
   const rel = path.relative(where.company.root, where.file).split(path.sep).join("/");
-  const parts = rel.split("/");
-  const scope = entry?.role.scope ?? (parts[0] === "apps" && parts.length > 2 ? parts[1] : null);
+  const scope = (entry?.role ?? roleOf(rel)).scope;
   const kind = entry ? (entry.role.isConfig ? "config" : entry.role.isCollectionsFile ? "collections" : entry.role.isDataFile ? "data" : entry.role.isWorkflowSource ? "workflow" : entry.role.isScenario ? "scenario" : null) : rel === "sanoma.lock.json" ? "lockfile" : null;
   return { root: where.company.root, name: where.company.name, scope, kind };
 }
