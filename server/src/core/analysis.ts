@@ -1,7 +1,8 @@
 /**
  * What the company-wide rules look at: a company's facts joined up (declarations with their
  * resolved types, collections by scope, the config's secret bindings, the lockfile's bindings).
- * Built from facts alone, in one pass, each time the company is checked.
+ * Built from facts alone, and kept between checks: a check re-derives only the files changed
+ * since the last one.
  */
 import type { CompanyFile, Company } from "./model.ts";
 import { type ConnectorResolver, type Resolution, type ResourceType, contractsOf } from "./connectors.ts";
@@ -38,18 +39,29 @@ export const BATCH_OPS = new Set(["saveMany"]);
 export interface Analysis {
   company: Company;
   resolver: ConnectorResolver;
-  files: CompanyFile[];
-  declarations: Declaration[];
-  declarationsById: Map<string, Declaration>;
+  /** The company's files (a fresh array on each read: prefer `company.files` in loops). */
+  readonly files: CompanyFile[];
+  /** Every declaration, in file order (built on first read). */
+  readonly declarations: Declaration[];
+  declarationsById: ReadonlyMap<string, Declaration>;
+  /** Every collection, in file and source order. */
   collections: Collection[];
   /** scope (null for root) → name → collections. */
   collectionsByScope: Map<string | null, Map<string, Collection[]>>;
+  /** Changes whenever any collection's facts change. */
+  collectionsVersion: number;
+  /** Changes only when what op references are judged against changes: names, scopes and where they are written. */
+  collectionNamesVersion: number;
+  /** The declarations whose type wakes the instance, or is its sandbox (a new array when the set changes). */
+  holders: { wakeup: Declaration[]; sandbox: Declaration[] };
   /** undefined: the config declares no bindings; null: they cannot be read statically. */
   secretBindings: SecretBindingFact[] | null | undefined;
   hasConfigFacts: boolean;
   lock?: LockFacts;
   /** Data files that exist but failed to load (syntax errors or unreadable): their lock bindings are not judged. */
-  failedFiles: Set<string>;
+  failedFiles: ReadonlySet<string>;
+  /** The files set or removed since the previous analysis of the company, or `all` after a rebuild. */
+  changed: ReadonlySet<string> | "all";
 }
 
 export function declarationId(rel: string, exportName: string): string {
@@ -62,17 +74,14 @@ export function resolveDeclaration(resolver: ConnectorResolver, file: CompanyFil
   return resolver.resolveImport(file.path, binding.source, binding.imported, fact.callee.member);
 }
 
-/** What a file declares, kept on its entry while its facts and the resolver's caches stay the same. */
-interface Derived { generation: number; declarations: Declaration[]; collections: Collection[] }
-const derivedOf = new WeakMap<CompanyFile, Derived>();
+/** What one data file declares, from its facts and the resolver. */
+interface Derived { file: CompanyFile; declarations: Declaration[]; collections: Collection[]; failed: boolean }
 
 function derive(file: CompanyFile, resolver: ConnectorResolver): Derived {
-  const cached = derivedOf.get(file);
-  if (cached && cached.generation === resolver.generation) return cached;
   const declarations: Declaration[] = [];
   const collections: Collection[] = [];
   const facts = file.facts;
-  if (facts && file.role.isDataFile) {
+  if (facts) {
     for (const fact of facts.declarations) {
       const resolution = resolveDeclaration(resolver, file, fact);
       if (resolution.kind === "none") continue;
@@ -87,56 +96,193 @@ function derive(file: CompanyFile, resolver: ConnectorResolver): Derived {
       collections.push({ file, fact, name, scope: file.role.scope, nameRange: fact.nameLiteral?.range ?? fact.nameRange });
     }
   }
-  const derived = { generation: resolver.generation, declarations, collections };
-  derivedOf.set(file, derived);
-  return derived;
+  return { file, declarations, collections, failed: !!file.skipped || (!!facts && facts.syntaxErrors > 0) };
 }
 
-export function analyse(company: Company, resolver: ConnectorResolver): Analysis {
-  const files = [...company.files.values()];
-  const declarations: Declaration[] = [];
-  const collections: Collection[] = [];
-  const failedFiles = new Set<string>();
-  for (const file of files) {
-    const role = file.role;
-    if (!role.isDataFile) continue; // collections files are data files too
-    if (file.skipped || (file.facts && file.facts.syntaxErrors > 0)) failedFiles.add(file.rel);
-    const derived = derive(file, resolver);
-    for (const d of derived.declarations) declarations.push(d);
-    for (const c of derived.collections) collections.push(c);
-  }
-  // The `source` contract: a host spec names this type's id. Each declaration keeps its type for
-  // the set of sources it was computed against, so a check makes no new objects while it holds.
-  const hostSources = new Set<string>();
-  for (const d of declarations) if (d.baseType?.spec.hostSource) hostSources.add(d.baseType.spec.hostSource);
-  const hostKey = [...hostSources].sort().join("\n");
-  for (const d of declarations) {
-    if (!d.baseType || d.hostKey === hostKey) continue;
-    d.type = hostSources.size ? { ...d.baseType, contracts: contractsOf(d.baseType.spec, hostSources, d.baseType.id) } : d.baseType;
-    d.hostKey = hostKey;
+let nextVersion = 1;
+
+/**
+ * A company's analysis, kept between checks and updated one changed file at a time: what each
+ * data file declares, and the company-wide indexes over that (declarations by id, the `source`
+ * contract's host types, the holders of one-per-instance contracts, collections). A changed
+ * resolver generation (a connector or a file's existence changed) rebuilds it whole.
+ */
+class CompanyIndex {
+  readonly derived = new Map<string, Derived>();
+  readonly declarationsById = new Map<string, Declaration>();
+  readonly failedFiles = new Set<string>();
+  private readonly hostSourceCounts = new Map<string, number>();
+  private readonly holderSets = { wakeup: new Set<Declaration>(), sandbox: new Set<Declaration>() };
+  private readonly collectionFiles = new Map<string, Collection[]>();
+  holders: Analysis["holders"] = { wakeup: [], sandbox: [] };
+  collections: Collection[] = [];
+  collectionsByScope = new Map<string | null, Map<string, Collection[]>>();
+  // Versions are unique across indexes: a file's cached findings name the version they were judged against.
+  collectionsVersion = nextVersion++;
+  collectionNamesVersion = nextVersion++;
+  private collectionNamesKey = "";
+  private hostKey = "";
+  private declarationList: Declaration[] | undefined;
+  // What the last update touched.
+  private readonly holdersTouched = { wakeup: false, sandbox: false };
+  private collectionsTouched = false;
+  private hostSourcesTouched = false;
+  private readonly added: Declaration[] = [];
+
+  constructor(readonly resolver: ConnectorResolver, readonly generation: number) {}
+
+  /** Re-reads one path: forgets what its old entry declared and takes its current entry, if any. */
+  update(path: string, file: CompanyFile | undefined): void {
+    const old = this.derived.get(path);
+    if (old && old.file === file) return;
+    if (old) this.forget(old);
+    if (file?.role.isDataFile) this.take(derive(file, this.resolver));
   }
 
-  const collectionsByScope = new Map<string | null, Map<string, Collection[]>>();
-  for (const c of collections) {
-    let byName = collectionsByScope.get(c.scope);
-    if (!byName) collectionsByScope.set(c.scope, (byName = new Map()));
-    const list = byName.get(c.name);
-    if (list) list.push(c); else byName.set(c.name, [c]);
+  private take(d: Derived): void {
+    this.derived.set(d.file.path, d);
+    this.declarationList = undefined;
+    if (d.failed) this.failedFiles.add(d.file.rel);
+    for (const decl of d.declarations) {
+      this.declarationsById.set(decl.id, decl);
+      const source = decl.baseType?.spec.hostSource;
+      if (source) { this.hostSourceCounts.set(source, (this.hostSourceCounts.get(source) ?? 0) + 1); this.hostSourcesTouched = true; }
+      for (const c of ["wakeup", "sandbox"] as const) if (decl.baseType?.spec[c] && decl.baseType.spec[c]!.value !== false) { this.holderSets[c].add(decl); this.holdersTouched[c] = true; }
+      this.added.push(decl);
+    }
+    if (d.collections.length) { this.collectionFiles.set(d.file.path, d.collections); this.collectionsTouched = true; }
   }
+
+  private forget(d: Derived): void {
+    this.derived.delete(d.file.path);
+    this.declarationList = undefined;
+    this.failedFiles.delete(d.file.rel);
+    for (const decl of d.declarations) {
+      if (this.declarationsById.get(decl.id) === decl) this.declarationsById.delete(decl.id);
+      const source = decl.baseType?.spec.hostSource;
+      if (source) {
+        const n = (this.hostSourceCounts.get(source) ?? 1) - 1;
+        if (n > 0) this.hostSourceCounts.set(source, n); else this.hostSourceCounts.delete(source);
+        this.hostSourcesTouched = true;
+      }
+      for (const c of ["wakeup", "sandbox"] as const) if (this.holderSets[c].delete(decl)) this.holdersTouched[c] = true;
+    }
+    if (this.collectionFiles.delete(d.file.path)) this.collectionsTouched = true;
+  }
+
+  /** Brings the company-wide indexes up to date with the updates since the last call. */
+  settle(): void {
+    // The `source` contract: a host spec names this type's id. A declaration's type is recomputed
+    // when it is new or the set of host sources changed.
+    let retype = this.added;
+    if (this.hostSourcesTouched) {
+      const key = [...this.hostSourceCounts.keys()].sort().join("\n");
+      if (key !== this.hostKey) { this.hostKey = key; retype = this.declarations; }
+    }
+    const hostSources = new Set(this.hostSourceCounts.keys());
+    for (const d of retype) {
+      if (!d.baseType || d.hostKey === this.hostKey) continue;
+      d.type = hostSources.size ? { ...d.baseType, contracts: contractsOf(d.baseType.spec, hostSources, d.baseType.id) } : d.baseType;
+      d.hostKey = this.hostKey;
+    }
+    // A new array only for a contract whose holders changed: the rules compare them by identity.
+    for (const c of ["wakeup", "sandbox"] as const) {
+      if (this.holdersTouched[c]) this.holders = { ...this.holders, [c]: sortedById(this.holderSets[c]) };
+      this.holdersTouched[c] = false;
+    }
+    if (this.collectionsTouched) this.indexCollections();
+    this.added.length = 0;
+    this.hostSourcesTouched = this.collectionsTouched = false;
+  }
+
+  private indexCollections(): void {
+    this.collectionsVersion = nextVersion++;
+    // File order, then source order: the same whatever order the files were read or changed in.
+    const paths = [...this.collectionFiles.keys()].sort();
+    this.collections = paths.flatMap((p) => this.collectionFiles.get(p)!);
+    this.collectionsByScope = new Map();
+    for (const c of this.collections) {
+      let byName = this.collectionsByScope.get(c.scope);
+      if (!byName) this.collectionsByScope.set(c.scope, (byName = new Map()));
+      const list = byName.get(c.name);
+      if (list) list.push(c); else byName.set(c.name, [c]);
+    }
+    const key = this.collections.map((c) => `${c.scope}\t${c.name}\t${c.file.path}\t${c.nameRange.start.line}:${c.nameRange.start.character}`).join("\n");
+    if (key !== this.collectionNamesKey) { this.collectionNamesKey = key; this.collectionNamesVersion = nextVersion++; }
+  }
+
+  /** Every declaration, in the order of its files' paths. */
+  get declarations(): Declaration[] {
+    if (!this.declarationList) {
+      const paths = [...this.derived.keys()].sort();
+      this.declarationList = paths.flatMap((p) => this.derived.get(p)!.declarations);
+    }
+    return this.declarationList;
+  }
+}
+
+function sortedById(set: Set<Declaration>): Declaration[] {
+  return [...set].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+}
+
+const indexes = new WeakMap<Company, CompanyIndex>();
+
+/**
+ * The company's analysis, brought up to date with the files changed since the last one: the
+ * changed files are re-derived, nothing else is visited (unless the resolver's caches were
+ * dropped, which rebuilds it).
+ */
+export function analyse(company: Company, resolver: ConnectorResolver): Analysis {
+  let index = indexes.get(company);
+  const changes = company.takeChanges();
+  let changed: Analysis["changed"];
+  if (!index || index.resolver !== resolver || index.generation !== resolver.generation) {
+    index = new CompanyIndex(resolver, resolver.generation);
+    indexes.set(company, index);
+    for (const file of company.files.values()) index.update(file.path, file);
+    changed = "all";
+  } else {
+    for (const p of changes) index.update(p, company.files.get(p));
+    changed = changes;
+  }
+  index.settle();
   const config = company.configFile;
-  const declarationsById = new Map<string, Declaration>();
-  for (const d of declarations) declarationsById.set(d.id, d);
+  const idx = index;
   return {
-    company, resolver, files, declarations, declarationsById, collections, collectionsByScope,
+    company, resolver,
+    get files() { return [...company.files.values()]; },
+    get declarations() { return idx.declarations; },
+    declarationsById: idx.declarationsById,
+    collections: idx.collections,
+    collectionsByScope: idx.collectionsByScope,
+    collectionsVersion: idx.collectionsVersion,
+    collectionNamesVersion: idx.collectionNamesVersion,
+    holders: idx.holders,
     secretBindings: config?.facts?.config?.secretBindings,
     hasConfigFacts: !!config?.facts?.config && config.facts.syntaxErrors === 0,
     lock: company.lock(),
-    failedFiles,
+    failedFiles: idx.failedFiles,
+    changed,
   };
 }
 
-/** The collections a file of `scope` sees (A8): the root scope's, and its own app's. */
+/** What one data file declares, as the company's analysis holds it. */
+export function declarationsOf(a: Analysis, file: CompanyFile): Declaration[] {
+  return indexes.get(a.company)?.derived.get(file.path)?.declarations ?? [];
+}
+
+const visibleMemo = new WeakMap<object, Map<string | null, Map<string, Collection[]>>>();
+
+/** The collections a file of `scope` sees (A8): the root scope's, and its own app's. Do not mutate. */
 export function visibleCollections(a: Analysis, scope: string | null): Map<string, Collection[]> {
+  let byScope = visibleMemo.get(a.collectionsByScope);
+  if (!byScope) visibleMemo.set(a.collectionsByScope, (byScope = new Map()));
+  let visible = byScope.get(scope);
+  if (!visible) byScope.set(scope, (visible = computeVisible(a, scope)));
+  return visible;
+}
+
+function computeVisible(a: Analysis, scope: string | null): Map<string, Collection[]> {
   const out = new Map<string, Collection[]>(a.collectionsByScope.get(null) ?? []);
   if (scope !== null) for (const [k, v] of a.collectionsByScope.get(scope) ?? []) out.set(k, [...(out.get(k) ?? []), ...v]);
   return out;

@@ -6,7 +6,7 @@ import { analyse, type Analysis } from "./analysis.ts";
 import type { ConnectorResolver } from "./connectors.ts";
 import type { Company } from "./model.ts";
 import { RULES } from "./rules/index.ts";
-import type { FileRule } from "./rules/rule.ts";
+import type { CompanyRule, FileRule, ProblemInit, Rule } from "./rules/rule.ts";
 import type { CompanyFile } from "./model.ts";
 import type { Problem, RuleId, Severity } from "./types.ts";
 
@@ -16,47 +16,206 @@ export interface CheckOptions {
   rules?: Partial<Record<RuleId, SeveritySetting>>;
 }
 
-export interface CheckResult { problems: Problem[]; analysis: Analysis }
+export interface CheckResult {
+  analysis: Analysis;
+  /** Each file's problems, sorted; a file without problems is absent. */
+  problemsByFile: ReadonlyMap<string, readonly Problem[]>;
+  /** The files whose problems this check recomputed: every file whose problems changed is among them. */
+  changedFiles: ReadonlySet<string>;
+  /** Every problem, sorted by file, position, rule and message (built on first read). */
+  readonly problems: Problem[];
+  /** What the check did: files re-judged, company-wide rule parts re-run. */
+  stats: { filesJudged: number; companyRulesRun: number };
+}
 
+const FILE_RULES = RULES.filter((r): r is FileRule => !!r.checkFile);
+const FILE_IN_COMPANY_RULES = RULES.filter((r): r is CompanyRule & Required<Pick<CompanyRule, "checkFileIn">> => !!r.checkFileIn);
+const COMPANY_RULES = RULES.filter((r): r is CompanyRule & Required<Pick<CompanyRule, "checkCompany">> => !!r.checkCompany);
+const NO_INPUTS: readonly unknown[] = [];
+
+/** One file's findings: the file rules' (kept on the entry) and each company rule's judgement of it. */
+interface FileSource { entry: CompanyFile; byRule: Problem[][]; targets: Set<string> }
+interface CompanySource { inputs: readonly unknown[] | undefined; targets: Set<string> }
+
+/**
+ * What a company's checks keep between them. Each source of findings (a file, or the company-wide
+ * part of a rule) contributes problems to target files; a check re-runs the sources whose inputs
+ * changed and re-sorts the targets they touched, so an edit costs what it changes.
+ */
+class CheckState {
+  readonly files = new Map<string, FileSource>();
+  readonly fileRuleInputs: (readonly unknown[] | undefined)[] = FILE_IN_COMPANY_RULES.map(() => undefined);
+  readonly companySources: CompanySource[] = COMPANY_RULES.map(() => ({ inputs: undefined, targets: new Set() }));
+  /** target file → source key → what the source says of it. */
+  readonly contributions = new Map<string, Map<string, Problem[]>>();
+  /** target file → its problems, sorted, with the settings applied. */
+  readonly final = new Map<string, Problem[]>();
+  settingsKey: string | undefined;
+  touched = new Set<string>();
+  stats = { filesJudged: 0, companyRulesRun: 0 };
+
+  constructor(readonly root: string) {}
+
+  /** Judges one file with the given company rules (all of them when its entry is new). */
+  judgeFile(path: string, entry: CompanyFile | undefined, a: Analysis, rules: readonly number[] | "all"): void {
+    let src = this.files.get(path);
+    if (!entry) {
+      if (src) { this.contribute(path, [], src.targets); this.files.delete(path); }
+      return;
+    }
+    if (!src || src.entry !== entry) {
+      src = { entry, byRule: FILE_IN_COMPANY_RULES.map(() => []), targets: src?.targets ?? new Set() };
+      this.files.set(path, src);
+      rules = "all";
+    }
+    this.stats.filesJudged++;
+    const indexes = rules === "all" ? FILE_IN_COMPANY_RULES.map((_, i) => i) : rules;
+    for (const i of indexes) {
+      const rule = FILE_IN_COMPANY_RULES[i];
+      const out: Problem[] = [];
+      try {
+        rule.checkFileIn(entry, a, (p) => out.push(toProblem(rule, p)));
+      } catch (e) {
+        out.push({ ...internalError(this.root, rule.id, e), file: entry.path });
+      }
+      src.byRule[i] = out;
+    }
+    const own = fileRuleProblems(entry, this.root);
+    let all: Problem[] = own;
+    for (const list of src.byRule) if (list.length) all = all === own ? [...own, ...list] : all.concat(list);
+    src.targets = this.contribute(path, all, src.targets);
+  }
+
+  runCompanyRule(i: number, a: Analysis): void {
+    const rule = COMPANY_RULES[i];
+    const source = this.companySources[i];
+    const inputs = rule.companyInputs?.(a);
+    if (inputs && source.inputs && sameInputs(inputs, source.inputs)) return;
+    source.inputs = inputs;
+    this.stats.companyRulesRun++;
+    const out: Problem[] = [];
+    try {
+      rule.checkCompany(a, (p) => out.push(toProblem(rule, p)));
+    } catch (e) {
+      out.push(internalError(a.company.configFile?.path ?? this.root, rule.id, e));
+    }
+    source.targets = this.contribute(`#${rule.id}`, out, source.targets);
+  }
+
+  /** Replaces what a source says, and notes the files whose problems that touches. */
+  private contribute(source: string, problems: Problem[], before: Set<string>): Set<string> {
+    const byTarget = new Map<string, Problem[]>();
+    for (const p of problems) {
+      const list = byTarget.get(p.file);
+      if (list) list.push(p); else byTarget.set(p.file, [p]);
+    }
+    for (const target of before) {
+      if (byTarget.has(target)) continue;
+      this.contributions.get(target)?.delete(source);
+      this.touched.add(target);
+    }
+    for (const [target, list] of byTarget) {
+      let sources = this.contributions.get(target);
+      if (!sources) this.contributions.set(target, (sources = new Map()));
+      sources.set(source, list);
+      this.touched.add(target);
+    }
+    return new Set(byTarget.keys());
+  }
+
+  /** Re-sorts the touched files' problems, applying the settings. */
+  assemble(settings: CheckOptions["rules"] = {}): Set<string> {
+    const touched = this.touched;
+    this.touched = new Set();
+    const anySetting = Object.keys(settings).length > 0;
+    for (const target of touched) {
+      const sources = this.contributions.get(target);
+      const list: Problem[] = [];
+      if (sources) {
+        for (const problems of sources.values()) {
+          for (const p of problems) {
+            if (!anySetting) { list.push(p); continue; }
+            const s = settings[p.rule];
+            if (s === "off") continue;
+            list.push(s ? { ...p, severity: s } : p);
+          }
+        }
+        if (sources.size === 0) this.contributions.delete(target);
+      }
+      if (list.length) this.final.set(target, list.sort(compareProblems)); else this.final.delete(target);
+    }
+    return touched;
+  }
+}
+
+const states = new WeakMap<Company, CheckState>();
+
+/**
+ * Checks a company. The first check judges every file; later ones re-judge the files changed since
+ * (`Company.takeChanges`), the files whose company-wide inputs changed, and re-run the
+ * company-wide rule parts whose inputs changed. The result is the same as a first check's: the
+ * tests hold them equal over random edits.
+ */
 export function checkCompany(company: Company, resolver: ConnectorResolver, options: CheckOptions = {}): CheckResult {
   const analysis = analyse(company, resolver);
-  const problems: Problem[] = [];
-  const settings = options.rules ?? {};
-  const severityOf = (rule: RuleId, own: Severity | undefined, fallback: Severity) => {
-    const s = settings[rule];
-    return s && s !== "off" ? s : own ?? fallback;
+  let state = states.get(company);
+  const fresh = !state || analysis.changed === "all";
+  if (!state) states.set(company, (state = new CheckState(company.root)));
+  state.stats = { filesJudged: 0, companyRulesRun: 0 };
+
+  // Which per-file judgements depend on a company-wide input that changed.
+  const stale: number[] = [];
+  FILE_IN_COMPANY_RULES.forEach((rule, i) => {
+    const inputs = rule.fileInputs?.(analysis) ?? NO_INPUTS;
+    const before = state.fileRuleInputs[i];
+    if (!before || !sameInputs(before, inputs)) stale.push(i);
+    state.fileRuleInputs[i] = inputs;
+  });
+  if (fresh) {
+    for (const path of state.files.keys()) if (!company.files.has(path)) state.judgeFile(path, undefined, analysis, "all");
+    for (const [path, entry] of company.files) state.judgeFile(path, entry, analysis, "all");
+  } else {
+    const changed = analysis.changed as ReadonlySet<string>;
+    for (const path of changed) state.judgeFile(path, company.files.get(path), analysis, "all");
+    if (stale.length) for (const [path, entry] of company.files) if (!changed.has(path)) state.judgeFile(path, entry, analysis, stale);
+  }
+  COMPANY_RULES.forEach((_, i) => state.runCompanyRule(i, analysis));
+
+  const settingsKey = JSON.stringify(options.rules ?? {});
+  if (settingsKey !== state.settingsKey) {
+    state.settingsKey = settingsKey;
+    for (const target of state.contributions.keys()) state.touched.add(target);
+    for (const target of state.final.keys()) state.touched.add(target);
+  }
+  const changedFiles = state.assemble(options.rules);
+  const final = state.final;
+  let all: Problem[] | undefined;
+  return {
+    analysis,
+    problemsByFile: final,
+    changedFiles,
+    get problems() {
+      if (!all) all = [...final.keys()].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)).flatMap((f) => final.get(f)!);
+      return all;
+    },
+    stats: state.stats,
   };
-  for (const rule of RULES) {
-    if (!rule.check || settings[rule.id] === "off") continue;
-    try {
-      rule.check(analysis, (p) => problems.push({ rule: rule.id, ...withoutSeverity(p), severity: severityOf(rule.id, p.severity, rule.severity) }));
-    } catch (e) {
-      problems.push(internalError(company, rule.id, e));
-    }
-  }
-  // File rules: their findings are kept on each file's entry (a new text makes a new entry), so a
-  // check after an edit only gathers them.
-  const anySetting = Object.keys(settings).length > 0;
-  for (const file of analysis.files) {
-    const own = fileRuleProblems(file, company.root);
-    if (own.length === 0) continue;
-    for (const p of own) {
-      if (!anySetting) { problems.push(p); continue; }
-      const s = settings[p.rule];
-      if (s === "off") continue;
-      problems.push(s ? { ...p, severity: s } : p);
-    }
-  }
-  problems.sort(compareProblems);
-  return { problems, analysis };
 }
 
-function internalError(company: Company, rule: RuleId, e: unknown): Problem {
+function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function toProblem(rule: Rule, p: ProblemInit): Problem {
+  return { rule: rule.id, ...withoutSeverity(p), severity: p.severity ?? rule.severity };
+}
+
+function internalError(file: string, rule: RuleId, e: unknown): Problem {
   // A rule never throws on bad input; if one does anyway, the others still run and it is said.
-  return { rule, severity: "error", file: company.configFile?.path ?? company.root, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: `Internal error in rule ${rule}: ${(e as Error).message}` };
+  return { rule, severity: "error", file, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: `Internal error in rule ${rule}: ${(e as Error).message}` };
 }
-
-const FILE_RULES = RULES.filter((r): r is FileRule => !r.check);
 
 /** The file rules' findings for one file, computed once per entry. */
 export function fileRuleProblems(file: CompanyFile, root: string): Problem[] {
@@ -64,9 +223,9 @@ export function fileRuleProblems(file: CompanyFile, root: string): Problem[] {
   const out: Problem[] = [];
   for (const rule of FILE_RULES) {
     try {
-      rule.checkFile(file, root, (p) => out.push({ rule: rule.id, ...withoutSeverity(p), severity: p.severity ?? rule.severity }));
+      rule.checkFile(file, root, (p) => out.push(toProblem(rule, p)));
     } catch (e) {
-      out.push({ ...internalError({ root } as Company, rule.id, e), file: file.path });
+      out.push({ ...internalError(root, rule.id, e), file: file.path });
     }
   }
   file.fileRuleProblems = out;

@@ -32,8 +32,10 @@ export class Company {
   readonly files = new Map<string, CompanyFile>();
   /** The lockfile's text, or undefined when there is none. */
   lockText: string | undefined;
-  /** Bumped on every change, so derived results can be cached against it. */
-  version = 0;
+  /** Bumped when a file is added or removed (not when one changes). */
+  membershipVersion = 0;
+  /** Paths set or removed since the last `takeChanges()`: what an incremental check re-judges. */
+  private changed = new Set<string>();
   private parsedLock: { text: string; facts: LockFacts } | undefined;
 
   /** The lockfile's bindings, parsed once per text (a big lockfile must not be re-read on every keystroke). */
@@ -67,11 +69,12 @@ export class Company {
 
   /** Sets a file's text (from disk or an editor) and re-reads its facts; says whether the file existed before and after. */
   setFile(file: string, text: string | undefined): { existedBefore: boolean; existsNow: boolean } {
-    this.version++;
     if (file === this.lockPath) { this.lockText = text; return { existedBefore: true, existsNow: true }; }
     const rel = relativeTo(this.root, file);
     if (!rel) return { existedBefore: false, existsNow: false };
     const old = this.files.get(file);
+    this.changed.add(file);
+    if (!old !== (text === undefined)) this.membershipVersion++;
     if (text === undefined) {
       this.files.delete(file);
       return { existedBefore: !!old, existsNow: false };
@@ -82,6 +85,13 @@ export class Company {
     else entry.facts = readFacts(file, text, { isConfig: entry.role.isConfig });
     this.files.set(file, entry);
     return { existedBefore: !!old, existsNow: true };
+  }
+
+  /** The paths changed since the last call, and forgets them. */
+  takeChanges(): Set<string> {
+    const out = this.changed;
+    this.changed = new Set();
+    return out;
   }
 
   removeFile(file: string): { existedBefore: boolean; existsNow: boolean } {

@@ -294,20 +294,22 @@ export class Session {
   private checkCompany(root: string, st: CompanyState): void {
     const start = performance.now();
     const result = this.ws.check(root, checkOptions(st.settings));
-    const byFile = new Map<string, Problem[]>();
-    for (const p of result.problems) {
-      const list = byFile.get(p.file);
-      if (list) list.push(p); else byFile.set(p.file, [p]);
-    }
     const previous = st.result;
     st.result = result;
-    // Publish for files with problems now, and clear files that had some before.
-    const files = new Set(byFile.keys());
-    if (previous) for (const p of previous.problems) files.add(p.file);
-    for (const [file, list] of byFile) this.problemsByFile.set(file, list);
+    // Publish for the files whose problems the check recomputed. The first check of a company
+    // object (a new company, or one re-indexed after a settings change or a re-check) recomputes
+    // every file it has problems for; what was published before under its root is cleared too.
+    const files = new Set(result.changedFiles);
+    if (previous?.analysis.company !== result.analysis.company) {
+      for (const uri of this.published.keys()) {
+        const file = toPath(uri);
+        if (file?.startsWith(root + path.sep) && this.ws.rootOf(file) === root) files.add(file);
+      }
+    }
     for (const file of files) {
-      if (!byFile.has(file)) this.problemsByFile.delete(file);
-      this.publish(toUri(file), (byFile.get(file) ?? []).map((p) => toDiagnostic(p, this.docsUrl)));
+      const list = result.problemsByFile.get(file);
+      if (list) this.problemsByFile.set(file, list as Problem[]); else this.problemsByFile.delete(file);
+      this.publish(toUri(file), (list ?? []).map((p) => toDiagnostic(p, this.docsUrl)));
     }
     this.lastCheckMs = Math.round((performance.now() - start) * 10) / 10;
     this.lastCheckAt = Date.now();

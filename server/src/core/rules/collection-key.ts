@@ -24,7 +24,8 @@ import { collection } from "@sanoma-ai/workflows/data";
 export const sessions = collection({ key: "token", fields: { token: "string" } });
 `,
   },
-  check(a, report) {
+  companyInputs: (a) => [a.collectionsVersion],
+  checkCompany(a, report) {
     for (const c of a.collections) {
       const { key, fields } = c.fact;
       if (!key || !fields) continue;

@@ -31,7 +31,8 @@ import { collection } from "@sanoma-ai/workflows/data";
 export const people = collection({ name: "searchUsers", key: "id", fields: { id: "string" } });
 `,
   },
-  check(a, report) {
+  companyInputs: (a) => [a.collectionsVersion],
+  checkCompany(a, report) {
     const byName = new Map<string, Collection[]>();
     for (const c of a.collections) byName.set(c.name, [...(byName.get(c.name) ?? []), c]);
     for (const [name, list] of byName) {

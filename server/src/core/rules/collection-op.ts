@@ -35,7 +35,8 @@ export async function nightly(ctx: any) {
 }
 `,
   },
-  check(a, report) {
-    for (const p of refProblems(a)) if (p.rule === "collection-op") report(p);
+  fileInputs: (a) => [a.collectionNamesVersion],
+  checkFileIn(file, a, report) {
+    for (const p of refProblems(file, a)) if (p.rule === "collection-op") report(p);
   },
 };

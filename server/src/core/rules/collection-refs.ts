@@ -10,46 +10,28 @@ import type { OpRefFact } from "../facts.ts";
 
 export interface RefProblem extends ProblemInit { rule: "collection-op" | "collection-scope" }
 
-const cache = new WeakMap<Analysis, RefProblem[]>();
+const allByNameMemo = new WeakMap<Collection[], Map<string, Collection[]>>();
 
-/** A number per distinct set of a company's collections: files compare numbers, not the long key, on each check. */
-const versions = new WeakMap<object, { key: string; version: number }>();
-let nextVersion = 1;
-function collectionsVersion(company: object, key: string): number {
-  const v = versions.get(company);
-  if (v && v.key === key) return v.version;
-  const version = nextVersion++;
-  versions.set(company, { key, version });
-  return version;
-}
-
-export function refProblems(a: Analysis): RefProblem[] {
-  const cached = cache.get(a);
-  if (cached) return cached;
-  const out: RefProblem[] = [];
-  const visibleByScope = new Map<string | null, Map<string, Collection[]>>();
-  const allByName = new Map<string, Collection[]>();
-  for (const c of a.collections) allByName.set(c.name, [...(allByName.get(c.name) ?? []), c]);
-  // What a file's findings depend on besides its own facts: the collections and where they are.
-  // While that stays the same, each file keeps its findings and a check only gathers them.
-  const against = collectionsVersion(a.company, a.collections.map((c) => `${c.scope}\t${c.name}\t${c.file.path}\t${c.nameRange.start.line}:${c.nameRange.start.character}`).join("\n"));
-  for (const file of a.files) {
-    const refs = file.facts?.opRefs;
-    if (!refs || refs.length === 0) continue;
-    if (file.refProblems?.against === against) {
-      for (const p of file.refProblems.problems as RefProblem[]) out.push(p);
-      continue;
-    }
-    const mine: RefProblem[] = [];
-    const scope = file.role.scope;
-    let visible = visibleByScope.get(scope);
-    if (!visible) visibleByScope.set(scope, (visible = visibleCollections(a, scope)));
-    for (const ref of refs) judgeRef(file, ref, visible, allByName, mine);
-    file.refProblems = { against, problems: mine };
-    for (const p of mine) out.push(p);
+/**
+ * One file's op-reference findings, kept on its entry with the version of the collections they
+ * were judged against (`collectionNamesVersion`), so the two rules that share them judge once.
+ */
+export function refProblems(file: CompanyFile, a: Analysis): RefProblem[] {
+  const refs = file.facts?.opRefs;
+  if (!refs || refs.length === 0) return [];
+  const against = a.collectionNamesVersion;
+  if (file.refProblems?.against === against) return file.refProblems.problems as RefProblem[];
+  let allByName = allByNameMemo.get(a.collections);
+  if (!allByName) {
+    allByName = new Map();
+    for (const c of a.collections) allByName.set(c.name, [...(allByName.get(c.name) ?? []), c]);
+    allByNameMemo.set(a.collections, allByName);
   }
-  cache.set(a, out);
-  return out;
+  const visible = visibleCollections(a, file.role.scope);
+  const mine: RefProblem[] = [];
+  for (const ref of refs) judgeRef(file, ref, visible, allByName, mine);
+  file.refProblems = { against, problems: mine };
+  return mine;
 }
 
 function judgeRef(file: CompanyFile, ref: OpRefFact, visible: Map<string, Collection[]>, allByName: Map<string, Collection[]>, out: RefProblem[]): void {

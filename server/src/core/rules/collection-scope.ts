@@ -32,7 +32,8 @@ export async function render(ctx: any) {
 }
 `,
   },
-  check(a, report) {
-    for (const p of refProblems(a)) if (p.rule === "collection-scope") report(p);
+  fileInputs: (a) => [a.collectionNamesVersion],
+  checkFileIn(file, a, report) {
+    for (const p of refProblems(file, a)) if (p.rule === "collection-scope") report(p);
   },
 };

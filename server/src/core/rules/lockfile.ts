@@ -3,7 +3,9 @@
  * a warning); its type is its declaration's; no two bindings share one vendor object.
  */
 import * as path from "node:path";
-import type { Rule } from "./rule.ts";
+import type { Analysis } from "../analysis.ts";
+import type { LockBinding, LockFacts } from "../lockfile.ts";
+import type { Report, Rule } from "./rule.ts";
 
 export const rule: Rule = {
   id: "lockfile",
@@ -49,34 +51,29 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
 `,
     fix: "Run apply to rewrite the lockfile, or remove the stale binding by hand once its object is dealt with.",
   },
-  check(a, report) {
+  // A binding is judged with the file its key names (an edit there re-judges its bindings only);
+  // the rest (a lockfile that cannot be read, bindings of files that do not exist, one object
+  // bound twice) depends on the lockfile and the list of files alone.
+  fileInputs: (a) => [a.lock],
+  checkFileIn(file, a, report) {
+    const lock = a.lock;
+    if (!lock || lock.error) return;
+    for (const b of bindingsByRel(lock).get(file.rel) ?? []) judgeBinding(b, a, report);
+  },
+  companyInputs: (a) => [a.lock, a.company.membershipVersion],
+  checkCompany(a, report) {
     const lock = a.lock;
     if (!lock) return;
     const file = a.company.lockPath;
     if (lock.error) { report({ file, range: lock.error.range, message: lock.error.message }); return; }
-    const byObject = new Map<string, typeof lock.bindings>();
+    for (const [rel, bindings] of bindingsByRel(lock)) {
+      if (a.company.files.get(path.join(a.company.root, rel))?.rel === rel) continue; // judged with its file
+      for (const b of bindings) judgeBinding(b, a, report);
+    }
+    const byObject = new Map<string, LockBinding[]>();
     for (const b of lock.bindings) {
       const list = byObject.get(b.object);
       if (list) list.push(b); else byObject.set(b.object, [b]);
-      const hash = b.key.lastIndexOf("#");
-      const rel = hash > 0 ? b.key.slice(0, hash) : b.key;
-      const decl = a.declarationsById.get(b.key);
-      if (!decl) {
-        if (a.failedFiles.has(rel)) continue; // its file failed to load: nothing is said of its bindings
-        const fileExists = a.company.files.has(path.join(a.company.root, rel));
-        report({
-          file, range: b.keyRange, severity: "warning", tags: ["unnecessary"],
-          message: fileExists
-            ? `Orphan binding: ${rel} declares no \`${b.key.slice(hash + 1)}\`; apply will ask to delete ${b.object}`
-            : `Orphan binding: ${rel} does not exist; apply will ask to delete ${b.object}`,
-        });
-        continue;
-      }
-      if (decl.type && decl.type.id !== b.type) {
-        const message = `${b.key} is bound as ${b.type} but declared as ${decl.type.id}`;
-        report({ file, range: b.typeRange, message, related: [{ file: decl.file.path, range: decl.fact.nameRange, message: `declared here as ${decl.type.id}` }], fixes: [{ title: `Change to "${decl.type.id}"`, edits: [{ file, range: b.typeRange, newText: JSON.stringify(decl.type.id) }] }] });
-        report({ file: decl.file.path, range: decl.fact.nameRange, message, related: [{ file, range: b.typeRange, message: `bound here as ${b.type}` }] });
-      }
     }
     for (const [object, list] of byObject) {
       if (list.length < 2) continue;
@@ -91,4 +88,48 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
     }
   },
 };
+
+function relOf(key: string): string {
+  const hash = key.lastIndexOf("#");
+  return hash > 0 ? key.slice(0, hash) : key;
+}
+
+const byRelMemo = new WeakMap<LockFacts, Map<string, LockBinding[]>>();
+
+/** The lockfile's bindings by the company-relative path their key names, once per lockfile text. */
+function bindingsByRel(lock: LockFacts): Map<string, LockBinding[]> {
+  let out = byRelMemo.get(lock);
+  if (!out) {
+    out = new Map();
+    for (const b of lock.bindings) {
+      const rel = relOf(b.key);
+      const list = out.get(rel);
+      if (list) list.push(b); else out.set(rel, [b]);
+    }
+    byRelMemo.set(lock, out);
+  }
+  return out;
+}
+
+function judgeBinding(b: LockBinding, a: Analysis, report: Report): void {
+  const file = a.company.lockPath;
+  const rel = relOf(b.key);
+  const decl = a.declarationsById.get(b.key);
+  if (!decl) {
+    if (a.failedFiles.has(rel)) return; // its file failed to load: nothing is said of its bindings
+    const fileExists = a.company.files.has(path.join(a.company.root, rel));
+    report({
+      file, range: b.keyRange, severity: "warning", tags: ["unnecessary"],
+      message: fileExists
+        ? `Orphan binding: ${rel} declares no \`${b.key.slice(b.key.lastIndexOf("#") + 1)}\`; apply will ask to delete ${b.object}`
+        : `Orphan binding: ${rel} does not exist; apply will ask to delete ${b.object}`,
+    });
+    return;
+  }
+  if (decl.type && decl.type.id !== b.type) {
+    const message = `${b.key} is bound as ${b.type} but declared as ${decl.type.id}`;
+    report({ file, range: b.typeRange, message, related: [{ file: decl.file.path, range: decl.fact.nameRange, message: `declared here as ${decl.type.id}` }], fixes: [{ title: `Change to "${decl.type.id}"`, edits: [{ file, range: b.typeRange, newText: JSON.stringify(decl.type.id) }] }] });
+    report({ file: decl.file.path, range: decl.fact.nameRange, message, related: [{ file, range: b.typeRange, message: `bound here as ${b.type}` }] });
+  }
+}
 

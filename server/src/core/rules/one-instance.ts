@@ -2,11 +2,11 @@
 import type { Declaration } from "../analysis.ts";
 import type { Report, Rule } from "./rule.ts";
 
-export function checkOne(contract: "wakeup" | "sandbox", declarations: Declaration[], report: Report): void {
-  const having = declarations.filter((d) => d.type?.contracts.includes(contract));
-  if (having.length < 2) return;
-  for (const d of having) {
-    const others = having.filter((o) => o !== d).sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+/** `holders`: the declarations whose type has the contract, sorted by id. */
+export function checkOne(contract: "wakeup" | "sandbox", holders: Declaration[], report: Report): void {
+  if (holders.length < 2) return;
+  for (const d of holders) {
+    const others = holders.filter((o) => o !== d);
     report({
       file: d.file.path, range: d.fact.nameRange,
       // The framework's own words.
@@ -21,6 +21,7 @@ export function makeOneRule(contract: "wakeup" | "sandbox", doc: Rule["doc"]): R
     id: contract === "wakeup" ? "one-wakeup" : "one-sandbox",
     severity: "error",
     doc,
-    check(a, report) { checkOne(contract, a.declarations, report); },
+    checkCompany(a, report) { checkOne(contract, a.holders[contract], report); },
+    companyInputs: (a) => [a.holders[contract]],
   };
 }

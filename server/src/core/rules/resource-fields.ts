@@ -1,5 +1,6 @@
 /** `resource-fields` (SPEC A4, A5): a desired object's keys are the type's fields, and its required fields are there. */
 import { didYouMean } from "../text.ts";
+import { declarationsOf } from "../analysis.ts";
 import type { Rule } from "./rule.ts";
 
 export const rule: Rule = {
@@ -37,8 +38,8 @@ import { z } from "zod";
 export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", schema: z.strictObject({ name: z.string(), zone: z.string().default("us-1") }), fields: {}, writable: true });
 `,
   },
-  check(a, report) {
-    for (const d of a.declarations) {
+  checkFileIn(file, a, report) {
+    for (const d of declarationsOf(a, file)) {
       const fields = d.type?.spec.fields;
       const desired = d.fact.desired;
       if (!d.type || !fields || !desired) continue;

@@ -1,5 +1,6 @@
 /** `resource-type` (SPEC A5): a declaration's callee names a module that defines resource types, but no type there. */
 import { suggestion } from "../text.ts";
+import { declarationsOf } from "../analysis.ts";
 import type { Rule } from "./rule.ts";
 
 export const rule: Rule = {
@@ -38,8 +39,8 @@ const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", schema: z.
 export const cloud = { vm };
 `,
   },
-  check(a, report) {
-    for (const d of a.declarations) {
+  checkFileIn(file, a, report) {
+    for (const d of declarationsOf(a, file)) {
       const r = d.resolution;
       if (r.kind !== "missing") continue;
       const fix = suggestion(r.name, r.available);

@@ -35,9 +35,14 @@ export interface ProblemInit {
 export type Report = (p: ProblemInit) => void;
 
 /**
- * A rule either looks at the whole company (`check`) or at one file at a time (`checkFile`): a
- * file rule's findings depend on that file's path and facts alone, so they are cached per facts
- * and an edit recomputes them for the edited file only.
+ * A rule looks at one file at a time (`checkFile`: its findings depend on that file's path and
+ * facts alone, so they are cached per facts), or at the company (`CompanyRule`). A company rule
+ * is cut so that an edit costs what it changes, not what the company holds:
+ *   - `checkFileIn` judges one file against company-wide inputs, which `fileInputs` names; a file
+ *     is re-judged when it changes or when one of those inputs changes (each compared with `===`);
+ *   - `checkCompany` judges the company's indexes (collections, the holders of a contract, the
+ *     config's bindings, the lockfile's own structure) and is re-run only when `companyInputs`
+ *     changes. It loops over no file.
  */
 export type Rule = CompanyRule | FileRule;
 
@@ -47,12 +52,16 @@ interface RuleBase {
   doc: RuleDoc;
 }
 export interface CompanyRule extends RuleBase {
-  check(analysis: Analysis, report: Report): void;
+  checkFileIn?(file: CompanyFile, a: Analysis, report: Report): void;
+  fileInputs?(a: Analysis): readonly unknown[];
+  checkCompany?(a: Analysis, report: Report): void;
+  companyInputs?(a: Analysis): readonly unknown[];
   checkFile?: undefined;
 }
 export interface FileRule extends RuleBase {
   checkFile(file: CompanyFile, root: string, report: Report): void;
-  check?: undefined;
+  checkFileIn?: undefined;
+  checkCompany?: undefined;
 }
 
 /** One import as the reach rules see it, with ranges of whatever kind the host uses. */

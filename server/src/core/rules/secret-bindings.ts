@@ -3,6 +3,8 @@
  * `secret("NAME")` of a data file has a binding (a warning: the store may still hold it).
  */
 import { suggestion } from "../text.ts";
+import type { Analysis } from "../analysis.ts";
+import type { SecretBindingFact } from "../facts.ts";
 import type { Rule } from "./rule.ts";
 
 export const rule: Rule = {
@@ -43,46 +45,67 @@ import { secret } from "@sanoma-ai/workflows/resources";
 export const image = secret("RUNNER_IMAGE");
 `,
   },
-  check(a, report) {
+  companyInputs: (a) => [a.company.configFile],
+  checkCompany(a, report) {
     const config = a.company.configFile;
     const bindings = a.secretBindings;
-    if (config && bindings) {
-      const hostByEnv = new Map<string, typeof bindings>();
-      for (const b of bindings) {
-        if (b.host === true && !b.env && !b.envUnknown) {
-          report({ file: config.path, range: b.nameRange, message: `Secret binding \`${b.name}\` has \`host: true\` but no \`env\`: a secret reaches hosts only from an environment variable; add \`env: "VAR"\` or drop \`host\`` });
-        }
-        if (b.host === true && b.env) {
-          const list = hostByEnv.get(b.env.value);
-          if (list) list.push(b); else hostByEnv.set(b.env.value, [b]);
-        }
+    if (!config || !bindings) return;
+    const hostByEnv = new Map<string, typeof bindings>();
+    for (const b of bindings) {
+      if (b.host === true && !b.env && !b.envUnknown) {
+        report({ file: config.path, range: b.nameRange, message: `Secret binding \`${b.name}\` has \`host: true\` but no \`env\`: a secret reaches hosts only from an environment variable; add \`env: "VAR"\` or drop \`host\`` });
       }
-      for (const [env, list] of hostByEnv) {
-        if (list.length < 2) continue;
-        for (const b of list) {
-          const others = list.filter((o) => o !== b);
-          report({
-            file: config.path, range: b.nameRange,
-            message: `Secret bindings ${list.map((o) => `\`${o.name}\``).join(" and ")} both give the hosts the variable ${env}; bind it once`,
-            related: others.map((o) => ({ file: config.path, range: o.nameRange, message: `also gives ${env} to the hosts` })),
-          });
-        }
+      if (b.host === true && b.env) {
+        const list = hostByEnv.get(b.env.value);
+        if (list) list.push(b); else hostByEnv.set(b.env.value, [b]);
       }
     }
-    // Without a readable config nothing is known of the bindings: say nothing rather than guess.
-    if (!a.hasConfigFacts || bindings === null) return;
-    const names = new Set((bindings ?? []).map((b) => b.name));
-    for (const file of a.files) {
-      if (!file.role.isDataFile || !file.facts) continue;
-      for (const s of file.facts.secretCalls) {
-        if (names.has(s.name)) continue;
-        const hint = suggestion(s.name, names);
+    for (const [env, list] of hostByEnv) {
+      if (list.length < 2) continue;
+      for (const b of list) {
+        const others = list.filter((o) => o !== b);
         report({
-          file: file.path, range: s.range, severity: "warning",
-          message: `No secret binding named \`${s.name}\` in sanoma.config.ts; apply will look for it in the secret store${hint}`,
-          related: config ? [{ file: config.path, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: "the config's secret bindings" }] : undefined,
+          file: config.path, range: b.nameRange,
+          message: `Secret bindings ${list.map((o) => `\`${o.name}\``).join(" and ")} both give the hosts the variable ${env}; bind it once`,
+          related: others.map((o) => ({ file: config.path, range: o.nameRange, message: `also gives ${env} to the hosts` })),
         });
       }
     }
   },
+  // A data file's `secret()` calls are judged against the binding names alone, so editing a
+  // binding's options re-judges no data file.
+  fileInputs: (a) => [bindingNames(a)?.key],
+  checkFileIn(file, a, report) {
+    const names = bindingNames(a);
+    if (!names || !file.role.isDataFile || !file.facts) return;
+    const config = a.company.configFile;
+    for (const s of file.facts.secretCalls) {
+      if (names.set.has(s.name)) continue;
+      const hint = suggestion(s.name, names.set);
+      report({
+        file: file.path, range: s.range, severity: "warning",
+        message: `No secret binding named \`${s.name}\` in sanoma.config.ts; apply will look for it in the secret store${hint}`,
+        related: config ? [{ file: config.path, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: "the config's secret bindings" }] : undefined,
+      });
+    }
+  },
 };
+
+const namesMemo = new WeakMap<object, { set: Set<string>; key: string }>();
+const NO_BINDINGS: SecretBindingFact[] = [];
+
+/**
+ * The config's secret binding names, or undefined when nothing is known of them (no readable
+ * config, or bindings that cannot be read statically): then nothing is said rather than guessed.
+ */
+function bindingNames(a: Analysis): { set: Set<string>; key: string } | undefined {
+  if (!a.hasConfigFacts || a.secretBindings === null) return undefined;
+  const bindings = a.secretBindings ?? NO_BINDINGS;
+  let names = namesMemo.get(bindings);
+  if (!names) {
+    const set = new Set(bindings.map((b) => b.name));
+    names = { set, key: [...set].sort().join("\n") };
+    namesMemo.set(bindings, names);
+  }
+  return names;
+}

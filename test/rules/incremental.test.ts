@@ -1,0 +1,178 @@
+/**
+ * The incremental check (core/check.ts, core/analysis.ts): a check after edits must say exactly
+ * what a first check of the edited company says, must name every file whose problems changed
+ * (the server publishes only those), and must cost what the edit changes, not what the company
+ * holds.
+ */
+import assert from "node:assert/strict";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { test } from "node:test";
+import { Workspace } from "../../server/src/core/workspace.ts";
+import { nodeFileSystem } from "../../server/src/node/fs.ts";
+import type { Problem } from "../../server/src/core/types.ts";
+// @ts-expect-error the benchmark's generator is plain JavaScript
+import { generateCompany, HOT } from "../../bench/generate.mjs";
+
+const EXAMPLE = join(import.meta.dirname, "..", "..", "examples", "acme-broken");
+
+/** Small, seeded PRNG (mulberry32), so a failure replays. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const show = (root: string, p: Problem) =>
+  `${relative(root, p.file)}:${p.range.start.line}:${p.range.start.character}-${p.range.end.line}:${p.range.end.character} ${p.severity} ${p.rule} ${p.message}` +
+  (p.related?.length ? ` [${p.related.map((r) => `${relative(root, r.file)}:${r.range.start.line}:${r.range.start.character} ${r.message}`).join("; ")}]` : "") +
+  (p.fixes?.length ? ` {${p.fixes.map((f) => f.title).join("; ")}}` : "");
+
+/** What a first check of the company on disk says, file by file. */
+function firstCheck(root: string): Map<string, string> {
+  const ws = new Workspace(nodeFileSystem);
+  ws.loadCompany(root);
+  return byFile(root, ws.check(root).problems);
+}
+
+function byFile(root: string, problems: readonly Problem[]): Map<string, string> {
+  const out = new Map<string, string[]>();
+  for (const p of problems) out.set(p.file, [...(out.get(p.file) ?? []), show(root, p)]);
+  return new Map([...out].map(([f, list]) => [f, list.join("\n")]));
+}
+
+/** Edits that reach every company-wide input: declarations, contracts, collections, op ids, secrets, the lockfile, files coming and going. */
+const SNIPPETS = [
+  `\nimport { trigger as t2 } from "@hooli/cloud";\nexport const extraWake = t2({ path: "/x" });\n`,
+  `\nimport { runner as r2 } from "@hooli/cloud";\nexport const extraBox = r2({ image: "x" });\n`,
+  `\nimport { vm as v2 } from "@hooli/cloud";\nexport const extraVm = v2({ nmae: "x" });\n`,
+  `\nimport { collection as c2 } from "@sanoma-ai/workflows/data";\nexport const invoices = c2({ key: "idd", fields: { id: "string" } });\n`,
+  `\nimport { collection as c3 } from "@sanoma-ai/workflows/data";\nexport const tickets = c3({ key: "id", fields: { id: "string" } });\n`,
+  `\nexport const f = (ctx: any) => ctx.call("data.orders.sav", {}) && ctx.call("data.tickets.get", {}) && ctx.call("data.invoices.list", {});\n`,
+  `\nimport { secret as s2 } from "@sanoma-ai/workflows/resources";\nexport const k = s2("NOPE_KEY");\n`,
+  `\nexport const broken = ;\n`,
+  `\nimport { total } from "../../billing/lib/numbers";\n`,
+];
+const CONFIG_VARIANTS = [
+  `export default { name: "acme", secrets: { bindings: { CLOUD_KEY: { env: "CLOUD_KEY", host: true }, NOPE_KEY: { host: true } } } };\n`,
+  `export default { name: "acme" };\n`,
+  `export default { name: "acme", secrets: { bindings: cond ? {} : { A: { env: "A" } } } };\n`,
+];
+
+function mutateLock(text: string, r: () => number): string {
+  const lines = text.split("\n");
+  const i = Math.floor(r() * lines.length);
+  const choice = r();
+  if (choice < 0.4 && lines[i].includes('"type"')) lines[i] = lines[i].replace(/"type": "[^"]*"/, '"type": "cloud.bucket"');
+  else if (choice < 0.7 && lines[i].includes('"object"')) lines[i] = lines[i].replace(/"object": "[^"]*"/, '"object": "cloud:vm/1"');
+  else if (choice < 0.8) return text.slice(0, Math.floor(text.length / 2)); // not JSON any more
+  else lines.splice(i, 1);
+  return lines.join("\n");
+}
+
+test("incremental checks over 120 random edits say what a first check says, and name every file whose problems changed", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sanoma-incremental-"));
+  try {
+    cpSync(EXAMPLE, dir, { recursive: true });
+    const ws = new Workspace(nodeFileSystem);
+    const company = ws.loadCompany(dir);
+    const original = new Map<string, string>();
+    for (const f of company.files.keys()) original.set(f, readFileSync(f, "utf8"));
+    const lockPath = company.lockPath;
+    original.set(lockPath, readFileSync(lockPath, "utf8"));
+    const paths = [...original.keys(), join(dir, "resources", "new.ts"), join(dir, "apps", "support", "resources", "extra.ts"), join(dir, "workflows", "new.ts")];
+
+    let before = byFile(dir, ws.check(dir).problems);
+    assert.deepEqual(before, firstCheck(dir));
+    const r = rng(7);
+    for (let step = 0; step < 120; step++) {
+      const file = paths[Math.floor(r() * paths.length)];
+      const current = existsSync(file) ? readFileSync(file, "utf8") : undefined;
+      const roll = r();
+      let next: string | undefined;
+      if (file === lockPath) next = roll < 0.3 ? original.get(file) : mutateLock(current ?? original.get(file)!, r);
+      else if (file.endsWith("sanoma.config.ts")) next = roll < 0.3 ? original.get(file) : CONFIG_VARIANTS[Math.floor(r() * CONFIG_VARIANTS.length)];
+      else if (roll < 0.2) next = original.get(file); // back as it was (or gone, for a new file)
+      else if (roll < 0.3) next = undefined; // deleted
+      else next = (current ?? "") + SNIPPETS[Math.floor(r() * SNIPPETS.length)];
+      const what = `step ${step}: ${relative(dir, file)} ${next === undefined ? "deleted" : "changed"}`;
+      if (next === undefined) rmSync(file, { force: true });
+      else { mkdirSync(dirname(file), { recursive: true }); writeFileSync(file, next); }
+      ws.setFile(company, file, next);
+
+      const result = ws.check(dir);
+      const after = byFile(dir, result.problems);
+      assert.deepEqual(after, firstCheck(dir), what);
+      for (const f of new Set([...before.keys(), ...after.keys()])) {
+        if (before.get(f) !== after.get(f)) assert.ok(result.changedFiles.has(f), `${what}: ${relative(dir, f)} changed but was not named`);
+      }
+      assert.deepEqual(byFile(dir, [...result.problemsByFile.values()].flat()), after, `${what}: problemsByFile and problems agree`);
+      before = after;
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("an edit re-judges the edited file and re-runs only the company-wide rules whose inputs it changed", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sanoma-incremental-"));
+  try {
+    generateCompany(dir, { files: 400, hot: true });
+    const ws = new Workspace(nodeFileSystem);
+    const company = ws.loadCompany(dir);
+    const first = ws.check(dir);
+    assert.equal(first.stats.filesJudged, company.files.size, "a first check judges every file");
+
+    const workflow = join(dir, HOT.workflowFile);
+    ws.setFile(company, workflow, HOT.workflowText(true));
+    const typo = ws.check(dir);
+    assert.deepEqual(typo.stats, { filesJudged: 1, companyRulesRun: 0 });
+    assert.deepEqual([...typo.changedFiles], [workflow]);
+    assert.ok(typo.problemsByFile.get(workflow)?.some((p) => p.rule === "collection-op"));
+
+    const data = join(dir, HOT.dataFile);
+    ws.setFile(company, data, HOT.dataText(true));
+    const wakeups = ws.check(dir);
+    assert.equal(wakeups.stats.filesJudged, 1);
+    assert.equal(wakeups.stats.companyRulesRun, 1, "one-wakeup only: its holders changed");
+    assert.ok(wakeups.problemsByFile.get(join(dir, HOT.otherFile))?.some((p) => p.rule === "one-wakeup"), "the other wakeup's file is flagged");
+    assert.ok(wakeups.changedFiles.has(join(dir, HOT.otherFile)));
+
+    // Renaming a collection changes what every op reference is judged against: each file with
+    // op references is re-judged, and the ones naming it are flagged.
+    const collections = join(dir, "resources", "data.ts");
+    const text = readFileSync(collections, "utf8");
+    ws.setFile(company, collections, text.replace(/export const orders\b/, "export const orderz"));
+    const renamed = ws.check(dir);
+    assert.ok(renamed.stats.filesJudged > 1);
+    assert.ok(renamed.problemsByFile.get(workflow)?.some((p) => p.rule === "collection-op" && p.message.includes("`orders`")));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a settings change re-sorts every file's problems without re-judging any", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sanoma-incremental-"));
+  try {
+    cpSync(EXAMPLE, dir, { recursive: true });
+    const ws = new Workspace(nodeFileSystem);
+    ws.loadCompany(dir);
+    const all = ws.check(dir);
+    const count = all.problems.filter((p) => p.rule === "collection-op").length;
+    assert.ok(count > 0);
+    const off = ws.check(dir, { rules: { "collection-op": "off", "lockfile": "warning" } });
+    assert.deepEqual(off.stats, { filesJudged: 0, companyRulesRun: 0 });
+    assert.equal(off.problems.filter((p) => p.rule === "collection-op").length, 0);
+    assert.ok(off.problems.filter((p) => p.rule === "lockfile").every((p) => p.severity === "warning"));
+    const back = ws.check(dir);
+    assert.equal(back.problems.filter((p) => p.rule === "collection-op").length, count);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
