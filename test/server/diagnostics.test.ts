@@ -12,6 +12,9 @@ import { fileURLToPath } from "node:url";
 import { LspClient, type Diag } from "../support/lsp.ts";
 import { diffExpected, parseFixture, removeFixture, writeFixture, type Found } from "../support/fixture.ts";
 import { CLEAN, CLOUD_PACKAGE } from "../support/companies.ts";
+import { tmpdir } from "node:os";
+// @ts-expect-error the benchmark's generator is plain JavaScript
+import { generateCompany } from "../../bench/generate.mjs";
 
 function found(root: string, client: LspClient): Found[] {
   const out: Found[] = [];
@@ -306,4 +309,26 @@ test("server: editing the lockfile in a buffer re-judges its bindings at once", 
     c.change(lock, text);
     await c.waitFor(() => c.diagnosticsFor(lock).length === 0, "cleared when undone");
   } finally { await c.shutdown(); removeFixture(root); }
+});
+
+test("server: a file changed on disk while its company is being indexed is read again once the round is done", async () => {
+  const dir = join(tmpdir(), `sanoma-late-change-${process.pid}`);
+  generateCompany(dir, { files: 3000 });
+  // Root files are listed first: this one is read in the round's first batch.
+  const early = join(dir, "zz.ts");
+  writeFileSync(early, `export const f = (ctx: any) => ctx.call("data.nope.get", {});\n`);
+  const client = new LspClient();
+  try {
+    await client.initialize([dir]);
+    await client.waitFor(() => client.notifications.some((n) => n.method === "$/progress" && (n.params as any)?.value?.kind === "report"), "a progress report of the index round");
+    writeFileSync(early, `export const f = (ctx: any) => ctx.call("data.orders.get", {});\n`);
+    client.watched([{ file: early, type: 2 }]);
+    const status = await client.request("sanoma/status", null);
+    assert.equal(status.state, "indexing", "the change reached the server while it was indexing (else this test proves nothing)");
+    await client.waitIdle();
+    assert.deepEqual(client.diagnosticsFor(early), []);
+  } finally {
+    await client.shutdown();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

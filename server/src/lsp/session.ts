@@ -33,6 +33,8 @@ export interface SessionOptions {
 
 interface CompanyState {
   indexed: boolean;
+  /** Paths changed on disk while the company was being indexed. */
+  changedWhileIndexing?: Set<string>;
   result?: CheckResult;
   settings: Settings;
 }
@@ -137,6 +139,10 @@ export class Session {
             t = Date.now();
           }
         }
+        // Files changed on disk while the round read others: read them again, as they are now.
+        const st = this.state.get(root)!;
+        for (const file of st.changedWhileIndexing ?? []) this.rereadAfterIndex(company, file);
+        st.changedWhileIndexing = undefined;
         // Open documents of this company that are not on disk (new, unsaved files) count too.
         for (const doc of this.documents.all()) {
           const file = toPath(doc.uri);
@@ -231,7 +237,8 @@ export class Session {
       if (kind === "created" && (this.ws.fs.isDir(file))) this.rescanFolder(file);
       return;
     }
-    if (!this.state.get(company.root)?.indexed) return; // the index round will read it
+    const st = this.state.get(company.root);
+    if (st && !st.indexed) { (st.changedWhileIndexing ??= new Set()).add(file); return; } // read again once the round is done
     if (base === LOCK_FILE && path.dirname(file) === company.root) {
       company.setFile(file, kind === "deleted" ? undefined : this.ws.fs.readFile(file));
       this.markDirty(company.root);
@@ -249,6 +256,16 @@ export class Session {
     if (kind === "deleted") this.ws.setFile(company, file, undefined);
     else this.ws.readFromDisk(company, file);
     this.markDirty(company.root);
+  }
+
+  /** A path that changed while its company was being indexed: the file, or everything under the folder, read again. */
+  private rereadAfterIndex(company: Company, file: string): void {
+    if (this.documents.get(toUri(file))) return; // the editor's text wins
+    if (path.basename(file) === LOCK_FILE && path.dirname(file) === company.root) { company.setFile(file, this.ws.fs.readFile(file)); return; }
+    const prefix = file + path.sep;
+    for (const f of company.files.keys()) if (f.startsWith(prefix)) this.ws.readFromDisk(company, f);
+    if (this.ws.fs.isDir(file)) { for (const f of this.ws.listFiles(company.root)) if (f.startsWith(prefix) && !company.files.has(f)) this.ws.readFromDisk(company, f); return; }
+    if (company.files.has(file) || (isIndexed(file) && this.ws.fs.isFile(file))) this.ws.readFromDisk(company, file);
   }
 
   /** A folder appeared (a checkout, a generator): read the files under it that belong to a company. */
