@@ -18,7 +18,7 @@ export interface CheckOptions {
 
 export interface CheckResult {
   analysis: Analysis;
-  /** Each file's problems, sorted; a file without problems is absent. */
+  /** Each file's problems, sorted; a file without problems is absent. A live view of the company's check state: the next check of the company updates it. */
   problemsByFile: ReadonlyMap<string, readonly Problem[]>;
   /** The files whose problems this check recomputed: every file whose problems changed is among them. */
   changedFiles: ReadonlySet<string>;

@@ -42,7 +42,7 @@ export type Report = (p: ProblemInit) => void;
  *     is re-judged when it changes or when one of those inputs changes (each compared with `===`);
  *   - `checkCompany` judges the company's indexes (collections, the holders of a contract, the
  *     config's bindings, the lockfile's own structure) and is re-run only when `companyInputs`
- *     changes. It loops over no file.
+ *     changes (on every check if it names none). It loops over no file.
  */
 export type Rule = CompanyRule | FileRule;
 
