@@ -18,19 +18,31 @@ export interface Target {
   abs: string;
 }
 
-/** Targets by root, importing folder and specifier: a pure function of the three, asked by every import rule of every import. */
-const targetCache = new Map<string, Target | undefined>();
+/**
+ * Targets by root, importing folder and specifier: a pure function of the three, asked by every
+ * import rule of every import. Kept per root and folder (no key is built per question), and the
+ * last answer apart, since the rules ask for one import's target one after the other.
+ */
+const targetCache = new Map<string, Map<string, Map<string, Target>>>();
+let targetCount = 0;
+let last: { root: string; rel: string; specifier: string; target: Target } | undefined;
 
 export function importTarget(ctx: ImportContext, specifier: string): Target | undefined {
+  const l = last;
+  if (l !== undefined && l.specifier === specifier && l.rel === ctx.rel && l.root === ctx.root) return l.target;
   if (!isPathSpecifier(specifier)) return undefined;
   const slash = ctx.rel.lastIndexOf("/");
   const dirRel = slash < 0 ? "" : ctx.rel.slice(0, slash);
-  const key = `${ctx.root}\0${dirRel}\0${specifier}`;
-  let target = targetCache.get(key);
-  if (target === undefined && !targetCache.has(key)) {
-    if (targetCache.size > 50_000) targetCache.clear();
-    targetCache.set(key, (target = computeTarget(ctx.root, dirRel, specifier)));
+  let byDir = targetCache.get(ctx.root);
+  if (byDir === undefined) targetCache.set(ctx.root, (byDir = new Map()));
+  let bySpecifier = byDir.get(dirRel);
+  if (bySpecifier === undefined) byDir.set(dirRel, (bySpecifier = new Map()));
+  let target = bySpecifier.get(specifier);
+  if (target === undefined) {
+    if (++targetCount > 50_000) { targetCache.clear(); targetCount = 0; }
+    bySpecifier.set(specifier, (target = computeTarget(ctx.root, dirRel, specifier)));
   }
+  last = { root: ctx.root, rel: ctx.rel, specifier, target };
   return target;
 }
 
@@ -41,16 +53,57 @@ function computeTarget(root: string, dirRel: string, specifier: string): Target 
     return rel.startsWith("..") || path.isAbsolute(rel) ? { abs, rel: undefined } : { abs, rel: rel.split(path.sep).join("/") };
   }
   // Company-relative string math: the importing file's folder joined with the specifier.
-  const joined = path.posix.normalize(dirRel === "" ? specifier : `${dirRel}/${specifier}`).replace(/\/$/, "");
-  const abs = path.join(root, joined);
-  if (joined === ".." || joined.startsWith("../")) return { abs, rel: undefined };
-  return { abs, rel: joined === "." ? "" : joined };
+  const joined = joinRelative(dirRel, specifier);
+  const rel = joined === ".." || joined.startsWith("../") ? undefined : joined === "." ? "" : joined;
+  return new LazyTarget(root, joined, rel);
+}
+
+/** A target whose absolute path is worked out only when asked for (no import rule needs it). */
+class LazyTarget implements Target {
+  private absPath: string | undefined;
+  constructor(private readonly root: string, private readonly joined: string, readonly rel: string | undefined) {}
+  get abs(): string {
+    return (this.absPath ??= path.join(this.root, this.joined));
+  }
+}
+
+/**
+ * `path.posix.normalize(dir === "" ? specifier : dir + "/" + specifier)` without its trailing
+ * slash, for a relative `dir` and specifier: `.` and `..` segments applied, empty ones dropped,
+ * `..` kept where it climbs above the start, `.` for nothing. (String math, without `path`'s
+ * generality: every import of every file asks.)
+ */
+export function joinRelative(dir: string, specifier: string): string {
+  const out: string[] = [];
+  let up = 0; // `..` segments that climb above the start
+  const walk = (p: string) => {
+    let from = 0;
+    for (;;) {
+      let to = p.indexOf("/", from);
+      if (to < 0) to = p.length;
+      const seg = p.slice(from, to);
+      if (seg === "..") {
+        if (out.length > 0) out.pop();
+        else up++;
+      } else if (seg !== "." && seg !== "") out.push(seg);
+      if (to === p.length) return;
+      from = to + 1;
+    }
+  };
+  if (dir !== "") walk(dir);
+  walk(specifier);
+  const tail = out.join("/");
+  if (up === 0) return tail === "" ? "." : tail;
+  const ups = "../".repeat(up - 1) + "..";
+  return tail === "" ? ups : `${ups}/${tail}`;
 }
 
 /** The app a company-relative path is in, for a path that is or lies under `apps/<app>`. */
 export function targetApp(rel: string): string | null {
-  const parts = rel.split("/");
-  return parts[0] === "apps" && parts.length >= 2 && parts[1] !== "" && !parts[1].startsWith(".") ? parts[1] : null;
+  if (!rel.startsWith("apps/")) return null;
+  const end = rel.indexOf("/", 5);
+  const app = end < 0 ? rel.slice(5) : rel.slice(5, end);
+  return app !== "" && !app.startsWith(".") ? app : null;
 }
 
 /** Runs an import rule over every import of one file. */
