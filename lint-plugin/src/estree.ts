@@ -4,20 +4,24 @@
  * older `argument`), so every field the plugin relies on is optional and checked before use.
  */
 
-export interface Node {
-  type: string;
+/** Anything with a place in the file's text: a node, or a range the text scanner found. */
+export interface Ranged {
   /** `[start, end)` in UTF-16 code units of the file's text: both hosts give it. */
   range: [number, number];
+}
+
+export interface Node extends Ranged {
+  type: string;
   parent?: Node | null;
   [key: string]: unknown;
 }
 
 export interface Fixer {
-  replaceText(node: Node, text: string): unknown;
+  replaceText(node: Ranged, text: string): unknown;
 }
 
 export interface Descriptor {
-  node: Node;
+  node: Ranged;
   message: string;
   fix?: (fixer: Fixer) => unknown;
 }

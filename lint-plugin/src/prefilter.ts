@@ -27,10 +27,19 @@ import { isFrameworkModule } from "../../server/src/core/company.ts";
 import { isPathSpecifier } from "../../server/src/core/reach.ts";
 import type { ImportContext, ImportRule, ImportSite } from "../../server/src/core/rules/rule.ts";
 
-/** `settings.sanoma.prefilter: false` turns the prefilter off (the bench compares both). */
+/**
+ * `settings.sanoma.prefilter: false` turns the prefilter off, and with it every reading of the
+ * text: each file's syntax tree is visited (the bench and the tests compare). `scan: false` keeps
+ * the prefilter but reads the sites of the files it lets through from their trees, not their text.
+ */
 export function prefilterEnabled(settings: Record<string, unknown> | undefined): boolean {
   const s = settings?.sanoma as { prefilter?: unknown } | undefined;
   return s?.prefilter !== false;
+}
+
+export function scanEnabled(settings: Record<string, unknown> | undefined): boolean {
+  const s = settings?.sanoma as { scan?: unknown } | undefined;
+  return s?.scan !== false;
 }
 
 /** A candidate: the specifier's value and the names it is judged with. */

@@ -1,7 +1,8 @@
 /**
  * The lint plugin's own fixture companies, beyond the rules' documented examples: every import
  * form, nested companies, files the core never reads (node_modules, dot folders, no company),
- * UTF-16 columns, CRLF, and texts that try the prefilter (escapes, comments, reserved names).
+ * UTF-16 columns, CRLF, texts that try the prefilter (escapes, comments, reserved names) and the
+ * text scanner (fake imports in comments, strings, templates and regular expressions).
  * Same format as the rules' docs (`//- /path` headers, `^^^ rule` markers under the text).
  */
 
@@ -374,6 +375,44 @@ export { rank } from "../../search/lib/rank.mjs";
 //- /workflows/plain.js
 import x from "../apps/maps/lib/modern.mjs";
 //            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ no-app-import-from-root
+`,
+  },
+  {
+    // oxlint reads these files' import sites from their text (scan.ts), but one: fake imports in
+    // comments, strings, templates and regular expressions; real ones inside substitutions;
+    // non-ASCII text before a site (UTF-16 columns); a file the scanner leaves to the syntax tree.
+    name: "text-scanner",
+    text: `
+//- /sanoma.config.ts
+export default {};
+//- /apps/maps/workflows/tricky.ts
+// import { x } from "../../search/lib/in-a-comment";
+/* require("../../search/lib/in-a-block") */ const s = "import '../../search/lib/in-a-string'"; // '
+const t = \`import("../../search/lib/in-a-template") \${require("../../search/lib/c")} \${\`\${import("../../search/lib/d")}\`}\`;
+//                                                            ^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
+//                                                                                               ^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
+const r = /'|"|\\/\\/ import("x")/g.test(s) ? 1 : 2 / 3;
+if (r) /"/.test("'"); const k = require('../../search/lib/e'); // "
+//                                      ^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
+const u = "ü😀"; const v = import("../../search/lib/f"); // 日本語
+//                                ^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
+export { g as h } from "../../search/lib/g"; export * from "../../search/lib/all";
+//                     ^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
+//                                                         ^^^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
+const o = { import: "../../search/lib/key", require: "../../search/lib/key" }; o.require("../../search/lib/member");
+//- /apps/maps/workflows/left-to-the-tree.ts
+function f() { return 1; }
+/'/.test("x"); // a regular expression after } that a tokenizer cannot tell from a division
+import { q } from "../../search/lib/q";
+//                ^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
+//- /resources/texty.ts
+// import { secret } from "@sanoma-ai/workflows";
+import {
+  /* sanoma, */ secret, // collection
+//              ^^^^^^ data-file-imports
+} from '@sanoma-ai/workflows';
+const w = \`\${require("../workflows/w")}\`;
+//                   ^^^^^^^^^^^^^^^^ data-file-imports
 `,
   },
 ];

@@ -41,6 +41,8 @@ export interface OxlintOptions {
   fix?: boolean;
   /** Paths to lint, relative to `dir` (default `.`). */
   paths?: string[];
+  /** Environment variables for the oxlint process, added to this one's. */
+  env?: Record<string, string>;
 }
 
 /** Writes `dir/.oxlintrc.json` (the bundle, the five rules, built-in rules off) and runs oxlint there. */
@@ -52,7 +54,7 @@ export function runOxlint(dir: string, options: OxlintOptions = {}): { found: Fo
     ...(options.settings ? { settings: options.settings } : {}),
   }, null, 2));
   const args = ["-c", ".oxlintrc.json", "-f", "json", ...(options.fix ? ["--fix"] : []), ...(options.paths ?? ["."])];
-  const result = spawnSync(OXLINT, args, { cwd: dir, encoding: "utf8", maxBuffer: 64 << 20 });
+  const result = spawnSync(OXLINT, args, { cwd: dir, encoding: "utf8", maxBuffer: 64 << 20, env: options.env ? { ...process.env, ...options.env } : undefined });
   if (result.error) throw result.error;
   let parsed: { diagnostics: OxDiagnostic[] };
   try { parsed = JSON.parse(result.stdout); } catch { throw new Error(`oxlint did not print JSON (exit ${result.status}):\n${result.stdout}\n${result.stderr}`); }
