@@ -176,3 +176,21 @@ test("a settings change re-sorts every file's problems without re-judging any", 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a check in steps yields every few hundred files and finds what a check run through finds", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sanoma-incremental-"));
+  try {
+    generateCompany(dir, { files: 1000, hot: true });
+    const ws = new Workspace(nodeFileSystem);
+    ws.loadCompany(dir);
+    const steps = ws.checkSteps(dir);
+    let yields = 0;
+    let r = steps.next();
+    for (; !r.done; r = steps.next()) yields++;
+    // The analysis and the judging each visit every file: 2 × 1,000 / 256 yields at least.
+    assert.ok(yields >= 6, `${yields} yields`);
+    assert.deepEqual(byFile(dir, r.value.problems), firstCheck(dir));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -8,6 +8,7 @@ import type { CompanyFile, Company } from "./model.ts";
 import { type ConnectorResolver, type Resolution, type ResourceType, contractsOf } from "./connectors.ts";
 import { isFrameworkModule, type CollectionFact, type DeclarationFact, type SecretBindingFact } from "./facts.ts";
 import type { LockFacts } from "./lockfile.ts";
+import { runSteps, STEP, type Steps } from "./steps.ts";
 import type { Range } from "./types.ts";
 
 export interface Declaration {
@@ -233,16 +234,28 @@ const indexes = new WeakMap<Company, CompanyIndex>();
  * dropped, which rebuilds it).
  */
 export function analyse(company: Company, resolver: ConnectorResolver): Analysis {
+  return runSteps(analyseSteps(company, resolver));
+}
+
+/** `analyse`, yielding every `STEP` files (see `steps.ts`). */
+export function* analyseSteps(company: Company, resolver: ConnectorResolver): Steps<Analysis> {
   let index = indexes.get(company);
   const changes = company.takeChanges();
   let changed: Analysis["changed"];
+  let n = 0;
   if (!index || index.resolver !== resolver || index.generation !== resolver.generation) {
     index = new CompanyIndex(resolver, resolver.generation);
     indexes.set(company, index);
-    for (const file of company.files.values()) index.update(file.path, file);
+    for (const file of company.files.values()) {
+      index.update(file.path, file);
+      if (++n % STEP === 0) yield;
+    }
     changed = "all";
   } else {
-    for (const p of changes) index.update(p, company.files.get(p));
+    for (const p of changes) {
+      index.update(p, company.files.get(p));
+      if (++n % STEP === 0) yield;
+    }
     changed = changes;
   }
   index.settle();

@@ -2,12 +2,13 @@
  * Runs every rule over a company: facts → analysis → problems, with severities from settings.
  * The one entry point that the server, `sanoma-check` and the tests share.
  */
-import { analyse, type Analysis } from "./analysis.ts";
+import { analyseSteps, type Analysis } from "./analysis.ts";
 import type { ConnectorResolver } from "./connectors.ts";
 import type { Company } from "./model.ts";
 import { RULES } from "./rules/index.ts";
 import type { CompanyRule, FileRule, ProblemInit, Rule } from "./rules/rule.ts";
 import type { CompanyFile } from "./model.ts";
+import { runSteps, STEP, type Steps } from "./steps.ts";
 import type { Problem, RuleId, Severity } from "./types.ts";
 
 export type SeveritySetting = Severity | "off";
@@ -157,38 +158,60 @@ const states = new WeakMap<Company, CheckState>();
  * tests hold them equal over random edits.
  */
 export function checkCompany(company: Company, resolver: ConnectorResolver, options: CheckOptions = {}): CheckResult {
-  const analysis = analyse(company, resolver);
+  return runSteps(checkCompanySteps(company, resolver, options));
+}
+
+/**
+ * `checkCompany`, yielding every `STEP` files (see `steps.ts`): the server runs a big company's
+ * first check in time slices. Edits made while it is suspended are the next check's changes.
+ */
+export function* checkCompanySteps(company: Company, resolver: ConnectorResolver, options: CheckOptions = {}): Steps<CheckResult> {
+  const analysis = yield* analyseSteps(company, resolver);
   let state = states.get(company);
   const fresh = !state || analysis.changed === "all";
   if (!state) states.set(company, (state = new CheckState(company.root)));
-  state.stats = { filesJudged: 0, companyRulesRun: 0 };
+  const st = state;
+  st.stats = { filesJudged: 0, companyRulesRun: 0 };
 
   // Which per-file judgements depend on a company-wide input that changed.
   const stale: number[] = [];
   FILE_IN_COMPANY_RULES.forEach((rule, i) => {
     const inputs = rule.fileInputs?.(analysis) ?? NO_INPUTS;
-    const before = state.fileRuleInputs[i];
+    const before = st.fileRuleInputs[i];
     if (!before || !sameInputs(before, inputs)) stale.push(i);
-    state.fileRuleInputs[i] = inputs;
+    st.fileRuleInputs[i] = inputs;
   });
+  let n = 0;
   if (fresh) {
-    for (const path of state.files.keys()) if (!company.files.has(path)) state.judgeFile(path, undefined, analysis, "all");
-    for (const [path, entry] of company.files) state.judgeFile(path, entry, analysis, "all");
+    for (const path of st.files.keys()) if (!company.files.has(path)) st.judgeFile(path, undefined, analysis, "all");
+    for (const [path, entry] of company.files) {
+      st.judgeFile(path, entry, analysis, "all");
+      if (++n % STEP === 0) yield;
+    }
   } else {
     const changed = analysis.changed as ReadonlySet<string>;
-    for (const path of changed) state.judgeFile(path, company.files.get(path), analysis, "all");
-    if (stale.length) for (const [path, entry] of company.files) if (!changed.has(path)) state.judgeFile(path, entry, analysis, stale);
+    for (const path of changed) {
+      st.judgeFile(path, company.files.get(path), analysis, "all");
+      if (++n % STEP === 0) yield;
+    }
+    if (stale.length) {
+      for (const [path, entry] of company.files) {
+        if (changed.has(path)) continue;
+        st.judgeFile(path, entry, analysis, stale);
+        if (++n % STEP === 0) yield;
+      }
+    }
   }
-  COMPANY_RULES.forEach((_, i) => state.runCompanyRule(i, analysis));
+  COMPANY_RULES.forEach((_, i) => st.runCompanyRule(i, analysis));
 
   const settingsKey = JSON.stringify(options.rules ?? {});
-  if (settingsKey !== state.settingsKey) {
-    state.settingsKey = settingsKey;
-    for (const target of state.contributions.keys()) state.touched.add(target);
-    for (const target of state.final.keys()) state.touched.add(target);
+  if (settingsKey !== st.settingsKey) {
+    st.settingsKey = settingsKey;
+    for (const target of st.contributions.keys()) st.touched.add(target);
+    for (const target of st.final.keys()) st.touched.add(target);
   }
-  const changedFiles = state.assemble(options.rules);
-  const final = state.final;
+  const changedFiles = st.assemble(options.rules);
+  const final = st.final;
   let all: Problem[] | undefined;
   return {
     analysis,
@@ -198,7 +221,7 @@ export function checkCompany(company: Company, resolver: ConnectorResolver, opti
       if (!all) all = [...final.keys()].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)).flatMap((f) => final.get(f)!);
       return all;
     },
-    stats: state.stats,
+    stats: st.stats,
   };
 }
 

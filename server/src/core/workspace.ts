@@ -6,7 +6,8 @@
 import * as path from "node:path";
 import { CONFIG_FILE, findCompanyRoot, isSkippedDirName } from "./company.ts";
 import { ConnectorResolver } from "./connectors.ts";
-import { checkCompany, type CheckOptions, type CheckResult } from "./check.ts";
+import { checkCompany, checkCompanySteps, type CheckOptions, type CheckResult } from "./check.ts";
+import type { Steps } from "./steps.ts";
 import { Company, listCompanyFiles, type Skipped } from "./model.ts";
 import type { FileSystem } from "./types.ts";
 
@@ -111,5 +112,10 @@ export class Workspace {
 
   check(root: string, options: CheckOptions = {}): CheckResult {
     return checkCompany(this.ensureCompany(root), this.resolver(root), options);
+  }
+
+  /** `check` in steps, for a caller that runs it in time slices (see `steps.ts`). */
+  checkSteps(root: string, options: CheckOptions = {}): Steps<CheckResult> {
+    return checkCompanySteps(this.ensureCompany(root), this.resolver(root), options);
   }
 }

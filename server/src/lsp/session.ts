@@ -48,6 +48,8 @@ export class Session {
   readonly problemsByFile = new Map<string, Problem[]>();
   private readonly dirty = new Set<string>();
   private checkScheduled = false;
+  /** Checks under way (suspended between time slices), by company root. */
+  private readonly running = new Map<string, Promise<void>>();
   private indexing = 0;
   private indexQueue: Promise<void> = Promise.resolve();
   /** Files listed for indexing and not read yet (so a client can show "812/3,400"). */
@@ -130,6 +132,7 @@ export class Session {
           else this.ws.readFromDisk(company, file);
           const entry = company.files.get(file);
           if (entry) warmFileRules(entry, root);
+          else if (file === company.lockPath) company.lock(); // parsed here, in a batch, not in the first check
           done++;
           this.waitingToBeRead--;
           if (Date.now() - t > BATCH_MS) {
@@ -292,25 +295,56 @@ export class Session {
   private scheduleCheck(): void {
     if (this.checkScheduled) return;
     this.checkScheduled = true;
-    setImmediate(() => { this.checkScheduled = false; this.flushChecks(); });
+    setImmediate(() => { this.checkScheduled = false; void this.flushChecks(); });
   }
 
-  flushChecks(): void {
+  /** Starts a check of every dirty company; resolves when they are done. */
+  flushChecks(): Promise<void> {
+    const waits: Promise<void>[] = [];
     for (const root of this.dirty) {
       const st = this.state.get(root);
       if (!st?.indexed || !this.ws.companies.has(root)) { if (!this.ws.companies.has(root)) this.dirty.delete(root); continue; }
+      const running = this.running.get(root);
+      if (running) { waits.push(running); continue; } // it stays dirty: checked again when that one ends
       this.dirty.delete(root);
+      waits.push(this.checkCompany(root, st));
+    }
+    return Promise.all(waits).then(() => undefined);
+  }
+
+  /**
+   * Checks a company in time slices of `BATCH_MS`, so a big company's first check never keeps a
+   * request waiting long; an edit's check is done in its first slice.
+   */
+  private checkCompany(root: string, st: CompanyState): Promise<void> {
+    const start = performance.now();
+    const steps = this.ws.checkSteps(root, checkOptions(st.settings));
+    let finished!: () => void;
+    const done = new Promise<void>((resolve) => { finished = resolve; });
+    this.running.set(root, done);
+    const slice = () => {
+      let result: CheckResult | undefined;
       try {
-        this.checkCompany(root, st);
+        const t = performance.now();
+        for (;;) {
+          const r = steps.next();
+          if (r.done) { result = r.value; break; }
+          if (performance.now() - t > BATCH_MS) { setImmediate(slice); return; }
+        }
       } catch (e) {
         this.options.log(`check of ${root} failed: ${(e as Error).stack}`);
       }
-    }
+      this.running.delete(root);
+      // A company dissolved or re-indexed meanwhile: what was found of the old one is not published.
+      if (result && this.state.get(root) === st && this.ws.companies.get(root) === result.analysis.company) this.publishResult(root, st, result, start);
+      if (this.dirty.has(root)) this.scheduleCheck();
+      finished();
+    };
+    slice();
+    return done;
   }
 
-  private checkCompany(root: string, st: CompanyState): void {
-    const start = performance.now();
-    const result = this.ws.check(root, checkOptions(st.settings));
+  private publishResult(root: string, st: CompanyState, result: CheckResult, start: number): void {
     const previous = st.result;
     st.result = result;
     // Publish for the files whose problems the check recomputed. The first check of a company
@@ -386,7 +420,7 @@ export class Session {
     for (const c of this.ws.companies.values()) indexed += c.files.size;
     return {
       // Busy while indexing or while a check is pending: "idle" means the published diagnostics are current.
-      state: this.indexing > 0 || this.dirty.size > 0 || this.checkScheduled ? "indexing" : "idle",
+      state: this.indexing > 0 || this.dirty.size > 0 || this.checkScheduled || this.running.size > 0 ? "indexing" : "idle",
       companies: this.ws.companies.size,
       files: indexed + this.waitingToBeRead,
       indexedFiles: indexed,
