@@ -1,13 +1,15 @@
 /**
  * The sync into a box (SPEC B5) called directly: what the manifest records of each copy, that a
  * copy never writes through what the box put at a file's path (a symlink or hard link to the
- * user's files), and that modes and symlinks are copied as they are.
+ * user's files), that modes and symlinks are copied as they are, and that `.gitignore` patterns
+ * answered by plain string tests agree with their regular expressions.
  */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { diffBox } from "../../server/src/boxes/diff.ts";
+import { IgnoreRules, parseGitignore } from "../../server/src/boxes/ignore.ts";
 import { readManifest, statOf, syncIntoBox } from "../../server/src/boxes/sync.ts";
 import { cleanupTempDirs, tempDir, writeTree } from "./helpers.ts";
 
@@ -127,5 +129,58 @@ describe("syncing into a box", () => {
     const report = await sync();
     assert.equal(report.copied, 6);
     assert.equal(read(path.join(home, "README.md")), "read me\n");
+  });
+});
+
+describe(".gitignore name patterns", () => {
+  const GITIGNORE = ["dist", "*.log", "npm-debug.log*", ".env.*", "!.env.example", "build/", "a[!b]c", "x?z", "*", "!*.ts", "!keep/", "\\#hash", "\\!bang"].join("\n");
+  const SAMPLES: Array<[string, boolean]> = [
+    ["dist", true], ["dist", false], ["apps/a/dist", true], ["apps/a/dist.ts", false], ["a.log", false], ["apps/x/a.log", false], [".log", false],
+    ["logs/a.log/b.ts", false], ["npm-debug.log", false], ["npm-debug.log.1", false], ["x/npm-debug.logs", false], [".env.local", false],
+    [".env.example", false], [".env", false], ["build", true], ["build", false], ["x/build", true], ["abc", false], ["a/c", false], ["adc", false],
+    ["xyz", false], ["x/z", false], ["main.ts", false], ["a.log.bak", false], ["my.env.local", false], ["adist", true], ["distant", false], ["keep", true], ["#hash", false], ["!bang", false], ["src/index.ts", false],
+  ];
+
+  /** The answer from the regular expressions alone: the last matching pattern wins. */
+  function byRegex(text: string, rel: string, isFolder: boolean): boolean {
+    let ignored = false;
+    for (const p of parseGitignore(text, "")) if ((!p.folderOnly || isFolder) && p.regex.test(rel)) ignored = !p.negated;
+    return ignored;
+  }
+
+  test("each pattern without a slash gets a plain string test only when it is a name, *name or name*", () => {
+    assert.deepEqual(parseGitignore(GITIGNORE, "").flatMap((p) => (p.name ? [p.name] : [])), [
+      { equals: "dist" }, { endsWith: ".log" }, { startsWith: "npm-debug.log" }, { startsWith: ".env." }, { equals: ".env.example" },
+      { equals: "build" }, { endsWith: ".ts" }, { equals: "keep" }, { equals: "#hash" }, { equals: "!bang" },
+    ]);
+  });
+
+  test("the walk's answers equal the regular expressions' answers", () => {
+    for (const text of [GITIGNORE, GITIGNORE.split("\n").filter((l) => l !== "*").join("\n")]) {
+      const dir = tempDir();
+      fs.writeFileSync(path.join(dir, ".gitignore"), text);
+      const rules = IgnoreRules.empty().withFile(dir, "");
+      for (const [rel, isFolder] of SAMPLES) assert.equal(rules.ignores(rel, isFolder), byRegex(text, rel, isFolder), `${rel}${isFolder ? "/" : ""}`);
+    }
+  });
+
+  test("a folder's own .gitignore applies beneath it only; one above the company applies to its paths", () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, ".gitignore"), "*.gen.ts\ncache\n");
+    const rules = IgnoreRules.empty().withFile(dir, "apps/billing");
+    assert.equal(rules.ignores("apps/billing/x.gen.ts", false), true);
+    assert.equal(rules.ignores("apps/billing/deep/cache", true), true);
+    assert.equal(rules.ignores("apps/other/x.gen.ts", false), false);
+    assert.equal(rules.ignores("apps/billing.gen.ts", false), false);
+    assert.equal(rules.ignores("apps/billing", true), false);
+
+    const repo = tempDir();
+    fs.mkdirSync(path.join(repo, ".git"));
+    fs.writeFileSync(path.join(repo, ".gitignore"), "*.secret\ncompany/private\n");
+    fs.mkdirSync(path.join(repo, "company"));
+    const above = IgnoreRules.above(path.join(repo, "company"));
+    assert.equal(above.ignores("apps/a/key.secret", false), true);
+    assert.equal(above.ignores("private", true), true);
+    assert.equal(above.ignores("apps/private", true), false);
   });
 });

@@ -18,9 +18,16 @@ interface Pattern {
   base: string;
   /** For a `.gitignore` above the root: the root's path seen from its folder (`company`), else `""`. */
   prefix: string;
+  /** Matches the path seen from the `.gitignore`'s folder (`prefix/rel`, or `rel` below `base`). */
   regex: RegExp;
   negated: boolean;
   folderOnly: boolean;
+  /**
+   * For the common patterns without a slash (`dist`, `*.log`, `.env.*`), which only ever match the
+   * last segment: that segment's test by plain string comparison, so the walk runs no regular
+   * expression for them. Same answers as `regex`.
+   */
+  name?: { equals?: string; endsWith?: string; startsWith?: string };
 }
 
 /** Patterns from the `.gitignore` files met so far; a child folder extends its parent's. */
@@ -66,23 +73,50 @@ export class IgnoreRules {
     return added.length === 0 ? this : new IgnoreRules([...this.patterns, ...added]);
   }
 
-  /** Whether `rel` (relative to the root, `/`-separated) is ignored; the last matching pattern wins. */
-  ignores(rel: string, isFolder: boolean): boolean {
+  /**
+   * Whether `rel` (relative to the root, `/`-separated) is ignored; the last matching pattern wins.
+   * `name` is `rel`'s last segment (the walk has it at hand).
+   */
+  ignores(rel: string, isFolder: boolean, name = rel.slice(rel.lastIndexOf("/") + 1)): boolean {
     let ignored = false;
     for (const pattern of this.patterns) {
       if (pattern.folderOnly && !isFolder) continue;
-      const local = pattern.prefix ? `${pattern.prefix}/${rel}` : relativeToBase(pattern.base, rel);
-      if (local === undefined) continue;
-      if (pattern.regex.test(local)) ignored = !pattern.negated;
+      if (ignored !== pattern.negated) continue; // it could not change the answer
+      if (pattern.base !== "" && !isBeneath(pattern.base, rel)) continue; // not beneath its .gitignore
+      const matched = pattern.name ? matchesName(pattern.name, name) : pattern.regex.test(localPath(pattern, rel));
+      if (matched) ignored = !pattern.negated;
     }
     return ignored;
   }
 }
 
-/** `rel` seen from `base` (both relative to the root), or undefined when it is not beneath it. */
-function relativeToBase(base: string, rel: string): string | undefined {
-  if (base === "") return rel;
-  return rel.startsWith(base + "/") ? rel.slice(base.length + 1) : undefined;
+/** Whether `rel` is inside the folder `base` (both relative to the root), without a string made. */
+function isBeneath(base: string, rel: string): boolean {
+  return rel.length > base.length + 1 && rel.charCodeAt(base.length) === 47 /* / */ && rel.startsWith(base);
+}
+
+/** `rel` seen from the pattern's `.gitignore` (which `rel` is known to be beneath). */
+function localPath(pattern: Pattern, rel: string): string {
+  if (pattern.prefix) return `${pattern.prefix}/${rel}`;
+  return pattern.base === "" ? rel : rel.slice(pattern.base.length + 1);
+}
+
+function matchesName(test: NonNullable<Pattern["name"]>, name: string): boolean {
+  if (test.equals !== undefined) return name === test.equals;
+  if (test.endsWith !== undefined) return name.endsWith(test.endsWith);
+  return name.startsWith(test.startsWith!);
+}
+
+/**
+ * The plain-string test of a pattern without a slash, when it is a literal name (`dist`), `*`
+ * then a literal (`*.log`) or a literal then `*` (`.env.*`); undefined for anything else.
+ */
+function nameTest(glob: string): Pattern["name"] {
+  const star = glob.indexOf("*");
+  const literal = star < 0 ? glob : star === 0 ? glob.slice(1) : star === glob.length - 1 ? glob.slice(0, -1) : undefined;
+  if (literal === undefined || literal === "" || /[*?[\\/]/.test(literal)) return undefined;
+  if (star < 0) return { equals: literal };
+  return star === 0 ? { endsWith: literal } : { startsWith: literal };
 }
 
 export function parseGitignore(text: string, base: string, prefix = ""): Pattern[] {
@@ -106,7 +140,8 @@ export function parseGitignore(text: string, base: string, prefix = ""): Pattern
     if (line.startsWith("/")) line = line.slice(1);
     if (line === "") continue;
     const body = globToRegex(line);
-    out.push({ base, prefix, negated, folderOnly, regex: new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`) });
+    const name = anchored ? undefined : nameTest(line);
+    out.push({ base, prefix, negated, folderOnly, regex: new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`), ...(name ? { name } : {}) });
   }
   return out;
 }

@@ -80,11 +80,11 @@ export function walkTree(root: string, rules: IgnoreRules): Map<string, FileStat
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       const full = `${dir}/${entry.name}`; // dir is absolute and normalised: cheaper than path.join per file
       if (entry.isDirectory()) {
-        if (isSkippedFolder(entry.name) || here.ignores(childRel, true)) continue;
+        if (isSkippedFolder(entry.name) || here.ignores(childRel, true, entry.name)) continue;
         visit(full, childRel, here);
       } else if (entry.isFile() || entry.isSymbolicLink()) {
         if (entry.isSymbolicLink() && entry.name === "node_modules" && rel === "") continue; // our own link
-        if (here.ignores(childRel, false)) continue;
+        if (here.ignores(childRel, false, entry.name)) continue;
         const stat = statOf(full);
         if (stat) files.set(childRel, stat);
       }
