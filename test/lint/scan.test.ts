@@ -62,14 +62,20 @@ describe("scanSites on written-out cases", () => {
     ["a hashbang", `#!/usr/bin/env node\nimport "./after";`, [["./after", `"./after"`, []]]],
     ["non-ASCII text in literals and comments only", `const e = "héllo 😀"; // ünïcode\n/* ✓ */ import "./after";`, [["./after", `"./after"`, []]]],
     ["CRLF", `import {\r\n  a,\r\n} from "./a";\r\nconst b = require(\`./b\r\nc\`);`, [["./a", `"./a"`, ["a@a"]], ["./b\nc", "`./b\r\nc`", ["*@`./b\r\nc`"]]]],
+    // The tokens stop a little past the last `import`, `require`, `from` or `\u`: what follows cannot hold a site.
+    ["past the last site, a / after } does not matter", `import "./a";\nconst x = [1, 2, 3, 4, 5, 6, 7, 8];\nfunction f() {}\n/./.test(s); a++ / 2;`, [["./a", `"./a"`, []]]],
+    ["an escaped require far below is read, and refused", `import "./a";\nconst x = [1, 2, 3, 4, 5, 6, 7, 8];\nconst b = \\u0072equire("./b");`, "unsure"],
+    ["an escape in a string far below is read", `import "./a";\nconst b = "\\u0041"; const c = 1 / 2;`, [["./a", `"./a"`, []]]],
+    ["a re-export's attributes past the last word", `export * from "./j" with { type: { deep: { deeper: "json" } } };\n/x/;`, [["./j", `"./j"`, [`*@export * from "./j" with { type: { deep: { deeper: "json" } } };`]]]],
+    ["no word of a site at all", `const s = "./not-an-import"; x = /[/]/;`, []],
     // Where a tokenizer cannot tell, or a form is read by lookahead: the tree decides.
     ["a non-ASCII word", `const é = require("./a");`, "unsure"],
-    ["a / after }", `function f() {}\n/./.test(s)`, "unsure"],
-    ["a / after >", `const a = b as Array<number> / 2;`, "unsure"],
-    ["a / after ++", `a++ / 2`, "unsure"],
-    ["a / after of", `for (const x of /a/.exec(s)!) {}`, "unsure"],
-    ["a ! across a line break", `a\n!/x/.test(s)`, "unsure"],
-    ["the v flag", `const r = /[[a]/]/v;`, "unsure"],
+    ["a / after }", `function f() {}\n/./.test(s); import "./z";`, "unsure"],
+    ["a / after >", `const a = b as Array<number> / 2; import "./z";`, "unsure"],
+    ["a / after ++", `a++ / 2; import "./z";`, "unsure"],
+    ["a / after of", `for (const x of /a/.exec(s)!) {} import "./z";`, "unsure"],
+    ["a ! across a line break", `a\n!/x/.test(s); import "./z";`, "unsure"],
+    ["the v flag", `const r = /[[a]/]/v; import "./z";`, "unsure"],
     ["an escape in a word", `const \\u0061 = require("./a");`, "unsure"],
     ["import type as a name", `import type from "./t";`, "unsure"],
     ["import( and a template: an expression (oxc rejects a template in an import type)", "const t = import(`./t`);", [["./t", "`./t`", ["*@`./t`"]]]],
@@ -83,9 +89,9 @@ describe("scanSites on written-out cases", () => {
     ["import source", `import source x from "./x";`, "unsure"],
     ["assert", `export * from "./x" assert { type: "json" };`, "unsure"],
     ["a specifier naming as", `import { type as } from "./x";`, "unsure"],
-    ["HTML-like comments", `x = y --> 0;`, "unsure"],
-    ["an unbalanced bracket", `f(a]`, "unsure"],
-    ["an unterminated string", `const s = "abc`, "unsure"],
+    ["HTML-like comments", `x = y --> 0; import "./z";`, "unsure"],
+    ["an unbalanced bracket", `f(a] + require("./z")`, "unsure"],
+    ["an unterminated string", `import "./z"; const s = "abc`, "unsure"],
   ];
   for (const [name, text, expected] of cases) test(name, () => assert.deepEqual(rows(text), expected));
 
@@ -188,6 +194,9 @@ function* generated(count: number): Generator<string> {
     () => `const k${unique++} = typeof /'/ + require(${dq()}); // '`,
     () => `const k${unique++} = ${id()} / 2 + require(${dq()}) / 1; // /`,
     () => `function* y${unique++}() { yield 1; return /x/; }`,
+    // What a tokenizer cannot tell: refused before the last site, of no matter after it.
+    () => `function w${unique++}() {}\n/'/.test("s"); // '`,
+    () => `let i${unique++} = 0; i${unique - 1}++ / 2;`,
   ];
   for (let i = 0; i < count; i++) {
     const lines = Array.from({ length: 2 + rnd(10) }, () => (rnd(2) ? pick(forms) : pick(noise))());
