@@ -48,11 +48,12 @@ export class FileContexts {
   }
 
   private folder(dir: string, file: string, end: ObservationEnd): Folder {
-    // Asking the roots first keeps the observation current (and ends it on time).
+    // Touching the roots first keeps the observation current (and ends it on time).
+    this.roots.touch(end);
+    const known = this.folders.get(dir);
+    if (known?.observation === this.roots.currentObservation) return known;
     const root = this.roots.rootOf(file, end);
     const observation = this.roots.currentObservation;
-    const known = this.folders.get(dir);
-    if (known?.observation === observation) return known;
     let rel: string | null = null;
     if (root !== undefined) {
       rel = dir === root ? "" : relativeTo(root, dir) ?? null;

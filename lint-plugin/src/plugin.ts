@@ -78,9 +78,9 @@ function oxlintFileOf(context: RuleContext): OxlintFile {
   let fire = NO_RULE, found: Map<string, Found[]> | undefined;
   oxlintStats.files++;
   if (located !== null) {
-    const settings = context.settings;
-    fire = prefilterEnabled(settings) ? prefilter.firing(located.ctx, text, located.folder) : EVERY_RULE;
-    if (fire !== EVERY_RULE && fire.size > 0 && scanEnabled(settings)) {
+    const reading = readingOf(context, located.folder);
+    fire = reading.prefilter ? prefilter.firing(located.ctx, text, located.folder) : EVERY_RULE;
+    if (fire !== EVERY_RULE && fire.size > 0 && reading.scan) {
       if (scannable(file)) {
         const sites = scanSites(text);
         if (sites !== undefined) found = judgeAll(sites, located.ctx, fire);
@@ -95,6 +95,21 @@ function oxlintFileOf(context: RuleContext): OxlintFile {
   else oxlintStats.tree++;
   oxlintFile = { file, text, observation: contexts.roots.currentObservation, ctx, fire, found };
   return oxlintFile;
+}
+
+/**
+ * How the files of a folder are read (`settings.sanoma`): oxlint gives each file its settings as
+ * JSON, parsed anew each time `context.settings` is asked, and a folder's files share them (its
+ * config file's; overrides cannot set settings), so they are asked once per folder record.
+ */
+const readings = new WeakMap<object, { prefilter: boolean; scan: boolean }>();
+function readingOf(context: RuleContext, folder: object): { prefilter: boolean; scan: boolean } {
+  let reading = readings.get(folder);
+  if (reading === undefined) {
+    const settings = context.settings;
+    readings.set(folder, (reading = { prefilter: prefilterEnabled(settings), scan: scanEnabled(settings) }));
+  }
+  return reading;
 }
 
 /** Every rule that could fire, over sites read from the text: what each finds. */

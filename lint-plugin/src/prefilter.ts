@@ -23,7 +23,7 @@
  * only ever find more with more names (also tested).
  */
 import * as path from "node:path";
-import { isFrameworkModule } from "../../server/src/core/company.ts";
+import { isFrameworkModule, type FileRole } from "../../server/src/core/company.ts";
 import { isPathSpecifier } from "../../server/src/core/reach.ts";
 import type { ImportContext, ImportRule, ImportSite } from "../../server/src/core/rules/rule.ts";
 
@@ -218,8 +218,8 @@ export function unescape(raw: string): string | undefined {
  */
 export class Prefilter {
   private last: { ctx: ImportContext; text: string; fire: ReadonlySet<string> } | undefined;
-  /** Folder → role → specifier and names → the rules that fire (a folder's judgements go with it). */
-  private readonly judged = new WeakMap<object, Map<string, Map<string, readonly string[]>>>();
+  /** Folder → the roles of its files, each with specifier and names → the rules that fire (a folder's judgements go with it). */
+  private readonly judged = new WeakMap<object, { role: FileRole; judged: Map<string, readonly string[]> }[]>();
   private readonly all: ReadonlySet<string>;
   private static readonly NONE: ReadonlySet<string> = new Set();
   /** Files looked at and files let through, and judgements made (for the bench). */
@@ -254,11 +254,11 @@ export class Prefilter {
     const found = candidates(text);
     if (found === "all") return this.all;
     if (found.length === 0) return Prefilter.NONE;
-    let byRole = this.judged.get(folder);
-    if (byRole === undefined) this.judged.set(folder, (byRole = new Map()));
-    const role = roleKey(ctx);
-    let judged = byRole.get(role);
-    if (judged === undefined) byRole.set(role, (judged = new Map()));
+    let roles = this.judged.get(folder);
+    if (roles === undefined) this.judged.set(folder, (roles = []));
+    let judged: Map<string, readonly string[]> | undefined;
+    for (const r of roles) if (sameRole(r.role, ctx.role)) { judged = r.judged; break; }
+    if (judged === undefined) roles.push({ role: ctx.role, judged: (judged = new Map()) });
     let fire: Set<string> | undefined;
     for (const c of found) {
       const key = c.names.length === 0 ? c.specifier : `${c.specifier}\0${c.names.join(",")}`;
@@ -271,17 +271,17 @@ export class Prefilter {
 
   private judge(c: Candidate, ctx: ImportContext): readonly string[] {
     this.stats.judged++;
-    const site: ImportSite<null> = { specifier: c.specifier, specifierRange: null, names: c.names.map((imported) => ({ imported, range: null })) };
+    const site: ImportSite<null> = { specifier: c.specifier, specifierRange: null, names: c.names.length === 0 ? [] : c.names.map((imported) => ({ imported, range: null })) };
     const ids: string[] = [];
     for (const rule of this.rules) if (rule.judgeImport(site, ctx).length > 0) ids.push(rule.id);
     return ids;
   }
 }
 
-/** Everything a role says, as a short key. */
-function roleKey(ctx: ImportContext): string {
-  const r = ctx.role;
-  return `${r.scope ?? ""}/${r.kind ?? ""}/${+r.isConfig}${+r.isWorkflowSource}${+r.isDataFile}${+r.isCollectionsFile}${+r.isScenario}${+r.isTest}`;
+/** Whether two roles say the same, field by field (a role's fields are plain values). */
+function sameRole(a: FileRole, b: FileRole): boolean {
+  for (const k in a) if (a[k as keyof FileRole] !== b[k as keyof FileRole]) return false;
+  return true;
 }
 
 /** Folder keys for callers that have no folder record (tests): one object per company and folder. */

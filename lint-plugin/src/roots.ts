@@ -64,6 +64,11 @@ export class RootCache {
     return root;
   }
 
+  /** Opens an observation (or keeps the open one), as a question would: for callers that keep answers of their own per observation. */
+  touch(end: ObservationEnd): void {
+    this.begin(end);
+  }
+
   /** Bumped each time an observation ends: answers of an older one are asked again. */
   get currentObservation(): number {
     return this.observation;

@@ -175,3 +175,13 @@ test("prefilter: on 3,000 generated files, every rule the core's facts make fire
   assert.ok(fired > 1000, `the generator makes rules fire (${fired})`);
   assert.ok(skipped > 1000, `and the prefilter skips clean files (${skipped})`);
 });
+
+test("prefilter: judgements kept for one role of a folder are not lent to another role there", () => {
+  // resources/r.d.ts declares types (no data file); resources/r.ts is a data file: same folder, other roles.
+  const text = `import type { W } from "../workflows/w";\n`;
+  const fires = (prefilter: Prefilter, rel: string) => IMPORT_RULES.filter((r) => prefilter.mayFire(r.id, ctxOf(rel), text)).map((r) => r.id);
+  for (const order of [["resources/r.d.ts", "resources/r.ts"], ["resources/r.ts", "resources/r.d.ts"]]) {
+    const prefilter = new Prefilter(IMPORT_RULES);
+    for (const rel of order) assert.deepEqual(fires(prefilter, rel), rel === "resources/r.ts" ? ["data-file-imports"] : [], `${order}: ${rel}`);
+  }
+});
