@@ -13,7 +13,6 @@ import {
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { ruleDocsUrl } from "../core/rules/index.ts";
-import { readFacts } from "../core/facts.ts";
 import { CompaniesRequest, CompanyOfRequest, StatusRequest } from "../protocol.ts";
 import { Session } from "./session.ts";
 import { toPath } from "./convert.ts";
@@ -64,21 +63,7 @@ function docsUrlFor(init: InitializeParams): (rule: string) => string {
   return ruleDocsUrl;
 }
 
-/**
- * Parses a small file of every common shape once, before answering `initialize`: the first parse
- * compiles the parser (a few hundred ms), and it is better paid while the client waits for the
- * answer than in the index's first batch, where it would keep requests waiting.
- */
-const PARSER_WARM_UP = `import { a, type B } from "./a";
-import * as c from "c";
-export const d = e({ f: "g", h: [1, 2], i: async (j: any) => j?.k ?? \`l\${m}\` }, ...n);
-export async function o(p: Q<R>, { s = 1 }: { s?: number } = {}): Promise<void> { for (const t of p.u) if (t > 1) await c.v(t); else try { w(); } catch { x = y as Z; } }
-export default class A extends B implements C { private d = 1; get e() { return this.d; } }
-export type D = { e: string } | F[]; interface G { h(): void } enum H { I } const j = require("k"); export * from "l";
-`;
-
 connection.onInitialize((params: InitializeParams): InitializeResult => {
-  readFacts("/warm-up.ts", PARSER_WARM_UP);
   const folders = (params.workspaceFolders ?? []).map((f) => toPath(f.uri)).filter((p): p is string => !!p);
   if (folders.length === 0 && params.rootUri) { const p = toPath(params.rootUri); if (p) folders.push(p); }
   if (folders.length === 0 && params.rootPath) folders.push(params.rootPath);
