@@ -33,13 +33,15 @@ export class FileContexts {
   locate(file: string, end: ObservationEnd): { ctx: ImportContext; folder: object } | null {
     // `<input>`, `<text>`: text linted without a file has no place in a company.
     if (!path.isAbsolute(file) || !isCodeFile(file)) return null;
-    const dir = path.dirname(file);
+    // A host gives absolute, normalised paths: on POSIX the folder is what precedes the last `/`.
+    const cut = path.sep === "/" ? file.lastIndexOf("/") : -1;
+    const dir = cut > 0 ? file.slice(0, cut) : path.dirname(file);
     const folder = this.folder(dir, file, end);
     const last = this.last;
     if (last && last.file === file && last.observation === folder.observation) return last.ctx && { ctx: last.ctx, folder };
     let ctx: ImportContext | null = null;
     if (folder.root !== undefined && folder.rel !== null) {
-      const base = path.basename(file);
+      const base = cut > 0 ? file.slice(cut + 1) : path.basename(file);
       const rel = folder.rel === "" ? base : `${folder.rel}/${base}`;
       ctx = { root: folder.root, file, rel, role: roleOf(rel) };
     }

@@ -71,14 +71,25 @@ export function candidates(text: string): Candidate[] | "all" {
       const normalized = q === "`" && raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw;
       const value = normalized.includes("\\") ? unescape(normalized) : normalized;
       if (value === undefined) return "all";
-      if (isPathSpecifier(value)) out.push({ specifier: value, names: NO_NAMES });
-      else if (isFrameworkModule(value)) out.push({ specifier: value, names: clauseNames(text, open) ?? allWords() });
+      if (isPathSpecifier(value)) out.push({ specifier: own(value), names: NO_NAMES });
+      else if (isFrameworkModule(value)) out.push({ specifier: own(value), names: clauseNames(text, open) ?? allWords() });
     }
   }
   return out;
 }
 
 const QUOTES = ["'", '"', "`"];
+/** Most judgements: no rule fires (one array for all of them). */
+const NO_IDS: readonly string[] = Object.freeze([]);
+
+/**
+ * A specifier that does not keep its file's text alive: V8 makes a slice of 13 characters or more
+ * a view into the whole text, and specifiers are kept as keys of the judgements (and of the core's
+ * targets) for the rest of the run: without a copy, every file's text would stay in memory.
+ */
+function own(s: string): string {
+  return s.length < 13 ? s : (" " + s).slice(1);
+}
 const NO_NAMES: string[] = [];
 
 const WORD = /[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*/gu;
@@ -220,6 +231,9 @@ export class Prefilter {
   private last: { ctx: ImportContext; text: string; fire: ReadonlySet<string> } | undefined;
   /** Folder → the roles of its files, each with specifier and names → the rules that fire (a folder's judgements go with it). */
   private readonly judged = new WeakMap<object, { role: FileRole; judged: Map<string, readonly string[]> }[]>();
+  /** The last folder's roles (files come folder by folder, mostly). */
+  private lastFolder: object | undefined;
+  private lastRoles: { role: FileRole; judged: Map<string, readonly string[]> }[] | undefined;
   private readonly all: ReadonlySet<string>;
   private static readonly NONE: ReadonlySet<string> = new Set();
   /** Files looked at and files let through, and judgements made (for the bench). */
@@ -254,8 +268,10 @@ export class Prefilter {
     const found = candidates(text);
     if (found === "all") return this.all;
     if (found.length === 0) return Prefilter.NONE;
-    let roles = this.judged.get(folder);
+    let roles = folder === this.lastFolder ? this.lastRoles : this.judged.get(folder);
     if (roles === undefined) this.judged.set(folder, (roles = []));
+    this.lastFolder = folder;
+    this.lastRoles = roles;
     let judged: Map<string, readonly string[]> | undefined;
     for (const r of roles) if (sameRole(r.role, ctx.role)) { judged = r.judged; break; }
     if (judged === undefined) roles.push({ role: ctx.role, judged: (judged = new Map()) });
@@ -272,16 +288,21 @@ export class Prefilter {
   private judge(c: Candidate, ctx: ImportContext): readonly string[] {
     this.stats.judged++;
     const site: ImportSite<null> = { specifier: c.specifier, specifierRange: null, names: c.names.length === 0 ? [] : c.names.map((imported) => ({ imported, range: null })) };
-    const ids: string[] = [];
-    for (const rule of this.rules) if (rule.judgeImport(site, ctx).length > 0) ids.push(rule.id);
-    return ids;
+    let ids: string[] | undefined;
+    for (const rule of this.rules) if (rule.judgeImport(site, ctx).length > 0) (ids ??= []).push(rule.id);
+    return ids ?? NO_IDS;
   }
 }
 
+/** Every field of a role: the compiler fails here when `FileRole` gains one, and a test holds `sameRole` to this list. */
+export const ROLE_FIELDS: Record<keyof FileRole, true> = {
+  scope: true, kind: true, isConfig: true, isWorkflowSource: true, isDataFile: true, isCollectionsFile: true, isScenario: true, isTest: true,
+};
+
 /** Whether two roles say the same, field by field (a role's fields are plain values). */
-function sameRole(a: FileRole, b: FileRole): boolean {
-  for (const k in a) if (a[k as keyof FileRole] !== b[k as keyof FileRole]) return false;
-  return true;
+export function sameRole(a: FileRole, b: FileRole): boolean {
+  return a.scope === b.scope && a.kind === b.kind && a.isConfig === b.isConfig && a.isWorkflowSource === b.isWorkflowSource &&
+    a.isDataFile === b.isDataFile && a.isCollectionsFile === b.isCollectionsFile && a.isScenario === b.isScenario && a.isTest === b.isTest;
 }
 
 /** Folder keys for callers that have no folder record (tests): one object per company and folder. */

@@ -11,7 +11,7 @@ import { roleOf } from "../../server/src/core/company.ts";
 import { readFacts } from "../../server/src/core/facts.ts";
 import { IMPORT_RULES } from "../../server/src/core/rules/imports.ts";
 import type { ImportContext } from "../../server/src/core/rules/rule.ts";
-import { Prefilter, candidates, unescape } from "../../lint-plugin/src/prefilter.ts";
+import { Prefilter, ROLE_FIELDS, candidates, sameRole, unescape } from "../../lint-plugin/src/prefilter.ts";
 
 const ROOT = "/co";
 const ctxOf = (rel: string): ImportContext => ({ root: ROOT, file: `${ROOT}/${rel}`, rel, role: roleOf(rel) });
@@ -183,5 +183,15 @@ test("prefilter: judgements kept for one role of a folder are not lent to anothe
   for (const order of [["resources/r.d.ts", "resources/r.ts"], ["resources/r.ts", "resources/r.d.ts"]]) {
     const prefilter = new Prefilter(IMPORT_RULES);
     for (const rel of order) assert.deepEqual(fires(prefilter, rel), rel === "resources/r.ts" ? ["data-file-imports"] : [], `${order}: ${rel}`);
+  }
+});
+
+test("prefilter: roles are told apart by every field a role has", () => {
+  const base = roleOf("apps/a/workflows/w.ts");
+  assert.deepEqual(Object.keys(ROLE_FIELDS).sort(), Object.keys(base).sort(), "ROLE_FIELDS lists what roleOf returns");
+  assert.ok(sameRole(base, roleOf("apps/a/workflows/other.ts")));
+  for (const k of Object.keys(ROLE_FIELDS) as (keyof typeof base)[]) {
+    const other = { ...base, [k]: typeof base[k] === "boolean" ? !base[k] : "zz" };
+    assert.ok(!sameRole(base, other), k);
   }
 });

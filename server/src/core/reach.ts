@@ -20,30 +20,46 @@ export interface Target {
 
 /**
  * Targets by root, importing folder and specifier: a pure function of the three, asked by every
- * import rule of every import. Kept per root and folder (no key is built per question), and the
- * last answer apart, since the rules ask for one import's target one after the other.
+ * import rule of every import. Kept per root and folder; the folder of the last file asked about
+ * and the last answer are kept apart, since the rules ask for one import's target one after the
+ * other, and a file's imports one after the other.
  */
 const targetCache = new Map<string, Map<string, Map<string, Target>>>();
 let targetCount = 0;
-let last: { root: string; rel: string; specifier: string; target: Target } | undefined;
+/** The last file asked about (its root and path), and its folder's targets. */
+let fileRoot = "", fileRel: string | undefined, folderRel = "", folderTargets = new Map<string, Target>();
+/** The last specifier asked about from that file, and its target. */
+let lastSpecifier: string | undefined, lastTarget: Target | undefined;
 
 export function importTarget(ctx: ImportContext, specifier: string): Target | undefined {
-  const l = last;
-  if (l !== undefined && l.specifier === specifier && l.rel === ctx.rel && l.root === ctx.root) return l.target;
-  if (!isPathSpecifier(specifier)) return undefined;
+  if (ctx.rel !== fileRel || ctx.root !== fileRoot) enterFile(ctx);
+  else if (specifier === lastSpecifier) return lastTarget;
+  let target: Target | undefined;
+  if (isPathSpecifier(specifier)) {
+    target = folderTargets.get(specifier);
+    if (target === undefined) {
+      if (++targetCount > 50_000) { targetCache.clear(); targetCount = 0; }
+      folderTargets.set(specifier, (target = computeTarget(fileRoot, folderRel, specifier)));
+    }
+  }
+  lastSpecifier = specifier;
+  lastTarget = target;
+  return target;
+}
+
+function enterFile(ctx: ImportContext): void {
   const slash = ctx.rel.lastIndexOf("/");
   const dirRel = slash < 0 ? "" : ctx.rel.slice(0, slash);
   let byDir = targetCache.get(ctx.root);
   if (byDir === undefined) targetCache.set(ctx.root, (byDir = new Map()));
-  let bySpecifier = byDir.get(dirRel);
-  if (bySpecifier === undefined) byDir.set(dirRel, (bySpecifier = new Map()));
-  let target = bySpecifier.get(specifier);
-  if (target === undefined) {
-    if (++targetCount > 50_000) { targetCache.clear(); targetCount = 0; }
-    bySpecifier.set(specifier, (target = computeTarget(ctx.root, dirRel, specifier)));
-  }
-  last = { root: ctx.root, rel: ctx.rel, specifier, target };
-  return target;
+  let targets = byDir.get(dirRel);
+  if (targets === undefined) byDir.set(dirRel, (targets = new Map()));
+  fileRoot = ctx.root;
+  fileRel = ctx.rel;
+  folderRel = dirRel;
+  folderTargets = targets;
+  lastSpecifier = undefined;
+  lastTarget = undefined;
 }
 
 function computeTarget(root: string, dirRel: string, specifier: string): Target {
@@ -74,9 +90,32 @@ class LazyTarget implements Target {
  * generality: every import of every file asks.)
  */
 export function joinRelative(dir: string, specifier: string): string {
+  // The usual case: `./` or `../`s, then plain names, from a plain folder, not climbing above it.
+  if (isPlain(dir)) {
+    let d = dir, i = 0;
+    for (;;) {
+      if (specifier.startsWith("./", i)) i += 2;
+      else if (specifier.startsWith("../", i) && d !== "") {
+        const cut = d.lastIndexOf("/");
+        d = cut < 0 ? "" : d.slice(0, cut);
+        i += 3;
+      } else break;
+    }
+    const rest = i === 0 ? specifier : specifier.slice(i);
+    if (rest !== "" && isPlain(rest)) return d === "" ? rest : `${d}/${rest}`;
+  }
+  return joinSegments(dir, specifier);
+}
+
+/** A path of names only: no empty, `.`, `..` (or other dot-started) segment. */
+function isPlain(p: string): boolean {
+  return p === "" || !(p.startsWith(".") || p.startsWith("/") || p.endsWith("/") || p.includes("/.") || p.includes("//"));
+}
+
+function joinSegments(dir: string, specifier: string): string {
   const out: string[] = [];
   let up = 0; // `..` segments that climb above the start
-  const walk = (p: string) => {
+  for (const p of dir === "" ? [specifier] : [dir, specifier]) {
     let from = 0;
     for (;;) {
       let to = p.indexOf("/", from);
@@ -86,12 +125,10 @@ export function joinRelative(dir: string, specifier: string): string {
         if (out.length > 0) out.pop();
         else up++;
       } else if (seg !== "." && seg !== "") out.push(seg);
-      if (to === p.length) return;
+      if (to === p.length) break;
       from = to + 1;
     }
-  };
-  if (dir !== "") walk(dir);
-  walk(specifier);
+  }
   const tail = out.join("/");
   if (up === 0) return tail === "" ? "." : tail;
   const ups = "../".repeat(up - 1) + "..";
