@@ -151,8 +151,8 @@ export function copyEntry(from: string, to: string, stat: FileStat): FileStat | 
 /**
  * How a file is copied into the box. `COPYFILE_EXCL`: the copy is created with `O_CREAT | O_EXCL`,
  * so it never opens an existing path and never follows a symlink there; libuv then also skips its
- * fstat and ftruncate of the target, and that ftruncate of a just-made empty file cost about 60 µs
- * on ext4 (10,000 files: 0.95 s with it, 0.32 s without; `cp -r` 0.35 s). `COPYFILE_FICLONE`: a
+ * fstat and ftruncate of the target, which cost about 50 µs a file on ext4 (10,000 files, copy and
+ * stat: 1.15 s with them, 0.63 s without; `cp -r` 0.76 s; docs/bench.md). `COPYFILE_FICLONE`: a
  * copy-on-write clone where the file system has them (btrfs, XFS, APFS), as `cp` does by default;
  * elsewhere one failed ioctl, then the plain copy.
  */
