@@ -71,8 +71,8 @@ export function candidates(text: string): Candidate[] | "all" {
       const normalized = q === "`" && raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw;
       const value = normalized.includes("\\") ? unescape(normalized) : normalized;
       if (value === undefined) return "all";
-      if (isPathSpecifier(value)) out.push({ specifier: own(value), names: NO_NAMES });
-      else if (isFrameworkModule(value)) out.push({ specifier: own(value), names: clauseNames(text, open) ?? allWords() });
+      if (isPathSpecifier(value)) out.push({ specifier: value, names: NO_NAMES });
+      else if (isFrameworkModule(value)) out.push({ specifier: value, names: clauseNames(text, open) ?? allWords() });
     }
   }
   return out;
@@ -84,8 +84,8 @@ const NO_IDS: readonly string[] = Object.freeze([]);
 
 /**
  * A specifier that does not keep its file's text alive: V8 makes a slice of 13 characters or more
- * a view into the whole text, and specifiers are kept as keys of the judgements (and of the core's
- * targets) for the rest of the run: without a copy, every file's text would stay in memory.
+ * a view into the whole text, and judged specifiers are kept as keys (of the judgements, and of the
+ * core's targets) for the rest of the run: without a copy, every file's text would stay in memory.
  */
 function own(s: string): string {
   return s.length < 13 ? s : (" " + s).slice(1);
@@ -279,15 +279,19 @@ export class Prefilter {
     for (const c of found) {
       const key = c.names.length === 0 ? c.specifier : `${c.specifier}\0${c.names.join(",")}`;
       let ids = judged.get(key);
-      if (ids === undefined) judged.set(key, (ids = this.judge(c, ctx)));
+      if (ids === undefined) {
+        // Kept for the run: a copy that does not keep this file's text alive (see `own`).
+        const specifier = own(c.specifier);
+        judged.set(c.names.length === 0 ? specifier : key, (ids = this.judge(specifier, c.names, ctx)));
+      }
       for (const id of ids) (fire ??= new Set()).add(id);
     }
     return fire ?? Prefilter.NONE;
   }
 
-  private judge(c: Candidate, ctx: ImportContext): readonly string[] {
+  private judge(specifier: string, names: string[], ctx: ImportContext): readonly string[] {
     this.stats.judged++;
-    const site: ImportSite<null> = { specifier: c.specifier, specifierRange: null, names: c.names.length === 0 ? [] : c.names.map((imported) => ({ imported, range: null })) };
+    const site: ImportSite<null> = { specifier, specifierRange: null, names: names.length === 0 ? [] : names.map((imported) => ({ imported, range: null })) };
     let ids: string[] | undefined;
     for (const rule of this.rules) if (rule.judgeImport(site, ctx).length > 0) (ids ??= []).push(rule.id);
     return ids ?? NO_IDS;
