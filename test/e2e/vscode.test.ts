@@ -450,6 +450,12 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
     await waitFor("the collection in view", async () => (await editorText()).includes("export const orders = collection("));
   });
 
+  step("Sanoma: Reveal Company Root selects the active file's sanoma.config.ts in the Explorer", async () => {
+    await openFile("shop/workflows/sync.ts");
+    await runCommand("Sanoma: Reveal Company Root");
+    await page.locator(".explorer-folders-view .monaco-list-row.selected", { hasText: "sanoma.config.ts" }).waitFor();
+  });
+
   step("a palette command runs: Sanoma: Check Workspace Now", async () => {
     await runCommand("Sanoma: Check Workspace Now");
     await page.locator(".notifications-toasts", { hasText: "Sanoma: checked" }).waitFor();
