@@ -303,9 +303,13 @@ export const ROLE_FIELDS: Record<keyof FileRole, true> = {
   scope: true, kind: true, isConfig: true, isWorkflowSource: true, isDataFile: true, isCollectionsFile: true, isScenario: true, isTest: true,
 };
 
-/** Whether two roles say the same, field by field (a role's fields are plain values). */
+/**
+ * Whether two roles say the same, field by field (a role's fields are plain values). A missing
+ * scope or kind compares as "\0", which no path segment holds: so each comparison is of strings,
+ * and the optimized code does not start over at the first file of the root scope.
+ */
 export function sameRole(a: FileRole, b: FileRole): boolean {
-  return a.scope === b.scope && a.kind === b.kind && a.isConfig === b.isConfig && a.isWorkflowSource === b.isWorkflowSource &&
+  return (a.scope ?? "\0") === (b.scope ?? "\0") && (a.kind ?? "\0") === (b.kind ?? "\0") && a.isConfig === b.isConfig && a.isWorkflowSource === b.isWorkflowSource &&
     a.isDataFile === b.isDataFile && a.isCollectionsFile === b.isCollectionsFile && a.isScenario === b.isScenario && a.isTest === b.isTest;
 }
 

@@ -317,27 +317,29 @@ function tokenize(source: string, stop: number): boolean {
           i++;
           while (i < n && (wordPart(source, i) || source.charCodeAt(i) === 46)) i++;
           push(NUMBER, 0, start, i, stack.length, lineBreak);
-        } else if (next === 46 && source.charCodeAt(i + 2) === 46) {
-          push(PUNCT, ELLIPSIS, start, (i += 3), stack.length, lineBreak);
         } else {
-          push(PUNCT, 46, start, ++i, stack.length, lineBreak);
+          const spread = next === 46 && source.charCodeAt(i + 2) === 46;
+          i += spread ? 3 : 1;
+          push(PUNCT, spread ? ELLIPSIS : 46, start, i, stack.length, lineBreak);
         }
         break;
       }
       case C_PUNCT: {
+        // One push for every punctuator (rare ones would otherwise send optimized code back to the interpreter).
         const next = source.charCodeAt(i + 1);
+        let code = c, length = 1;
         if (c === 63 && next === 46 && !(source.charCodeAt(i + 2) >= 48 && source.charCodeAt(i + 2) <= 57)) {
-          push(PUNCT, QDOT, start, (i += 2), stack.length, lineBreak);
+          code = QDOT; length = 2;
         } else if (c === 61 && next === 62) {
-          push(PUNCT, ARROW, start, (i += 2), stack.length, lineBreak);
+          code = ARROW; length = 2;
         } else if ((c === 43 || c === 45) && next === c) {
           if (c === 45 && source.charCodeAt(i + 2) === 62) return false; // `-->`: a comment in a script
-          push(PUNCT, c === 43 ? INC : DEC, start, (i += 2), stack.length, lineBreak);
+          code = c === 43 ? INC : DEC; length = 2;
         } else if (c === 60 && next === 33 && source.startsWith("--", i + 2)) {
           return false; // `<!--`: a comment in a script
-        } else {
-          push(PUNCT, c, start, ++i, stack.length, lineBreak);
         }
+        i += length;
+        push(PUNCT, code, start, i, stack.length, lineBreak);
         break;
       }
       case C_HASH: // #private
