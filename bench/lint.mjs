@@ -5,11 +5,14 @@
 //   3. ESLint with the sanoma rules
 //   4. ESLint with eslint-plugin-boundaries, configured for the cross-app rule (goal: 2 at least 15× faster)
 // plus, for context: oxlint's built-in rules alone; the floor and the sanoma rules again with the
-// built-in rules off (the JS bridge alone, a stricter ratio); the sanoma rules with the text
-// prefilter off; and a JS rule that visits every file's imports doing nothing (the price of
-// building every file's syntax tree in JavaScript, which the prefilter avoids where it can).
+// built-in rules off (the JS bridge alone, a stricter ratio); the sanoma rules reading the import
+// sites of the files the prefilter lets through from their syntax trees, not their text
+// (`scan: false`), and with the prefilter off too (every file's tree); and a JS rule that visits
+// every file's imports doing nothing (the price of building every file's syntax tree in
+// JavaScript, which the plugin avoids where it can).
 // Before timing, each sanoma run's findings are counted and compared with what was generated and
-// with what `sanoma-check` finds, so a fast wrong plugin cannot pass.
+// with what `sanoma-check` finds, so a fast wrong plugin cannot pass; the plugin's own count of
+// how it read the files (`SANOMA_LINT_STATS`) is printed beside them.
 //
 // Usage: node bench/lint.mjs [--files 10000] [--runs 10] [--eslint-runs 3] [--keep] [--no-eslint] [--no-time] [--hyperfine]
 // Needs `node scripts/build.mjs` first (dist/check.js, lint-plugin/dist/index.cjs). Times the
@@ -169,6 +172,7 @@ function writeConfigs(work, company) {
     "oxlint-sanoma.json": { jsPlugins: [PLUGIN], rules: sanomaRules },
     "oxlint-js-empty.json": { ...off, jsPlugins: ["./empty-plugin.cjs"], rules: { "empty/empty": "error" } },
     "oxlint-js-sanoma.json": { ...off, jsPlugins: [PLUGIN], rules: sanomaRules },
+    "oxlint-js-sanoma-noscan.json": { ...off, jsPlugins: [PLUGIN], rules: sanomaRules, settings: { sanoma: { scan: false } } },
     "oxlint-js-sanoma-noprefilter.json": { ...off, jsPlugins: [PLUGIN], rules: sanomaRules, settings: { sanoma: { prefilter: false } } },
     "oxlint-js-visit.json": { ...off, jsPlugins: ["./visit-plugin.cjs"], rules: { "visit/imports": "error" } },
   };
@@ -197,15 +201,19 @@ module.exports = [{
 
 // ---- Counting findings ------------------------------------------------------------------------
 
+/** The sanoma findings of one oxlint run, by rule, and the plugin's count of how it read the files. */
 function countOxlint(work, config) {
-  const r = spawnSync(BIN("oxlint"), ["-c", config, "-f", "json", "company"], { cwd: work, encoding: "utf8", maxBuffer: 256 << 20 });
+  const r = spawnSync(BIN("oxlint"), ["-c", config, "-f", "json", "company"], { cwd: work, encoding: "utf8", maxBuffer: 256 << 20, env: { ...process.env, SANOMA_LINT_STATS: "1" } });
   const out = Object.fromEntries(RULE_IDS.map((id) => [id, 0]));
   for (const d of JSON.parse(r.stdout).diagnostics) {
     const m = /^sanoma\((.+)\)$/.exec(d.code ?? "");
     if (m) out[m[1]]++;
   }
-  return out;
+  const stats = /sanoma-lint-stats (\{.*\})/.exec(r.stderr);
+  return { found: out, stats: stats ? JSON.parse(stats[1]) : undefined };
 }
+
+const read = (stats) => stats ? `${stats.skipped} files skipped, ${stats.fromText} read from the text, ${stats.tree} syntax trees built` : "(no stats)";
 
 function countEslint(work, config, prefix) {
   const r = spawnSync(BIN("eslint"), ["-c", config, "-f", "json", "--no-warn-ignored", "company"], { cwd: work, encoding: "utf8", maxBuffer: 512 << 20 });
@@ -285,16 +293,18 @@ async function main() {
     // Correctness first: the plugin in both hosts finds what was generated, as sanoma-check does.
     const check = countCheck(company);
     const ox = countOxlint(work, "oxlint-sanoma.json");
+    const oxTree = countOxlint(work, "oxlint-js-sanoma-noscan.json");
     const oxNo = countOxlint(work, "oxlint-js-sanoma-noprefilter.json");
-    console.log(`sanoma-check:             ${JSON.stringify(check)}`);
-    console.log(`oxlint + sanoma:          ${JSON.stringify(ox)}`);
-    console.log(`oxlint + sanoma (no pre): ${JSON.stringify(oxNo)}`);
-    let ok = same(check, gen.expected) && same(ox, gen.expected) && same(oxNo, gen.expected);
+    console.log(`sanoma-check:              ${JSON.stringify(check)}`);
+    console.log(`oxlint + sanoma:           ${JSON.stringify(ox.found)}\n                           ${read(ox.stats)}`);
+    console.log(`oxlint + sanoma (no scan): ${JSON.stringify(oxTree.found)}\n                           ${read(oxTree.stats)}`);
+    console.log(`oxlint + sanoma (no pre):  ${JSON.stringify(oxNo.found)}\n                           ${read(oxNo.stats)}`);
+    let ok = same(check, gen.expected) && same(ox.found, gen.expected) && same(oxTree.found, gen.expected) && same(oxNo.found, gen.expected);
     if (!flag("no-eslint")) {
       const es = countEslint(work, "eslint-sanoma.config.cjs", "sanoma/");
       const eb = countEslint(work, "eslint-boundaries.config.cjs", "boundaries/");
-      console.log(`ESLint + sanoma:          ${JSON.stringify(es)}`);
-      console.log(`ESLint + boundaries:      ${JSON.stringify(eb)}  (cross-app generated: ${gen.expected["no-cross-app-import"]})`);
+      console.log(`ESLint + sanoma:           ${JSON.stringify(es)}`);
+      console.log(`ESLint + boundaries:       ${JSON.stringify(eb)}  (cross-app generated: ${gen.expected["no-cross-app-import"]})`);
       ok &&= same(es, gen.expected);
       if ((eb.dependencies ?? 0) !== gen.expected["no-cross-app-import"]) console.log(`  note: boundaries' count differs from the generated cross-app imports`);
     }
@@ -309,6 +319,7 @@ async function main() {
       { name: "oxlint + sanoma", cmd: oxlint("oxlint-sanoma.json") },
       { name: "JS only: empty JS rule (floor)", cmd: oxlint("oxlint-js-empty.json") },
       { name: "JS only: sanoma", cmd: oxlint("oxlint-js-sanoma.json") },
+      { name: "JS only: sanoma, text scan off", cmd: oxlint("oxlint-js-sanoma-noscan.json") },
       { name: "JS only: sanoma, prefilter off", cmd: oxlint("oxlint-js-sanoma-noprefilter.json") },
       { name: "JS only: a rule visiting every tree", cmd: oxlint("oxlint-js-visit.json") },
     ], runs, work, 2);
@@ -327,7 +338,8 @@ async function main() {
     const ratio = (a, b) => (by(a) / by(b));
     console.log(`\n  oxlint + sanoma / oxlint + empty JS rule:             ${ratio("oxlint + sanoma", "oxlint + empty JS rule (floor)").toFixed(2)}×   (goal ≤ 1.30×)`);
     console.log(`  the same with oxlint's built-in rules off:           ${ratio("JS only: sanoma", "JS only: empty JS rule (floor)").toFixed(2)}×`);
-    console.log(`  prefilter off, built-ins off:                        ${ratio("JS only: sanoma, prefilter off", "JS only: empty JS rule (floor)").toFixed(2)}×`);
+    console.log(`  text scan off (trees after the prefilter), built-ins off: ${ratio("JS only: sanoma, text scan off", "JS only: empty JS rule (floor)").toFixed(2)}×`);
+    console.log(`  prefilter off (every tree), built-ins off:           ${ratio("JS only: sanoma, prefilter off", "JS only: empty JS rule (floor)").toFixed(2)}×`);
     if (by("ESLint + boundaries (cross-app)")) {
       console.log(`  ESLint + boundaries / oxlint + sanoma:                ${ratio("ESLint + boundaries (cross-app)", "oxlint + sanoma").toFixed(1)}×   (goal ≥ 15×)`);
       console.log(`  ESLint + sanoma / oxlint + sanoma:                    ${ratio("ESLint + sanoma", "oxlint + sanoma").toFixed(1)}×`);
