@@ -202,7 +202,9 @@ export function* checkCompanySteps(company: Company, resolver: ConnectorResolver
       }
     }
   }
+  yield;
   COMPANY_RULES.forEach((_, i) => st.runCompanyRule(i, analysis));
+  yield;
 
   const settingsKey = JSON.stringify(options.rules ?? {});
   if (settingsKey !== st.settingsKey) {

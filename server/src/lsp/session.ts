@@ -132,7 +132,13 @@ export class Session {
           else this.ws.readFromDisk(company, file);
           const entry = company.files.get(file);
           if (entry) warmFileRules(entry, root);
-          else if (file === company.lockPath) company.lock(); // parsed here, in a batch, not in the first check
+          else if (file === company.lockPath) {
+            // Parsed here, in a turn of its own (a big lockfile takes tens of ms), not in the first check.
+            await yieldToRequests();
+            company.lock();
+            await yieldToRequests();
+            t = Date.now();
+          }
           done++;
           this.waitingToBeRead--;
           if (Date.now() - t > BATCH_MS) {
