@@ -13,21 +13,9 @@ import { Workspace } from "../../server/src/core/workspace.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
 import type { Problem } from "../../server/src/core/types.ts";
 // @ts-expect-error the benchmark's generator is plain JavaScript
-import { generateCompany, HOT } from "../../bench/generate.mjs";
+import { generateCompany, HOT, rng } from "../../bench/generate.mjs"; // rng: seeded, so a failure replays
 
 const EXAMPLE = join(import.meta.dirname, "..", "..", "examples", "acme-broken");
-
-/** Small, seeded PRNG (mulberry32), so a failure replays. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const show = (root: string, p: Problem) =>
   `${relative(root, p.file)}:${p.range.start.line}:${p.range.start.character}-${p.range.end.line}:${p.range.end.character} ${p.severity} ${p.rule} ${p.message}` +
@@ -90,7 +78,7 @@ test("incremental checks over 120 random edits say what a first check says, and 
 
     let before = byFile(dir, ws.check(dir).problems);
     assert.deepEqual(before, firstCheck(dir));
-    const r = rng(7);
+    const r: () => number = rng(7);
     for (let step = 0; step < 120; step++) {
       const file = paths[Math.floor(r() * paths.length)];
       const current = existsSync(file) ? readFileSync(file, "utf8") : undefined;
