@@ -273,7 +273,7 @@ export class Session {
     if (path.basename(file) === LOCK_FILE && path.dirname(file) === company.root) { company.setFile(file, this.ws.fs.readFile(file)); return; }
     const prefix = file + path.sep;
     for (const f of company.files.keys()) if (f.startsWith(prefix)) this.ws.readFromDisk(company, f);
-    if (this.ws.fs.isDir(file)) { for (const f of this.ws.listFiles(company.root)) if (f.startsWith(prefix) && !company.files.has(f)) this.ws.readFromDisk(company, f); return; }
+    if (this.ws.fs.isDir(file)) { this.readNewFilesUnder(company, file); return; }
     if (company.files.has(file) || (isIndexed(file) && this.ws.fs.isFile(file))) this.ws.readFromDisk(company, file);
   }
 
@@ -281,8 +281,13 @@ export class Session {
   private rescanFolder(dir: string): void {
     const company = this.ws.companyOf(path.join(dir, "x"));
     if (!company) return;
-    for (const f of this.ws.listFiles(company.root)) if (f.startsWith(dir + path.sep) && !company.files.has(f)) this.ws.readFromDisk(company, f);
+    this.readNewFilesUnder(company, dir);
     this.markDirty(company.root);
+  }
+
+  /** Reads the company's files under a folder that its index does not hold yet. */
+  private readNewFilesUnder(company: Company, dir: string): void {
+    for (const f of this.ws.listFiles(company.root)) if (f.startsWith(dir + path.sep) && !company.files.has(f)) this.ws.readFromDisk(company, f);
   }
 
   private clearUnder(root: string): void {
