@@ -5,12 +5,13 @@
  * holds.
  */
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { test } from "node:test";
 import { Workspace } from "../../server/src/core/workspace.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
+import { WALK_STEP } from "../../server/src/core/steps.ts";
 import type { Problem } from "../../server/src/core/types.ts";
 // @ts-expect-error the benchmark's generator is plain JavaScript
 import { generateCompany, HOT, rng } from "../../bench/generate.mjs"; // rng: seeded, so a failure replays
@@ -165,19 +166,33 @@ test("a settings change re-sorts every file's problems without re-judging any", 
   }
 });
 
-test("a check in steps yields every few hundred files and finds what a check run through finds", () => {
+test("a check and the walks in steps yield every few dozen files or folders and find what they find run through", () => {
   const dir = mkdtempSync(join(tmpdir(), "sanoma-incremental-"));
   try {
     generateCompany(dir, { files: 1000, hot: true });
     const ws = new Workspace(nodeFileSystem);
+    const count = <T>(steps: Generator<void, T, void>): { yields: number; value: T } => {
+      let yields = 0;
+      let r = steps.next();
+      for (; !r.done; r = steps.next()) yields++;
+      return { yields, value: r.value };
+    };
+    // A walk yields every WALK_STEP folders it reads.
+    const folders = 1 + readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isDirectory() && !/(^|\/)(node_modules|\.)/.test(relative(dir, join(e.parentPath, e.name)))).length;
+    const roots = count(ws.discoverRootsSteps([dir]));
+    assert.ok(roots.yields >= Math.floor(folders / WALK_STEP) && roots.yields >= 1, `discoverRoots: ${roots.yields} yields over ${folders} folders`);
+    assert.deepEqual(roots.value, ws.discoverRoots([dir]));
+    const files = count(ws.listFilesSteps(dir));
+    assert.ok(files.yields >= Math.floor(folders / WALK_STEP) && files.yields >= 1, `listFiles: ${files.yields} yields over ${folders} folders`);
+    assert.deepEqual(files.value, ws.listFiles(dir));
+    assert.ok(files.value.length >= 1000, `${files.value.length} files`);
+
     ws.loadCompany(dir);
-    const steps = ws.checkSteps(dir);
-    let yields = 0;
-    let r = steps.next();
-    for (; !r.done; r = steps.next()) yields++;
-    // The analysis and the judging each visit every file: 2 × 1,000 / 256 yields at least.
-    assert.ok(yields >= 6, `${yields} yields`);
-    assert.deepEqual(byFile(dir, r.value.problems), firstCheck(dir));
+    const check = count(ws.checkSteps(dir));
+    // The analysis and the judging each visit every file: 2 × 1,000 / STEP (64) yields at least.
+    assert.ok(check.yields >= 30, `check: ${check.yields} yields`);
+    assert.deepEqual(byFile(dir, check.value.problems), firstCheck(dir));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { CONFIG_FILE, LOCK_FILE, isCodeFile, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
 import { readFacts, type FileFacts } from "./facts.ts";
 import { readLock, type LockFacts } from "./lockfile.ts";
+import { WALK_STEP, type Steps } from "./steps.ts";
 import type { FileSystem, Problem } from "./types.ts";
 
 /** Files larger than this are not parsed (said in --verbose and the server's log). */
@@ -116,13 +117,16 @@ export interface WalkOptions {
 /**
  * The files of a company: code files, the config and the lockfile, leaving out `node_modules`,
  * dot folders, excluded folders and nested companies' trees. Visits each real folder once.
+ * Yields every `WALK_STEP` folders (see `steps.ts`).
  */
-export function listCompanyFiles(fs: FileSystem, root: string, options: WalkOptions = {}): string[] {
+export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: WalkOptions = {}): Steps<string[]> {
   const out: string[] = [];
   const seen = new Set<string>();
   const exclude = new Set(options.exclude ?? []);
   const stack = [root];
+  let n = 0;
   while (stack.length) {
+    if (++n % WALK_STEP === 0) yield;
     const dir = stack.pop()!;
     const real = fs.realPath(dir);
     if (real === undefined) { options.onSkip?.({ path: dir, reason: "a folder that cannot be read" }); continue; }

@@ -1,11 +1,14 @@
 /**
- * Long computations of the core (a company's first analysis and check) are generators that yield
+ * Long computations of the core (a company's first analysis and check, the walks of a tree) are generators that yield
  * every so often, so a caller with an event loop to keep (the server) can run them in time slices.
  * Callers without one run them through at once.
  */
 
-/** Work units (files) between two yields: small enough that a slice never runs long. */
-export const STEP = 256;
+/** Work units (files) between two yields: small enough that a slice never runs long (a step of 64 files is a few ms). */
+export const STEP = 64;
+
+/** Folders a walk reads between two yields. */
+export const WALK_STEP = 16;
 
 export type Steps<T> = Generator<void, T, void>;
 

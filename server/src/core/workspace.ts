@@ -7,8 +7,8 @@ import * as path from "node:path";
 import { CONFIG_FILE, findCompanyRoot, isSkippedDirName } from "./company.ts";
 import { ConnectorResolver } from "./connectors.ts";
 import { checkCompany, checkCompanySteps, type CheckOptions, type CheckResult } from "./check.ts";
-import type { Steps } from "./steps.ts";
-import { Company, listCompanyFiles, type Skipped } from "./model.ts";
+import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
+import { Company, listCompanyFilesSteps, type Skipped } from "./model.ts";
 import type { FileSystem } from "./types.ts";
 
 export interface WorkspaceOptions {
@@ -24,6 +24,12 @@ export class Workspace {
 
   /** Company roots in and above the given folders (a folder inside a company finds that company). */
   discoverRoots(dirs: string[]): string[] {
+    return runSteps(this.discoverRootsSteps(dirs));
+  }
+
+  /** `discoverRoots`, yielding every `WALK_STEP` folders (see `steps.ts`). */
+  *discoverRootsSteps(dirs: string[]): Steps<string[]> {
+    let n = 0;
     const roots = new Set<string>();
     const exclude = new Set(this.options.exclude ?? []);
     const seen = new Set<string>();
@@ -32,6 +38,7 @@ export class Workspace {
       if (up) roots.add(up);
       const stack = [dir];
       while (stack.length) {
+        if (++n % WALK_STEP === 0) yield;
         const d = stack.pop()!;
         const real = this.fs.realPath(d);
         if (real === undefined || seen.has(real)) continue;
@@ -75,7 +82,12 @@ export class Workspace {
 
   /** The files a company's index holds, listed from disk. */
   listFiles(root: string): string[] {
-    return listCompanyFiles(this.fs, root, { exclude: this.options.exclude, onSkip: this.options.onSkip });
+    return runSteps(this.listFilesSteps(root));
+  }
+
+  /** `listFiles`, yielding every `WALK_STEP` folders (see `steps.ts`). */
+  listFilesSteps(root: string): Steps<string[]> {
+    return listCompanyFilesSteps(this.fs, root, { exclude: this.options.exclude, onSkip: this.options.onSkip });
   }
 
   /** Reads every file of a company from disk (the check command's way; the server batches it). */

@@ -11,6 +11,7 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import { CONFIG_FILE, LOCK_FILE } from "../core/company.ts";
 import { warmFileRules, type CheckResult } from "../core/check.ts";
 import type { Company } from "../core/model.ts";
+import type { Steps } from "../core/steps.ts";
 import { ruleDocsUrl } from "../core/rules/index.ts";
 import type { Problem } from "../core/types.ts";
 import { Workspace } from "../core/workspace.ts";
@@ -19,8 +20,15 @@ import { StatusChangedNotification, type StatusResult } from "../protocol.ts";
 import { toDiagnostic, toPath, toUri } from "./convert.ts";
 import { checkOptions, DEFAULT_SETTINGS, parseSettings, type Settings } from "./settings.ts";
 
-/** How long one indexing batch may hold the event loop before yielding to requests. */
-const BATCH_MS = 25;
+/**
+ * How long one batch of work (indexing, a check's slice) may hold the event loop before yielding.
+ * A request that arrives meanwhile waits up to about three batches: the rest of the running one,
+ * the next (queued before the request's handler), and one more before vscode-jsonrpc writes the
+ * answer (its writer queues the write with `setImmediate`). 10 ms keeps that well under 100 ms.
+ */
+const BATCH_MS = 10;
+/** How often indexing reports its progress. */
+const REPORT_MS = 100;
 
 export interface SessionOptions {
   folders: string[];
@@ -75,7 +83,7 @@ export class Session {
     this.indexing++; // busy from the first moment, so no client sees "idle" before anything is indexed
     return this.enqueueIndex(async () => {
       const extra = await this.manualRoots();
-      const roots = new Set([...this.ws.discoverRoots(this.options.folders), ...extra]);
+      const roots = new Set([...await inSlices(this.ws.discoverRootsSteps(this.options.folders)), ...extra]);
       for (const doc of this.documents.all()) {
         const file = toPath(doc.uri);
         const root = file && this.ws.rootOf(file);
@@ -121,13 +129,16 @@ export class Session {
         this.state.set(root, { indexed: false, settings });
         for (const l of this.settingsListeners) l(root, settings);
         this.ws.options.exclude = settings.exclude;
-        const files = this.ws.listFiles(root);
+        const files = await inSlices(this.ws.listFilesSteps(root));
         this.waitingToBeRead += files.length;
         let done = 0;
-        let t = Date.now();
+        let t = performance.now();
+        let reportedAt = t;
+        // Open documents are few: look them up by path, not by a URI made for every file. They
+        // change only while the loop yields.
+        let openDocuments = this.openDocuments();
         for (const file of files) {
-          // Open documents are few: look them up by path, not by a URI made for every file.
-          const open = this.openDocuments().get(file);
+          const open = openDocuments.get(file);
           if (open) this.ws.setFile(company, file, open.getText());
           else this.ws.readFromDisk(company, file);
           const entry = company.files.get(file);
@@ -137,15 +148,21 @@ export class Session {
             await yieldToRequests();
             company.lock();
             await yieldToRequests();
-            t = Date.now();
+            openDocuments = this.openDocuments();
+            t = performance.now();
           }
           done++;
           this.waitingToBeRead--;
-          if (Date.now() - t > BATCH_MS) {
-            progress?.report(Math.floor((done / files.length) * 100), `Indexing ${company.name}: ${done.toLocaleString("en")}/${files.length.toLocaleString("en")} files`);
-            this.notifyStatus();
+          const now = performance.now();
+          if (now - t > BATCH_MS) {
+            if (now - reportedAt > REPORT_MS) {
+              progress?.report(Math.floor((done / files.length) * 100), `Indexing ${company.name}: ${done.toLocaleString("en")}/${files.length.toLocaleString("en")} files`);
+              this.notifyStatus();
+              reportedAt = now;
+            }
             await yieldToRequests();
-            t = Date.now();
+            openDocuments = this.openDocuments();
+            t = performance.now();
           }
         }
         // Files changed on disk while the round read others: read them again, as they are now.
@@ -419,7 +436,7 @@ export class Session {
     const roots = [...this.ws.companies.keys()];
     for (const r of roots) { this.state.delete(r); this.ws.removeCompany(r); }
     return this.enqueueIndex(async () => {
-      const found = new Set([...this.ws.discoverRoots(this.options.folders), ...roots.filter((r) => this.ws.fs.isFile(path.join(r, CONFIG_FILE)))]);
+      const found = new Set([...await inSlices(this.ws.discoverRootsSteps(this.options.folders)), ...roots.filter((r) => this.ws.fs.isFile(path.join(r, CONFIG_FILE)))]);
       await this.indexRoots([...found]);
     });
   }
@@ -467,4 +484,14 @@ function isIndexed(file: string): boolean {
 
 function yieldToRequests(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Runs the core's steps (see `core/steps.ts`) in batches of `BATCH_MS`, yielding to requests between them. */
+async function inSlices<T>(steps: Steps<T>): Promise<T> {
+  let t = performance.now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (performance.now() - t > BATCH_MS) { await yieldToRequests(); t = performance.now(); }
+  }
 }
