@@ -66,6 +66,11 @@ test("bad input: broken syntax, binary, non-UTF-8, 5 MB, symlink loops, no permi
 for (const [name, lock, message] of [
   ["not JSON", `{ "version": 1, "bindings": { oops } }`, /sanoma\.lock\.json is not JSON/],
   ["of another shape", `{ "version": 1, "bindings": { "a#b": { "type": 3 } } }`, /is not a lockfile at `bindings\.a#b\.type`/],
+  ["whose bindings are a list", `{ "version": 1, "bindings": [] }`, /is not a lockfile at `bindings`/],
+  ["with a binding that is null", `{ "version": 1, "bindings": { "a#b": { "type": "t", "object": "o" }, "c#d": null } }`, /is not a lockfile at `bindings\.c#d`/],
+  ["with a binding missing its object", `{ "version": 1, "bindings": { "a#b": { "type": "t" } } }`, /is not a lockfile at `bindings\.a#b\.object`/],
+  ["whose version is a string", `{ "version": "1", "bindings": {} }`, /is not a lockfile at `version`/],
+  ["that is a list", `[]`, /is not a lockfile: /],
   ["of an unknown version", `{ "version": 7, "bindings": {} }`, /has version 7, which this tool does not know/],
   ["empty", ``, /sanoma\.lock\.json is not JSON/],
 ] as const) {

@@ -65,6 +65,8 @@ export class Session {
   lastCheckMs: number | undefined;
   lastCheckAt: number | undefined;
   settingsProblems: string[] = [];
+  /** Bumped on every settings change: settings asked for before it are asked again. */
+  private settingsGeneration = 0;
   /** Told of each company's settings when they are pulled (the box service takes its tier from them). */
   readonly settingsListeners: ((root: string, settings: Settings) => void)[] = [];
   /** Resolves when the current indexing round and the checks after it are done (tests, bench). */
@@ -82,8 +84,10 @@ export class Session {
   start(): Promise<void> {
     this.indexing++; // busy from the first moment, so no client sees "idle" before anything is indexed
     return this.enqueueIndex(async () => {
-      const extra = await this.manualRoots();
-      const roots = new Set([...await inSlices(this.ws.discoverRootsSteps(this.options.folders)), ...extra]);
+      // The client answers for the settings while the folders are walked.
+      const manual = this.manualRoots();
+      const found = await inSlices(this.ws.discoverRootsSteps(this.options.folders));
+      const roots = new Set([...found, ...await manual]);
       for (const doc of this.documents.all()) {
         const file = toPath(doc.uri);
         const root = file && this.ws.rootOf(file);
@@ -119,13 +123,18 @@ export class Session {
     this.notifyStatus();
     let progress: WorkDoneProgressReporter | undefined;
     try {
+      // Both round trips to the client at once: every root's settings, and the progress token.
+      const settingsOf = new Map(fresh.map((root) => [root, this.fetchSettings(root)]));
+      const settingsGeneration = this.settingsGeneration;
       if (this.options.workDoneProgress) {
         try { progress = await this.connection.window.createWorkDoneProgress(); } catch { progress = undefined; }
       }
       progress?.begin("Sanoma", 0, "Finding files", false);
       for (const root of fresh) {
         const company = this.ws.ensureCompany(root);
-        const settings = await this.fetchSettings(root);
+        // Settings that changed since they were asked for are asked again.
+        let settings = await settingsOf.get(root)!;
+        if (this.settingsGeneration !== settingsGeneration) settings = await this.fetchSettings(root);
         this.state.set(root, { indexed: false, settings });
         for (const l of this.settingsListeners) l(root, settings);
         this.ws.options.exclude = settings.exclude;
@@ -420,6 +429,7 @@ export class Session {
 
   /** Settings changed: pull them again for every company and re-check what they affect. */
   async settingsChanged(): Promise<void> {
+    this.settingsGeneration++;
     this.settingsProblems = [];
     for (const [root, st] of this.state) {
       const next = await this.fetchSettings(root);
