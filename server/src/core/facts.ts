@@ -456,15 +456,25 @@ export function readFacts(fileName: string, text: string, options: Options = {})
   }
 
   // Rather than visiting every node (as costly as parsing again), find the few places that can
-  // matter by their text, then descend from the root to the node at each: the deepest node
-  // containing an offset, with its ancestors.
+  // matter by their text, then descend to the node at each: the deepest node containing an
+  // offset, with its ancestors. Sibling ranges do not overlap, so the descent from any ancestor
+  // that contains the offset is the descent from the root: the last chain's ancestors that still
+  // contain the next offset are kept (the offsets of a scan come in order, often close together).
+  // The chain is shared: a caller reads it before asking for the next one.
+  const shared: ts.Node[] = [sf];
+  let target = 0;
+  const containsTarget = (c: ts.Node): ts.Node | undefined => (c.pos <= target && target < c.end ? c : undefined);
   const chainAt = (offset: number): ts.Node[] => {
-    const chain: ts.Node[] = [sf];
-    let node: ts.Node = sf;
-    for (;;) {
-      const next: ts.Node | undefined = ts.forEachChild(node, (c) => (c.pos <= offset && offset < c.end ? c : undefined));
-      if (!next) return chain;
-      chain.push(next);
+    while (shared.length > 1) {
+      const last = shared[shared.length - 1];
+      if (last.pos <= offset && offset < last.end) break;
+      shared.pop();
+    }
+    target = offset;
+    for (let node = shared[shared.length - 1]; ;) {
+      const next: ts.Node | undefined = ts.forEachChild(node, containsTarget);
+      if (!next) return shared;
+      shared.push(next);
       node = next;
     }
   };
@@ -511,7 +521,7 @@ export function readFacts(fileName: string, text: string, options: Options = {})
     const node = chain[chain.length - 1];
     if ((node.kind !== ts.SyntaxKind.StringLiteral && node.kind !== ts.SyntaxKind.NoSubstitutionTemplateLiteral) || !startsAt(node, offset - 1) || specifierNodes.has(node)) return;
     const op = parseOpId((node as ts.StringLiteralLike).text);
-    if (op) facts.opRefs.push({ ...op, range: r(node) });
+    if (op) facts.opRefs.push({ collection: op.collection, op: op.op, range: r(node) });
   };
 
   // Static imports were read above: only `import(` (a dynamic import or an import type) is looked for.
