@@ -102,8 +102,9 @@ export class Company {
 
 export function unreadableReason(text: string): string | undefined {
   if (text.length > MAX_FILE_BYTES) return `larger than ${MAX_FILE_BYTES / 1_000_000} MB, not read`;
-  const nul = text.indexOf("\u0000");
-  if (nul >= 0 && nul < 8192) return "a binary file, not read";
+  // Only the head is looked at (as git does), so an ordinary file is not scanned to its end.
+  const head = text.length > 8192 ? text.slice(0, 8192) : text;
+  if (head.includes("\u0000")) return "a binary file, not read";
   return undefined;
 }
 
