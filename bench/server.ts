@@ -14,12 +14,13 @@
  * `--cpu-prof` adds one more run at the largest size under `node --cpu-prof` and summarizes where
  * the server spent its time while indexing and while answering edits (`--profile-only`: just that).
  * `--no-lock` generates the companies without a lockfile, to tell its share of the costs.
+ * `SERVER_NODE_FLAGS="--max-semi-space-size=32"` starts the server under extra node flags (for experiments).
  *
  *   node --import tsx bench/server.ts [--sizes 10000,1000] [--edits 200] [--runs 3] [--quick] [--cpu-prof | --profile-only] [--own-watcher] [--no-lock]
  */
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { LspClient, uri, type Diag } from "../test/support/lsp.ts";
+import { LspClient, SERVER, uri, type Diag } from "../test/support/lsp.ts";
 // @ts-expect-error plain JavaScript modules of the benchmark, without declarations
 import { generateCompany, HOT } from "./generate.mjs";
 // @ts-expect-error idem
@@ -50,7 +51,8 @@ interface IndexRun { indexMs: number; indexCpuMs: number; indexMainCpuMs: number
 
 /** Starts a server on the company and times its initial index; the client is left running. */
 async function startAndIndex(dir: string, dynamicWatch = true): Promise<{ client: LspClient; run: IndexRun }> {
-  const client = new LspClient({ dynamicWatch });
+  const nodeFlags = (process.env.SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+  const client = new LspClient({ dynamicWatch, command: [process.execPath, ...nodeFlags, SERVER, "--stdio"] });
   await client.initialize([dir]);
   const t0 = performance.now(); // `initialized` has just been sent
   const cpu0 = cpuMsOf(client.proc.pid!);
@@ -225,6 +227,9 @@ async function main(): Promise<void> {
   rows.push(["baseline: read + parse (ms)", ...results.map((r) => fmtMs(r.baseMs))]);
   rows.push(["initialized → last diagnostic (ms)", ...results.map((r) => fmtMs(r.indexMs))]);
   rows.push(["  × baseline (goal ≤ 1.50×)", ...results.map((r) => fmtX(r.indexMs / r.baseMs))]);
+  // Each run's index against the baseline run just before it: steadier than a ratio of medians
+  // when the machine's speed drifts between runs.
+  rows.push(["  median of each run's × its baseline", ...results.map((r) => fmtX(median(r.indexRuns.map((ms, i) => ms / r.baseRuns[i]))))]);
   rows.push(["baseline: CPU (ms)", ...results.map((r) => fmtMs(r.baseCpuMs))]);
   rows.push(["server CPU, initialized → idle (ms)", ...results.map((r) => fmtMs(r.indexCpuMs))]);
   rows.push(["  × baseline CPU", ...results.map((r) => fmtX(r.indexCpuMs / r.baseCpuMs))]);
