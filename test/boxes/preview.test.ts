@@ -177,6 +177,28 @@ for (const tier of TIERS) {
       assert.equal(listed[1]!.signal, "SIGTERM");
     });
 
+    test("a command run in a box while a preview syncs into it starts once the copy is whole", async () => {
+      const { root, boxes } = setup();
+      // Enough files that the sync copies them in several chunks, yielding in between.
+      const files = 4000;
+      for (let i = 0; i < files; i++) {
+        const dir = path.join(root, "lib", `d${i % 40}`);
+        if (i < 40) fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(path.join(dir, `f${i}.ts`), `export const f${i} = ${i};\n`);
+      }
+      const name = previewBoxName("root", "orders");
+      const home = path.join(boxes.boxesDir, name);
+      const preview = boxes.preview({ root, file: "resources/data.ts", export: "orders", command: "true" });
+      // Wait until the copy has begun, then ask for a run in the same box.
+      while (!fs.existsSync(path.join(home, "lib"))) await new Promise((r) => setImmediate(r));
+      const counted = await boxes.run({ name, command: "find lib -name '*.ts' | wc -l", wait: true });
+      assert.equal(counted.result?.stdout.trim(), String(files));
+      const started = await preview;
+      assert.equal(started.sync.copied, files + 6); // and the 6 files of COMPANY
+      const starts = (await boxes.events({ name })).events.filter((e) => e.kind === "start").map((e) => e.runId);
+      assert.deepEqual(starts, [started.runId, counted.runId], "the preview's command started first");
+    });
+
     test("diff of a box whose folder was deleted by hand is reported, not a crash", async () => {
       const { root, boxes } = setup();
       const { name } = await boxes.preview({ root, file: "resources/data.ts", export: "orders", command: "true", wait: true });

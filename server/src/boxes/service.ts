@@ -95,6 +95,24 @@ export class BoxService {
     return () => this.changeListeners.delete(listener);
   }
 
+  /** Per box, the end of the last operation that must not overlap another. */
+  private readonly exclusive = new Map<string, Promise<unknown>>();
+
+  /**
+   * Runs `operation` once the box's earlier exclusive operations are done. A preview's stop, sync
+   * and start are one such operation, and so is each `run`'s start and a `discard`: a command
+   * started while the sync copies could swap a folder of the box for a symlink between the
+   * folder's check and a copy into it, and so have the server write outside the box.
+   */
+  private exclusively<T>(name: string, operation: () => Promise<T>): Promise<T> {
+    const before = this.exclusive.get(name) ?? Promise.resolve();
+    const result = before.then(operation, operation);
+    const settled = result.then(() => undefined, () => undefined);
+    this.exclusive.set(name, settled);
+    void settled.then(() => { if (this.exclusive.get(name) === settled) this.exclusive.delete(name); });
+    return result;
+  }
+
   /** The box object for `name` (read/write/run directly); throws `BoxNameError` for a refused name. */
   box(name: string): Box {
     this.assertOpen();
@@ -129,7 +147,8 @@ export class BoxService {
 
   async run(params: BoxesRunParams): Promise<BoxesRunResult> {
     const box = this.box(params?.name);
-    const handle = box.start(params.command, { cwd: params.cwd, env: params.env, stdin: params.stdin });
+    // Never while a preview syncs into the box (see `exclusively`).
+    const handle = await this.exclusively(box.name, async () => box.start(params.command, { cwd: params.cwd, env: params.env, stdin: params.stdin }));
     if (!params.wait) {
       handle.done.catch(() => {}); // failures are recorded as events
       return { runId: handle.runId, tier: handle.tier };
@@ -144,8 +163,11 @@ export class BoxService {
 
   async discard(params: BoxesDiscardParams): Promise<BoxesDiscardResult> {
     const box = this.box(params?.name);
-    const existed = box.exists() || fs.existsSync(box.log.dir);
-    await box.discard();
+    const existed = await this.exclusively(box.name, async () => {
+      const existed = box.exists() || fs.existsSync(box.log.dir);
+      await box.discard();
+      return existed;
+    });
     this.boxes.delete(box.name);
     this.lastState.delete(box.name);
     this.emitChanged({ name: box.name, state: "discarded" });
@@ -200,11 +222,13 @@ export class BoxService {
     const file = relativeFile(root, params.file);
     const scope = params.scope !== undefined ? params.scope : scopeOf(root, file);
     const box = this.box(previewBoxName(scope, params.export));
-    await box.stop({ graceMs: 1000 });
     const command = previewCommand(params.command || this.previewTemplate, { file, export: params.export, scope, root: box.home });
-    writePreviewSource(box.log.dir, { root, file, export: params.export, scope, command });
-    const sync = await syncIntoBox({ root, home: box.home, runsDir: box.log.dir, reset: params.reset === true });
-    const handle = box.start(command, { explainExit: explainPreviewExit });
+    const { sync, handle } = await this.exclusively(box.name, async () => {
+      await box.stop({ graceMs: 1000 });
+      writePreviewSource(box.log.dir, { root, file, export: params.export, scope, command });
+      const sync = await syncIntoBox({ root, home: box.home, runsDir: box.log.dir, reset: params.reset === true });
+      return { sync, handle: box.start(command, { explainExit: explainPreviewExit }) };
+    });
     const base = { name: box.name, runId: handle.runId, tier: handle.tier, command, sync };
     if (!params.wait) {
       handle.done.catch(() => {});
