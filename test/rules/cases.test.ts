@@ -10,6 +10,8 @@ import { diffExpected, parseFixture, removeFixture, writeFixture } from "../supp
 import { checkDir, toFound } from "../support/check.ts";
 import { Workspace } from "../../server/src/core/workspace.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
+import { runSteps } from "../../server/src/core/steps.ts";
+import { join } from "node:path";
 
 function check(fixture: string): void {
   const fx = parseFixture(fixture);
@@ -312,4 +314,43 @@ test("cases: a type is followed up to 8 hops (each import or re-export into anot
   };
   assert.deepEqual(typesOf(chain(8)), { c: "x.far" }, "r.ts → h1 → … → h8: 8 hops");
   assert.deepEqual(typesOf(chain(9)), {}, "9 hops: not known, so no declaration");
+});
+
+test("cases: listing the files under one folder finds what the walk from the root finds there, and nothing in folders the walk skips", () => {
+  const dir = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {} }
+//- /workflows/a.ts
+export const a = 1;
+//- /workflows/deep/b.ts
+export const b = 1;
+//- /workflows/deep/notes.md
+not code
+//- /apps/web/lib/c.ts
+export const c = 1;
+//- /apps/web/generated/d.ts
+export const d = 1;
+//- /apps/inner/sanoma.config.ts
+export default {};
+//- /apps/inner/workflows/e.ts
+export const e = 1;
+//- /node_modules/pkg/index.js
+module.exports = {};
+//- /.cache/f.ts
+export const f = 1;
+//- /lib/.hidden/g.ts
+export const g = 1;
+`);
+  try {
+    const ws = new Workspace(nodeFileSystem, { exclude: ["generated"] });
+    const all = ws.listFiles(dir);
+    assert.ok(all.some((f) => f.endsWith("/c.ts")) && !all.some((f) => /\/(d|e|f|g)\.ts$|index\.js$/.test(f)), all.join("\n"));
+    const under = (rel: string) => runSteps(ws.listFilesSteps(dir, join(dir, rel))).sort();
+    for (const rel of ["workflows", "workflows/deep", "apps", "apps/web", "apps/web/lib", "apps/web/generated", "apps/inner", "apps/inner/workflows", "node_modules", "node_modules/pkg", ".cache", "lib/.hidden", "missing"]) {
+      assert.deepEqual(under(rel), all.filter((f) => f.startsWith(join(dir, rel) + "/")).sort(), rel);
+    }
+    assert.deepEqual(under("workflows/deep").map((f) => f.slice(dir.length)), ["/workflows/deep/b.ts"]);
+  } finally { removeFixture(dir); }
 });

@@ -118,20 +118,32 @@ export interface WalkOptions {
 /**
  * The files of a company: code files, the config and the lockfile, leaving out `node_modules`,
  * dot folders, excluded folders and nested companies' trees. Visits each real folder once.
- * Yields every `WALK_STEP` folders (see `steps.ts`).
+ * Yields every `WALK_STEP` folders (see `steps.ts`). With `under`, a folder of the company, lists
+ * only the files under it (what the walk from the root would list there), without walking the rest.
  */
-export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: WalkOptions = {}): Steps<string[]> {
+export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: WalkOptions = {}, under = root): Steps<string[]> {
   const out: string[] = [];
   const seen = new Set<string>();
   const exclude = new Set(options.exclude ?? []);
-  const stack = [root];
+  if (under !== root) {
+    const rel = relativeTo(root, under) ?? path.relative(root, under).split(path.sep).join("/");
+    if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return out;
+    // Every folder from the root down to `under` must be one the walk from the root enters.
+    let dir = root;
+    for (const name of rel.split("/")) {
+      dir = path.join(dir, name);
+      if (isSkippedDirName(name) || exclude.has(name) || exclude.has(relativeTo(root, dir) ?? "")) return out;
+      if (fs.isFile(path.join(dir, CONFIG_FILE))) return out; // a nested company's
+    }
+  }
+  const stack = [under];
   let n = 0;
   while (stack.length) {
     if (++n % WALK_STEP === 0) yield;
     const dir = stack.pop()!;
     const real = fs.realPath(dir);
     if (real === undefined) { options.onSkip?.({ path: dir, reason: "a folder that cannot be read" }); continue; }
-    if (seen.has(real)) { if (dir !== root) options.onSkip?.({ path: dir, reason: "a folder already visited (a symlink loop?)" }); continue; }
+    if (seen.has(real)) { if (dir !== under) options.onSkip?.({ path: dir, reason: "a folder already visited (a symlink loop?)" }); continue; }
     seen.add(real);
     for (const e of fs.readDir(dir).sort((a, b) => (a.name < b.name ? 1 : -1))) {
       const p = path.join(dir, e.name);

@@ -85,9 +85,9 @@ export class Workspace {
     return runSteps(this.listFilesSteps(root));
   }
 
-  /** `listFiles`, yielding every `WALK_STEP` folders (see `steps.ts`). */
-  listFilesSteps(root: string): Steps<string[]> {
-    return listCompanyFilesSteps(this.fs, root, { exclude: this.options.exclude, onSkip: this.options.onSkip });
+  /** `listFiles`, yielding every `WALK_STEP` folders (see `steps.ts`); with `under`, only the files under that folder. */
+  listFilesSteps(root: string, under?: string): Steps<string[]> {
+    return listCompanyFilesSteps(this.fs, root, { exclude: this.options.exclude, onSkip: this.options.onSkip }, under);
   }
 
   /** Reads every file of a company from disk (the check command's way; the server batches it). */

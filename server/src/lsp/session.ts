@@ -11,7 +11,7 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import { CONFIG_FILE, LOCK_FILE } from "../core/company.ts";
 import { warmFileRules, type CheckResult } from "../core/check.ts";
 import type { Company } from "../core/model.ts";
-import type { Steps } from "../core/steps.ts";
+import { runSteps, type Steps } from "../core/steps.ts";
 import { ruleDocsUrl } from "../core/rules/index.ts";
 import type { Problem } from "../core/types.ts";
 import { Workspace } from "../core/workspace.ts";
@@ -311,9 +311,9 @@ export class Session {
     this.markDirty(company.root);
   }
 
-  /** Reads the company's files under a folder that its index does not hold yet. */
+  /** Reads the company's files under a folder that its index does not hold yet (walking that folder only: a checkout makes many). */
   private readNewFilesUnder(company: Company, dir: string): void {
-    for (const f of this.ws.listFiles(company.root)) if (f.startsWith(dir + path.sep) && !company.files.has(f)) this.ws.readFromDisk(company, f);
+    for (const f of runSteps(this.ws.listFilesSteps(company.root, dir))) if (!company.files.has(f)) this.ws.readFromDisk(company, f);
   }
 
   private clearUnder(root: string): void {
