@@ -2,12 +2,16 @@
  * End-to-end: the packaged extension in a real VS Code (code-server 4.139.1 on Node 24, driven by
  * playwright-core in Debian's Chromium; see ../shared/recipes/real-vscode.md). One editor session,
  * steps in order, each as a person would do it with the keyboard:
- * the Problems panel lists Sanoma problems of files never opened; typing a second wakeup makes both
- * files' problems appear without saving, and undo clears them; completion of an op id in a string;
- * hover on a declaration; a quick fix from the light bulb; go to definition from an op id; the
- * status bar's company and scope; a palette command; a preview's output in a terminal. A screenshot
- * of the workbench with the Problems panel is saved and its path printed. When a step fails, the
- * extension host's logs and the Sanoma output are printed.
+ * the Problems panel lists Sanoma problems of files never opened; the status bar's company and
+ * scope; typing a second wakeup makes both files' problems appear without saving, and undo clears
+ * them; hover on a declaration; completion of an op id in a string; a quick fix from the light bulb;
+ * go to definition from an op id; Reveal Company Root; a palette command; the server comes back
+ * after it dies and after a restart from the palette; a preview's output in a terminal; the Boxes
+ * view, a box's changes shown and applied; Ctrl+C stopping a preview; the restart limit (after the
+ * fifth crash in 3 minutes the server stays down, the status bar and an error say so, and the
+ * error's Restart brings it back). A screenshot of the workbench with the Problems panel is saved
+ * and its path printed. When a step fails, the extension host's logs and the Sanoma output are
+ * printed.
  *
  * The workspace is a temporary folder holding `shop/`, a company written below whose text the steps
  * know, and a copy of `examples/acme-broken/` when it exists (every rule firing).
@@ -301,9 +305,21 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
     return pids;
   }
 
+  /**
+   * The Sanoma status bar item, whose label ends with its state: starting, indexing, ready or
+   * warning: <why>. Looked for in the status bar only: after the preview steps other parts of the
+   * workbench hold labels starting with "Sanoma: " too.
+   */
+  function statusItem(): Locator {
+    return page.locator('.part.statusbar .statusbar-item-label[aria-label^="Sanoma: "]').first();
+  }
+
   async function waitForStatus(state: RegExp) {
-    const item = page.locator('[aria-label^="Sanoma: "]').first();
-    await waitFor(`the status bar state ${state}`, async () => state.test((await item.getAttribute("aria-label")) ?? ""));
+    let label = "";
+    await waitFor(`the status bar state ${state}`, async () => state.test((label = (await statusItem().getAttribute("aria-label")) ?? ""))).catch((e) => {
+      console.log(`the status bar item's label: ${JSON.stringify(label)}`);
+      throw e;
+    });
   }
 
   async function editorText(): Promise<string> {
@@ -344,8 +360,7 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
   // ---- Steps ----
 
   step("the extension starts the language server", async () => {
-    // The status bar item's label ends with its state: starting, indexing, ready or warning: <why>.
-    const item = page.locator('[aria-label^="Sanoma: "]').first();
+    const item = statusItem();
     let label = "";
     await waitFor("the Sanoma status bar item", async () => {
       label = (await item.getAttribute("aria-label")) ?? "";
@@ -525,6 +540,39 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
     await page.waitForFunction(() => !!document.activeElement?.closest(".terminal-wrapper"));
     await page.keyboard.press("Control+C");
     await waitFor("the run's end", async () => /\^C[\s\S]*(stopped by SIG\w+|exited with code (130|137|143))/.test(await terminal.innerText()), 15_000);
+  });
+
+  step("after 5 crashes in 3 minutes the server is not restarted; the error's Restart button brings it back", async () => {
+    // client/src/server.ts restarts a dead server at most `maxRestarts` (4) times in 3 minutes. The
+    // palette restart in "the language server comes back after it dies…" cleared the count
+    // (`restart()` does), and nothing has crashed it since: kills 1 to 4 each bring a new server,
+    // kill 5 is the one it gives up on.
+    const maxRestarts = 4;
+    for (let kill = 1; kill <= maxRestarts; kill++) {
+      const pids = serverPids();
+      assert.equal(pids.length, 1, `one language server runs before kill ${kill} (${pids.join(", ")})`);
+      process.kill(pids[0]!, "SIGKILL");
+      await waitFor(`a new language server after kill ${kill}`, async () => serverPids().some((p) => p !== pids[0]));
+      await waitForStatus(/, (ready|indexing)$/);
+    }
+    const last = serverPids();
+    assert.equal(last.length, 1, `one language server runs before kill ${maxRestarts + 1} (${last.join(", ")})`);
+    process.kill(last[0]!, "SIGKILL");
+    const failure = `The language server stopped ${maxRestarts + 1} times in 3 minutes and will not be restarted`;
+    const toast = page.locator(".notifications-toasts .notification-toast", { hasText: `Sanoma: ${failure}` });
+    await toast.waitFor();
+    await waitForStatus(new RegExp(`, warning: ${failure}$`));
+    // Given up for good: no server comes back by itself.
+    const until = Date.now() + 3_000;
+    while (Date.now() < until) {
+      assert.deepEqual(serverPids(), [], `no language server runs after kill ${maxRestarts + 1}`);
+      await page.waitForTimeout(250);
+    }
+    await toast.getByRole("button", { name: "Restart", exact: true }).click();
+    await waitFor("the language server started from the error's Restart", async () => serverPids().length === 1 && !serverPids().includes(last[0]!));
+    await waitForStatus(/, (ready|indexing)$/);
+    await waitForProblems("shop", "the problems again", (t) => t.includes("sanoma.lock.json"));
+    await showProblems("");
   });
 
   step("a screenshot of the workbench with the Problems panel", async () => {
