@@ -21,7 +21,7 @@ import type { ImportContext, ImportFinding, ImportRule, ImportSite } from "../..
 import type { Fixer, Ranged, RuleContext, Visitor } from "./estree.ts";
 import { FileContexts } from "./context.ts";
 import { Prefilter, prefilterEnabled, scanEnabled } from "./prefilter.ts";
-import { scanSites, scannable } from "./scan.ts";
+import { scanSites, scannable } from "../../server/src/core/scan.ts";
 import { siteVisitor } from "./sites.ts";
 
 /** Kept equal to `lint-plugin/package.json`'s version by a test. */

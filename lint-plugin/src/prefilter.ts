@@ -25,6 +25,7 @@
 import * as path from "node:path";
 import { isFrameworkModule, type FileRole } from "../../server/src/core/company.ts";
 import { isPathSpecifier } from "../../server/src/core/reach.ts";
+import { unescape } from "../../server/src/core/scan.ts";
 import type { ImportContext, ImportRule, ImportSite } from "../../server/src/core/rules/rule.ts";
 
 /**
@@ -167,59 +168,6 @@ function lastKeyword(text: string, from: number, to: number): number {
   return -1;
 }
 
-/** A literal's value from its raw text, as JavaScript decodes it; undefined where unsure. */
-export function unescape(raw: string): string | undefined {
-  let out = "";
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw[i];
-    if (c !== "\\") { out += c; continue; }
-    const n = raw[++i];
-    if (n === undefined) return undefined; // a quote was escaped: the literal goes on past it
-    switch (n) {
-      case "n": out += "\n"; break;
-      case "r": out += "\r"; break;
-      case "t": out += "\t"; break;
-      case "b": out += "\b"; break;
-      case "f": out += "\f"; break;
-      case "v": out += "\v"; break;
-      case "0":
-        if (/[0-9]/.test(raw[i + 1] ?? "")) return undefined; // legacy octal
-        out += "\0";
-        break;
-      case "x": {
-        const hex = raw.slice(i + 1, i + 3);
-        if (!/^[0-9a-fA-F]{2}$/.test(hex)) return undefined;
-        out += String.fromCharCode(parseInt(hex, 16));
-        i += 2;
-        break;
-      }
-      case "u": {
-        let hex: string;
-        if (raw[i + 1] === "{") {
-          const close = raw.indexOf("}", i + 2);
-          if (close < 0) return undefined;
-          hex = raw.slice(i + 2, close);
-          i = close;
-        } else {
-          hex = raw.slice(i + 1, i + 5);
-          i += 4;
-        }
-        if (!/^[0-9a-fA-F]{1,6}$/.test(hex) || parseInt(hex, 16) > 0x10ffff) return undefined;
-        out += String.fromCodePoint(parseInt(hex, 16));
-        break;
-      }
-      case "\r":
-        if (raw[i + 1] === "\n") i++;
-        break; // a line continuation
-      case "\n": case "\u2028": case "\u2029":
-        break;
-      default:
-        if (/[1-9]/.test(n)) return undefined; // legacy octal, or \8 \9
-        out += n;
-    }
-  }
-  return out;
-}
 
 /**
  * Per file: which rules could fire. One file's answer is kept for the five rules that ask, and

@@ -11,7 +11,8 @@ import { roleOf } from "../../server/src/core/company.ts";
 import { readFacts } from "../../server/src/core/facts.ts";
 import { IMPORT_RULES } from "../../server/src/core/rules/imports.ts";
 import type { ImportContext } from "../../server/src/core/rules/rule.ts";
-import { Prefilter, ROLE_FIELDS, candidates, sameRole, unescape } from "../../lint-plugin/src/prefilter.ts";
+import { Prefilter, ROLE_FIELDS, candidates, sameRole } from "../../lint-plugin/src/prefilter.ts";
+import { unescape } from "../../server/src/core/scan.ts";
 
 const ROOT = "/co";
 const ctxOf = (rel: string): ImportContext => ({ root: ROOT, file: `${ROOT}/${rel}`, rel, role: roleOf(rel) });

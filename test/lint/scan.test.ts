@@ -1,5 +1,5 @@
 /**
- * The text scanner (`lint-plugin/src/scan.ts`) must find exactly the import sites that `sites.ts`
+ * The text scanner (`server/src/core/scan.ts`) must find exactly the import sites that `sites.ts`
  * finds in oxc's syntax tree, or say it cannot vouch for the text. Held here three ways:
  *   - small texts with the sites (or the refusal) written out, for the tricky cases by name;
  *   - in the real oxlint: a test plugin built from the same sources reads each file's tree with
@@ -18,7 +18,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { buildSync } from "esbuild";
-import { scanSites, scannable, type TextSite } from "../../lint-plugin/src/scan.ts";
+import { scanSites, scannable, type TextSite } from "../../server/src/core/scan.ts";
 import { OXLINT, REPO } from "./hosts.ts";
 
 type Row = [specifier: string, at: string, names: string[]];
@@ -105,7 +105,7 @@ describe("scanSites on written-out cases", () => {
 
 /** The checking plugin: tree sites and text sites of each file, one diagnostic per file saying how they compare. */
 const CHECKER = `
-const { scanSites } = require(${JSON.stringify(join(REPO, "lint-plugin/src/scan.ts"))});
+const { scanSites } = require(${JSON.stringify(join(REPO, "server/src/core/scan.ts"))});
 const { siteVisitor } = require(${JSON.stringify(join(REPO, "lint-plugin/src/sites.ts"))});
 let tree = [];
 const row = (s) => [s.specifier, s.specifierRange.range, s.names.map((n) => [n.imported, n.range.range])];

@@ -32,8 +32,7 @@
  * `require` is no call), and anywhere: `import("m")` (expression or type) and `require("m")` with
  * one string argument, called directly.
  */
-import type { ImportSite } from "../../server/src/core/rules/rule.ts";
-import { unescape } from "./prefilter.ts";
+import type { ImportSite } from "./rules/rule.ts";
 
 /** A `[start, end)` range of the text (UTF-16 code units), the shape hosts report at. */
 export interface Span { range: [number, number] }
@@ -546,26 +545,120 @@ function lastOf(source: string, word: string): number {
 export function scanSites(source: string): TextSite[] | undefined {
   // Every form has one of these words, and a word with an escape (\u0072equire) a `\u`: nothing
   // past the last of them can be part of a site, so the tokens stop a little after it.
-  const stop = Math.max(lastOf(source, "import"), lastOf(source, "require"), lastOf(source, "from"), lastOf(source, "\\u"));
+  const stop = lastSiteWord(source);
   if (stop < 0) return [];
   if (!tokenize(source, stop + 7)) return undefined;
-  const out: TextSite[] = [];
   try {
-    for (let k = 0; k < count; k++) {
-      if (starts[k] > stop) break; // `export` there re-exports nothing: no `from` follows
-      if (kind(k) !== WORD) continue;
-      const len = ends[k] - starts[k];
-      if (len !== 6 && len !== 7) continue;
-      if (member(k)) continue;
-      if (is(k, "import")) k = importAt(k, out); // past `import x = require(…)`, whose `require` is no call
-      else if (is(k, "export")) { if (depths[k] === 0) k = exportAt(k, out); }
-      else if (is(k, "require")) requireAt(k, out);
-    }
+    return readSites(stop);
   } catch (e) {
     if (e === UNSURE_SITES) return undefined;
     throw e;
   } finally {
     text = "";
+  }
+}
+
+/** A string literal (or template without substitutions): its range, quotes included, and its value. */
+export interface TextString { range: [number, number]; value: string }
+
+/**
+ * The import sites of a text, as `scanSites` reads them, and its string literals whose raw text
+ * starts with `prefix`, with their values; undefined when it cannot vouch for them (a literal
+ * whose escapes cannot be read surely, or anything `scanSites` refuses). Every token of the text
+ * is read, so more texts are refused than by `scanSites`, which stops after the last import.
+ */
+export function scanText(source: string, prefix: string): { sites: TextSite[]; strings: TextString[] } | undefined {
+  if (!tokenize(source, source.length)) return undefined;
+  try {
+    const stop = lastSiteWord(source);
+    const sites = stop < 0 ? [] : readSites(stop);
+    const strings: TextString[] = [];
+    for (let k = 0; k < count; k++) {
+      if ((kinds[k] !== STRING && kinds[k] !== TEMPLATE) || !source.startsWith(prefix, starts[k] + 1)) continue;
+      const value = valueOf(k);
+      if (value === undefined) return undefined;
+      strings.push({ range: [starts[k], ends[k]], value });
+    }
+    return { sites, strings };
+  } catch (e) {
+    if (e === UNSURE_SITES) return undefined;
+    throw e;
+  } finally {
+    text = "";
+  }
+}
+
+/** Where the last word an import form needs stands (-1: none). */
+function lastSiteWord(source: string): number {
+  return Math.max(lastOf(source, "import"), lastOf(source, "require"), lastOf(source, "from"), lastOf(source, "\\u"));
+}
+
+/** The sites among the tokens, up to `stop`; throws `UNSURE_SITES` where unsure. */
+function readSites(stop: number): TextSite[] {
+  const out: TextSite[] = [];
+  for (let k = 0; k < count; k++) {
+    if (starts[k] > stop) break; // `export` there re-exports nothing: no `from` follows
+    if (kind(k) !== WORD) continue;
+    const len = ends[k] - starts[k];
+    if (len !== 6 && len !== 7) continue;
+    if (member(k)) continue;
+    if (is(k, "import")) k = importAt(k, out); // past `import x = require(…)`, whose `require` is no call
+    else if (is(k, "export")) { if (depths[k] === 0) k = exportAt(k, out); }
+    else if (is(k, "require")) requireAt(k, out);
+  }
+  return out;
+}
+
+/** A literal's value from its raw text, as JavaScript decodes it; undefined where unsure. */
+export function unescape(raw: string): string | undefined {
+  let out = "";
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c !== "\\") { out += c; continue; }
+    const n = raw[++i];
+    if (n === undefined) return undefined; // a quote was escaped: the literal goes on past it
+    switch (n) {
+      case "n": out += "\n"; break;
+      case "r": out += "\r"; break;
+      case "t": out += "\t"; break;
+      case "b": out += "\b"; break;
+      case "f": out += "\f"; break;
+      case "v": out += "\v"; break;
+      case "0":
+        if (/[0-9]/.test(raw[i + 1] ?? "")) return undefined; // legacy octal
+        out += "\0";
+        break;
+      case "x": {
+        const hex = raw.slice(i + 1, i + 3);
+        if (!/^[0-9a-fA-F]{2}$/.test(hex)) return undefined;
+        out += String.fromCharCode(parseInt(hex, 16));
+        i += 2;
+        break;
+      }
+      case "u": {
+        let hex: string;
+        if (raw[i + 1] === "{") {
+          const close = raw.indexOf("}", i + 2);
+          if (close < 0) return undefined;
+          hex = raw.slice(i + 2, close);
+          i = close;
+        } else {
+          hex = raw.slice(i + 1, i + 5);
+          i += 4;
+        }
+        if (!/^[0-9a-fA-F]{1,6}$/.test(hex) || parseInt(hex, 16) > 0x10ffff) return undefined;
+        out += String.fromCodePoint(parseInt(hex, 16));
+        break;
+      }
+      case "\r":
+        if (raw[i + 1] === "\n") i++;
+        break; // a line continuation
+      case "\n": case "\u2028": case "\u2029":
+        break;
+      default:
+        if (/[1-9]/.test(n)) return undefined; // legacy octal, or \8 \9
+        out += n;
+    }
   }
   return out;
 }
