@@ -1,6 +1,7 @@
 /**
  * The incremental check (core/check.ts, core/analysis.ts): a check after edits must say exactly
- * what a first check of the edited company says, must name every file whose problems changed
+ * what a first check of the edited company says (read with every file parsed, so light facts are
+ * held to the syntax tree too), must name every file whose problems changed
  * (the server publishes only those), and must cost what the edit changes, not what the company
  * holds.
  */
@@ -23,9 +24,9 @@ const show = (root: string, p: Problem) =>
   (p.related?.length ? ` [${p.related.map((r) => `${relative(root, r.file)}:${r.range.start.line}:${r.range.start.character} ${r.message}`).join("; ")}]` : "") +
   (p.fixes?.length ? ` {${p.fixes.map((f) => f.title).join("; ")}}` : "");
 
-/** What a first check of the company on disk says, file by file. */
+/** What a first check of the company on disk says, file by file, every file's facts read from its syntax tree. */
 function firstCheck(root: string): Map<string, string> {
-  const ws = new Workspace(nodeFileSystem);
+  const ws = new Workspace(nodeFileSystem, { lightFacts: false });
   ws.loadCompany(root);
   return byFile(root, ws.check(root).problems);
 }

@@ -8,26 +8,21 @@
  */
 import ts from "typescript";
 import { LineMap } from "./text.ts";
+import { scanSites, scannable, scanText, type Span, type TextSite, type TextString } from "./scan.ts";
 import type { Range } from "./types.ts";
-
-export type ImportForm = "import" | "export" | "dynamic" | "require" | "import-equals" | "import-type";
 
 export interface ImportedName {
   /** The exported name it takes: an identifier, `default`, or `*` for a namespace. */
   imported: string;
-  local?: string;
   range: Range;
 }
 
+/** An import site: what the import rules judge (the same shape as the text scanner's sites). */
 export interface ImportFact {
   specifier: string;
   /** The specifier's string literal, quotes included. */
   range: Range;
-  form: ImportForm;
-  typeOnly: boolean;
   names: ImportedName[];
-  /** The whole statement, for fixes that rewrite it. */
-  statementRange?: Range;
 }
 
 /** Where a name of this module comes from, as far as it can be told without running it. */
@@ -133,6 +128,88 @@ export interface FileFacts {
 import { isFrameworkModule } from "./company.ts";
 export { isFrameworkModule };
 
+/**
+ * What only a syntax tree says of a file beyond its import sites and its string literals: a
+ * resource spec needs a call of `defineResource`, a collection or a secret call a local bound to
+ * `collection` or `secret`. A text without these words holds none of them.
+ */
+const BEYOND_TEXT = /defineResource|secret|collection/;
+/** Where an operation reference may stand: a string literal starting with `data.`. */
+const OP_REF_START = /["'`]data\./;
+
+/**
+ * A file's facts, read without a syntax tree where its text allows (the index reads most files of
+ * a big company this way, and parsing is most of its cost). When the text holds no word of
+ * `BEYOND_TEXT`, what the rules read of it at once is its import sites and its operation
+ * references, and the text scanner (`scan.ts`, exact or refusing) reads both: the sites, and the
+ * string literals starting with `data.` that are no import's specifier. It holds no specs,
+ * collections or secret calls. Everything else (exports, locals, declarations, workflows, syntax
+ * errors) is read from the syntax tree the first time it is asked for, which the resolver,
+ * navigation and symbols do for a few files only. `test/rules/light-facts.test.ts` holds both
+ * readings to the same facts.
+ */
+export function readFactsLightly(fileName: string, text: string): FileFacts {
+  if (scannable(fileName) && !BEYOND_TEXT.test(text)) {
+    if (!OP_REF_START.test(text)) {
+      const sites = scanSites(text);
+      if (sites !== undefined) return new LightFacts(fileName, text, sites, []);
+    } else {
+      const scanned = scanText(text, "data.");
+      if (scanned !== undefined) return new LightFacts(fileName, text, scanned.sites, scanned.strings);
+    }
+  }
+  return readFacts(fileName, text);
+}
+
+/** Shared by every light file: frozen, so that a push into it would fail loudly. */
+const NONE = Object.freeze([]) as unknown as never[];
+
+class LightFacts implements FileFacts {
+  readonly imports: ImportFact[];
+  readonly specs: ResourceSpecFact[] = NONE;
+  readonly collections: CollectionFact[] = NONE;
+  readonly opRefs: OpRefFact[] = NONE;
+  readonly secretCalls: SecretCallFact[] = NONE;
+  private text: string | undefined;
+  private tree: FileFacts | undefined;
+
+  /** `strings`: the text's string literals starting with `data.`, in order. */
+  constructor(private readonly fileName: string, text: string, sites: TextSite[], strings: TextString[]) {
+    const lines = new LineMap(text);
+    const range = (s: Span): Range => lines.range(s.range[0], s.range[1]);
+    this.imports = sites.map((site) => ({ specifier: site.specifier, range: range(site.specifierRange), names: site.names.map((n) => ({ imported: n.imported, range: range(n.range) })) }));
+    if (strings.length > 0) {
+      const specifiers = new Set(sites.map((site) => site.specifierRange.range[0]));
+      const opRefs: OpRefFact[] = [];
+      for (const s of strings) {
+        const op = specifiers.has(s.range[0]) ? undefined : parseOpId(s.value);
+        if (op) opRefs.push({ collection: op.collection, op: op.op, range: lines.range(s.range[0], s.range[1]) });
+      }
+      if (opRefs.length > 0) this.opRefs = opRefs;
+    }
+    this.text = text;
+  }
+
+  /** The facts read from the syntax tree, once; the text is let go then. */
+  private full(): FileFacts {
+    if (this.tree === undefined) {
+      this.tree = readFacts(this.fileName, this.text!);
+      this.text = undefined;
+    }
+    return this.tree;
+  }
+
+  get syntaxErrors(): number { return this.full().syntaxErrors; }
+  get firstSyntaxError(): FileFacts["firstSyntaxError"] { return this.full().firstSyntaxError; }
+  get bindings(): FileFacts["bindings"] { return this.full().bindings; }
+  get locals(): FileFacts["locals"] { return this.full().locals; }
+  get exports(): FileFacts["exports"] { return this.full().exports; }
+  get starExports(): string[] { return this.full().starExports; }
+  get declarations(): DeclarationFact[] { return this.full().declarations; }
+  get workflows(): WorkflowFact[] { return this.full().workflows; }
+  get config(): ConfigFact | undefined { return this.full().config; }
+}
+
 /** Where calls that matter may start: `require(`, `import(`, `defineResource(`. */
 const CALL_PATTERN = /(?<![\w$.])(?:require|defineResource)(?![\w$])|(?<![\w$.])import(?=\s*\()/g;
 
@@ -173,9 +250,9 @@ export function readFacts(fileName: string, text: string, options: Options = {})
     ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n) || ts.isPrivateIdentifier(n) ? n.text : undefined;
 
   // ---- Imports, exports and top-level bindings -------------------------------------------------
-  const addImport = (spec: ts.StringLiteralLike, form: ImportForm, typeOnly: boolean, names: ImportedName[], statement?: ts.Node) => {
+  const addImport = (spec: ts.StringLiteralLike, names: ImportedName[]) => {
     specifierNodes.add(spec);
-    facts.imports.push({ specifier: spec.text, range: r(spec), form, typeOnly, names, statementRange: statement ? r(statement) : undefined });
+    facts.imports.push({ specifier: spec.text, range: r(spec), names });
   };
 
   /** What an expression holds, as a Ref. */
@@ -256,17 +333,20 @@ export function readFacts(fileName: string, text: string, options: Options = {})
       const clause = st.importClause;
       const names: ImportedName[] = [];
       const typeOnly = !!clause?.isTypeOnly;
-      if (clause?.name) { names.push({ imported: "default", local: clause.name.text, range: r(clause.name) }); }
+      const bind = (local: string, imported: string, range: Range, elementTypeOnly: boolean) => {
+        names.push({ imported, range });
+        facts.bindings.set(local, { source, imported, typeOnly: typeOnly || elementTypeOnly });
+      };
+      if (clause?.name) bind(clause.name.text, "default", r(clause.name), false);
       const nb = clause?.namedBindings;
-      if (nb && ts.isNamespaceImport(nb)) names.push({ imported: "*", local: nb.name.text, range: r(nb.name) });
+      if (nb && ts.isNamespaceImport(nb)) bind(nb.name.text, "*", r(nb.name), false);
       if (nb && ts.isNamedImports(nb)) {
         for (const el of nb.elements) {
           const imported = el.propertyName ? nameText(el.propertyName) ?? el.name.text : el.name.text;
-          names.push({ imported, local: el.name.text, range: r(el.propertyName ?? el.name) });
+          bind(el.name.text, imported, r(el.propertyName ?? el.name), el.isTypeOnly);
         }
       }
-      for (const n of names) if (n.local) facts.bindings.set(n.local, { source, imported: n.imported, typeOnly: typeOnly || !!(nb && ts.isNamedImports(nb) && nb.elements.find((e) => e.name.text === n.local)?.isTypeOnly) });
-      addImport(st.moduleSpecifier, "import", typeOnly, names, st);
+      addImport(st.moduleSpecifier, names);
       continue;
     }
     if (ts.isExportDeclaration(st)) {
@@ -276,25 +356,25 @@ export function readFacts(fileName: string, text: string, options: Options = {})
         for (const el of st.exportClause.elements) {
           const local = el.propertyName ? nameText(el.propertyName) ?? el.name.getText(sf) : nameText(el.name) ?? "";
           const exported = nameText(el.name) ?? local;
-          names.push({ imported: local, local: exported, range: r(el.propertyName ?? el.name) });
+          names.push({ imported: local, range: r(el.propertyName ?? el.name) });
           facts.exports.set(exported, source !== undefined ? { kind: "import", source, imported: local } : { kind: "local", name: local });
         }
       } else if (st.exportClause && ts.isNamespaceExport(st.exportClause) && source !== undefined) {
         const exported = nameText(st.exportClause.name) ?? "";
-        names.push({ imported: "*", local: exported, range: r(st.exportClause.name) });
+        names.push({ imported: "*", range: r(st.exportClause.name) });
         facts.exports.set(exported, { kind: "import", source, imported: "*" });
       } else if (!st.exportClause && source !== undefined) {
         facts.starExports.push(source);
         names.push({ imported: "*", range: r(st) });
       }
-      if (source !== undefined) addImport(st.moduleSpecifier as ts.StringLiteral, "export", st.isTypeOnly, names, st);
+      if (source !== undefined) addImport(st.moduleSpecifier as ts.StringLiteral, names);
       continue;
     }
     if (ts.isImportEqualsDeclaration(st)) {
       const ref = st.moduleReference;
       if (ts.isExternalModuleReference(ref) && ts.isStringLiteralLike(ref.expression)) {
         facts.bindings.set(st.name.text, { source: ref.expression.text, imported: "*", typeOnly: st.isTypeOnly });
-        addImport(ref.expression, "import-equals", st.isTypeOnly, [{ imported: "*", local: st.name.text, range: r(st.name) }], st);
+        addImport(ref.expression, [{ imported: "*", range: r(st.name) }]);
       }
       continue;
     }
@@ -488,14 +568,14 @@ export function readFacts(fileName: string, text: string, options: Options = {})
     if (node.kind === ts.SyntaxKind.ImportType) {
       const t = node as ts.ImportTypeNode;
       if (ts.isLiteralTypeNode(t.argument) && ts.isStringLiteral(t.argument.literal) && !specifierNodes.has(t.argument.literal)) {
-        addImport(t.argument.literal, "import-type", true, [{ imported: "*", range: r(t.argument.literal) }]);
+        addImport(t.argument.literal, [{ imported: "*", range: r(t.argument.literal) }]);
       }
       return;
     }
     if (!parent || !startsAt(node, offset)) return;
     if (node.kind === ts.SyntaxKind.ImportKeyword && ts.isCallExpression(parent) && parent.expression === node) {
       const a = parent.arguments[0];
-      if (a && ts.isStringLiteralLike(a) && !specifierNodes.has(a)) addImport(a, "dynamic", false, [{ imported: "*", range: r(a) }]);
+      if (a && ts.isStringLiteralLike(a) && !specifierNodes.has(a)) addImport(a, [{ imported: "*", range: r(a) }]);
       return;
     }
     if (!ts.isIdentifier(node)) return;
@@ -503,7 +583,7 @@ export function readFacts(fileName: string, text: string, options: Options = {})
     if (ts.isCallExpression(parent) && parent.expression === node) {
       if (name === "require") {
         const a = parent.arguments[0];
-        if (parent.arguments.length === 1 && a && ts.isStringLiteralLike(a) && !specifierNodes.has(a)) addImport(a, "require", false, [{ imported: "*", range: r(a) }]);
+        if (parent.arguments.length === 1 && a && ts.isStringLiteralLike(a) && !specifierNodes.has(a)) addImport(a, [{ imported: "*", range: r(a) }]);
       } else if (collectionLocals.has(name)) readCollection(parent);
       else if (secretLocals.has(name)) {
         const a = parent.arguments[0];

@@ -6,7 +6,7 @@
  */
 import * as path from "node:path";
 import { CONFIG_FILE, LOCK_FILE, isCodeFile, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
-import { readFacts, type FileFacts } from "./facts.ts";
+import { readFacts, readFactsLightly, type FileFacts } from "./facts.ts";
 import { readLock, type LockFacts } from "./lockfile.ts";
 import { WALK_STEP, type Steps } from "./steps.ts";
 import type { FileSystem, Problem } from "./types.ts";
@@ -46,7 +46,11 @@ export class Company {
     return this.parsedLock.facts;
   }
 
-  constructor(readonly root: string) {}
+  /**
+   * @param lightFacts whether files whose text allows it have their facts read without a syntax
+   * tree (`readFactsLightly`); off, every file is parsed (tests compare the two).
+   */
+  constructor(readonly root: string, readonly lightFacts = true) {}
 
   get configFile(): CompanyFile | undefined {
     return this.files.get(path.join(this.root, CONFIG_FILE));
@@ -83,7 +87,9 @@ export class Company {
     const entry: CompanyFile = { path: file, rel, role: roleOf(rel) };
     const reason = unreadableReason(text);
     if (reason) entry.skipped = reason;
-    else entry.facts = readFacts(file, text, { isConfig: entry.role.isConfig });
+    // The config and data files are always read from their syntax tree: every check reads all they hold.
+    else if (entry.role.isConfig || entry.role.isDataFile || !this.lightFacts) entry.facts = readFacts(file, text, { isConfig: entry.role.isConfig });
+    else entry.facts = readFactsLightly(file, text);
     this.files.set(file, entry);
     return { existedBefore: !!old, existsNow: true };
   }

@@ -13,6 +13,8 @@ import type { FileSystem } from "./types.ts";
 
 export interface WorkspaceOptions {
   exclude?: string[];
+  /** Read facts without a syntax tree where a file's text allows (default); false parses every file. */
+  lightFacts?: boolean;
   onSkip?: (s: Skipped) => void;
 }
 
@@ -68,7 +70,7 @@ export class Workspace {
   ensureCompany(root: string): Company {
     let c = this.companies.get(root);
     if (!c) {
-      c = new Company(root);
+      c = new Company(root, this.options.lightFacts !== false);
       this.companies.set(root, c);
       this.resolvers.set(root, new ConnectorResolver(this.fs, (file) => this.companyOf(file)?.files.get(file)?.facts));
     }

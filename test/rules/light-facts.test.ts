@@ -1,0 +1,104 @@
+/**
+ * Facts read without a syntax tree (`readFactsLightly` in core/facts.ts) must be the facts read
+ * from it: the same import sites (the text scanner, core/scan.ts, vouches for them or refuses),
+ * none of what a text without `defineResource`, `secret`, `collection` or a `"data.` string can
+ * hold, and the rest read from the tree on first use. Held on the repository's own TypeScript,
+ * the `.d.ts` files of `@types`, the example companies and a generated company; then whole checks
+ * with and without light facts must say the same.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { test } from "node:test";
+import { readFacts, readFactsLightly, type FileFacts, type ImportFact } from "../../server/src/core/facts.ts";
+import { Workspace } from "../../server/src/core/workspace.ts";
+import { nodeFileSystem } from "../../server/src/node/fs.ts";
+import type { Problem } from "../../server/src/core/types.ts";
+// @ts-expect-error the benchmark's generator is plain JavaScript
+import { generateCompany } from "../../bench/generate.mjs";
+
+const REPO = join(import.meta.dirname, "..", "..");
+
+function tsFiles(dir: string, out: string[] = []): string[] {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) { if (e.name !== ".git" && e.name !== "dist") tsFiles(p, out); }
+    else if (/\.[cm]?ts$/.test(e.name) && statSync(p).size < 2_000_000) out.push(p);
+  }
+  return out;
+}
+
+/** Sites in text order, so that the two readings' orders (declarations first, or text) compare. */
+const inOrder = (imports: ImportFact[]) =>
+  [...imports].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+
+/** Every field, read the way a consumer reads it (through the light facts' getters). */
+const fields = (f: FileFacts) => ({
+  syntaxErrors: f.syntaxErrors, firstSyntaxError: f.firstSyntaxError, imports: inOrder(f.imports), bindings: f.bindings, locals: f.locals,
+  exports: f.exports, starExports: f.starExports, specs: f.specs, declarations: f.declarations, collections: f.collections,
+  opRefs: f.opRefs, secretCalls: f.secretCalls, workflows: f.workflows, config: f.config,
+});
+
+test("light facts: the same facts as the syntax tree's, on the repository, @types and a generated company", () => {
+  const gen = mkdtempSync(join(tmpdir(), "sanoma-light-"));
+  try {
+    generateCompany(gen, { files: 2000, hot: true });
+    const corpora = {
+      repository: [...tsFiles(join(REPO, "server")), ...tsFiles(join(REPO, "lint-plugin", "src")), ...tsFiles(join(REPO, "client")), ...tsFiles(join(REPO, "test")), ...tsFiles(join(REPO, "bench")), ...tsFiles(join(REPO, "examples"))],
+      types: tsFiles(join(REPO, "node_modules", "@types")),
+      generated: tsFiles(gen).filter((f) => !f.includes("/node_modules/")),
+    };
+    for (const [name, files] of Object.entries(corpora)) {
+      let light = 0;
+      let withOpRefs = 0;
+      for (const file of files) {
+        const text = readFileSync(file, "utf8");
+        const full = readFacts(file, text);
+        const read = readFactsLightly(file, text);
+        if (read.constructor.name === "LightFacts") {
+          light++;
+          if (read.opRefs.length > 0) withOpRefs++;
+          // Its own fields first, before any getter reads the tree.
+          assert.deepEqual({ specs: read.specs, collections: read.collections, opRefs: read.opRefs, secretCalls: read.secretCalls, imports: inOrder(read.imports) },
+            { specs: full.specs, collections: full.collections, opRefs: full.opRefs, secretCalls: full.secretCalls, imports: inOrder(full.imports) }, relative(REPO, file));
+        }
+        assert.deepEqual(fields(read), fields(full), relative(REPO, file));
+      }
+      // Light reading must be the common case where it can be, or this test proves little.
+      assert.ok(light >= files.length / 5, `${name}: ${light} of ${files.length} files read lightly`);
+      // A company's workflows are read lightly too, their operation references from the text.
+      if (name === "generated") assert.ok(withOpRefs >= files.length / 4, `${withOpRefs} files read lightly with operation references`);
+    }
+  } finally {
+    rmSync(gen, { recursive: true, force: true });
+  }
+});
+
+const show = (root: string, p: Problem) =>
+  `${relative(root, p.file)}:${p.range.start.line}:${p.range.start.character} ${p.severity} ${p.rule} ${p.message}` +
+  (p.related?.length ? ` [${p.related.map((r) => `${relative(root, r.file)}:${r.range.start.line}:${r.range.start.character}`).join("; ")}]` : "") +
+  (p.fixes?.length ? ` {${p.fixes.map((f) => `${f.title} ${JSON.stringify(f.edits)}`).join("; ")}}` : "");
+
+function checkWith(root: string, lightFacts: boolean): string[] {
+  const ws = new Workspace(nodeFileSystem, { lightFacts });
+  ws.loadCompany(root);
+  const result = ws.check(root);
+  return [...result.problems.map((p) => show(root, p)), `declarations: ${result.analysis.declarations.map((d) => `${d.id} ${d.type?.id}`).join(", ")}`];
+}
+
+test("light facts: a whole check says the same with and without them", () => {
+  const gen = mkdtempSync(join(tmpdir(), "sanoma-light-"));
+  try {
+    generateCompany(gen, { files: 2000, hot: true });
+    for (const root of [join(REPO, "examples", "acme"), join(REPO, "examples", "acme-broken"), gen]) {
+      const full = checkWith(root, false);
+      // Declarations resolved in every company; problems in the broken ones.
+      assert.match(full.at(-1)!, /declarations: \S/, root);
+      if (root !== join(REPO, "examples", "acme")) assert.ok(full.length > 10, root);
+      assert.deepEqual(checkWith(root, true), full, root);
+    }
+  } finally {
+    rmSync(gen, { recursive: true, force: true });
+  }
+});
