@@ -25,11 +25,14 @@ export function documentSymbols(session: Session, params: DocumentSymbolParams):
   return symbolsOf(loc.analysis, loc.file).map((s) => ({ name: s.name, detail: s.detail, kind: s.kind, range: s.range, selectionRange: s.range }));
 }
 
-export function workspaceSymbols(session: Session, params: WorkspaceSymbolParams): WorkspaceSymbol[] {
+export async function workspaceSymbols(session: Session, params: WorkspaceSymbolParams): Promise<WorkspaceSymbol[]> {
   const q = params.query.toLowerCase();
   const out: WorkspaceSymbol[] = [];
   for (const root of session.ws.companies.keys()) {
-    const a = session.resultOf(root)?.analysis;
+    let a = session.resultOf(root)?.analysis;
+    if (!a) continue;
+    await readWorkflows(a.files);
+    a = session.resultOf(root)?.analysis;
     if (!a) continue;
     for (const s of symbolsOf(a)) {
       if (q && !fuzzy(s.name.toLowerCase(), q)) continue;
@@ -38,6 +41,24 @@ export function workspaceSymbols(session: Session, params: WorkspaceSymbolParams
     }
   }
   return out;
+}
+
+/**
+ * Reads the workflows of every workflow source in slices of 10 ms. Most files' facts were read
+ * without a syntax tree (`readFactsLightly`), and their workflows are parsed on first use: the
+ * first search of a big company parses thousands of files, and the server keeps answering
+ * meanwhile.
+ */
+async function readWorkflows(files: Iterable<CompanyFile>): Promise<void> {
+  let t = performance.now();
+  for (const f of files) {
+    if (!f.role.isWorkflowSource || !f.facts) continue;
+    void f.facts.workflows;
+    if (performance.now() - t > 10) {
+      await new Promise((resolve) => setImmediate(resolve));
+      t = performance.now();
+    }
+  }
 }
 
 function fuzzy(name: string, q: string): boolean {
