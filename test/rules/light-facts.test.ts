@@ -102,3 +102,27 @@ test("light facts: a whole check says the same with and without them", () => {
     rmSync(gen, { recursive: true, force: true });
   }
 });
+
+test("light facts of text being typed: unbalanced brackets and open literals go to the parser; other syntax errors are read by the scanner", () => {
+  const file = "/co/workflows/w.ts";
+  const typing = [
+    `(import { a } from "./a";\nimport b from "./b";\nexport const w = (ctx: any) => ctx.call("data.orders.get", {});\n`,
+    `import { a } from "./a";\nim(port b from "./b";\n`,
+    `import { a } from "./a";\nconst s = "data.orders.get;\nexport const w = 1;\n`,
+    `import { a } from "./a";\nexport const w = (ctx: any) => { ctx.call("data.orders.get", {});\n`,
+  ];
+  for (const text of typing) {
+    assert.notEqual(readFactsLightly(file, text).constructor.name, "LightFacts", text); // the parser read it
+    assert.deepEqual(fields(readFactsLightly(file, text)), fields(readFacts(file, text)), text);
+  }
+  // FIXME: a syntax error the tokenizer does not see is read by the scanner, and the parser's
+  // recovery may then see less: here it loses the operation references after a broken template
+  // substitution, which the scanner still finds. Both are readings of broken code; they differ.
+  const broken = `export const w = async (ctx: any) => {\n  throw new Error(\`no record \${in=put.id}\`);\n  await ctx.call("data.orders.get", {});\n  await ctx.call("data.orders.list", {});\n};\n`;
+  const light = readFactsLightly(file, broken);
+  assert.equal(light.constructor.name, "LightFacts");
+  assert.deepEqual(light.opRefs.map((r) => `${r.collection}.${r.op}`), ["orders.get", "orders.list"]);
+  const parsed = readFacts(file, broken);
+  assert.ok(parsed.syntaxErrors > 0);
+  assert.notDeepEqual(parsed.opRefs.map((r) => `${r.collection}.${r.op}`), ["orders.get", "orders.list"]);
+});

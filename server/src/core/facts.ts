@@ -8,7 +8,7 @@
  */
 import ts from "typescript";
 import { LineMap } from "./text.ts";
-import { scanSites, scannable, scanText, type Span, type TextSite, type TextString } from "./scan.ts";
+import { scannable, scanText, type Span, type TextSite, type TextString } from "./scan.ts";
 import type { Range } from "./types.ts";
 
 export interface ImportedName {
@@ -134,8 +134,6 @@ export { isFrameworkModule };
  * `collection` or `secret`. A text without these words holds none of them.
  */
 const BEYOND_TEXT = /defineResource|secret|collection/;
-/** Where an operation reference may stand: a string literal starting with `data.`. */
-const OP_REF_START = /["'`]data\./;
 
 /**
  * A file's facts, read without a syntax tree where its text allows (the index reads most files of
@@ -149,14 +147,12 @@ const OP_REF_START = /["'`]data\./;
  * readings to the same facts.
  */
 export function readFactsLightly(fileName: string, text: string): FileFacts {
+  // The whole text is tokenized, not just its imports: an unbalanced bracket or an unterminated
+  // literal anywhere (a file being typed) makes the scanner refuse, and the parser's recovery
+  // reads the file, as before.
   if (scannable(fileName) && !BEYOND_TEXT.test(text)) {
-    if (!OP_REF_START.test(text)) {
-      const sites = scanSites(text);
-      if (sites !== undefined) return new LightFacts(fileName, text, sites, []);
-    } else {
-      const scanned = scanText(text, "data.");
-      if (scanned !== undefined) return new LightFacts(fileName, text, scanned.sites, scanned.strings);
-    }
+    const scanned = scanText(text, "data.");
+    if (scanned !== undefined) return new LightFacts(fileName, text, scanned.sites, scanned.strings);
   }
   return readFacts(fileName, text);
 }
