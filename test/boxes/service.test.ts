@@ -29,6 +29,27 @@ describe("BoxService, either tier", () => {
     }
   });
 
+  test("a run that prints past the recording cap records one note, then nothing more, and goes on", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "process", maxRecordedBytes: 1000 });
+    try {
+      // 40 lines of 100 bytes, then a line on stderr: 4,100 bytes against a cap of 1,000.
+      const command = "for i in $(seq 40); do printf '%099d\\n' $i; sleep 0.01; done; echo done >&2; exit 3";
+      const run = await boxes.run({ name: "chatty", command, wait: true });
+      assert.equal(run.result?.exitCode, 3, "the run went on to its end");
+      assert.equal(run.result?.stdout.split("\n").filter(Boolean).length, 40, "the run's own result still has all of it");
+      const events = (await boxes.events({ name: "chatty" })).events.filter((e) => e.runId === run.runId);
+      const outputs = events.filter((e) => e.kind === "output");
+      const note = outputs.at(-1)!;
+      assert.ok(note.kind === "output" && note.stream === "stderr" && /printed more than 1000 bytes; the rest of its output is neither recorded nor shown/.test(note.text), JSON.stringify(note));
+      const recorded = outputs.slice(0, -1).reduce((n, e) => n + (e.kind === "output" ? e.bytes : 0), 0);
+      assert.ok(recorded > 0 && recorded <= 1000, `${recorded} bytes recorded`);
+      assert.ok(!outputs.some((e) => e.kind === "output" && e.text.includes("done")), "nothing after the note");
+      assert.equal(events.at(-1)!.kind, "exit");
+    } finally {
+      await boxes.dispose();
+    }
+  });
+
   test("a refused name is an error whose message is the B4 sentence", async () => {
     const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
     try {

@@ -26,6 +26,11 @@ import { BASE_PATH, planSpawn, type TierChoice } from "./tiers.ts";
 export const OUTPUT_GRACE_MS = 200;
 /** Output kept in a run's result, per stream; the event log keeps everything. */
 export const DEFAULT_CAPTURE_BYTES = 1024 * 1024;
+/**
+ * Output a run may record in its box's log (and stream as events): a command stuck printing in a
+ * loop must not fill the disk. Past it, one note says so; the run goes on.
+ */
+export const DEFAULT_RECORDED_BYTES = 64 * 1024 * 1024;
 /** How long `stop` waits after SIGTERM before SIGKILL. */
 export const STOP_GRACE_MS = 1500;
 
@@ -48,6 +53,8 @@ export interface BoxContext {
   onEvent: (event: BoxEvent) => void;
   /** A run started or ended, or the last process of a box ended. */
   onStateChange: (box: string) => void;
+  /** Output a run records at most (`DEFAULT_RECORDED_BYTES` when unset). */
+  maxRecordedBytes?: number;
 }
 
 export interface RunOptions {
@@ -166,9 +173,20 @@ export class Box {
     const { info } = live;
     const cap = options.captureBytes ?? DEFAULT_CAPTURE_BYTES;
     const captured = { stdout: [] as string[], stderr: [] as string[], bytes: { stdout: 0, stderr: 0 }, truncated: false };
+    const recordCap = this.ctx.maxRecordedBytes ?? DEFAULT_RECORDED_BYTES;
+    let recorded = 0;
+    const record = (stream: "stdout" | "stderr", text: string, bytes: number) =>
+      this.ctx.onEvent(this.append({ kind: "output", box: this.name, runId: info.runId, at: Date.now(), stream, text, bytes }));
     const output = (stream: "stdout" | "stderr", text: string, bytes: number) => {
       if (text.length === 0) return;
-      this.ctx.onEvent(this.append({ kind: "output", box: this.name, runId: info.runId, at: Date.now(), stream, text, bytes }));
+      if (recorded <= recordCap) {
+        recorded += bytes;
+        if (recorded <= recordCap) record(stream, text, bytes);
+        else {
+          const note = `\n[sanoma: this run printed more than ${formatBytes(recordCap)}; the rest of its output is neither recorded nor shown. It goes on running: stop it from the Boxes view or with sanoma/boxes/stop.]\n`;
+          record("stderr", note, Buffer.byteLength(note));
+        }
+      }
       if (captured.bytes[stream] < cap) {
         captured[stream].push(text);
         captured.bytes[stream] += bytes;
@@ -531,4 +549,8 @@ export async function waitUntil(condition: () => boolean, ms: number): Promise<b
     await new Promise((r) => setTimeout(r, 20));
   }
   return true;
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MiB` : n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} bytes`;
 }

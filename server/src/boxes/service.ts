@@ -36,6 +36,8 @@ export interface BoxServiceOptions {
   tier?: TierSetting;
   /** The `sanoma.preview.command` setting. */
   previewCommand?: string;
+  /** Output one run records at most (default `DEFAULT_RECORDED_BYTES`, 64 MiB). */
+  maxRecordedBytes?: number;
 }
 
 /** `$XDG_CACHE_HOME/sanoma/boxes`, `~/.cache/sanoma/boxes`, or `~/Library/Caches/sanoma/boxes` on macOS. */
@@ -69,6 +71,7 @@ export class BoxService {
         for (const listener of this.eventListeners) safely(listener, event);
       },
       onStateChange: (name) => this.noteState(name),
+      maxRecordedBytes: options.maxRecordedBytes,
     };
   }
 
