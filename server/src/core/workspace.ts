@@ -82,9 +82,9 @@ export class Workspace {
     this.resolvers.delete(root);
   }
 
-  /** The files a company's index holds, listed from disk. */
-  listFiles(root: string): string[] {
-    return runSteps(this.listFilesSteps(root));
+  /** The files a company's index holds, listed from disk; with `under`, only those under that folder. */
+  listFiles(root: string, under?: string): string[] {
+    return runSteps(this.listFilesSteps(root, under));
   }
 
   /** `listFiles`, yielding every `WALK_STEP` folders (see `steps.ts`); with `under`, only the files under that folder. */

@@ -11,7 +11,7 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import { CONFIG_FILE, LOCK_FILE } from "../core/company.ts";
 import { warmFileRules, type CheckResult } from "../core/check.ts";
 import type { Company } from "../core/model.ts";
-import { runSteps, type Steps } from "../core/steps.ts";
+import type { Steps } from "../core/steps.ts";
 import { ruleDocsUrl } from "../core/rules/index.ts";
 import type { Problem } from "../core/types.ts";
 import { Workspace } from "../core/workspace.ts";
@@ -313,7 +313,7 @@ export class Session {
 
   /** Reads the company's files under a folder that its index does not hold yet (walking that folder only: a checkout makes many). */
   private readNewFilesUnder(company: Company, dir: string): void {
-    for (const f of runSteps(this.ws.listFilesSteps(company.root, dir))) if (!company.files.has(f)) this.ws.readFromDisk(company, f);
+    for (const f of this.ws.listFiles(company.root, dir)) if (!company.files.has(f)) this.ws.readFromDisk(company, f);
   }
 
   private clearUnder(root: string): void {
@@ -356,30 +356,18 @@ export class Session {
   private checkCompany(root: string, st: CompanyState): Promise<void> {
     const start = performance.now();
     const steps = this.ws.checkSteps(root, checkOptions(st.settings));
-    let finished!: () => void;
-    const done = new Promise<void>((resolve) => { finished = resolve; });
+    const done = inSlices(steps)
+      .catch((e): undefined => { this.options.log(`check of ${root} failed: ${(e as Error).stack}`); return undefined; })
+      .then((result) => {
+        this.running.delete(root);
+        // A company dissolved or re-indexed meanwhile: what was found of the old one is not published.
+        if (result && this.state.get(root) === st && this.ws.companies.get(root) === result.analysis.company) this.publishResult(root, st, result, start);
+        if (this.dirty.has(root)) this.scheduleCheck();
+      });
     this.running.set(root, done);
-    const slice = () => {
-      let result: CheckResult | undefined;
-      try {
-        const t = performance.now();
-        for (;;) {
-          const r = steps.next();
-          if (r.done) { result = r.value; break; }
-          if (performance.now() - t > BATCH_MS) { setImmediate(slice); return; }
-        }
-      } catch (e) {
-        this.options.log(`check of ${root} failed: ${(e as Error).stack}`);
-      }
-      this.running.delete(root);
-      // A company dissolved or re-indexed meanwhile: what was found of the old one is not published.
-      if (result && this.state.get(root) === st && this.ws.companies.get(root) === result.analysis.company) this.publishResult(root, st, result, start);
-      if (this.dirty.has(root)) this.scheduleCheck();
-      finished();
-    };
-    slice();
     return done;
   }
+
 
   private publishResult(root: string, st: CompanyState, result: CheckResult, start: number): void {
     const previous = st.result;
@@ -497,7 +485,7 @@ function yieldToRequests(): Promise<void> {
 }
 
 /** Runs the core's steps (see `core/steps.ts`) in batches of `BATCH_MS`, yielding to requests between them. */
-async function inSlices<T>(steps: Steps<T>): Promise<T> {
+export async function inSlices<T>(steps: Steps<T>): Promise<T> {
   let t = performance.now();
   for (;;) {
     const r = steps.next();

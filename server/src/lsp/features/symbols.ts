@@ -2,7 +2,7 @@
 import { SymbolKind, type DocumentSymbol, type DocumentSymbolParams, type WorkspaceSymbol, type WorkspaceSymbolParams } from "vscode-languageserver/node";
 import type { Analysis } from "../../core/analysis.ts";
 import type { CompanyFile } from "../../core/model.ts";
-import type { Session } from "../session.ts";
+import { inSlices, type Session } from "../session.ts";
 import { toUri } from "../convert.ts";
 import { locate } from "./target.ts";
 
@@ -44,21 +44,19 @@ export async function workspaceSymbols(session: Session, params: WorkspaceSymbol
 }
 
 /**
- * Reads the workflows of every workflow source in slices of 10 ms. Most files' facts were read
- * without a syntax tree (`readFactsLightly`), and their workflows are parsed on first use: the
- * first search of a big company parses thousands of files, and the server keeps answering
+ * Reads the workflows of every workflow source in the server's time slices. Most files' facts
+ * were read without a syntax tree (`readFactsLightly`), and their workflows are parsed on first
+ * use: the first search of a big company parses thousands of files, and the server keeps answering
  * meanwhile.
  */
 async function readWorkflows(files: Iterable<CompanyFile>): Promise<void> {
-  let t = performance.now();
-  for (const f of files) {
-    if (!f.role.isWorkflowSource || !f.facts) continue;
-    void f.facts.workflows;
-    if (performance.now() - t > 10) {
-      await new Promise((resolve) => setImmediate(resolve));
-      t = performance.now();
+  await inSlices((function* () {
+    for (const f of files) {
+      if (!f.role.isWorkflowSource || !f.facts) continue;
+      void f.facts.workflows;
+      yield;
     }
-  }
+  })());
 }
 
 function fuzzy(name: string, q: string): boolean {
