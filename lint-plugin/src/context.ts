@@ -5,10 +5,11 @@
  *
  * What depends on the folder alone (its root, its path in the company, whether it is skipped) is
  * kept per folder for the current observation of the roots, so a file costs a map lookup and its
- * role; the last file's context is kept for the five rules that ask for it in turn.
+ * role (what a role takes from the folder is kept with it too); the last file's context is kept
+ * for the five rules that ask for it in turn.
  */
 import * as path from "node:path";
-import { isCodeFile, relativeTo, roleOf } from "../../server/src/core/company.ts";
+import { folderRoleOf, isCodeFile, relativeTo, roleIn, type FolderRole } from "../../server/src/core/company.ts";
 import type { ImportContext } from "../../server/src/core/rules/rule.ts";
 import { RootCache, type ObservationEnd } from "./roots.ts";
 
@@ -17,6 +18,8 @@ interface Folder {
   root: string | undefined;
   /** The folder's path in its company (`""` for the root itself), or null when nothing in it is read. */
   rel: string | null;
+  /** What its files' roles take from it (when `rel` is not null). */
+  role: FolderRole | null;
 }
 
 export class FileContexts {
@@ -43,7 +46,7 @@ export class FileContexts {
     if (folder.root !== undefined && folder.rel !== null) {
       const base = cut > 0 ? file.slice(cut + 1) : path.basename(file);
       const rel = folder.rel === "" ? base : `${folder.rel}/${base}`;
-      ctx = { root: folder.root, file, rel, role: roleOf(rel) };
+      ctx = { root: folder.root, file, rel, role: roleIn(folder.role!, base) };
     }
     this.last = { file, observation: folder.observation, ctx };
     return ctx && { ctx, folder };
@@ -62,7 +65,7 @@ export class FileContexts {
       // A company's files are listed skipping dot folders (A3): the check never reads these.
       if (rel !== null && rel.split("/").some((d) => d.startsWith("."))) rel = null;
     }
-    const folder = { observation, root, rel };
+    const folder = { observation, root, rel, role: rel === null ? null : folderRoleOf(rel) };
     this.folders.set(dir, folder);
     return folder;
   }

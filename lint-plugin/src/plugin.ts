@@ -79,7 +79,7 @@ function oxlintFileOf(context: RuleContext): OxlintFile {
   oxlintStats.files++;
   if (located !== null) {
     const reading = readingOf(context, located.folder);
-    fire = reading.prefilter ? prefilter.firing(located.ctx, text, located.folder) : EVERY_RULE;
+    fire = reading.prefilter ? prefilter.firing(located.ctx, text) : EVERY_RULE;
     if (fire !== EVERY_RULE && fire.size > 0 && reading.scan) {
       if (scannable(file)) {
         const sites = scanSites(text);

@@ -22,8 +22,7 @@
  * of the file when the clause cannot be read that simply (a comment or a quote in it). The rules
  * only ever find more with more names (also tested).
  */
-import * as path from "node:path";
-import { isFrameworkModule, type FileRole } from "../../server/src/core/company.ts";
+import { isFrameworkModule } from "../../server/src/core/company.ts";
 import { isPathSpecifier } from "../../server/src/core/reach.ts";
 import { unescape } from "../../server/src/core/scan.ts";
 import type { ImportContext, ImportRule, ImportSite } from "../../server/src/core/rules/rule.ts";
@@ -83,14 +82,6 @@ const QUOTES = ["'", '"', "`"];
 /** Most judgements: no rule fires (one array for all of them). */
 const NO_IDS: readonly string[] = Object.freeze([]);
 
-/**
- * A specifier that does not keep its file's text alive: V8 makes a slice of 13 characters or more
- * a view into the whole text, and judged specifiers are kept as keys (of the judgements, and of the
- * core's targets) for the rest of the run: without a copy, every file's text would stay in memory.
- */
-function own(s: string): string {
-  return s.length < 13 ? s : (" " + s).slice(1);
-}
 const NO_NAMES: string[] = [];
 
 const WORD = /[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*/gu;
@@ -170,18 +161,13 @@ function lastKeyword(text: string, from: number, to: number): number {
 
 
 /**
- * Per file: which rules could fire. One file's answer is kept for the five rules that ask, and
- * each candidate's judgement is kept for the files of the same folder and role: the rules depend
- * on the importing file only through its folder (where a path leads) and its role (what the file
- * is), which `test/lint/prefilter.test.ts` holds them to.
+ * Per file: which rules could fire. One file's answer is kept for the five rules that ask.
+ * Judgements are not kept from one file to the next: a cache of them by folder, role and specifier
+ * was tried, and on the bench company (most imports distinct) keeping them alive to the end of the
+ * run cost more in garbage collection and map upkeep than judging again (docs/bench.md).
  */
 export class Prefilter {
   private last: { ctx: ImportContext; text: string; fire: ReadonlySet<string> } | undefined;
-  /** Folder → the roles of its files, each with specifier and names → the rules that fire (a folder's judgements go with it). */
-  private readonly judged = new WeakMap<object, { role: FileRole; judged: Map<string, readonly string[]> }[]>();
-  /** The last folder's roles (files come folder by folder, mostly). */
-  private lastFolder: object | undefined;
-  private lastRoles: { role: FileRole; judged: Map<string, readonly string[]> }[] | undefined;
   private readonly all: ReadonlySet<string>;
   private static readonly NONE: ReadonlySet<string> = new Set();
   /** Files looked at and files let through, and judgements made (for the bench). */
@@ -195,77 +181,38 @@ export class Prefilter {
   mayFire(ruleId: string, ctx: ImportContext, text: string): boolean {
     const last = this.last;
     if (last && last.ctx === ctx && last.text === text) return last.fire.has(ruleId);
-    const fire = this.firing(ctx, text, folderKey(ctx));
+    const fire = this.firing(ctx, text);
     this.last = { ctx, text, fire };
     return fire.has(ruleId);
   }
 
-  /**
-   * The rules that could fire on a file of this context and text. `folder` is an object standing
-   * for the file's folder and company: judgements are kept under it, per role.
-   */
-  firing(ctx: ImportContext, text: string, folder: object): ReadonlySet<string> {
+  /** The rules that could fire on a file of this context and text. */
+  firing(ctx: ImportContext, text: string): ReadonlySet<string> {
     this.stats.files++;
-    const fire = this.compute(ctx, text, folder);
+    const fire = this.compute(ctx, text);
     if (fire.size > 0) this.stats.passed++;
     return fire;
   }
 
-  private compute(ctx: ImportContext, text: string, folder: object): ReadonlySet<string> {
+  private compute(ctx: ImportContext, text: string): ReadonlySet<string> {
     if (ctx.role.isCollectionsFile) return this.all;
     const found = candidates(text);
     if (found === "all") return this.all;
-    if (found.length === 0) return Prefilter.NONE;
-    let roles = folder === this.lastFolder ? this.lastRoles : this.judged.get(folder);
-    if (roles === undefined) this.judged.set(folder, (roles = []));
-    this.lastFolder = folder;
-    this.lastRoles = roles;
-    let judged: Map<string, readonly string[]> | undefined;
-    for (const r of roles) if (sameRole(r.role, ctx.role)) { judged = r.judged; break; }
-    if (judged === undefined) roles.push({ role: ctx.role, judged: (judged = new Map()) });
     let fire: Set<string> | undefined;
     for (const c of found) {
-      const key = c.names.length === 0 ? c.specifier : `${c.specifier}\0${c.names.join(",")}`;
-      let ids = judged.get(key);
-      if (ids === undefined) {
-        // Kept for the run: a copy that does not keep this file's text alive (see `own`).
-        const specifier = own(c.specifier);
-        judged.set(c.names.length === 0 ? specifier : key, (ids = this.judge(specifier, c.names, ctx)));
-      }
-      for (const id of ids) (fire ??= new Set()).add(id);
+      for (const id of this.judge(c.specifier, c.names, ctx)) (fire ??= new Set()).add(id);
     }
     return fire ?? Prefilter.NONE;
   }
 
   private judge(specifier: string, names: string[], ctx: ImportContext): readonly string[] {
     this.stats.judged++;
-    const site: ImportSite<null> = { specifier, specifierRange: null, names: names.length === 0 ? [] : names.map((imported) => ({ imported, range: null })) };
+    const site: ImportSite<null> = { specifier, specifierRange: null, names: names.length === 0 ? NO_NAMES_IN_SITE : names.map((imported) => ({ imported, range: null })) };
     let ids: string[] | undefined;
     for (const rule of this.rules) if (rule.judgeImport(site, ctx).length > 0) (ids ??= []).push(rule.id);
     return ids ?? NO_IDS;
   }
 }
 
-/** Every field of a role: the compiler fails here when `FileRole` gains one, and a test holds `sameRole` to this list. */
-export const ROLE_FIELDS: Record<keyof FileRole, true> = {
-  scope: true, kind: true, isConfig: true, isWorkflowSource: true, isDataFile: true, isCollectionsFile: true, isScenario: true, isTest: true,
-};
-
-/**
- * Whether two roles say the same, field by field (a role's fields are plain values). A missing
- * scope or kind compares as "\0", which no path segment holds: so each comparison is of strings,
- * and the optimized code does not start over at the first file of the root scope.
- */
-export function sameRole(a: FileRole, b: FileRole): boolean {
-  return (a.scope ?? "\0") === (b.scope ?? "\0") && (a.kind ?? "\0") === (b.kind ?? "\0") && a.isConfig === b.isConfig && a.isWorkflowSource === b.isWorkflowSource &&
-    a.isDataFile === b.isDataFile && a.isCollectionsFile === b.isCollectionsFile && a.isScenario === b.isScenario && a.isTest === b.isTest;
-}
-
-/** Folder keys for callers that have no folder record (tests): one object per company and folder. */
-const folderKeys = new Map<string, object>();
-function folderKey(ctx: ImportContext): object {
-  const k = `${ctx.root}\0${path.dirname(ctx.file)}`;
-  let key = folderKeys.get(k);
-  if (key === undefined) folderKeys.set(k, (key = {}));
-  return key;
-}
+/** A site without names (most candidates): one shared array, never written. */
+const NO_NAMES_IN_SITE: ImportSite<null>["names"] = [];

@@ -1,6 +1,6 @@
 /**
  * The prefilter (`lint-plugin/src/prefilter.ts`) may say "a rule could fire" too often, never too
- * rarely. Four things it assumes of the core's import rules are held here against IMPORT_RULES
+ * rarely. Three things it assumes of the core's import rules are held here against IMPORT_RULES
  * themselves, so a change to a rule that breaks one fails this file rather than the plugin
  * quietly; then its reading of texts is tried on tricky cases and on thousands of generated files,
  * each compared with what the core's own facts (TypeScript's parser) make the rules find.
@@ -11,7 +11,7 @@ import { roleOf } from "../../server/src/core/company.ts";
 import { readFacts } from "../../server/src/core/facts.ts";
 import { IMPORT_RULES } from "../../server/src/core/rules/imports.ts";
 import type { ImportContext } from "../../server/src/core/rules/rule.ts";
-import { Prefilter, ROLE_FIELDS, candidates, sameRole } from "../../lint-plugin/src/prefilter.ts";
+import { Prefilter, candidates } from "../../lint-plugin/src/prefilter.ts";
 import { unescape } from "../../server/src/core/scan.ts";
 
 const ROOT = "/co";
@@ -60,18 +60,6 @@ test("core assumption: more names never make a rule stop firing", () => {
           for (const id of fewer) assert.ok(all.includes(id), `${rel}: ${spec} {${names}} fires ${id}, {${names},${more}} does not`);
         }
       }
-    }
-  }
-});
-
-test("core assumption: files of one folder and one role are judged alike", () => {
-  for (const rel of FILES) {
-    const slash = rel.lastIndexOf("/");
-    const sibling = `${rel.slice(0, slash + 1)}sibling${rel.slice(rel.lastIndexOf("."))}`;
-    const a = ctxOf(rel), b = ctxOf(sibling);
-    if (JSON.stringify(a.role) !== JSON.stringify(b.role)) continue;
-    for (const spec of [...PATHS, ...FRAMEWORK]) {
-      for (const names of [[], ["*"], ["secret", "collection"], NAMES]) assert.deepEqual(firing(spec, names, a), firing(spec, names, b), `${rel} vs ${sibling}: ${spec}`);
     }
   }
 });
@@ -177,7 +165,7 @@ test("prefilter: on 3,000 generated files, every rule the core's facts make fire
   assert.ok(skipped > 1000, `and the prefilter skips clean files (${skipped})`);
 });
 
-test("prefilter: judgements kept for one role of a folder are not lent to another role there", () => {
+test("prefilter: files of one folder with other roles are judged by their own role", () => {
   // resources/r.d.ts declares types (no data file); resources/r.ts is a data file: same folder, other roles.
   const text = `import type { W } from "../workflows/w";\n`;
   const fires = (prefilter: Prefilter, rel: string) => IMPORT_RULES.filter((r) => prefilter.mayFire(r.id, ctxOf(rel), text)).map((r) => r.id);
@@ -187,12 +175,3 @@ test("prefilter: judgements kept for one role of a folder are not lent to anothe
   }
 });
 
-test("prefilter: roles are told apart by every field a role has", () => {
-  const base = roleOf("apps/a/workflows/w.ts");
-  assert.deepEqual(Object.keys(ROLE_FIELDS).sort(), Object.keys(base).sort(), "ROLE_FIELDS lists what roleOf returns");
-  assert.ok(sameRole(base, roleOf("apps/a/workflows/other.ts")));
-  for (const k of Object.keys(ROLE_FIELDS) as (keyof typeof base)[]) {
-    const other = { ...base, [k]: typeof base[k] === "boolean" ? !base[k] : "zz" };
-    assert.ok(!sameRole(base, other), k);
-  }
-});

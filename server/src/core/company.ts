@@ -77,29 +77,56 @@ export interface FileRole {
 
 const EXCLUDED_TS = [".test.ts", ".spec.ts", ".d.ts"];
 
-/** Scope and kind of a company-relative path (A2, A3). */
-export function roleOf(rel: string): FileRole {
-  const parts = rel.split("/");
+/**
+ * What a file's role takes from its folder (a company-relative folder path, `""` for the root):
+ * the same for every file in it, so a host that sees a folder's files one by one reads it once.
+ */
+export interface FolderRole {
+  scope: string | null;
+  kind: Kind | null;
+  /** The folder is the company root. */
+  isRoot: boolean;
+  /** The folder is a kind folder itself (`resources/`, `apps/<app>/resources/`), not one under it. */
+  isKindRoot: boolean;
+}
+
+/** Scope and kind of the files of a company-relative folder (A2, A3). */
+export function folderRoleOf(dirRel: string): FolderRole {
+  const parts = dirRel === "" ? [] : dirRel.split("/");
   let scope: string | null = null;
   let rest = parts;
-  if (parts[0] === "apps" && parts.length > 2 && !parts[1].startsWith(".")) {
+  if (parts[0] === "apps" && parts.length >= 2 && !parts[1].startsWith(".")) {
     scope = parts[1];
     rest = parts.slice(2);
   }
-  const kind = rest.length > 1 && (KINDS as readonly string[]).includes(rest[0]) ? (rest[0] as Kind) : null;
-  const name = parts[parts.length - 1];
+  const kind = rest.length >= 1 && (KINDS as readonly string[]).includes(rest[0]) ? (rest[0] as Kind) : null;
+  return { scope, kind, isRoot: dirRel === "", isKindRoot: rest.length === 1 };
+}
+
+const TEST_NAME = /\.(test|spec)\.[cm]?[jt]sx?$/;
+
+/** The role of the file `name` in a folder of role `folder`. */
+export function roleIn(folder: FolderRole, name: string): FileRole {
+  const { scope, kind } = folder;
   const isTs = name.endsWith(".ts") && !EXCLUDED_TS.some((e) => name.endsWith(e));
-  const isTest = /\.(test|spec)\.[cm]?[jt]sx?$/.test(name);
+  // (`.test.` or `.spec.` first: most names have neither, and the pattern needs one.)
+  const isTest = (name.includes(".test.") || name.includes(".spec.")) && TEST_NAME.test(name);
   return {
     scope,
     kind,
-    isConfig: rel === CONFIG_FILE,
+    isConfig: folder.isRoot && name === CONFIG_FILE,
     isWorkflowSource: kind === "workflows" && isTs,
     isDataFile: kind === "resources" && isTs,
-    isCollectionsFile: kind === "resources" && rest.length === 2 && rest[1] === "data.ts",
+    isCollectionsFile: kind === "resources" && folder.isKindRoot && name === "data.ts",
     isScenario: kind === "scenarios",
     isTest,
   };
+}
+
+/** Scope and kind of a company-relative path (A2, A3). */
+export function roleOf(rel: string): FileRole {
+  const cut = rel.lastIndexOf("/");
+  return roleIn(folderRoleOf(cut < 0 ? "" : rel.slice(0, cut)), rel.slice(cut + 1));
 }
 
 /** Whether a path (file or folder, company-relative) would be a workflow source or a scenario file, judged by the path alone (A9). */

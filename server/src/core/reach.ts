@@ -19,15 +19,15 @@ export interface Target {
 }
 
 /**
- * Targets by root, importing folder and specifier: a pure function of the three, asked by every
- * import rule of every import. Kept per root and folder; the folder of the last file asked about
- * and the last answer are kept apart, since the rules ask for one import's target one after the
- * other, and a file's imports one after the other.
+ * Targets by specifier, for the file asked about last: each import rule asks for the target of
+ * each import of a file (rule by rule or import by import), so they are kept until another file
+ * is asked about. Not longer: kept across a company, they stayed alive to the end of a lint run,
+ * and on the bench company (most imports distinct) the garbage collector's work on them cost
+ * more than the string math they saved (docs/bench.md).
  */
-const targetCache = new Map<string, Map<string, Map<string, Target>>>();
-let targetCount = 0;
-/** The last file asked about (its root and path), and its folder's targets. */
-let fileRoot = "", fileRel: string | undefined, folderRel = "", folderTargets = new Map<string, Target>();
+/** The last file asked about (its root and path), its folder, and its targets. */
+let fileRoot = "", fileRel: string | undefined, folderRel = "";
+const fileTargets = new Map<string, Target>();
 /** The last specifier asked about from that file, and its target. */
 let lastSpecifier: string | undefined, lastTarget: Target | undefined;
 
@@ -36,11 +36,8 @@ export function importTarget(ctx: ImportContext, specifier: string): Target | un
   else if (specifier === lastSpecifier) return lastTarget;
   let target: Target | undefined;
   if (isPathSpecifier(specifier)) {
-    target = folderTargets.get(specifier);
-    if (target === undefined) {
-      if (++targetCount > 50_000) { targetCache.clear(); targetCount = 0; }
-      folderTargets.set(specifier, (target = computeTarget(fileRoot, folderRel, specifier)));
-    }
+    target = fileTargets.get(specifier);
+    if (target === undefined) fileTargets.set(specifier, (target = computeTarget(fileRoot, folderRel, specifier)));
   }
   lastSpecifier = specifier;
   lastTarget = target;
@@ -49,15 +46,10 @@ export function importTarget(ctx: ImportContext, specifier: string): Target | un
 
 function enterFile(ctx: ImportContext): void {
   const slash = ctx.rel.lastIndexOf("/");
-  const dirRel = slash < 0 ? "" : ctx.rel.slice(0, slash);
-  let byDir = targetCache.get(ctx.root);
-  if (byDir === undefined) targetCache.set(ctx.root, (byDir = new Map()));
-  let targets = byDir.get(dirRel);
-  if (targets === undefined) byDir.set(dirRel, (targets = new Map()));
+  folderRel = slash < 0 ? "" : ctx.rel.slice(0, slash);
   fileRoot = ctx.root;
   fileRel = ctx.rel;
-  folderRel = dirRel;
-  folderTargets = targets;
+  fileTargets.clear();
   lastSpecifier = undefined;
   lastTarget = undefined;
 }

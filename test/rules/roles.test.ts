@@ -1,0 +1,53 @@
+/**
+ * A file's role read in two steps (what its folder says, then its name: how the lint plugin reads
+ * it, once per folder) is the role the one-step reading of the whole path gave.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { KINDS, folderRoleOf, roleIn, roleOf, type FileRole, type Kind } from "../../server/src/core/company.ts";
+
+/** The one-step reading this replaced, kept as the reference. */
+function referenceRole(rel: string): FileRole {
+  const parts = rel.split("/");
+  let scope: string | null = null;
+  let rest = parts;
+  if (parts[0] === "apps" && parts.length > 2 && !parts[1].startsWith(".")) {
+    scope = parts[1];
+    rest = parts.slice(2);
+  }
+  const kind = rest.length > 1 && (KINDS as readonly string[]).includes(rest[0]) ? (rest[0] as Kind) : null;
+  const name = parts[parts.length - 1];
+  const isTs = name.endsWith(".ts") && ![".test.ts", ".spec.ts", ".d.ts"].some((e) => name.endsWith(e));
+  return {
+    scope,
+    kind,
+    isConfig: rel === "sanoma.config.ts",
+    isWorkflowSource: kind === "workflows" && isTs,
+    isDataFile: kind === "resources" && isTs,
+    isCollectionsFile: kind === "resources" && rest.length === 2 && rest[1] === "data.ts",
+    isScenario: kind === "scenarios",
+    isTest: /\.(test|spec)\.[cm]?[jt]sx?$/.test(name),
+  };
+}
+
+const SEGMENTS = ["apps", "a", ".x", "", "workflows", "resources", "scenarios", "lib", "data.ts", "sanoma.config.ts", "w.ts", "w.test.ts", "w.spec.mjs", "t.d.ts", "x.test.", "r.tsx", "y.spec.cts"];
+
+test("roleOf, and a folder's role then a name's, read a path as the one-step reading did", () => {
+  let seed = 11;
+  const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return (seed >>> 12) % n; };
+  const seen = new Set<string>();
+  for (let i = 0; i < 30_000; i++) {
+    const rel = Array.from({ length: 1 + rnd(5) }, () => SEGMENTS[rnd(SEGMENTS.length)]).join("/");
+    if (rel.startsWith("/")) continue; // a company-relative path never does
+    const want = referenceRole(rel);
+    assert.deepEqual(roleOf(rel), want, rel);
+    const cut = rel.lastIndexOf("/");
+    assert.deepEqual(roleIn(folderRoleOf(cut < 0 ? "" : rel.slice(0, cut)), rel.slice(cut + 1)), want, rel);
+    seen.add(JSON.stringify(want));
+  }
+  // The paths reach every kind of role, so the comparison covers each field both ways.
+  for (const field of ["isConfig", "isWorkflowSource", "isDataFile", "isCollectionsFile", "isScenario", "isTest"] as const) {
+    assert.ok([...seen].some((r) => JSON.parse(r)[field]), `some path is ${field}`);
+  }
+  assert.ok([...seen].some((r) => JSON.parse(r).scope === "a"), "some path is in an app");
+});
