@@ -14,10 +14,14 @@
 // with what `sanoma-check` finds, so a fast wrong plugin cannot pass; the plugin's own count of
 // how it read the files (`SANOMA_LINT_STATS`) is printed beside them.
 //
-// Usage: node bench/lint.mjs [--files 10000] [--runs 10] [--eslint-runs 3] [--keep] [--no-eslint] [--no-time] [--hyperfine]
+// Usage: node bench/lint.mjs [--files 10000] [--runs 10] [--eslint-runs 3] [--keep] [--no-eslint] [--no-time] [--hyperfine] [--per-thread N]
 // Needs `node scripts/build.mjs` first (dist/check.js, lint-plugin/dist/index.cjs). Times the
 // commands round-robin (robust ratios on a shared machine), or with hyperfine given --hyperfine.
 // The company lives in a temporary folder, deleted at the end unless --keep.
+// --per-thread N: then N more round-robin runs of the floor and of oxlint + sanoma under `perf record`
+// (needs perf), splitting each run's CPU between oxlint's JS thread, V8's and Node's helper threads
+// (the optimizing compiler, concurrent GC) and oxlint's lint threads: wall-clock ratios on a shared
+// 2-core machine move with the neighbours' load, CPU samples per thread much less.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -274,7 +278,37 @@ function time(commands, runs, cwd, warmup) {
     process.stdout.write(i < warmup ? "w" : ".");
   }
   process.stdout.write("\n");
-  return commands.map((c, k) => ({ name: c.name, median: median(walls[k]), min: Math.min(...walls[k]), max: Math.max(...walls[k]), runs, cpu: timer ? median(cpus[k]) : undefined }));
+  return commands.map((c, k) => ({ name: c.name, median: median(walls[k]), min: Math.min(...walls[k]), max: Math.max(...walls[k]), runs, cpu: timer ? median(cpus[k]) : undefined, walls: walls[k] }));
+}
+
+/**
+ * CPU of each kind of thread of oxlint's process, from `perf record` samples at 1 kHz (a sample is
+ * about a millisecond of CPU): the JS thread (the process's first), oxlint's lint threads
+ * (`tokio-rt-worker`), and every other thread (V8's compiler and GC helpers, Node's). Medians of
+ * `runs` round-robin runs; undefined without perf.
+ */
+function perThread(commands, runs, cwd) {
+  if (spawnSync("perf", ["--version"], { stdio: "ignore" }).status !== 0) return undefined;
+  const data = join(cwd, "perf.data");
+  const samples = commands.map(() => ({ js: [], helpers: [], lint: [] }));
+  for (let i = 0; i < runs; i++) {
+    commands.forEach((c, k) => {
+      spawnSync("perf", ["record", "-q", "-F", "1000", "-o", data, "--", ...c.cmd.split(" ")], { cwd, stdio: "ignore" });
+      const script = spawnSync("perf", ["script", "-i", data, "-F", "comm,pid,tid"], { cwd, encoding: "utf8", maxBuffer: 256 << 20 }).stdout ?? "";
+      let js = 0, helpers = 0, lint = 0;
+      for (const line of script.split("\n")) {
+        const m = /^\s*(.+?)\s+(\d+)\/(\d+)\s*$/.exec(line);
+        if (!m) continue;
+        if (m[1] === "tokio-rt-worker") lint++;
+        else if (m[2] === m[3]) js++;
+        else helpers++;
+      }
+      samples[k].js.push(js); samples[k].helpers.push(helpers); samples[k].lint.push(lint);
+    });
+    process.stdout.write(".");
+  }
+  process.stdout.write("\n");
+  return commands.map((c, k) => ({ name: c.name, js: median(samples[k].js), helpers: median(samples[k].helpers), lint: median(samples[k].lint) }));
 }
 
 // ---- Main -------------------------------------------------------------------------------------
@@ -335,14 +369,35 @@ async function main() {
     const by = (name) => all.find((r) => r.name === name)?.median;
     console.log(`\n${gen.files} files, ${gen.total} violations; wall-clock medians (min–max) and CPU time medians (user+sys, all threads):`);
     for (const r of all) console.log(`  ${r.name.padEnd(36)} ${r.median.toFixed(3)} s  (${r.min.toFixed(3)}–${r.max.toFixed(3)}, ${r.runs} runs)${r.cpu !== undefined ? `  cpu ${r.cpu.toFixed(3)} s` : ""}`);
-    const ratio = (a, b) => (by(a) / by(b));
-    console.log(`\n  oxlint + sanoma / oxlint + empty JS rule:             ${ratio("oxlint + sanoma", "oxlint + empty JS rule (floor)").toFixed(2)}×   (goal ≤ 1.30×)`);
+    // Each round runs every command back to back, so a round's ratio is taken under one load: the
+    // median of the rounds' ratios moves less with a neighbour's load than the ratio of medians.
+    const walls = (name) => all.find((r) => r.name === name)?.walls;
+    const ratio = (a, b) => {
+      const wa = walls(a), wb = walls(b);
+      return wa && wb && wa.length === wb.length ? median(wa.map((w, i) => w / wb[i])) : by(a) / by(b);
+    };
+    console.log(`\n  ratios (oxlint's: the median of the rounds' ratios; ESLint's: of the medians):`);
+    console.log(`  oxlint + sanoma / oxlint + empty JS rule:             ${ratio("oxlint + sanoma", "oxlint + empty JS rule (floor)").toFixed(2)}×   (goal ≤ 1.30×)`);
     console.log(`  the same with oxlint's built-in rules off:           ${ratio("JS only: sanoma", "JS only: empty JS rule (floor)").toFixed(2)}×`);
     console.log(`  text scan off (trees after the prefilter), built-ins off: ${ratio("JS only: sanoma, text scan off", "JS only: empty JS rule (floor)").toFixed(2)}×`);
     console.log(`  prefilter off (every tree), built-ins off:           ${ratio("JS only: sanoma, prefilter off", "JS only: empty JS rule (floor)").toFixed(2)}×`);
     if (by("ESLint + boundaries (cross-app)")) {
       console.log(`  ESLint + boundaries / oxlint + sanoma:                ${ratio("ESLint + boundaries (cross-app)", "oxlint + sanoma").toFixed(1)}×   (goal ≥ 15×)`);
       console.log(`  ESLint + sanoma / oxlint + sanoma:                    ${ratio("ESLint + sanoma", "oxlint + sanoma").toFixed(1)}×`);
+    }
+    const threadRuns = arg("per-thread", 0);
+    if (threadRuns > 0) {
+      console.log(`\nCPU by thread under perf (${threadRuns} runs each)…`);
+      const split = perThread([
+        { name: "oxlint + empty JS rule (floor)", cmd: oxlint("oxlint-empty.json") },
+        { name: "oxlint + sanoma", cmd: oxlint("oxlint-sanoma.json") },
+      ], threadRuns, work);
+      if (split === undefined) console.log("  (no perf on this machine: apt-get install linux-perf)");
+      else {
+        for (const r of split) console.log(`  ${r.name.padEnd(36)} JS thread ${r.js} ms, V8 and Node helpers ${r.helpers} ms, lint threads ${r.lint} ms`);
+        const [f, p] = split;
+        console.log(`  the sanoma rules add: JS thread +${p.js - f.js} ms, helpers +${p.helpers - f.helpers} ms, lint threads ${p.lint - f.lint >= 0 ? "+" : ""}${p.lint - f.lint} ms`);
+      }
     }
   } finally {
     if (flag("keep")) console.log(`\nkept ${work}`);
