@@ -163,8 +163,8 @@ function lastKeyword(text: string, from: number, to: number): number {
 /**
  * Per file: which rules could fire. One file's answer is kept for the five rules that ask.
  * Judgements are not kept from one file to the next: a cache of them by folder, role and specifier
- * was tried, and on the bench company (most imports distinct) keeping them alive to the end of the
- * run cost more in garbage collection and map upkeep than judging again (docs/bench.md).
+ * was tried, and on the bench company (most imports distinct) keeping every entry alive to the end
+ * of the run cost as much CPU as judging again, or a little more (docs/bench.md).
  */
 export class Prefilter {
   private last: { ctx: ImportContext; text: string; fire: ReadonlySet<string> } | undefined;

@@ -22,8 +22,8 @@ export interface Target {
  * Targets by specifier, for the file asked about last: each import rule asks for the target of
  * each import of a file (rule by rule or import by import), so they are kept until another file
  * is asked about. Not longer: kept across a company, they stayed alive to the end of a lint run,
- * and on the bench company (most imports distinct) the garbage collector's work on them cost
- * more than the string math they saved (docs/bench.md).
+ * and on the bench company (most imports distinct) keeping them cost as much CPU as the string
+ * math they saved, or a little more (docs/bench.md).
  */
 /** The last file asked about (its root and path), its folder, and its targets. */
 let fileRoot = "", fileRel: string | undefined, folderRel = "";
