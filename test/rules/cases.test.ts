@@ -354,3 +354,12 @@ export const g = 1;
     assert.deepEqual(under("workflows/deep").map((f) => f.slice(dir.length)), ["/workflows/deep/b.ts"]);
   } finally { removeFixture(dir); }
 });
+
+test("cases: an absolute specifier is judged by where it leads, like a relative one (docs/decisions.md)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/w.ts
+import { shared } from "/nonexistent-sanoma-elsewhere/shared/config";
+//                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ no-import-outside-company
+import { z } from "zod";
+`));
