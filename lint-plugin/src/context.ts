@@ -8,7 +8,7 @@
  * role (what a role takes from the folder is kept with it too); the last file's context is kept
  * for the five rules that ask for it in turn.
  */
-import * as path from "node:path";
+import path from "node:path"; // (the default import: a bundle reads its functions as plain properties, not through getters)
 import { folderRoleOf, isCodeFile, relativeTo, roleIn, type FolderRole } from "../../server/src/core/company.ts";
 import type { ImportContext } from "../../server/src/core/rules/rule.ts";
 import { RootCache, type ObservationEnd } from "./roots.ts";

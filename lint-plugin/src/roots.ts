@@ -19,7 +19,7 @@
  * observation rather than per file.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
+import path from "node:path"; // (the default import: a bundle reads its functions as plain properties, not through getters)
 import { CONFIG_FILE, findCompanyRoot } from "../../server/src/core/company.ts";
 
 /** When the current observation ends: see above. */

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { roleOf } from "../../server/src/core/company.ts";
-import { importTarget, joinRelative, targetApp } from "../../server/src/core/reach.ts";
+import { importTarget, isPathSpecifier, joinRelative, targetApp } from "../../server/src/core/reach.ts";
 import type { ImportContext } from "../../server/src/core/rules/rule.ts";
 
 function random(seed: number) {
@@ -69,5 +69,12 @@ test("targetApp: the app of a path under apps/<app>", () => {
   const old = (rel: string) => { const p = rel.split("/"); return p[0] === "apps" && p.length >= 2 && p[1] !== "" && !p[1].startsWith(".") ? p[1] : null; };
   for (const rel of ["", "apps", "apps/", "apps/a", "apps/a/", "apps/a/x/y", "apps//x", "apps/.x/y", "apps/..", "appsx/a", "lib/apps/a", "a/apps/b", ".", "apps/a.b/c"]) {
     assert.equal(targetApp(rel), old(rel), rel);
+  }
+});
+
+test("isPathSpecifier: `.`, `..`, `./…`, `../…` or an absolute path", () => {
+  const reference = (s: string) => s === "." || s === ".." || s.startsWith("./") || s.startsWith("../") || path.isAbsolute(s);
+  for (const s of ["", ".", "..", "...", "./", "../", "./a", "../a", ".a", "..a", ".../a", ".\\a", "/", "/a", "a", "a/b", "@s/x", "zod", "node:path", "~/a", "./../a", "..//a"]) {
+    assert.equal(isPathSpecifier(s), reference(s), JSON.stringify(s));
   }
 });

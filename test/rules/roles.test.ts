@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { KINDS, folderRoleOf, roleIn, roleOf, type FileRole, type Kind } from "../../server/src/core/company.ts";
+import { KINDS, folderRoleOf, isFrameworkModule, roleIn, roleOf, type FileRole, type Kind } from "../../server/src/core/company.ts";
 
 /** The one-step reading this replaced, kept as the reference. */
 function referenceRole(rel: string): FileRole {
@@ -50,4 +50,11 @@ test("roleOf, and a folder's role then a name's, read a path as the one-step rea
     assert.ok([...seen].some((r) => JSON.parse(r)[field]), `some path is ${field}`);
   }
   assert.ok([...seen].some((r) => JSON.parse(r).scope === "a"), "some path is in an app");
+});
+
+test("isFrameworkModule: the framework's package and its subpaths, nothing else", () => {
+  const yes = ["@sanoma-ai/workflows", "@sanoma-ai/workflows/", "@sanoma-ai/workflows/data", "@sanoma-ai/workflows/resources/x"];
+  const no = ["", "@sanoma-ai", "@sanoma-ai/", "@sanoma-ai/workflowsx", "@sanoma-ai/workflows-x/data", "@sanoma-ai/other", "./@sanoma-ai/workflows", "sanoma", "@sanoma-ai/Workflows"];
+  for (const s of yes) assert.equal(isFrameworkModule(s), true, s);
+  for (const s of no) assert.equal(isFrameworkModule(s), false, s);
 });

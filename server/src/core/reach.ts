@@ -3,13 +3,23 @@
  * specifier, relative to the importing file's company root. Shared by the company check and the
  * lint plugin, and free of the TypeScript parser so the plugin bundle stays small.
  */
-import * as path from "node:path";
+import path from "node:path"; // (the default import: a bundle reads its functions as plain properties, not through getters)
 import type { ImportContext, ImportRule, ImportSite, Report } from "./rules/rule.ts";
 import type { CompanyFile } from "./model.ts";
 import type { Range } from "./types.ts";
 
 export function isPathSpecifier(specifier: string): boolean {
-  return specifier === "." || specifier === ".." || specifier.startsWith("./") || specifier.startsWith("../") || path.isAbsolute(specifier);
+  // A specifier that starts with `.` is absolute on no platform.
+  return specifier.charCodeAt(0) === 46 ? isDotPath(specifier) : path.isAbsolute(specifier);
+}
+
+/** `.`, `..`, `./…` or `../…`. */
+function isDotPath(specifier: string): boolean {
+  const c1 = specifier.charCodeAt(1);
+  if (c1 !== c1 || c1 === 47) return true; // "." or "./…" (NaN past the end)
+  if (c1 !== 46) return false;
+  const c2 = specifier.charCodeAt(2);
+  return c2 !== c2 || c2 === 47; // ".." or "../…"
 }
 
 export interface Target {
@@ -25,9 +35,11 @@ export interface Target {
  * and on the bench company (most imports distinct) keeping them cost as much CPU as the string
  * math they saved, or a little more (docs/bench.md).
  */
-/** The last file asked about (its root and path), its folder, and its targets. */
-let fileRoot = "", fileRel: string | undefined, folderRel = "";
-const fileTargets = new Map<string, Target>();
+/** The last file asked about (its root and path), its folder and whether that is plain. */
+let fileRoot = "", fileRel: string | undefined, folderRel = "", folderPlain = true;
+/** Its targets so far, by specifier (a file has few imports: a list, searched in order). */
+const fileSpecifiers: string[] = [];
+const fileTargets: (Target | undefined)[] = [];
 /** The last specifier asked about from that file, and its target. */
 let lastSpecifier: string | undefined, lastTarget: Target | undefined;
 
@@ -35,9 +47,12 @@ export function importTarget(ctx: ImportContext, specifier: string): Target | un
   if (ctx.rel !== fileRel || ctx.root !== fileRoot) enterFile(ctx);
   else if (specifier === lastSpecifier) return lastTarget;
   let target: Target | undefined;
-  if (isPathSpecifier(specifier)) {
-    target = fileTargets.get(specifier);
-    if (target === undefined) fileTargets.set(specifier, (target = computeTarget(fileRoot, folderRel, specifier)));
+  const known = fileSpecifiers.indexOf(specifier);
+  if (known >= 0) target = fileTargets[known];
+  else {
+    target = isPathSpecifier(specifier) ? computeTarget(fileRoot, folderRel, folderPlain, specifier) : undefined;
+    // Past a few dozen imports, a file's list is searched no longer than that: the rest is computed again.
+    if (fileSpecifiers.length < 64) { fileSpecifiers.push(specifier); fileTargets.push(target); }
   }
   lastSpecifier = specifier;
   lastTarget = target;
@@ -47,21 +62,23 @@ export function importTarget(ctx: ImportContext, specifier: string): Target | un
 function enterFile(ctx: ImportContext): void {
   const slash = ctx.rel.lastIndexOf("/");
   folderRel = slash < 0 ? "" : ctx.rel.slice(0, slash);
+  folderPlain = isPlain(folderRel);
   fileRoot = ctx.root;
   fileRel = ctx.rel;
-  fileTargets.clear();
+  fileSpecifiers.length = 0;
+  fileTargets.length = 0;
   lastSpecifier = undefined;
   lastTarget = undefined;
 }
 
-function computeTarget(root: string, dirRel: string, specifier: string): Target {
-  if (path.isAbsolute(specifier)) {
+function computeTarget(root: string, dirRel: string, dirPlain: boolean, specifier: string): Target {
+  if (specifier.charCodeAt(0) !== 46 && path.isAbsolute(specifier)) {
     const abs = path.resolve(specifier);
     const rel = path.relative(root, abs);
     return rel.startsWith("..") || path.isAbsolute(rel) ? { abs, rel: undefined } : { abs, rel: rel.split(path.sep).join("/") };
   }
   // Company-relative string math: the importing file's folder joined with the specifier.
-  const joined = joinRelative(dirRel, specifier);
+  const joined = joinRelative(dirRel, specifier, dirPlain);
   const rel = joined === ".." || joined.startsWith("../") ? undefined : joined === "." ? "" : joined;
   return new LazyTarget(root, joined, rel);
 }
@@ -81,9 +98,9 @@ class LazyTarget implements Target {
  * `..` kept where it climbs above the start, `.` for nothing. (String math, without `path`'s
  * generality: every import of every file asks.)
  */
-export function joinRelative(dir: string, specifier: string): string {
+export function joinRelative(dir: string, specifier: string, dirPlain = isPlain(dir)): string {
   // The usual case: `./` or `../`s, then plain names, from a plain folder, not climbing above it.
-  if (isPlain(dir)) {
+  if (dirPlain) {
     let d = dir, i = 0;
     for (;;) {
       if (specifier.startsWith("./", i)) i += 2;

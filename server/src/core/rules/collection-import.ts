@@ -4,7 +4,7 @@
  */
 import { isFrameworkModule } from "../company.ts";
 import { checkImports } from "../reach.ts";
-import type { ImportFinding, ImportRule } from "./rule.ts";
+import { NO_FINDINGS, type ImportFinding, type ImportRule } from "./rule.ts";
 
 export const DATA_MODULE = "@sanoma-ai/workflows/data";
 
@@ -35,9 +35,9 @@ export const users = collection({ key: "id", fields: { id: "string" } });
     fix: "Declare collections in the scope's `resources/data.ts`, importing `collection` from `@sanoma-ai/workflows/data`.",
   },
   judgeImport(site, ctx) {
+    if (!site.names.some((n) => n.imported === "collection")) return NO_FINDINGS;
     const out: ImportFinding<typeof site.specifierRange>[] = [];
     const names = site.names.filter((n) => n.imported === "collection");
-    if (names.length === 0) return out;
     const framework = isFrameworkModule(site.specifier);
     for (const n of names) {
       if (framework && site.specifier !== DATA_MODULE) {

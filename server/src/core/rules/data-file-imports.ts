@@ -5,7 +5,7 @@
 import { isWorkflowOrScenarioPath } from "../company.ts";
 import { isFrameworkModule } from "../company.ts";
 import { checkImports, importTarget } from "../reach.ts";
-import type { ImportFinding, ImportRule } from "./rule.ts";
+import { NO_FINDINGS, type ImportFinding, type ImportRule } from "./rule.ts";
 
 export const RESOURCES_MODULE = "@sanoma-ai/workflows/resources";
 const RESOURCE_HELPERS = new Set(["secret", "sanoma"]);
@@ -40,7 +40,7 @@ export const plan = 1;
 `,
   },
   judgeImport(site, ctx) {
-    if (!ctx.role.isDataFile) return [];
+    if (!ctx.role.isDataFile) return NO_FINDINGS;
     const out: ImportFinding<typeof site.specifierRange>[] = [];
     if (isFrameworkModule(site.specifier) && site.specifier !== RESOURCES_MODULE) {
       const wrong = site.names.filter((n) => RESOURCE_HELPERS.has(n.imported));

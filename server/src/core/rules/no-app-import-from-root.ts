@@ -1,6 +1,6 @@
 /** `no-app-import-from-root` (SPEC A9): a file of the root scope imports nothing under `apps/`. */
 import { checkImports, importTarget } from "../reach.ts";
-import type { ImportRule } from "./rule.ts";
+import { NO_FINDINGS, type ImportRule } from "./rule.ts";
 
 export const rule: ImportRule = {
   id: "no-app-import-from-root",
@@ -27,9 +27,9 @@ export const rank = () => 1;
 `,
   },
   judgeImport(site, ctx) {
-    if (ctx.role.scope !== null) return [];
+    if (ctx.role.scope !== null) return NO_FINDINGS;
     const target = importTarget(ctx, site.specifier);
-    if (target?.rel === undefined || !(target.rel === "apps" || target.rel.startsWith("apps/"))) return [];
+    if (target?.rel === undefined || !(target.rel === "apps" || target.rel.startsWith("apps/"))) return NO_FINDINGS;
     return [{ range: site.specifierRange, message: `A file of the root scope imports \`${target.rel}\` under apps/; the root scope cannot depend on an app: move the shared code out of apps/` }];
   },
   checkFile(file, root, report) { checkImports(rule, file, root, report); },

@@ -1,6 +1,6 @@
 /** `no-cross-app-import` (SPEC A9): a file of app `a` imports nothing under another app's folder. */
 import { checkImports, importTarget, targetApp } from "../reach.ts";
-import type { ImportRule } from "./rule.ts";
+import { NO_FINDINGS, type ImportRule } from "./rule.ts";
 
 export const rule: ImportRule = {
   id: "no-cross-app-import",
@@ -27,10 +27,10 @@ export const rank = () => 1;
 `,
   },
   judgeImport(site, ctx) {
-    if (ctx.role.scope === null) return [];
+    if (ctx.role.scope === null) return NO_FINDINGS;
     const target = importTarget(ctx, site.specifier);
     const app = target?.rel !== undefined ? targetApp(target.rel) : null;
-    if (app === null || app === ctx.role.scope) return [];
+    if (app === null || app === ctx.role.scope) return NO_FINDINGS;
     return [{ range: site.specifierRange, message: `A file of app \`${ctx.role.scope}\` imports from app \`${app}\` (${target!.rel}); share the code through the root scope (outside apps/) instead` }];
   },
   checkFile(file, root, report) { checkImports(rule, file, root, report); },

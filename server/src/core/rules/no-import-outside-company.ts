@@ -1,7 +1,7 @@
 /** `no-import-outside-company` (SPEC A9): a relative import does not leave the company root. */
 import * as path from "node:path";
 import { checkImports, importTarget } from "../reach.ts";
-import type { ImportRule } from "./rule.ts";
+import { NO_FINDINGS, type ImportRule } from "./rule.ts";
 
 export const rule: ImportRule = {
   id: "no-import-outside-company",
@@ -25,7 +25,7 @@ const shared = require("@acme/shared-config");
   },
   judgeImport(site, ctx) {
     const target = importTarget(ctx, site.specifier);
-    if (!target || target.rel !== undefined) return [];
+    if (!target || target.rel !== undefined) return NO_FINDINGS;
     return [{ range: site.specifierRange, message: `"${site.specifier}" leaves the company root (${path.basename(ctx.root)}/); import a package by name, or move the file into the company` }];
   },
   checkFile(file, root, report) { checkImports(rule, file, root, report); },

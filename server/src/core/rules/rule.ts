@@ -88,5 +88,8 @@ export interface ImportFinding<R> {
 }
 
 export interface ImportRule extends FileRule {
-  judgeImport<R>(site: ImportSite<R>, ctx: ImportContext): ImportFinding<R>[];
+  judgeImport<R>(site: ImportSite<R>, ctx: ImportContext): readonly ImportFinding<R>[];
 }
+
+/** What most judgements find: nothing (one shared, frozen array; every import of every file is judged). */
+export const NO_FINDINGS: readonly never[] = Object.freeze([]);
