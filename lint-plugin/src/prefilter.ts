@@ -48,9 +48,11 @@ export interface Candidate { specifier: string; names: string[] }
 /** Every candidate of a text, or "all" when the text holds a literal that cannot be read. */
 export function candidates(text: string): Candidate[] | "all" {
   const out: Candidate[] = [];
+  // (No closure over `text` here, and an index loop: both keep this function quick before V8
+  // optimizes it, which on a company of 10,000 files is much of the run.)
   let fileWords: string[] | undefined;
-  const allWords = () => (fileWords ??= words(text));
-  for (const q of QUOTES) {
+  for (let k = 0; k < QUOTES.length; k++) {
+    const q = QUOTES[k];
     for (let open = text.indexOf(q); open >= 0; open = text.indexOf(q, open + 1)) {
       const first = text.charCodeAt(open + 1);
       if (first !== 46 /* . */ && first !== 47 /* / */ && first !== 92 /* \ */ && first !== 64 /* @ */) continue;
@@ -72,7 +74,7 @@ export function candidates(text: string): Candidate[] | "all" {
       const value = normalized.includes("\\") ? unescape(normalized) : normalized;
       if (value === undefined) return "all";
       if (isPathSpecifier(value)) out.push({ specifier: value, names: NO_NAMES });
-      else if (isFrameworkModule(value)) out.push({ specifier: value, names: clauseNames(text, open) ?? allWords() });
+      else if (isFrameworkModule(value)) out.push({ specifier: value, names: clauseNames(text, open) ?? (fileWords ??= words(text)) });
     }
   }
   return out;
