@@ -81,8 +81,6 @@ export function candidates(text: string): Candidate[] | "all" {
 }
 
 const QUOTES = ["'", '"', "`"];
-/** Most judgements: no rule fires (one array for all of them). */
-const NO_IDS: readonly string[] = Object.freeze([]);
 
 const NO_NAMES: string[] = [];
 
@@ -172,8 +170,6 @@ export class Prefilter {
   private last: { ctx: ImportContext; text: string; fire: ReadonlySet<string> } | undefined;
   private readonly all: ReadonlySet<string>;
   private static readonly NONE: ReadonlySet<string> = new Set();
-  /** Files looked at and files let through, and judgements made (for the bench). */
-  readonly stats = { files: 0, passed: 0, judged: 0 };
 
   constructor(private readonly rules: readonly ImportRule[]) {
     this.all = new Set(rules.map((r) => r.id));
@@ -190,29 +186,15 @@ export class Prefilter {
 
   /** The rules that could fire on a file of this context and text. */
   firing(ctx: ImportContext, text: string): ReadonlySet<string> {
-    this.stats.files++;
-    const fire = this.compute(ctx, text);
-    if (fire.size > 0) this.stats.passed++;
-    return fire;
-  }
-
-  private compute(ctx: ImportContext, text: string): ReadonlySet<string> {
     if (ctx.role.isCollectionsFile) return this.all;
     const found = candidates(text);
     if (found === "all") return this.all;
     let fire: Set<string> | undefined;
     for (const c of found) {
-      for (const id of this.judge(c.specifier, c.names, ctx)) (fire ??= new Set()).add(id);
+      const site: ImportSite<null> = { specifier: c.specifier, specifierRange: null, names: c.names.length === 0 ? NO_NAMES_IN_SITE : c.names.map((imported) => ({ imported, range: null })) };
+      for (const rule of this.rules) if (rule.judgeImport(site, ctx).length > 0) (fire ??= new Set()).add(rule.id);
     }
     return fire ?? Prefilter.NONE;
-  }
-
-  private judge(specifier: string, names: string[], ctx: ImportContext): readonly string[] {
-    this.stats.judged++;
-    const site: ImportSite<null> = { specifier, specifierRange: null, names: names.length === 0 ? NO_NAMES_IN_SITE : names.map((imported) => ({ imported, range: null })) };
-    let ids: string[] | undefined;
-    for (const rule of this.rules) if (rule.judgeImport(site, ctx).length > 0) (ids ??= []).push(rule.id);
-    return ids ?? NO_IDS;
   }
 }
 
