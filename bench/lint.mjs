@@ -15,7 +15,7 @@
 // how it read the files (`SANOMA_LINT_STATS`) is printed beside them.
 //
 // Usage: node bench/lint.mjs [--files 10000] [--runs 10] [--eslint-runs 3] [--keep] [--no-eslint] [--no-time] [--hyperfine] [--per-thread N]
-// Needs `node scripts/build.mjs` first (dist/check.js, lint-plugin/dist/index.cjs). Times the
+// Needs `node scripts/build.mjs` first (dist/check.js, lint-plugin/dist/index.mjs). Times the
 // commands round-robin (robust ratios on a shared machine), or with hyperfine given --hyperfine.
 // The company lives in a temporary folder, deleted at the end unless --keep.
 // --per-thread N: then N more round-robin runs of the floor and of oxlint + sanoma under `perf record`
@@ -30,7 +30,7 @@ import { fileURLToPath } from "node:url";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = (name) => join(REPO, "node_modules", ".bin", name);
-const PLUGIN = join(REPO, "lint-plugin", "dist", "index.cjs");
+const PLUGIN = join(REPO, "lint-plugin", "dist", "index.mjs");
 const CHECK = join(REPO, "dist", "check.js");
 const RULE_IDS = ["no-cross-app-import", "no-app-import-from-root", "no-import-outside-company", "data-file-imports", "collection-import"];
 
@@ -167,18 +167,18 @@ export function generateCompany(dir, totalFiles = 10000) {
 
 function writeConfigs(work, company) {
   const sanomaRules = Object.fromEntries(RULE_IDS.map((r) => [`sanoma/${r}`, "error"]));
-  writeFileSync(join(work, "empty-plugin.cjs"), `// A JS rule that asks for nothing: oxlint never builds a syntax tree for it.\nmodule.exports = { meta: { name: "empty" }, rules: { empty: { meta: { schema: [] }, create() { return {}; } } } };\n`);
-  writeFileSync(join(work, "visit-plugin.cjs"), `// A JS rule that visits every file's imports and does nothing: the price of a syntax tree per file.\nmodule.exports = { meta: { name: "visit" }, rules: { imports: { meta: { schema: [] }, create() { return { ImportDeclaration() {} }; } } } };\n`);
+  writeFileSync(join(work, "empty-plugin.mjs"), `// A JS rule that asks for nothing: oxlint never builds a syntax tree for it. (An ES module, as the sanoma plugin is.)\nexport default { meta: { name: "empty" }, rules: { empty: { meta: { schema: [] }, create() { return {}; } } } };\n`);
+  writeFileSync(join(work, "visit-plugin.mjs"), `// A JS rule that visits every file's imports and does nothing: the price of a syntax tree per file.\nexport default { meta: { name: "visit" }, rules: { imports: { meta: { schema: [] }, create() { return { ImportDeclaration() {} }; } } } };\n`);
   const off = { categories: { correctness: "off" } }; // oxlint's built-in rules off: the JS bridge alone
   const configs = {
     "oxlint-builtins.json": {},
-    "oxlint-empty.json": { jsPlugins: ["./empty-plugin.cjs"], rules: { "empty/empty": "error" } },
+    "oxlint-empty.json": { jsPlugins: ["./empty-plugin.mjs"], rules: { "empty/empty": "error" } },
     "oxlint-sanoma.json": { jsPlugins: [PLUGIN], rules: sanomaRules },
-    "oxlint-js-empty.json": { ...off, jsPlugins: ["./empty-plugin.cjs"], rules: { "empty/empty": "error" } },
+    "oxlint-js-empty.json": { ...off, jsPlugins: ["./empty-plugin.mjs"], rules: { "empty/empty": "error" } },
     "oxlint-js-sanoma.json": { ...off, jsPlugins: [PLUGIN], rules: sanomaRules },
     "oxlint-js-sanoma-noscan.json": { ...off, jsPlugins: [PLUGIN], rules: sanomaRules, settings: { sanoma: { scan: false } } },
     "oxlint-js-sanoma-noprefilter.json": { ...off, jsPlugins: [PLUGIN], rules: sanomaRules, settings: { sanoma: { prefilter: false } } },
-    "oxlint-js-visit.json": { ...off, jsPlugins: ["./visit-plugin.cjs"], rules: { "visit/imports": "error" } },
+    "oxlint-js-visit.json": { ...off, jsPlugins: ["./visit-plugin.mjs"], rules: { "visit/imports": "error" } },
   };
   for (const [name, config] of Object.entries(configs)) writeFileSync(join(work, name), JSON.stringify(config));
   const parser = JSON.stringify(join(REPO, "node_modules/@typescript-eslint/parser/dist/index.js"));

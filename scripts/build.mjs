@@ -10,6 +10,6 @@ await Promise.all([
   build({ ...common, entryPoints: ["server/src/lsp/main.ts"], outfile: "dist/server.js", minify: production, banner: { js: "#!/usr/bin/env node" } }),
   build({ ...common, entryPoints: ["server/src/check/main.ts"], outfile: "dist/check.js", minify: production, banner: { js: "#!/usr/bin/env node" } }),
   build({ ...common, entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js", external: ["vscode"], minify: production }),
-  build({ ...common, entryPoints: ["lint-plugin/src/index.ts"], outfile: "lint-plugin/dist/index.cjs", minify: false, sourcemap: false }),
+  build({ ...common, entryPoints: ["lint-plugin/src/index.ts"], outfile: "lint-plugin/dist/index.mjs", format: "esm", minify: false, sourcemap: false }),
 ].map((p) => p.catch((e) => { console.error(e.message); process.exitCode = 1; })));
 for (const f of ["dist/server.js", "dist/check.js"]) { try { chmodSync(f, 0o755); } catch {} }

@@ -1,5 +1,5 @@
 // Lints the example companies with our own lint plugin, the way a company's CI would: the real
-// `oxlint` binary with the built plugin (lint-plugin/dist/index.cjs) over each folder of
+// `oxlint` binary with the built plugin (lint-plugin/dist/index.mjs) over each folder of
 // examples/. Each example must get from oxlint exactly what `sanoma-check` (dist/check.js) reports
 // for the five import rules (file, line, column, rule, message); an example whose name ends in
 // `-broken` must have every import rule firing, any other example none.
@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const EXAMPLES = resolve(process.argv[2] ?? join(REPO, "examples"));
-const PLUGIN = join(REPO, "lint-plugin", "dist", "index.cjs");
+const PLUGIN = join(REPO, "lint-plugin", "dist", "index.mjs");
 const CHECK = join(REPO, "dist", "check.js");
 const OXLINT = join(REPO, "node_modules", ".bin", "oxlint");
 const RULES = ["no-cross-app-import", "no-app-import-from-root", "no-import-outside-company", "data-file-imports", "collection-import"];

@@ -1,8 +1,14 @@
 /**
- * `@sanoma-ai/lint-plugin`'s entry: the plugin object as the module itself (`module.exports`), the
- * shape both `jsPlugins` (oxlint) and `require`/`import` in an `eslint.config.js` expect. The
- * plugin is built in `plugin.ts`.
+ * `@sanoma-ai/lint-plugin`'s entry: an ES module whose default export is the plugin object, the
+ * shape `jsPlugins` (oxlint) and `import` in an `eslint.config.js` expect. Its `"module.exports"`
+ * export is the same object, which is what Node (≥ 20.19) gives a `require()` of this file, so an
+ * `eslint.config.cjs` gets the plugin itself too. The plugin is built in `plugin.ts`.
+ *
+ * An ES module rather than CommonJS: oxlint loads a plugin with `import()`, and for a CommonJS file
+ * Node first lexes the whole file for its export names, which on this bundle cost more CPU than
+ * anything else done once per run (docs/decisions.md).
  */
 import { plugin } from "./plugin.ts";
 
-export = plugin;
+export default plugin;
+export { plugin as "module.exports" };

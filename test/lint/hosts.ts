@@ -16,7 +16,7 @@ import { checkDir, toFound } from "../support/check.ts";
 import type { Found } from "../support/fixture.ts";
 
 export const REPO = resolve(__dirname, "../..");
-export const BUNDLE = join(REPO, "lint-plugin", "dist", "index.cjs");
+export const BUNDLE = join(REPO, "lint-plugin", "dist", "index.mjs");
 export const OXLINT = join(REPO, "node_modules", ".bin", "oxlint");
 export const IMPORT_RULE_IDS = new Set<string>(IMPORT_RULES.map((r) => r.id));
 

@@ -25,24 +25,32 @@ const temps: string[] = [];
 const temp = (prefix: string) => { const d = realpathSync(mkdtempSync(join(tmpdir(), prefix))); temps.push(d); return d; };
 after(() => { for (const d of temps) rmSync(d, { recursive: true, force: true }); });
 
-test("the bundle is one small file without the TypeScript compiler, needing only Node's own modules", () => {
+test("the bundle is one small ES module without the TypeScript compiler, importing only Node's own modules", () => {
   const text = readFileSync(BUNDLE, "utf8");
+  assert.ok(BUNDLE.endsWith(".mjs"));
   assert.ok(statSync(BUNDLE).size < 100_000, `${statSync(BUNDLE).size} bytes`);
   assert.ok(!/createSourceFile|SyntaxKind|require\("typescript"\)/.test(text), "no TypeScript compiler");
-  // What loading it asks for, seen from Node's loader.
-  const seen: string[] = JSON.parse(execFileSync(process.execPath, ["-e", `
-    const Module = require("node:module"); const load = Module._load; const seen = [];
-    Module._load = function (request, ...rest) { seen.push(request); return load.call(this, request, ...rest); };
-    require(${JSON.stringify(BUNDLE)}); Module._load = load; console.log(JSON.stringify(seen.slice(1)));`], { encoding: "utf8" }));
-  assert.ok(seen.length > 0);
-  for (const r of seen) assert.ok(r.startsWith("node:") || builtinModules.includes(r), `requires ${r}`);
+  // No require of any kind: esbuild's shim for one throws in an ES module, and createRequire would hide a dependency.
+  assert.ok(!/__require|createRequire/.test(text), "no require shim");
+  // What it imports, as V8 reads the module's own import statements.
+  const imports: string[] = JSON.parse(execFileSync(process.execPath, ["--experimental-vm-modules", "--no-warnings", "-e", `
+    const vm = require("node:vm"); const text = require("node:fs").readFileSync(${JSON.stringify(BUNDLE)}, "utf8");
+    console.log(JSON.stringify(new vm.SourceTextModule(text).dependencySpecifiers));`], { encoding: "utf8" }));
+  assert.ok(imports.length > 0);
+  for (const r of imports) assert.ok(r.startsWith("node:") || builtinModules.includes(r), `imports ${r}`);
 });
 
-test("the bundle loads on its own, from a folder with nothing else", () => {
+test("the bundle loads on its own, from a folder with nothing else, by import() and by require()", () => {
   const dir = temp("sanoma-lint-alone-");
-  cpSync(BUNDLE, join(dir, "index.cjs"));
-  const out = execFileSync(process.execPath, ["-e", `const p = require(${JSON.stringify(join(dir, "index.cjs"))}); console.log(p.meta.name, Object.keys(p.rules).length)`], { cwd: dir, encoding: "utf8" });
-  assert.equal(out.trim(), "sanoma 5");
+  const file = JSON.stringify(join(dir, "index.mjs"));
+  cpSync(BUNDLE, join(dir, "index.mjs"));
+  // import(): how oxlint and an eslint.config.js load it. require(): an eslint.config.cjs, which
+  // gets the plugin itself (the module's "module.exports" export), not a namespace around it.
+  const imported = execFileSync(process.execPath, ["-e", `import(${file}).then((m) => console.log(m.default.meta.name, Object.keys(m.default.rules).length))`], { cwd: dir, encoding: "utf8" });
+  assert.equal(imported.trim(), "sanoma 5");
+  const required = spawnSync(process.execPath, ["-e", `const p = require(${file}); console.log(p.meta.name, Object.keys(p.rules).length, p === p.configs.recommended.plugins.sanoma)`], { cwd: dir, encoding: "utf8" });
+  assert.equal(required.stdout.trim(), "sanoma 5 true");
+  assert.equal(required.stderr, "", "no warning on require()");
 });
 
 test("the plugin object: its name and version, one rule per import rule, each documented", () => {
@@ -81,13 +89,13 @@ test("an option given to a rule is refused by both hosts (the schema takes none)
 
 test("package.json stands on its own: main, exports, files, no dependencies, optional peers", () => {
   assert.equal(pkg.name, "@sanoma-ai/lint-plugin");
-  assert.equal(pkg.main, "./dist/index.cjs");
-  assert.equal(pkg.exports["."], "./dist/index.cjs");
-  assert.deepEqual(pkg.files, ["dist/index.cjs", "README.md"]);
+  assert.equal(pkg.main, "./dist/index.mjs");
+  assert.equal(pkg.exports["."], "./dist/index.mjs");
+  assert.deepEqual(pkg.files, ["dist/index.mjs", "README.md"]);
   assert.equal(pkg.dependencies, undefined);
   for (const peer of Object.keys(pkg.peerDependencies ?? {})) assert.equal(pkg.peerDependenciesMeta?.[peer]?.optional, true, peer);
   const packed = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: PKG_DIR, encoding: "utf8" }));
-  assert.deepEqual(packed[0].files.map((f: { path: string }) => f.path).sort(), ["README.md", "dist/index.cjs", "package.json"]);
+  assert.deepEqual(packed[0].files.map((f: { path: string }) => f.path).sort(), ["README.md", "dist/index.mjs", "package.json"]);
 });
 
 test("the README names every rule, with its summary and its page", () => {
@@ -110,7 +118,7 @@ test("the README's .oxlintrc.json and eslint.config.js work as written, with the
   // A user's repository: the package installed from what npm would pack, the parser beside it.
   const installed = join(dir, "node_modules", "@sanoma-ai", "lint-plugin");
   mkdirSync(join(installed, "dist"), { recursive: true });
-  for (const f of ["package.json", "README.md", "dist/index.cjs"]) cpSync(join(PKG_DIR, f), join(installed, f));
+  for (const f of ["package.json", "README.md", "dist/index.mjs"]) cpSync(join(PKG_DIR, f), join(installed, f));
   mkdirSync(join(dir, "node_modules", "@typescript-eslint"), { recursive: true });
   symlinkSync(join(REPO, "node_modules", "@typescript-eslint", "parser"), join(dir, "node_modules", "@typescript-eslint", "parser"), "dir");
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "acme", private: true, type: "module" }));
