@@ -8,9 +8,17 @@ import type { ImportContext, ImportRule, ImportSite, Report } from "./rules/rule
 import type { CompanyFile } from "./model.ts";
 import type { Range } from "./types.ts";
 
+/** On POSIX an absolute path is one that starts with `/` (all `path.isAbsolute` asks there). */
+const POSIX = path.sep === "/";
+
 export function isPathSpecifier(specifier: string): boolean {
+  const c = specifier.charCodeAt(0);
+  // Read for every specifier, so V8 has seen it before it optimizes the callers (a comparison it
+  // has never seen run sends their optimized code back to the interpreter).
+  const slash = c === 47;
   // A specifier that starts with `.` is absolute on no platform.
-  return specifier.charCodeAt(0) === 46 ? isDotPath(specifier) : path.isAbsolute(specifier);
+  if (c === 46) return isDotPath(specifier);
+  return POSIX ? slash : path.isAbsolute(specifier);
 }
 
 /** `.`, `..`, `./…` or `../…`. */
