@@ -5,8 +5,8 @@
  * `eslint.config.cjs` gets the plugin itself too. The plugin is built in `plugin.ts`.
  *
  * An ES module rather than CommonJS: oxlint loads a plugin with `import()`, and for a CommonJS file
- * Node first lexes the whole file for its export names, which on this bundle cost more CPU than
- * anything else done once per run (docs/decisions.md).
+ * Node first lexes the whole file for its export names (loading took 33 ms of CPU as CommonJS, 12
+ * as an ES module: docs/decisions.md).
  */
 import { plugin } from "./plugin.ts";
 
