@@ -19,8 +19,10 @@
  * the framework, so a path candidate is judged without names. A framework candidate is judged with
  * names that include every name its import can take: `*`, `default` and the words of its import
  * clause (back to the `import`/`export` keyword before the `from` that precedes it), or every word
- * of the file when the clause cannot be read that simply (a comment or a quote in it). The rules
- * only ever find more with more names (also tested).
+ * of the file when the clause cannot be read that simply (a comment or a quote in it or before the
+ * specifier, a character past ASCII beside `from`), and every rule is a candidate when a name could
+ * be written with an escape (the file has a `\u`). The rules only ever find more with more names
+ * (also tested).
  */
 import { isFrameworkModule } from "../../server/src/core/company.ts";
 import { isPathSpecifier } from "../../server/src/core/reach.ts";
@@ -74,7 +76,15 @@ export function candidates(text: string): Candidate[] | "all" {
       const value = normalized.includes("\\") ? unescape(normalized) : normalized;
       if (value === undefined) return "all";
       if (isPathSpecifier(value)) out.push({ specifier: value, names: NO_NAMES });
-      else if (isFrameworkModule(value)) out.push({ specifier: value, names: clauseNames(text, open) ?? (fileWords ??= words(text)) });
+      else if (isFrameworkModule(value)) {
+        let names = clauseNames(text, open);
+        if (names === undefined) {
+          // A name written with an escape (`c\u006fllection`) is no word of the text.
+          if (text.includes("\\u")) return "all";
+          names = fileWords ??= words(text);
+        }
+        out.push({ specifier: value, names });
+      }
     }
   }
   return out;
@@ -119,18 +129,32 @@ const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c ===
  */
 function clauseNames(text: string, open: number): string[] | undefined {
   let i = open - 1;
-  while (i >= 0 && isSpace(text.charCodeAt(i))) i--;
-  // A comment between the specifier and what precedes it hides what that is.
-  if (i >= 0 && text.charCodeAt(i) === 47 /* / */) return undefined;
+  let lineBreak = false;
+  for (; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) lineBreak = true;
+    else if (c !== 32 && c !== 9 && c !== 11 && c !== 12) break;
+  }
+  // What precedes must be read for sure: a comment between it and the specifier hides what it
+  // is (`*/` ends in `/`; a line comment may end the line before), and a character past ASCII may
+  // be a space or part of a word.
+  if (i >= 0 && (text.charCodeAt(i) === 47 /* / */ || text.charCodeAt(i) >= 128)) return undefined;
+  if (lineBreak && lineHasComment(text, i)) return undefined;
   const base = ["*", "default"];
   const fromAt = i - 3;
-  if (!(fromAt >= 0 && text.startsWith("from", fromAt) && (fromAt === 0 || !isIdentChar(text.charCodeAt(fromAt - 1))))) return base;
+  if (!(fromAt >= 0 && text.startsWith("from", fromAt))) return base;
+  const before = fromAt === 0 ? 32 : text.charCodeAt(fromAt - 1);
+  if (before >= 128) return undefined; // a space or a letter: \u00a0from, afrom
+  if (isIdentChar(before)) return base;
   // Walk back over what a clause is made of (words, spaces, `,`, `{`, `}`, `*`): a comment, a
   // quote or an escape stops the walk, and then the keyword is not found unless it is inside braces.
   let start = fromAt;
   while (start > 0 && isClauseChar(text.charCodeAt(start - 1))) start--;
+  // Stopped by a comment (`// import {` on a line of the clause): the keyword found may be in it.
+  if (start > 0 && text.charCodeAt(start - 1) === 47 /* / */) return undefined;
   const keyword = lastKeyword(text, start, fromAt);
-  if (keyword < 0) return undefined;
+  // None found, or one that may stand in a line comment (`// see. export {`).
+  if (keyword < 0 || lineHasComment(text, keyword)) return undefined;
   const clause = text.slice(keyword + 6, fromAt);
   // `{ secret, import as x }`: reserved words may be named in braces; then the keyword found is
   // inside them, and the clause read from it has a `}` without its `{`. (`export * as import from`
@@ -140,6 +164,16 @@ function clauseNames(text: string, open: number): string[] | undefined {
 }
 
 const ASCII_WORD = /[A-Za-z_$][\w$]*/g;
+
+/** Whether the line holding `at` has a `//` before it (a line comment, or one in a string: unsure either way). */
+function lineHasComment(text: string, at: number): boolean {
+  let start = at;
+  while (start > 0 && !isLineBreak(text.charCodeAt(start - 1))) start--;
+  const slashes = text.indexOf("//", start);
+  return slashes >= 0 && slashes < at;
+}
+
+const isLineBreak = (c: number): boolean => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
 
 const isClauseChar = (c: number): boolean => isIdentChar(c) && c !== 92 || isSpace(c) || c === 44 /* , */ || c === 123 /* { */ || c === 125 /* } */ || c === 42 /* * */;
 

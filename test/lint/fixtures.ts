@@ -347,6 +347,36 @@ export const plan = 1;
 `,
   },
   {
+    // Found by an adversarial sweep: clauses the prefilter once read as taking fewer names than
+    // they do, so it skipped files where a name-judging rule fires.
+    name: "prefilter-clauses",
+    text: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/escaped-name.ts
+import { c\\u006fllection } from "@sanoma-ai/workflows/data";
+//       ^^^^^^^^^^^^^^^ collection-import
+//- /resources/comment-after-from.ts
+import { secret } from // helpers
+//       ^^^^^^ data-file-imports
+  "@sanoma-ai/workflows";
+//- /workflows/nbsp-before-from.ts
+import { collection }\u00a0from "@sanoma-ai/workflows/data";
+//       ^^^^^^^^^^ collection-import
+//- /resources/wide-space-after-from.ts
+import { secret } from\u3000"@sanoma-ai/workflows";
+//       ^^^^^^ data-file-imports
+//- /resources/keyword-in-comment.ts
+import { secret, // export {
+//       ^^^^^^ data-file-imports
+  x } from "@sanoma-ai/workflows";
+//- /resources/keyword-after-dot-in-comment.ts
+import { sanoma, // see. export {
+//       ^^^^^^ data-file-imports
+  y } from "@sanoma-ai/workflows";
+`,
+  },
+  {
     name: "ambient-modules",
     text: `
 //- /sanoma.config.ts

@@ -106,6 +106,14 @@ test("candidates: a clause that cannot be read simply takes every word of the fi
   assert.ok(words(`import { secret } from /* from */ "@sanoma-ai/workflows";`).includes("secret"));
   assert.ok(words(`export * as import from "@sanoma-ai/workflows";`).includes("*"));
   assert.ok(words(`import { sécret, secret } from "@sanoma-ai/workflows";`).includes("sécret"));
+  // A line comment before the specifier, or one holding a keyword; a space past ASCII by `from`.
+  assert.ok(words(`import { secret } from // helpers\n  "@sanoma-ai/workflows";`).includes("secret"));
+  assert.ok(words(`import { secret, // export {\n  x } from "@sanoma-ai/workflows";`).includes("secret"));
+  assert.ok(words(`import { secret, // see. export {\n  x } from "@sanoma-ai/workflows";`).includes("secret"));
+  assert.ok(words(`import { secret }\u00a0from "@sanoma-ai/workflows";`).includes("secret"));
+  assert.ok(words(`import { secret } from\u3000"@sanoma-ai/workflows";`).includes("secret"));
+  // A name written with an escape is no word of the file: every rule is a candidate.
+  assert.equal(candidates(`import { c\\u006fllection } from "@sanoma-ai/workflows/data";`), "all");
 });
 
 /** A small deterministic generator of import-heavy files, with the tricks a reader can trip on. */
