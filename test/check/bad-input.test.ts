@@ -15,6 +15,7 @@ import { nodeFileSystem } from "../../server/src/node/fs.ts";
 import type { FileSystem } from "../../server/src/core/types.ts";
 
 const CHECK = resolve(import.meta.dirname, "..", "..", "dist", "check.js");
+const DEEP = `export const deep = ${"(".repeat(3000)}1${")".repeat(3000)};\n`;
 
 /** A company with every kind of bad input in it, plus one ordinary problem to show the rest still works. */
 function corpus(lock: string): string {
@@ -33,6 +34,10 @@ ${CLOUD_PACKAGE}`);
   writeFileSync(join(root, "resources/binary.ts"), Buffer.from([0x00, 0x01, 0xff, 0xfe, 0x00, 0x89, 0x50, 0x4e, 0x47]));
   writeFileSync(join(root, "workflows/latin1.ts"), Buffer.from("export const caf\xe9 = 'd\xe9j\xe0';\n", "latin1"));
   writeFileSync(join(root, "workflows/huge.ts"), "export const x = 1;\n" + "// padding padding padding padding padding padding padding\n".repeat(90_000));
+  // Nested deeper than TypeScript's parser has stack for: a data file (always parsed) and a
+  // workflow (read by the text scanner, parsed when asked for more).
+  writeFileSync(join(root, "resources/deep.ts"), DEEP);
+  writeFileSync(join(root, "workflows/deep.ts"), DEEP);
   // A symlink loop, a dangling symlink, a folder without permissions.
   mkdirSync(join(root, "workflows/loop"));
   symlinkSync(join(root, "workflows"), join(root, "workflows/loop/back"));
@@ -59,6 +64,7 @@ test("bad input: broken syntax, binary, non-UTF-8, 5 MB, symlink loops, no permi
     assert.deepEqual(rules, ["workflows/ok.ts collection-op"]);
     assert.match(r.stderr, /skipped .*binary\.ts: a binary file, not read/);
     assert.match(r.stderr, /skipped .*huge\.ts: larger than 2 MB, not read/);
+    assert.match(r.stderr, /skipped .*resources\/deep\.ts: nested too deeply to be read/);
     assert.match(r.stderr, /skipped .*loop\/back: a folder already visited/);
   } finally { chmodSync(join(root, "workflows/locked"), 0o755); removeFixture(root); }
 });
@@ -112,12 +118,16 @@ test("bad input: the server indexes the corpus, survives opening and editing eve
     await c.initialize([root]);
     await c.waitIdle();
     await c.waitFor(() => c.diagnosticsFor(join(root, "sanoma.lock.json")).length === 1, "the lockfile problem");
-    for (const f of ["resources/binary.ts", "workflows/latin1.ts", "resources/broken.ts", "sanoma.lock.json"]) {
+    for (const f of ["resources/binary.ts", "workflows/latin1.ts", "resources/broken.ts", "sanoma.lock.json", "resources/deep.ts", "workflows/deep.ts"]) {
       c.open(join(root, f), "\u0000\u0001garbage {{{");
       c.change(join(root, f), "export const = ;;; \uFFFD ".repeat(1000));
       c.change(join(root, f), "x".repeat(3_000_000));
-      await c.request("textDocument/hover", { textDocument: { uri: `file://${join(root, f)}` }, position: { line: 0, character: 5 } });
-      await c.request("textDocument/completion", { textDocument: { uri: `file://${join(root, f)}` }, position: { line: 0, character: 2 } });
+      c.change(join(root, f), DEEP);
+      const doc = { textDocument: { uri: `file://${join(root, f)}` } };
+      await c.request("textDocument/hover", { ...doc, position: { line: 0, character: 5 } });
+      await c.request("textDocument/completion", { ...doc, position: { line: 0, character: 2 } });
+      await c.request("textDocument/definition", { ...doc, position: { line: 0, character: 14 } });
+      await c.request("textDocument/documentSymbol", doc);
     }
     // A good edit still gives its diagnostics at once.
     c.change(join(root, "resources/broken.ts"), `import { vm } from "@hooli/cloud";\nexport const web = vm({ nam: "web" });\n`);

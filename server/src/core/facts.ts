@@ -105,6 +105,8 @@ export interface ConfigFact {
 export interface WorkflowFact { name: string; range: Range }
 
 export interface FileFacts {
+  /** Why nothing of the text could be read (it nests deeper than the parser's stack), if so. */
+  unread?: string;
   syntaxErrors: number;
   firstSyntaxError?: { message: string; range: Range };
   imports: ImportFact[];
@@ -225,8 +227,27 @@ function scriptKind(fileName: string): ts.ScriptKind {
 
 interface Options { isConfig?: boolean }
 
-/** Reads a file's facts. Never throws on bad code. */
+/** What a file nested too deeply to parse is read as: nothing, and one syntax error saying why. */
+export const TOO_DEEP = "nested too deeply to be read (the parser ran out of stack)";
+
+/**
+ * Reads a file's facts. Never throws on bad code: a text nested deeper than the parser's stack
+ * (`((((…1…))))` a thousand deep) is read as holding nothing, with `unread` saying why.
+ */
 export function readFacts(fileName: string, text: string, options: Options = {}): FileFacts {
+  try {
+    return readTreeFacts(fileName, text, options);
+  } catch (e) {
+    if (!(e instanceof RangeError && /call stack/i.test(e.message))) throw e;
+    return {
+      unread: TOO_DEEP, syntaxErrors: 1, firstSyntaxError: { message: `This file is ${TOO_DEEP}`, range: new LineMap(text).range(0, 0) },
+      imports: [], bindings: new Map(), locals: new Map(), exports: new Map(), starExports: [], specs: [],
+      declarations: [], collections: [], opRefs: [], secretCalls: [], workflows: [],
+    };
+  }
+}
+
+function readTreeFacts(fileName: string, text: string, options: Options): FileFacts {
   // JSDoc is never read: skipping it makes parsing cheaper.
   const sf = ts.createSourceFile(fileName, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, scriptKind(fileName));
   const lines = new LineMap(text);

@@ -90,6 +90,8 @@ export class Company {
     // The config and data files are always read from their syntax tree: every check reads all they hold.
     else if (entry.role.isConfig || entry.role.isDataFile || !this.lightFacts) entry.facts = readFacts(file, text, { isConfig: entry.role.isConfig });
     else entry.facts = readFactsLightly(file, text);
+    // Nothing of it could be read: the file is skipped, as a binary one is, and says why.
+    if (entry.facts?.unread) { entry.skipped = entry.facts.unread; entry.facts = undefined; }
     this.files.set(file, entry);
     return { existedBefore: !!old, existsNow: true };
   }
