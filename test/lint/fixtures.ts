@@ -377,6 +377,35 @@ import { sanoma, // see. export {
 `,
   },
   {
+    // Also from the sweep: calls the core's syntax-tree reading once passed over (data files and
+    // texts the scanner refuses are read from the tree), and an argument in parentheses.
+    name: "tree-read-calls",
+    text: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/lazy.ts
+export const m = import /* lazy */ ("../workflows/w");
+//                                  ^^^^^^^^^^^^^^^^ data-file-imports
+//- /resources/spread.ts
+export const all = [...require("../workflows/w")];
+//                             ^^^^^^^^^^^^^^^^ data-file-imports
+//- /workflows/escaped.ts
+const x = \\u0072equire("../apps/b/x");
+//                     ^^^^^^^^^^^^^ no-app-import-from-root
+const y = re\\u0071uire("../apps/b/y");
+//                     ^^^^^^^^^^^^^ no-app-import-from-root
+export const e = [x, y, "\\u0072"];
+//- /workflows/parens.ts
+const x = require(("../apps/b/x"));
+//                 ^^^^^^^^^^^^^ no-app-import-from-root
+const y = import((("../apps/b/y")));
+//                 ^^^^^^^^^^^^^ no-app-import-from-root
+export const p = [x, y];
+//- /workflows/w.ts
+export const w = 1;
+`,
+  },
+  {
     name: "ambient-modules",
     text: `
 //- /sanoma.config.ts

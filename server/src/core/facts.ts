@@ -208,8 +208,26 @@ class LightFacts implements FileFacts {
   get config(): ConfigFact | undefined { return this.full().config; }
 }
 
-/** Where calls that matter may start: `require(`, `import(`, `defineResource(`. */
-const CALL_PATTERN = /(?<![\w$.])(?:require|defineResource)(?![\w$])|(?<![\w$.])import(?=\s*\()/g;
+/** `(("x"))` → `"x"`: Node loads the module either way, and ESTree (the lint plugin's hosts) keeps no parentheses. */
+function withoutParentheses(node: ts.Expression | undefined): ts.Expression | undefined {
+  while (node && ts.isParenthesizedExpression(node)) node = node.expression;
+  return node;
+}
+
+/** The start of the identifier that holds the `\u` at `at` (`re\u0071uire` → the `r`). */
+function identifierStart(text: string, at: number): number {
+  let i = at;
+  while (i > 0 && /[\w$\\]/.test(text[i - 1])) i--;
+  return i;
+}
+
+/**
+ * Where calls that matter may start: `require(`, `import(`, `defineResource(`, and any `\u` (an
+ * escaped `require`). A match is only where to look: the syntax tree decides, so `import`
+ * followed by a comment, `...require(` and `x.require` (no call of `require`) are all looked at.
+ * (`x.defineResource` is looked at by its own loop.)
+ */
+const CALL_PATTERN = /(?<![\w$.])defineResource(?![\w$])|(?<![\w$])(?:require|import)(?![\w$])|\\u/g;
 
 const OP_ID = /^data\.([A-Za-z0-9_$]+)\.([A-Za-z0-9_$]+)$/;
 
@@ -591,7 +609,7 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     }
     if (!parent || !startsAt(node, offset)) return;
     if (node.kind === ts.SyntaxKind.ImportKeyword && ts.isCallExpression(parent) && parent.expression === node) {
-      const a = parent.arguments[0];
+      const a = withoutParentheses(parent.arguments[0]);
       if (a && ts.isStringLiteralLike(a) && !specifierNodes.has(a)) addImport(a, [{ imported: "*", range: r(a) }]);
       return;
     }
@@ -599,7 +617,7 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     const name = node.text;
     if (ts.isCallExpression(parent) && parent.expression === node) {
       if (name === "require") {
-        const a = parent.arguments[0];
+        const a = withoutParentheses(parent.arguments[0]);
         if (parent.arguments.length === 1 && a && ts.isStringLiteralLike(a) && !specifierNodes.has(a)) addImport(a, [{ imported: "*", range: r(a) }]);
       } else if (collectionLocals.has(name)) readCollection(parent);
       else if (secretLocals.has(name)) {
@@ -622,12 +640,12 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
   };
 
   // Static imports were read above: only `import(` (a dynamic import or an import type) is looked for.
-  const callNames = ["require", "defineResource", ...collectionLocals, ...secretLocals];
+  const callNames = ["defineResource", ...collectionLocals, ...secretLocals];
   const callPattern = collectionLocals.size || secretLocals.size
-    ? new RegExp(`(?<![\\w$.])(?:${callNames.map((n) => n.replace(/\$/g, "\\$")).join("|")})(?![\\w$])|(?<![\\w$.])import(?=\\s*\\()`, "g")
+    ? new RegExp(`(?<![\\w$.])(?:${callNames.map((n) => n.replace(/\$/g, "\\$")).join("|")})(?![\\w$])|(?<![\\w$])(?:require|import)(?![\\w$])|\\\\u`, "g")
     : CALL_PATTERN;
   callPattern.lastIndex = 0;
-  for (let m = callPattern.exec(text); m; m = callPattern.exec(text)) callAt(m.index);
+  for (let m = callPattern.exec(text); m; m = callPattern.exec(text)) callAt(m[0] === "\\u" ? identifierStart(text, m.index) : m.index);
   // `x.defineResource(...)`: the member form.
   for (let i = text.indexOf(".defineResource"); i >= 0; i = text.indexOf(".defineResource", i + 1)) callAt(i + 1);
   for (let i = text.indexOf("data."); i >= 0; i = text.indexOf("data.", i + 5)) {
