@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { compareExpectations } from "../support/expect-comments.ts";
@@ -78,6 +78,18 @@ test("sanoma-check: several folders, and a folder above companies finds them all
   assert.deepEqual([...files], ["examples/acme-broken"]);
   const both = run(["examples/acme", "examples/acme-broken", "--format=json"]);
   assert.equal(both.status, 1);
+});
+
+test("sanoma-check: a folder above a company whose config is a symlink to a file finds it", () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-linked-config-")));
+  try {
+    mkdirSync(join(dir, "co", "workflows"), { recursive: true });
+    writeFileSync(join(dir, "shared-config.ts"), "export default {};\n");
+    symlinkSync(join(dir, "shared-config.ts"), join(dir, "co", "sanoma.config.ts"));
+    writeFileSync(join(dir, "co", "workflows", "a.ts"), 'import x from "../apps/b/x";\nexport const a = x;\n');
+    const r = run([dir, "--format", "json"]);
+    assert.deepEqual(JSON.parse(r.stdout).problems.map((p: any) => `${relative(dir, p.file)} ${p.rule}`), ["co/workflows/a.ts no-app-import-from-root"]);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
 test("sanoma-check: warnings alone exit 0", () => {

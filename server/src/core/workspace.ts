@@ -47,7 +47,8 @@ export class Workspace {
         seen.add(real);
         for (const e of this.fs.readDir(d)) {
           const p = path.join(d, e.name);
-          if (e.kind === "file" && e.name === CONFIG_FILE) roots.add(d);
+          // A config that is a symlink to a file counts, as it does for a file's walk up (A1).
+          if (e.name === CONFIG_FILE && (e.kind === "file" || (e.kind === "symlink" && this.fs.isFile(p)))) roots.add(d);
           else if ((e.kind === "dir" || (e.kind === "symlink" && this.fs.isDir(p))) && !isSkippedDirName(e.name) && !exclude.has(e.name)) stack.push(p);
         }
       }
