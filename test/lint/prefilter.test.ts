@@ -128,8 +128,8 @@ function* generated(count: number): Generator<string> {
     if (s.length > 1 && rnd(6) === 0) { const i = rnd(s.length); return q + s.slice(0, i) + `\\x${s.charCodeAt(i).toString(16).padStart(2, "0")}` + s.slice(i + 1) + q; }
     return q + s + q;
   };
-  const name = () => pick(["secret", "sanoma", "collection", "a", "b", "import", "export", "default", "from"]);
-  const gap = () => pick([" ", " ", "  ", "\n  ", " /* c */ ", " // x\n "]);
+  const name = () => pick(["secret", "sanoma", "collection", "a", "b", "import", "export", "default", "from", "c\\u006fllection", "s\\u{65}cret"]);
+  const gap = () => pick([" ", " ", "  ", "\n  ", " /* c */ ", " // x\n ", "\u00a0", " \u3000", " // export {\n ", " // see. import {\n "]);
   const forms = [
     () => `import {${gap()}${name()}${gap()}as x${rnd(99)},${gap()}${name()} as y${rnd(99)} } from${gap()}${spec()};`,
     () => `import { ${name()} } from ${spec()};`,
