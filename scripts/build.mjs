@@ -1,7 +1,9 @@
 // Bundles each entry point with esbuild: the server, the check command, the VS Code client and the
 // lint plugin are single files that need nothing installed beside them.
 import { build } from "esbuild";
-import { chmodSync } from "node:fs";
+import { chmodSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 
 const common = { bundle: true, platform: "node", target: "node20", format: "cjs", sourcemap: "linked", logLevel: "warning", legalComments: "none" };
 const production = process.argv.includes("--production");
@@ -13,3 +15,12 @@ await Promise.all([
   build({ ...common, entryPoints: ["lint-plugin/src/index.ts"], outfile: "lint-plugin/dist/index.mjs", format: "esm", minify: false, sourcemap: false }),
 ].map((p) => p.catch((e) => { console.error(e.message); process.exitCode = 1; })));
 for (const f of ["dist/server.js", "dist/check.js"]) { try { chmodSync(f, 0o755); } catch {} }
+
+// The plugin's recommended config for oxlint, which reads JSON configs only: the rules of the
+// plugin's own `configs.recommended`, with the bundle beside it (oxlint resolves a `jsPlugins` path
+// from the config file that names it, so `extends` of this file works from anywhere).
+if (!process.exitCode) {
+  const { default: plugin } = await import(pathToFileURL(resolve("lint-plugin/dist/index.mjs")).href);
+  const recommended = { jsPlugins: ["./index.mjs"], rules: plugin.configs.recommended.rules };
+  writeFileSync("lint-plugin/dist/oxlint-recommended.json", JSON.stringify(recommended, null, 2) + "\n");
+}

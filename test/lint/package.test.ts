@@ -76,6 +76,11 @@ test("configs.recommended is a flat config with the plugin and the five rules as
   assert.deepEqual(rec.rules, Object.fromEntries(IMPORT_RULES.map((r) => [`sanoma/${r.id}`, "error"])));
 });
 
+test("oxlint's recommended config names the bundle beside it and the same rules as configs.recommended", () => {
+  const rec = JSON.parse(readFileSync(join(PKG_DIR, "dist", "oxlint-recommended.json"), "utf8"));
+  assert.deepEqual(rec, { jsPlugins: ["./index.mjs"], rules: loadPlugin().configs.recommended.rules });
+});
+
 test("an option given to a rule is refused by both hosts (the schema takes none)", async () => {
   const dir = temp("sanoma-lint-schema-");
   writeFileSync(join(dir, "a.ts"), "export {};\n");
@@ -91,11 +96,12 @@ test("package.json stands on its own: main, exports, files, no dependencies, opt
   assert.equal(pkg.name, "@sanoma-ai/lint-plugin");
   assert.equal(pkg.main, "./dist/index.mjs");
   assert.equal(pkg.exports["."], "./dist/index.mjs");
-  assert.deepEqual(pkg.files, ["dist/index.mjs", "README.md"]);
+  assert.equal(pkg.exports["./oxlint-recommended.json"], "./dist/oxlint-recommended.json");
+  assert.deepEqual(pkg.files, ["dist/index.mjs", "dist/oxlint-recommended.json", "README.md"]);
   assert.equal(pkg.dependencies, undefined);
   for (const peer of Object.keys(pkg.peerDependencies ?? {})) assert.equal(pkg.peerDependenciesMeta?.[peer]?.optional, true, peer);
   const packed = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: PKG_DIR, encoding: "utf8" }));
-  assert.deepEqual(packed[0].files.map((f: { path: string }) => f.path).sort(), ["README.md", "dist/index.mjs", "package.json"]);
+  assert.deepEqual(packed[0].files.map((f: { path: string }) => f.path).sort(), ["README.md", "dist/index.mjs", "dist/oxlint-recommended.json", "package.json"]);
 });
 
 test("the README names every rule, with its summary and its page", () => {
@@ -106,11 +112,11 @@ test("the README names every rule, with its summary and its page", () => {
   }
 });
 
-/** The README's first fenced block of a language. */
-function snippet(lang: string): string {
-  const m = new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(readme);
-  assert.ok(m, `a \`\`\`${lang} block in the README`);
-  return m[1];
+/** The README's fenced blocks of a language, in order. */
+function snippets(lang: string): string[] {
+  const found = [...readme.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]);
+  assert.ok(found.length > 0, `a \`\`\`${lang} block in the README`);
+  return found;
 }
 
 test("the README's .oxlintrc.json and eslint.config.js work as written, with the package installed", async () => {
@@ -118,12 +124,11 @@ test("the README's .oxlintrc.json and eslint.config.js work as written, with the
   // A user's repository: the package installed from what npm would pack, the parser beside it.
   const installed = join(dir, "node_modules", "@sanoma-ai", "lint-plugin");
   mkdirSync(join(installed, "dist"), { recursive: true });
-  for (const f of ["package.json", "README.md", "dist/index.mjs"]) cpSync(join(PKG_DIR, f), join(installed, f));
+  for (const f of ["package.json", ...pkg.files]) cpSync(join(PKG_DIR, f), join(installed, f));
   mkdirSync(join(dir, "node_modules", "@typescript-eslint"), { recursive: true });
   symlinkSync(join(REPO, "node_modules", "@typescript-eslint", "parser"), join(dir, "node_modules", "@typescript-eslint", "parser"), "dir");
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "acme", private: true, type: "module" }));
-  writeFileSync(join(dir, ".oxlintrc.json"), snippet("json"));
-  writeFileSync(join(dir, "eslint.config.js"), snippet("js"));
+  writeFileSync(join(dir, "eslint.config.js"), snippets("js")[0]);
   // The company: every rule's wrong example at once.
   for (const rule of IMPORT_RULES) {
     for (const [rel, text] of Object.entries(parseFixture(rule.doc.wrong).files)) {
@@ -134,10 +139,16 @@ test("the README's .oxlintrc.json and eslint.config.js work as written, with the
   const want = checkFound(dir);
   assert.equal(new Set(want.map((f) => f.rule)).size, IMPORT_RULES.length);
 
-  const ox = spawnSync(OXLINT, ["-f", "json"], { cwd: dir, encoding: "utf8" });
-  assert.equal(ox.status, 1, ox.stderr);
-  const oxFound = JSON.parse(ox.stdout).diagnostics.filter((d: { code: string }) => d.code.startsWith("sanoma(")).map((d: { code: string; filename: string }) => `${d.filename} ${d.code}`).sort();
-  assert.deepEqual(oxFound, want.map((f) => `${f.file} sanoma(${f.rule})`).sort());
+  // Each .oxlintrc.json of the README (the recommended config extended; the rules named).
+  const configs = snippets("json");
+  assert.equal(configs.length, 2);
+  for (const config of configs) {
+    writeFileSync(join(dir, ".oxlintrc.json"), config);
+    const ox = spawnSync(OXLINT, ["-f", "json"], { cwd: dir, encoding: "utf8" });
+    assert.equal(ox.status, 1, ox.stderr);
+    const oxFound = JSON.parse(ox.stdout).diagnostics.filter((d: { code: string }) => d.code.startsWith("sanoma(")).map((d: { code: string; filename: string }) => `${d.filename} ${d.code}`).sort();
+    assert.deepEqual(oxFound, want.map((f) => `${f.file} sanoma(${f.rule})`).sort(), config);
+  }
 
   const eslint = new ESLint({ cwd: dir });
   const { found } = await runEslint(dir, { eslint });
