@@ -17,11 +17,13 @@ function disk(...roots: string[]) {
 }
 
 test("RootCache: the nearest folder with a config, none inside node_modules or without one", () => {
-  const d = disk("/w/co", "/w/co/apps/a");
+  const d = disk("/w/co", "/w/co/apps/a", "/w/co/node_modules/tmpl");
   const cache = new RootCache(d.hasConfig);
   assert.equal(cache.rootOf("/w/co/apps/a/workflows/x.ts", "task"), "/w/co/apps/a");
   assert.equal(cache.rootOf("/w/co/apps/b/workflows/x.ts", "task"), "/w/co");
   assert.equal(cache.rootOf("/w/co/node_modules/pkg/index.js", "task"), undefined);
+  // A package that holds a config of its own is still inside node_modules (A1).
+  assert.equal(cache.rootOf("/w/co/node_modules/tmpl/workflows/x.ts", "task"), undefined);
   assert.equal(cache.rootOf("/elsewhere/x.ts", "task"), undefined);
 });
 

@@ -11,6 +11,8 @@ import { checkDir, toFound } from "../support/check.ts";
 import { Workspace } from "../../server/src/core/workspace.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
 import { runSteps } from "../../server/src/core/steps.ts";
+import { findCompanyRoot } from "../../server/src/core/company.ts";
+import { walkReads } from "../../server/src/core/model.ts";
 import { join } from "node:path";
 
 function check(fixture: string): void {
@@ -38,6 +40,24 @@ import { y } from "../../../../outside";
 import { z } from "../../../b/thing";
 export const q = "data.ghost.list";
 `));
+
+test("cases: a company is found for no path inside node_modules, even a package holding its own config (A1)", () => {
+  const configs = new Set(["/w", "/w/node_modules/tmpl"]);
+  const has = (d: string) => configs.has(d);
+  assert.equal(findCompanyRoot("/w/node_modules/tmpl/workflows/a.ts", has), undefined);
+  assert.equal(findCompanyRoot("/w/node_modules/tmpl", has, true), undefined);
+  assert.equal(findCompanyRoot("/w/workflows/a.ts", has), "/w");
+});
+
+test("cases: what a company's walk reads, asked of one path (A3): code files and the root's lockfile, under no skipped folder", () => {
+  const reads = (rel: string, exclude?: string[]) => walkReads("/w", `/w/${rel}`, { exclude });
+  assert.ok(reads("workflows/a.ts") && reads("apps/b/lib/x.mjs") && reads("sanoma.lock.json") && reads(".eslintrc.js"));
+  assert.ok(!reads("workflows/.draft/a.ts"), "a dot folder");
+  assert.ok(!reads("lib/node_modules/p/index.js"), "node_modules");
+  assert.ok(!reads("notes.md") && !reads("apps/b/sanoma.lock.json") && !reads("package.json"), "no code file, or a lockfile off the root");
+  assert.ok(!reads("generated/x.ts", ["generated"]) && !reads("apps/b/gen/x.ts", ["apps/b/gen"]) && reads("apps/b/gen/x.ts", ["gen/x"]), "excluded by name or by path");
+  assert.ok(!walkReads("/w", "/elsewhere/a.ts"), "outside the company");
+});
 
 test("cases: a nested company is judged by its own root; the outer company does not see into it", () => check(`
 //- /sanoma.config.ts

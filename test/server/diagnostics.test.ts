@@ -279,6 +279,49 @@ export const z = (ctx: any) => ctx.call("data.ghost.get", {});
   } finally { await c.shutdown(); removeFixture(root); removeFixture(elsewhere); }
 });
 
+test("server: files the company's walk skips stay out of it when opened, closed or reported by the watcher", async () => {
+  // Each of these once joined the company in the server (found by a sweep against sanoma-check),
+  // and its problems, and those it caused in real files, stayed until a restart.
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/ok.ts
+export const ok = 1;
+//- /workflows/.draft/x.ts
+export const x = (ctx: any) => ctx.call("data.nope.get", {});
+//- /notes.md
+Call "data.orders.get" from a workflow.
+//- /apps/billing/sanoma.lock.json
+{ "x": "data.y.z" }
+//- /node_modules/tmpl/sanoma.config.ts
+export default {};
+//- /node_modules/tmpl/workflows/a.ts
+export const a = (ctx: any) => ctx.call("data.nope.get", {});
+`);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    const skipped = ["workflows/.draft/x.ts", "notes.md", "apps/billing/sanoma.lock.json", "node_modules/tmpl/workflows/a.ts"].map((f) => join(root, f));
+    for (const f of skipped) c.open(f, readFileSync(f, "utf8"));
+    // Written on disk and reported by the client's watcher, in a dot folder.
+    const cached = join(root, "workflows/.cache/y.ts");
+    mkdirSync(join(root, "workflows/.cache"));
+    writeFileSync(cached, `export const y = "data.nope.get";\n`);
+    c.watched([{ file: cached, type: 1 }]);
+    // A real problem after them all: once it is published, the server has handled what came before.
+    c.open(join(root, "workflows/ok.ts"), `export const ok = (ctx: any) => ctx.call("data.real.get", {});\n`);
+    await c.waitIdle();
+    await c.waitFor(() => c.diagnosticsFor(join(root, "workflows/ok.ts")).length === 1, "the real problem");
+    for (const f of [...skipped, cached]) assert.deepEqual(c.diagnosticsFor(f), [], f);
+    for (const f of skipped) c.close(f);
+    c.close(join(root, "workflows/ok.ts"));
+    await c.waitIdle();
+    await c.waitFor(() => c.diagnosticsFor(join(root, "workflows/ok.ts")).length === 0, "the real file back to its disk text");
+    for (const f of [...skipped, cached]) assert.deepEqual(c.diagnosticsFor(f), [], f);
+  } finally { await c.shutdown(); removeFixture(root); }
+});
+
 test("server: a handler that throws answers an empty result, logs, and the server keeps working", async () => {
   const root = writeFixture(BROKEN);
   const c = new LspClient();

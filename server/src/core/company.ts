@@ -39,8 +39,10 @@ export function isSkippedDirName(name: string): boolean {
  */
 export function findCompanyRoot(file: string, hasConfig: (dir: string) => boolean, isDirectory = false): string | undefined {
   let dir = isDirectory ? file : path.dirname(file);
+  // A file inside `node_modules` belongs to no company (A1), even one whose package holds a
+  // `sanoma.config.ts` of its own (a template, a published company).
+  if (dir.split(path.sep).includes("node_modules")) return undefined;
   for (;;) {
-    if (path.basename(dir) === "node_modules") return undefined;
     if (hasConfig(dir)) return dir;
     const up = path.dirname(dir);
     if (up === dir) return undefined;

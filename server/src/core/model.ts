@@ -129,6 +129,26 @@ export interface WalkOptions {
  * Yields every `WALK_STEP` folders (see `steps.ts`). With `under`, a folder of the company, lists
  * only the files under it (what the walk from the root would list there), without walking the rest.
  */
+/**
+ * Whether the walk of the company at `root` reads `file` (A3): a code file, or the root's
+ * lockfile, under no folder the walk skips (`node_modules`, a name starting with `.`, an
+ * excluded one). That `root` is the file's nearest root is the caller's to know. A file an editor
+ * opens or a watcher reports joins its company only if the walk would have read it.
+ */
+export function walkReads(root: string, file: string, options: WalkOptions = {}): boolean {
+  const rel = relativeTo(root, file);
+  if (rel === undefined) return false;
+  const exclude = new Set(options.exclude ?? []);
+  const parts = rel.split("/");
+  const name = parts.pop()!;
+  let dirRel = "";
+  for (const part of parts) {
+    dirRel = dirRel === "" ? part : `${dirRel}/${part}`;
+    if (isSkippedDirName(part) || exclude.has(part) || exclude.has(dirRel)) return false;
+  }
+  return isCodeFile(name) || (parts.length === 0 && name === LOCK_FILE);
+}
+
 export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: WalkOptions = {}, under = root): Steps<string[]> {
   const out: string[] = [];
   const seen = new Set<string>();

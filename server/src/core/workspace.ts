@@ -8,7 +8,7 @@ import { CONFIG_FILE, findCompanyRoot, isSkippedDirName } from "./company.ts";
 import { ConnectorResolver } from "./connectors.ts";
 import { checkCompany, checkCompanySteps, type CheckOptions, type CheckResult } from "./check.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
-import { Company, listCompanyFilesSteps, type Skipped } from "./model.ts";
+import { Company, listCompanyFilesSteps, walkReads, type Skipped } from "./model.ts";
 import type { FileSystem } from "./types.ts";
 
 export interface WorkspaceOptions {
@@ -104,6 +104,11 @@ export class Workspace {
     const text = this.fs.readFile(file);
     if (text === undefined) this.options.onSkip?.({ path: file, reason: "vanished or unreadable while being read" });
     this.setFile(company, file, text);
+  }
+
+  /** Whether the company at `root` reads `file` at all (see `walkReads`). */
+  reads(root: string, file: string): boolean {
+    return walkReads(root, file, { exclude: this.options.exclude });
   }
 
   /** Sets a file's text and keeps the company's resolver right. */

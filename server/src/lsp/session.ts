@@ -231,7 +231,8 @@ export class Session {
     const file = toPath(uri);
     if (!file) return;
     const company = this.ensureCompanyFor(file);
-    if (!company) return;
+    // A file the company's walk skips (a dot folder, a non-code file) stays out of it, open or not.
+    if (!company || !this.ws.reads(company.root, file)) return;
     this.ws.setFile(company, file, text);
     this.markDirty(company.root);
   }
@@ -241,7 +242,7 @@ export class Session {
     const file = toPath(uri);
     if (!file) return;
     const company = this.ws.companyOf(file);
-    if (!company) return;
+    if (!company || !this.ws.reads(company.root, file)) return;
     const text = this.ws.fs.readFile(file);
     this.ws.setFile(company, file, text);
     this.markDirty(company.root);
@@ -287,7 +288,7 @@ export class Session {
       return;
     }
     if (kind !== "deleted" && this.ws.fs.isDir(file)) { this.rescanFolder(file); return; }
-    if (!isIndexed(file)) return;
+    if (!this.ws.reads(company.root, file)) return;
     if (kind === "deleted") this.ws.setFile(company, file, undefined);
     else this.ws.readFromDisk(company, file);
     this.markDirty(company.root);
@@ -300,7 +301,7 @@ export class Session {
     const prefix = file + path.sep;
     for (const f of company.files.keys()) if (f.startsWith(prefix)) this.ws.readFromDisk(company, f);
     if (this.ws.fs.isDir(file)) { this.readNewFilesUnder(company, file); return; }
-    if (company.files.has(file) || (isIndexed(file) && this.ws.fs.isFile(file))) this.ws.readFromDisk(company, file);
+    if (company.files.has(file) || (this.ws.reads(company.root, file) && this.ws.fs.isFile(file))) this.ws.readFromDisk(company, file);
   }
 
   /** A folder appeared (a checkout, a generator): read the files under it that belong to a company. */
@@ -474,10 +475,6 @@ export class Session {
   settingsOf(root: string): Settings {
     return this.state.get(root)?.settings ?? DEFAULT_SETTINGS;
   }
-}
-
-function isIndexed(file: string): boolean {
-  return /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/.test(file) || path.basename(file) === LOCK_FILE;
 }
 
 function yieldToRequests(): Promise<void> {
