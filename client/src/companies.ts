@@ -7,7 +7,8 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { CompaniesRequest, CompanyOfRequest, type CompaniesResult, type CompanyInfo, type CompanyOfResult } from "../../server/src/protocol.ts";
 import type { ServerHost } from "./server.ts";
-import { formatMs, type StatusBar } from "./statusBar.ts";
+import type { StatusBar } from "./statusBar.ts";
+import { formatMs } from "./statusView.ts";
 
 /** Virtual documents `sanoma-overview:/<name>.md?<root>` rendered by the markdown preview. */
 export const overviewScheme = "sanoma-overview";

@@ -12,7 +12,8 @@ import { Boxes } from "./boxes.ts";
 import { Companies } from "./companies.ts";
 import { openRuleDocs, RuleDocsActions } from "./ruleDocs.ts";
 import { errorText, ServerHost } from "./server.ts";
-import { formatMs, StatusBar } from "./statusBar.ts";
+import { StatusBar } from "./statusBar.ts";
+import { formatMs } from "./statusView.ts";
 
 /** Commands the extension implements itself even when the server also announces them. */
 const ownCommands = new Set(["sanoma.checkWorkspace", "sanoma.preview"]);

@@ -13,9 +13,8 @@ import {
   type StatusResult,
 } from "../../server/src/protocol.ts";
 import { errorText, type ServerHost, type ServerState } from "./server.ts";
+import { formatMs, slowCheckMs, statusView } from "./statusView.ts";
 
-/** A company-wide check slower than this turns the item into its warning state. */
-export const slowCheckMs = 2_000;
 const pollWhileIndexingMs = 500;
 
 export class StatusBar implements vscode.Disposable {
@@ -112,25 +111,12 @@ export class StatusBar implements vscode.Disposable {
     const state: ServerState = this.server.state;
     const status = this.status;
     const item = this.item;
-    const where = this.company ? scopeLabel(this.company) : "Sanoma";
+    const view = statusView(state, status, this.company);
+    const warning = view.warning;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = { enabledCommands: ["sanoma.showOutput", "sanoma.restartServer", "sanoma.showCompanies", "sanoma.checkWorkspace"] };
     tooltip.supportThemeIcons = true;
-    let warning: string | undefined;
-
-    if (state.kind === "failed" || state.kind === "restarting") {
-      warning = state.reason;
-      item.text = `$(warning) ${where}`;
-    } else if (state.kind === "starting") {
-      item.text = `$(sync~spin) ${where}`;
-    } else if (status?.state === "indexing") {
-      item.text = `$(sync~spin) ${where} · indexing ${status.indexedFiles}/${status.files}`;
-    } else if (status?.lastCheckMs !== undefined && status.lastCheckMs > slowCheckMs) {
-      warning = `The last check took ${formatMs(status.lastCheckMs)}, more than ${formatMs(slowCheckMs)}`;
-      item.text = `$(warning) ${where}`;
-    } else {
-      item.text = `$(organization) ${where}`;
-    }
+    item.text = view.text;
 
     if (this.company) {
       tooltip.appendMarkdown(`**${escape(this.company.name)}**, ${this.company.scope ? `app \`${this.company.scope}\`` : "root scope"}`);
@@ -154,26 +140,14 @@ export class StatusBar implements vscode.Disposable {
     item.tooltip = tooltip;
     item.backgroundColor = warning ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
     // Screen readers, and the end-to-end test, read the state from this label.
-    const phase = warning ? `warning: ${warning}` : state.kind === "starting" ? "starting" : status?.state === "indexing" ? "indexing" : "ready";
-    item.accessibilityInformation = { label: `Sanoma: ${where}, ${phase}` };
-    // Outside Sanoma projects (activated by any TypeScript file) the item stays out of the way.
-    const relevant = this.company !== null || (status?.companies ?? 0) > 0 || warning !== undefined || state.kind === "starting";
-    if (relevant) item.show();
+    item.accessibilityInformation = { label: view.label };
+    if (view.visible) item.show();
     else item.hide();
   }
 }
 
-/** `acme › billing` for an app's file, `acme › root` for the root scope. */
-export function scopeLabel(company: Pick<CompanyOfResult, "name" | "scope">): string {
-  return `${company.name} › ${company.scope ?? "root"}`;
-}
-
 function isStatus(value: unknown): value is StatusResult {
   return typeof value === "object" && value !== null && typeof (value as StatusResult).state === "string" && typeof (value as StatusResult).files === "number";
-}
-
-export function formatMs(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 function plural(n: number, one: string, many: string): string {
