@@ -8,7 +8,7 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { diffBox } from "../../server/src/boxes/diff.ts";
+import { applyToWorkspace, diffBox } from "../../server/src/boxes/diff.ts";
 import { IgnoreRules, parseGitignore } from "../../server/src/boxes/ignore.ts";
 import { readManifest, statOf, syncIntoBox } from "../../server/src/boxes/sync.ts";
 import { cleanupTempDirs, tempDir, writeTree } from "./helpers.ts";
@@ -108,15 +108,18 @@ describe("syncing into a box", () => {
     assert.notEqual(fs.statSync(boxReadme).ino, fs.statSync(workspaceData).ino);
   });
 
-  test("a file new in the workspace replaces a symlink the box hid from the walk at its path", async () => {
+  test("a file new in the workspace where the box put a symlink out: the box's until a reset replaces it, never written through", async () => {
     const { root, home, outside, sync } = setup();
     await sync();
-    // The box's own .gitignore hides new.ts from the box's walk; a symlink out waits there.
+    // The box's own .gitignore does not hide new.ts from the box's walk (the workspace's rules apply).
     fs.appendFileSync(path.join(home, ".gitignore"), "new.ts\n");
     fs.symlinkSync(outside, path.join(home, "new.ts"));
     fs.writeFileSync(path.join(root, "new.ts"), "export const added = 1;\n");
     const report = await sync();
-    assert.equal(report.copied, 1);
+    assert.ok(report.kept.includes("new.ts"), "both sides made it: the box's is kept");
+    assert.equal(fs.lstatSync(path.join(home, "new.ts")).isSymbolicLink(), true);
+    assert.equal(read(outside), "the user's own file\n");
+    await sync(true);
     assert.equal(read(outside), "the user's own file\n");
     assert.equal(fs.lstatSync(path.join(home, "new.ts")).isFile(), true);
     assert.equal(read(path.join(home, "new.ts")), "export const added = 1;\n");
@@ -129,6 +132,60 @@ describe("syncing into a box", () => {
     const report = await sync();
     assert.equal(report.copied, 6);
     assert.equal(read(path.join(home, "README.md")), "read me\n");
+  });
+});
+
+describe("what a box does to itself never reaches outside it (found by a sweep)", () => {
+  test("a home the box replaced with a link is refused by the sync and the diff; the folder it points to is untouched", async () => {
+    const { root, home, runsDir, outside, sync } = setup();
+    await sync();
+    const victim = path.join(path.dirname(outside), "victim");
+    fs.mkdirSync(victim);
+    fs.writeFileSync(path.join(victim, "precious.txt"), "mine\n");
+    fs.rmSync(home, { recursive: true });
+    fs.symlinkSync(victim, home);
+    await assert.rejects(syncIntoBox({ root, home, runsDir, reset: true }), /is not a folder any more/);
+    assert.throws(() => diffBox({ root, home, runsDir }), /is not a folder any more/);
+    assert.deepEqual(fs.readdirSync(victim), ["precious.txt"]);
+  });
+
+  test("the box's own .gitignore neither hides its changes nor turns a changed file into a deletion", async () => {
+    const { root, home, runsDir, sync } = setup();
+    await sync();
+    fs.writeFileSync(path.join(home, "README.md"), "changed by the preview\n");
+    fs.writeFileSync(path.join(home, "secret.txt"), "added by the preview\n");
+    fs.writeFileSync(path.join(home, ".gitignore"), "README.md\nsecret.txt\n*.log\n");
+    const changes = diffBox({ root, home, runsDir }).map((c) => `${c.path} ${c.change}`);
+    assert.deepEqual(changes, [".gitignore modified", "README.md modified", "secret.txt added"]);
+    // The next sync keeps the box's changes and walks the box with the workspace's rules.
+    const report = await sync();
+    assert.deepEqual(report.kept, [".gitignore", "README.md"]);
+    assert.equal(read(path.join(home, "README.md")), "changed by the preview\n");
+  });
+
+  test("a box last synced from another company is made an exact copy of this one, and its diff refused until then", async () => {
+    const { root, home, runsDir, sync } = setup();
+    await sync();
+    fs.writeFileSync(path.join(home, "acme-only.md"), "acme's preview output\n");
+    const beta = path.join(path.dirname(root), "beta");
+    writeTree(beta, "\n//- /sanoma.config.ts\nexport default {};\n//- /README.md\nbeta\n");
+    assert.throws(() => diffBox({ root: beta, home, runsDir }), /holds a copy of another company/);
+    const report = await syncIntoBox({ root: beta, home, runsDir });
+    assert.deepEqual(report.kept, []);
+    const files = (fs.readdirSync(home, { recursive: true }) as string[]).filter((f) => fs.lstatSync(path.join(home, f)).isFile()).sort();
+    assert.deepEqual(files, ["README.md", "sanoma.config.ts"]);
+    assert.equal(read(path.join(home, "README.md")), "beta\n");
+    assert.deepEqual(diffBox({ root: beta, home, runsDir }), []);
+  });
+
+  test("apply carries a file's permission bits, never a setuid or setgid bit", async () => {
+    const { root, home, runsDir, sync } = setup();
+    await sync();
+    fs.writeFileSync(path.join(home, "scripts/run.sh"), "#!/bin/sh\necho changed\n");
+    fs.chmodSync(path.join(home, "scripts/run.sh"), 0o6755);
+    const result = await applyToWorkspace({ root, home, runsDir }, ["scripts/run.sh"]);
+    assert.deepEqual(result.applied, ["scripts/run.sh"]);
+    assert.equal(fs.statSync(path.join(root, "scripts/run.sh")).mode & 0o7777, 0o755);
   });
 });
 

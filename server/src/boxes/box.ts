@@ -18,6 +18,7 @@ import { constants as osConstants } from "node:os";
 import type { BoxCapabilities, BoxEvent, BoxRunInfo, BoxRunResult, BoxTier } from "../protocol.ts";
 import { EventLog, type NewBoxEvent } from "./events.ts";
 import { checkBoxName } from "./names.ts";
+import { checkHome } from "./sync.ts";
 import { BoxPathError, isInside, resolveInHome } from "./paths.ts";
 import type { ProcessGroup, Supervisor } from "./supervisor.ts";
 import { BASE_PATH, planSpawn, type TierChoice } from "./tiers.ts";
@@ -120,6 +121,7 @@ export class Box {
 
   /** Makes the home (again, if it was deleted by hand); `created` when it did not exist. */
   open(): { created: boolean } {
+    checkHome(this.home); // a link in its place is never followed
     const created = !this.exists();
     if (created) fs.mkdirSync(this.home, { recursive: true });
     return { created };

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import type { BoxFileChange } from "../protocol.ts";
 import { IgnoreRules } from "./ignore.ts";
 import { BoxPathError, resolveInHome } from "./paths.ts";
-import { copyEntry, readManifest, sameContent, sameStat, statOf, walkTree, writeManifest, type FileStat } from "./sync.ts";
+import { checkHome, copyEntry, manifestRoot, readManifest, sameContent, sameStat, statOf, walkTree, writeManifest, type FileStat } from "./sync.ts";
 
 export interface DiffSides {
   /** The company root (the workspace side). */
@@ -27,9 +27,12 @@ export interface DiffSides {
 /** The files the box added, modified or deleted, sorted by path. */
 export function diffBox(sides: DiffSides): BoxFileChange[] {
   const { root, home, runsDir } = sides;
+  checkHome(home);
   if (!fs.existsSync(home)) throw new Error(`the box's folder ${home} is gone: run the preview again to remake it`);
+  const synced = manifestRoot(runsDir);
+  if (synced !== undefined && synced !== root) throw new Error(`the box holds a copy of another company (${synced}): run this company's preview to make it this company's`);
   const above = IgnoreRules.above(root);
-  const box = walkTree(home, above);
+  const box = walkTree(home, above, root);
   const workspace = walkTree(root, above);
   const manifest = readManifest(runsDir, root);
   const changes: BoxFileChange[] = [];
@@ -93,7 +96,8 @@ export async function applyToWorkspace(sides: DiffSides, files: string[]): Promi
         }
         fs.mkdirSync(path.dirname(workspaceFile), { recursive: true });
         const written = copyEntry(boxFile, workspaceFile, boxStat);
-        if (boxStat.kind === "file") fs.chmodSync(workspaceFile, boxStat.mode);
+        // The permission bits only: a box's setuid or setgid bit never reaches the workspace.
+        if (boxStat.kind === "file") fs.chmodSync(workspaceFile, boxStat.mode & 0o777);
         if (written) manifest.files[rel] = { src: statOf(workspaceFile) ?? written, box: boxStat };
       }
       applied.push(rel);

@@ -61,7 +61,10 @@ export class BoxService {
 
   constructor(options: BoxServiceOptions = {}) {
     this.boxesDir = path.resolve(options.boxesDir ?? defaultBoxesDir());
-    fs.mkdirSync(this.boxesDir, { recursive: true });
+    fs.mkdirSync(this.boxesDir, { recursive: true, mode: 0o700 });
+    // Private to the server's user: a box's files (a `namespace` box's are owned by that user
+    // outside it, setuid bits included) are no one else's to reach.
+    try { fs.chmodSync(this.boxesDir, 0o700); } catch { /* not ours to change: left as it is */ }
     this.previewTemplate = options.previewCommand || DEFAULT_PREVIEW_COMMAND;
     this.ctx = {
       boxesDir: this.boxesDir,

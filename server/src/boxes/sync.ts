@@ -55,6 +55,30 @@ export function readManifest(runsDir: string, root: string): SyncManifest {
   return { version: 1, root, files: Object.create(null) };
 }
 
+/** The company the box's files were last synced from, if any (a box name can be shared: see `syncIntoBox`). */
+export function manifestRoot(runsDir: string): string | undefined {
+  try {
+    const root = (JSON.parse(fs.readFileSync(manifestFile(runsDir), "utf8")) as SyncManifest)?.root;
+    return typeof root === "string" ? root : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The box's home must be a folder of its own: a box (process tier) can replace it with a link to
+ * any folder, and a sync, diff or apply must then not follow it there.
+ */
+export function checkHome(home: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(home);
+  } catch {
+    return; // none yet: made by the sync, or reported gone by the diff
+  }
+  if (!stat.isDirectory()) throw new Error(`the box's folder ${home} is not a folder any more (the box replaced it with a link?): discard the box to make it anew`);
+}
+
 export function writeManifest(runsDir: string, manifest: SyncManifest): void {
   fs.mkdirSync(runsDir, { recursive: true });
   const file = manifestFile(runsDir);
@@ -64,9 +88,12 @@ export function writeManifest(runsDir: string, manifest: SyncManifest): void {
 
 /**
  * Files under `root` (relative, `/`-separated) that a preview copies. `rules` are the `.gitignore`
- * rules from above `root`; each folder's own `.gitignore` joins on the way down.
+ * rules from above `root`; each folder's own `.gitignore` joins on the way down, read from the same
+ * folder under `rulesRoot`: a box is walked with the workspace's `.gitignore` files, so a preview
+ * cannot hide its own changes, nor make a file it changed look deleted, by writing one.
  */
-export function walkTree(root: string, rules: IgnoreRules): Map<string, FileStat> {
+export function walkTree(root: string, rules: IgnoreRules, rulesRoot = root): Map<string, FileStat> {
+  const ownRules = path.resolve(rulesRoot) === path.resolve(root);
   const files = new Map<string, FileStat>();
   const visit = (dir: string, rel: string, inherited: IgnoreRules) => {
     let entries: fs.Dirent[];
@@ -75,7 +102,9 @@ export function walkTree(root: string, rules: IgnoreRules): Map<string, FileStat
     } catch {
       return; // unreadable or vanished: skipped, the rest goes on
     }
-    const here = entries.some((e) => e.name === ".gitignore") ? inherited.withFile(dir, rel) : inherited;
+    const here = ownRules
+      ? (entries.some((e) => e.name === ".gitignore") ? inherited.withFile(dir, rel) : inherited)
+      : inherited.withFile(rel ? path.join(rulesRoot, rel) : rulesRoot, rel);
     for (const entry of entries) {
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       const full = `${dir}/${entry.name}`; // dir is absolute and normalised: cheaper than path.join per file
@@ -236,16 +265,21 @@ export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> 
   const root = path.resolve(options.root);
   const home = path.resolve(options.home);
   const { runsDir } = options;
+  checkHome(home);
   const homeExisted = fs.existsSync(home);
   fs.mkdirSync(home, { recursive: true });
   const above = IgnoreRules.above(root);
   const source = walkTree(root, above);
+  // A box last synced from another company (two companies' workflows of one name share a box
+  // name) holds none of this company's files: it is made an exact copy, never merged.
+  const synced = manifestRoot(runsDir);
+  const reset = options.reset || (synced !== undefined && synced !== root);
   const manifest = readManifest(runsDir, root);
   // A home deleted by hand is no deletion by the box: copy everything again.
   if (!homeExisted) manifest.files = Object.create(null);
-  const known = Object.keys(manifest.files).length > 0 || options.reset;
+  const known = Object.keys(manifest.files).length > 0 || reset;
   // A first sync into an empty box needs no look at the box.
-  const box = known || fs.readdirSync(home).length > 0 ? walkTree(home, above) : new Map<string, FileStat>();
+  const box = known || fs.readdirSync(home).length > 0 ? walkTree(home, above, root) : new Map<string, FileStat>();
   const report: BoxSyncReport = { copied: 0, updated: 0, deleted: 0, kept: [], unchanged: 0, ms: 0 };
   const toCopy: Array<{ rel: string; stat: FileStat; isNew: boolean }> = [];
   const toDelete = new Set<string>();
@@ -259,7 +293,7 @@ export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> 
       report.unchanged++;
       continue;
     }
-    if (options.reset || boxUntouched) {
+    if (reset || boxUntouched) {
       toCopy.push({ rel, stat: src, isNew: current === undefined });
       continue;
     }
@@ -277,12 +311,12 @@ export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> 
   for (const [rel, entry] of Object.entries(manifest.files)) {
     if (source.has(rel)) continue;
     const current = box.get(rel);
-    if (current === undefined || options.reset || sameStat(current, entry.box)) {
+    if (current === undefined || reset || sameStat(current, entry.box)) {
       if (current !== undefined) toDelete.add(rel);
       delete manifest.files[rel];
     } else report.kept.push(rel); // the workspace deleted it, the box changed it
   }
-  if (options.reset) {
+  if (reset) {
     for (const rel of box.keys()) if (!source.has(rel) && manifest.files[rel] === undefined) toDelete.add(rel);
   }
 
