@@ -156,3 +156,47 @@ for (const tier of TIERS) {
     });
   });
 }
+
+describe("BoxService: operations that race (found by a sweep)", () => {
+  test("a run sent right after a discard starts on a fresh box, which stop ends; its events are numbered anew", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
+    const marker = token("race");
+    try {
+      await boxes.run({ name: "r", command: "sleep 600", wait: false });
+      // Both sent at once: the run is queued behind the discard.
+      const [discarded, started] = await Promise.all([boxes.discard({ name: "r" }), boxes.run({ name: "r", command: `sleep 600; : ${marker}` })]);
+      assert.equal(discarded.discarded, true);
+      await waitFor(() => processesWith(marker).length > 0, 10_000, "the run to start");
+      const listed = (await boxes.list()).boxes.find((b) => b.name === "r");
+      assert.equal(listed?.state, "running", "the service knows the run it started");
+      assert.equal(listed?.liveRuns, 1);
+      assert.equal((await boxes.stop({ name: "r" })).stopped, 1);
+      await waitFor(() => processesWith(marker).length === 0, 10_000, "the run to end");
+      const events = (await boxes.events({ name: "r" })).events;
+      assert.ok(events.length > 0 && events.every((e) => e.runId === started.runId), "only the new run's events");
+      assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1), "numbered from 1, one by one");
+    } finally {
+      await boxes.dispose();
+      killAllWith(marker);
+    }
+  });
+
+  test("a stop sent while a preview still syncs ends the preview once it starts", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
+    const marker = token("stop-during-sync");
+    const root = path.join(tempDir(), "acme");
+    fs.mkdirSync(path.join(root, "workflows"), { recursive: true });
+    fs.writeFileSync(path.join(root, "sanoma.config.ts"), "export default {};\n");
+    for (let i = 0; i < 3000; i++) fs.writeFileSync(path.join(root, "workflows", `w${i}.ts`), `export const w${i} = ${i};\n`);
+    try {
+      const preview = boxes.preview({ root, file: "workflows/w1.ts", export: "w1", command: `sleep 600; : ${marker}` });
+      const stopped = boxes.stop({ name: "root-w1" });
+      await preview;
+      assert.equal((await stopped).stopped, 1, "the stop came after the start it was queued behind");
+      await waitFor(() => processesWith(marker).length === 0, 10_000, "the preview to end");
+    } finally {
+      await boxes.dispose();
+      killAllWith(marker);
+    }
+  });
+});

@@ -152,9 +152,10 @@ export class BoxService {
   }
 
   async run(params: BoxesRunParams): Promise<BoxesRunResult> {
-    const box = this.box(params?.name);
-    // Never while a preview syncs into the box (see `exclusively`).
-    const handle = await this.exclusively(box.name, async () => box.start(params.command, { cwd: params.cwd, env: params.env, stdin: params.stdin }));
+    const name = this.box(params?.name).name;
+    // Never while a preview syncs into the box (see `exclusively`), and on the box as it is then:
+    // a discard queued before this run drops the box object it would otherwise have started on.
+    const handle = await this.exclusively(name, async () => this.box(name).start(params.command, { cwd: params.cwd, env: params.env, stdin: params.stdin }));
     if (!params.wait) {
       handle.done.catch(() => {}); // failures are recorded as events
       return { runId: handle.runId, tier: handle.tier };
@@ -163,20 +164,23 @@ export class BoxService {
   }
 
   async stop(params: BoxesStopParams): Promise<BoxesStopResult> {
-    const box = this.box(params?.name);
-    return { stopped: await box.stop({ runId: params.runId }) };
+    const name = this.box(params?.name).name;
+    // After the starts queued before it: a stop sent while a preview syncs ends the preview too.
+    return { stopped: await this.exclusively(name, () => this.box(name).stop({ runId: params.runId })) };
   }
 
   async discard(params: BoxesDiscardParams): Promise<BoxesDiscardResult> {
-    const box = this.box(params?.name);
-    const existed = await this.exclusively(box.name, async () => {
+    const name = this.box(params?.name).name;
+    const existed = await this.exclusively(name, async () => {
+      const box = this.box(name);
       const existed = box.exists() || fs.existsSync(box.log.dir);
       await box.discard();
+      // Forgotten before the next queued operation: it starts on a new box object.
+      this.boxes.delete(name);
+      this.lastState.delete(name);
       return existed;
     });
-    this.boxes.delete(box.name);
-    this.lastState.delete(box.name);
-    this.emitChanged({ name: box.name, state: "discarded" });
+    this.emitChanged({ name, state: "discarded" });
     return { discarded: existed };
   }
 
@@ -230,10 +234,11 @@ export class BoxService {
     const box = this.box(previewBoxName(scope, params.export));
     const command = previewCommand(params.command || this.previewTemplate, { file, export: params.export, scope, root: box.home });
     const { sync, handle } = await this.exclusively(box.name, async () => {
-      await box.stop({ graceMs: 1000 });
-      writePreviewSource(box.log.dir, { root, file, export: params.export, scope, command });
-      const sync = await syncIntoBox({ root, home: box.home, runsDir: box.log.dir, reset: params.reset === true });
-      return { sync, handle: box.start(command, { explainExit: explainPreviewExit }) };
+      const current = this.box(box.name); // the box as it is now (see `run`)
+      await current.stop({ graceMs: 1000 });
+      writePreviewSource(current.log.dir, { root, file, export: params.export, scope, command });
+      const sync = await syncIntoBox({ root, home: current.home, runsDir: current.log.dir, reset: params.reset === true });
+      return { sync, handle: current.start(command, { explainExit: explainPreviewExit }) };
     });
     const base = { name: box.name, runId: handle.runId, tier: handle.tier, command, sync };
     if (!params.wait) {
