@@ -53,7 +53,7 @@ describe("BoxService, either tier", () => {
   test("a refused name is an error whose message is the B4 sentence", async () => {
     const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
     try {
-      for (const name of ["../x", ".hidden", "a/b", ""]) {
+      for (const name of ["../x", ".hidden", "a/b", "", "x".repeat(256), "é".repeat(128)]) {
         for (const call of [() => boxes.open({ name }), () => boxes.run({ name, command: "true" }), () => boxes.discard({ name }), () => boxes.events({ name })]) {
           await assert.rejects(call, (error: Error) => error.message === `${name} is no box's name`);
         }
@@ -175,6 +175,7 @@ describe("BoxService: operations that race (found by a sweep)", () => {
       const events = (await boxes.events({ name: "r" })).events;
       assert.ok(events.length > 0 && events.every((e) => e.runId === started.runId), "only the new run's events");
       assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1), "numbered from 1, one by one");
+      assert.deepEqual((await boxes.events({ name: "r", limit: 0 })).events, [], "at most `limit` events, none for 0");
     } finally {
       await boxes.dispose();
       killAllWith(marker);

@@ -241,3 +241,17 @@ describe(".gitignore name patterns", () => {
     assert.equal(above.ignores("apps/private", true), false);
   });
 });
+
+describe("apply and names, at the edges (found by a sweep)", () => {
+  test("apply takes a file named with a backslash or a colon, and a file named twice once", async () => {
+    const { root, home, runsDir, sync } = setup();
+    await sync();
+    fs.writeFileSync(path.join(home, "back\\slash.txt"), "one\n");
+    fs.writeFileSync(path.join(home, "c:x.txt"), "two\n");
+    fs.writeFileSync(path.join(home, "README.md"), "three\n");
+    const result = await applyToWorkspace({ root, home, runsDir }, ["back\\slash.txt", "c:x.txt", "README.md", "./README.md", "README.md/"]);
+    assert.deepEqual(result, { applied: ["back\\slash.txt", "c:x.txt", "README.md"], skipped: [] });
+    assert.equal(read(path.join(root, "back\\slash.txt")), "one\n");
+    assert.equal(read(path.join(root, "c:x.txt")), "two\n");
+  });
+});

@@ -68,8 +68,12 @@ export async function applyToWorkspace(sides: DiffSides, files: string[]): Promi
   const skipped: { path: string; reason: string }[] = [];
   const changes = new Map(diffBox(sides).map((c) => [c.path, c]));
   const manifest = readManifest(sides.runsDir, sides.root);
+  const seen = new Set<string>();
   for (const requested of new Set(files)) {
-    const rel = typeof requested === "string" ? requested.split(/[/\\]+/).filter((s) => s && s !== ".").join("/") : "";
+    // `\` is a separator on Windows only: elsewhere it may be part of a file's name.
+    const rel = typeof requested === "string" ? requested.split(path.sep === "/" ? /\/+/ : /[/\\]+/).filter((s) => s && s !== ".").join("/") : "";
+    if (seen.has(rel)) continue; // the same file named twice (`a`, `./a`)
+    seen.add(rel);
     const change = changes.get(rel);
     if (!change) {
       skipped.push({ path: String(requested), reason: "the box did not change it" });

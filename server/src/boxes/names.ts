@@ -20,6 +20,8 @@ export function boxNameProblem(name: unknown): string | undefined {
   if (typeof name !== "string") return `${String(name)} is no box's name`;
   // `\0` would cut the path short in system calls; `\` is a separator on Windows.
   if (name === "" || name === ".." || name.startsWith(".") || /[/\\\0]/.test(name)) return new BoxNameError(name).message;
+  // A file name takes 255 bytes at most: a longer name could make no folder.
+  if (Buffer.byteLength(name) > 255) return new BoxNameError(name).message;
   return undefined;
 }
 

@@ -24,12 +24,15 @@ export function isInside(parent: string, child: string): boolean {
   return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
 }
 
+const WINDOWS = path.sep === "\\";
+
 /** The segments of a box-relative path, refusing absolute paths and `..`. `""` and `.` are the home. */
 export function boxSegments(requested: string): string[] {
   if (typeof requested !== "string") throw new BoxPathError(String(requested), "is not a path");
   if (requested.includes("\0")) throw new BoxPathError(requested, "holds a NUL character");
-  if (path.isAbsolute(requested) || /^[A-Za-z]:/.test(requested)) throw new BoxPathError(requested, "is absolute: give a path relative to the box's home");
-  const segments = requested.split(/[/\\]+/).filter((s) => s !== "" && s !== ".");
+  if (path.isAbsolute(requested) || (WINDOWS && /^[A-Za-z]:/.test(requested))) throw new BoxPathError(requested, "is absolute: give a path relative to the box's home");
+  // `\` separates only on Windows; elsewhere `back\slash.txt` and `c:x` are file names like any other.
+  const segments = requested.split(WINDOWS ? /[/\\]+/ : /\/+/).filter((s) => s !== "" && s !== ".");
   if (segments.includes("..")) throw new BoxPathError(requested, "leads out of the box's home");
   return segments;
 }

@@ -189,7 +189,7 @@ export class BoxService {
     if (!fs.existsSync(box.log.dir)) return { events: [], cursor: 0, more: false, logId: "" };
     box.log.revalidate();
     const cursor = Number.isFinite(params.cursor) ? Math.max(0, Math.floor(params.cursor!)) : 0;
-    const limit = Number.isFinite(params.limit) ? Math.max(1, Math.floor(params.limit!)) : 1000;
+    const limit = Number.isFinite(params.limit) ? Math.max(0, Math.floor(params.limit!)) : 1000;
     return { ...box.log.read(cursor, limit), logId: box.log.logId };
   }
 
