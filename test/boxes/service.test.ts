@@ -182,6 +182,25 @@ describe("BoxService: operations that race (found by a sweep)", () => {
     }
   });
 
+  test("a diff of a big box lets the event loop turn while it walks (the server goes on answering)", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
+    const root = path.join(tempDir(), "acme");
+    fs.mkdirSync(path.join(root, "workflows"), { recursive: true });
+    fs.writeFileSync(path.join(root, "sanoma.config.ts"), "export default {};\n");
+    fs.writeFileSync(path.join(root, "workflows", "w.ts"), "export const w = 1;\n");
+    try {
+      // The preview writes 12,000 files into its box.
+      await boxes.preview({ root, file: "workflows/w.ts", export: "w", command: "mkdir out && cd out && seq 12000 | xargs touch", wait: true });
+      let done = false;
+      const diff = boxes.diff({ name: "root-w" }).then((d) => { done = true; return d; });
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(done, false, "the diff was not done in one go");
+      assert.equal((await diff).files.length, 12000);
+    } finally {
+      await boxes.dispose();
+    }
+  });
+
   test("a stop sent while a preview still syncs ends the preview once it starts", async () => {
     const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
     const marker = token("stop-during-sync");

@@ -75,7 +75,7 @@ describe("syncing into a box", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     fs.writeFileSync(file, read(file).replace('"id"', '"no"'));
     assert.equal(statOf(file)!.size, before.size);
-    assert.deepEqual(diffBox({ root, home, runsDir }).map((c) => [c.path, c.change]), [["resources/data.ts", "modified"]]);
+    assert.deepEqual((await diffBox({ root, home, runsDir })).map((c) => [c.path, c.change]), [["resources/data.ts", "modified"]]);
     const again = await sync();
     assert.deepEqual(again.kept, ["resources/data.ts"]);
     assert.match(read(file), /"no"/);
@@ -145,7 +145,7 @@ describe("what a box does to itself never reaches outside it (found by a sweep)"
     fs.rmSync(home, { recursive: true });
     fs.symlinkSync(victim, home);
     await assert.rejects(syncIntoBox({ root, home, runsDir, reset: true }), /is not a folder any more/);
-    assert.throws(() => diffBox({ root, home, runsDir }), /is not a folder any more/);
+    await assert.rejects(diffBox({ root, home, runsDir }), /is not a folder any more/);
     assert.deepEqual(fs.readdirSync(victim), ["precious.txt"]);
   });
 
@@ -155,7 +155,7 @@ describe("what a box does to itself never reaches outside it (found by a sweep)"
     fs.writeFileSync(path.join(home, "README.md"), "changed by the preview\n");
     fs.writeFileSync(path.join(home, "secret.txt"), "added by the preview\n");
     fs.writeFileSync(path.join(home, ".gitignore"), "README.md\nsecret.txt\n*.log\n");
-    const changes = diffBox({ root, home, runsDir }).map((c) => `${c.path} ${c.change}`);
+    const changes = (await diffBox({ root, home, runsDir })).map((c) => `${c.path} ${c.change}`);
     assert.deepEqual(changes, [".gitignore modified", "README.md modified", "secret.txt added"]);
     // The next sync keeps the box's changes and walks the box with the workspace's rules.
     const report = await sync();
@@ -169,13 +169,13 @@ describe("what a box does to itself never reaches outside it (found by a sweep)"
     fs.writeFileSync(path.join(home, "acme-only.md"), "acme's preview output\n");
     const beta = path.join(path.dirname(root), "beta");
     writeTree(beta, "\n//- /sanoma.config.ts\nexport default {};\n//- /README.md\nbeta\n");
-    assert.throws(() => diffBox({ root: beta, home, runsDir }), /holds a copy of another company/);
+    await assert.rejects(diffBox({ root: beta, home, runsDir }), /holds a copy of another company/);
     const report = await syncIntoBox({ root: beta, home, runsDir });
     assert.deepEqual(report.kept, []);
     const files = (fs.readdirSync(home, { recursive: true }) as string[]).filter((f) => fs.lstatSync(path.join(home, f)).isFile()).sort();
     assert.deepEqual(files, ["README.md", "sanoma.config.ts"]);
     assert.equal(read(path.join(home, "README.md")), "beta\n");
-    assert.deepEqual(diffBox({ root: beta, home, runsDir }), []);
+    assert.deepEqual(await diffBox({ root: beta, home, runsDir }), []);
   });
 
   test("apply carries a file's permission bits, never a setuid or setgid bit", async () => {

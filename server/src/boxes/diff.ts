@@ -25,15 +25,15 @@ export interface DiffSides {
 }
 
 /** The files the box added, modified or deleted, sorted by path. */
-export function diffBox(sides: DiffSides): BoxFileChange[] {
+export async function diffBox(sides: DiffSides): Promise<BoxFileChange[]> {
   const { root, home, runsDir } = sides;
   checkHome(home);
   if (!fs.existsSync(home)) throw new Error(`the box's folder ${home} is gone: run the preview again to remake it`);
   const synced = manifestRoot(runsDir);
   if (synced !== undefined && synced !== root) throw new Error(`the box holds a copy of another company (${synced}): run this company's preview to make it this company's`);
   const above = IgnoreRules.above(root);
-  const box = walkTree(home, above, root);
-  const workspace = walkTree(root, above);
+  const box = await walkTree(home, above, root);
+  const workspace = await walkTree(root, above);
   const manifest = readManifest(runsDir, root);
   const changes: BoxFileChange[] = [];
   for (const [rel, boxStat] of box) {
@@ -66,7 +66,7 @@ function classify(sides: DiffSides, rel: string, boxStat: FileStat, workspaceSta
 export async function applyToWorkspace(sides: DiffSides, files: string[]): Promise<{ applied: string[]; skipped: { path: string; reason: string }[] }> {
   const applied: string[] = [];
   const skipped: { path: string; reason: string }[] = [];
-  const changes = new Map(diffBox(sides).map((c) => [c.path, c]));
+  const changes = new Map((await diffBox(sides)).map((c) => [c.path, c]));
   const manifest = readManifest(sides.runsDir, sides.root);
   const seen = new Set<string>();
   for (const requested of new Set(files)) {

@@ -204,7 +204,7 @@ export class BoxService {
     const box = this.box(params?.name);
     const source = readPreviewSource(box.log.dir);
     if (!source) throw new Error(`${box.name} is no preview's box: there is nothing to compare it with`);
-    return { name: box.name, root: source.root, files: diffBox({ root: source.root, home: box.home, runsDir: box.log.dir }) };
+    return { name: box.name, root: source.root, files: await diffBox({ root: source.root, home: box.home, runsDir: box.log.dir }) };
   }
 
   async apply(params: BoxesApplyParams): Promise<BoxesApplyResult> {

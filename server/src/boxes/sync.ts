@@ -92,25 +92,36 @@ export function writeManifest(runsDir: string, manifest: SyncManifest): void {
  * folder under `rulesRoot`: a box is walked with the workspace's `.gitignore` files, so a preview
  * cannot hide its own changes, nor make a file it changed look deleted, by writing one.
  */
-export function walkTree(root: string, rules: IgnoreRules, rulesRoot = root): Map<string, FileStat> {
+export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = root): Promise<Map<string, FileStat>> {
   const ownRules = path.resolve(rulesRoot) === path.resolve(root);
   const files = new Map<string, FileStat>();
-  const visit = (dir: string, rel: string, inherited: IgnoreRules) => {
+  // Folder by folder, yielding to the event loop every `CHUNK_MS`: a box of 100,000 files is
+  // walked while the server goes on answering.
+  const stack: Array<[dir: string, rel: string, inherited: IgnoreRules]> = [[path.resolve(root), "", rules]];
+  let started = performance.now();
+  let seen = 0;
+  while (stack.length > 0) {
+    const [dir, rel, inherited] = stack.pop()!;
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch {
-      return; // unreadable or vanished: skipped, the rest goes on
+      continue; // unreadable or vanished: skipped, the rest goes on
     }
     const here = ownRules
       ? (entries.some((e) => e.name === ".gitignore") ? inherited.withFile(dir, rel) : inherited)
       : inherited.withFile(rel ? path.join(rulesRoot, rel) : rulesRoot, rel);
     for (const entry of entries) {
+      // (The clock is read every 256 entries: a folder may hold 100,000 files.)
+      if ((++seen & 255) === 0 && performance.now() - started > CHUNK_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        started = performance.now();
+      }
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       const full = `${dir}/${entry.name}`; // dir is absolute and normalised: cheaper than path.join per file
       if (entry.isDirectory()) {
         if (isSkippedFolder(entry.name) || here.ignores(childRel, true, entry.name)) continue;
-        visit(full, childRel, here);
+        stack.push([full, childRel, here]);
       } else if (entry.isFile() || entry.isSymbolicLink()) {
         if (entry.isSymbolicLink() && entry.name === "node_modules" && rel === "") continue; // our own link
         if (here.ignores(childRel, false, entry.name)) continue;
@@ -118,8 +129,7 @@ export function walkTree(root: string, rules: IgnoreRules, rulesRoot = root): Ma
         if (stat) files.set(childRel, stat);
       }
     }
-  };
-  visit(path.resolve(root), "", rules);
+  }
   return files;
 }
 
@@ -269,7 +279,7 @@ export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> 
   const homeExisted = fs.existsSync(home);
   fs.mkdirSync(home, { recursive: true });
   const above = IgnoreRules.above(root);
-  const source = walkTree(root, above);
+  const source = await walkTree(root, above);
   // A box last synced from another company (two companies' workflows of one name share a box
   // name) holds none of this company's files: it is made an exact copy, never merged.
   const synced = manifestRoot(runsDir);
@@ -279,7 +289,7 @@ export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> 
   if (!homeExisted) manifest.files = Object.create(null);
   const known = Object.keys(manifest.files).length > 0 || reset;
   // A first sync into an empty box needs no look at the box.
-  const box = known || fs.readdirSync(home).length > 0 ? walkTree(home, above, root) : new Map<string, FileStat>();
+  const box = known || fs.readdirSync(home).length > 0 ? await walkTree(home, above, root) : new Map<string, FileStat>();
   const report: BoxSyncReport = { copied: 0, updated: 0, deleted: 0, kept: [], unchanged: 0, ms: 0 };
   const toCopy: Array<{ rel: string; stat: FileStat; isNew: boolean }> = [];
   const toDelete = new Set<string>();
