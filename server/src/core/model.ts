@@ -124,12 +124,6 @@ export interface WalkOptions {
 }
 
 /**
- * The files of a company: code files, the config and the lockfile, leaving out `node_modules`,
- * dot folders, excluded folders and nested companies' trees. Visits each real folder once.
- * Yields every `WALK_STEP` folders (see `steps.ts`). With `under`, a folder of the company, lists
- * only the files under it (what the walk from the root would list there), without walking the rest.
- */
-/**
  * Whether the walk of the company at `root` reads `file` (A3): a code file, or the root's
  * lockfile, under no folder the walk skips (`node_modules`, a name starting with `.`, an
  * excluded one). That `root` is the file's nearest root is the caller's to know. A file an editor
@@ -149,6 +143,12 @@ export function walkReads(root: string, file: string, options: WalkOptions = {})
   return isCodeFile(name) || (parts.length === 0 && name === LOCK_FILE);
 }
 
+/**
+ * The files of a company: code files, the config and the lockfile, leaving out `node_modules`,
+ * dot folders, excluded folders and nested companies' trees. Visits each real folder once.
+ * Yields every `WALK_STEP` folders (see `steps.ts`). With `under`, a folder of the company, lists
+ * only the files under it (what the walk from the root would list there), without walking the rest.
+ */
 export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: WalkOptions = {}, under = root): Steps<string[]> {
   const out: string[] = [];
   const seen = new Set<string>();
