@@ -13,6 +13,7 @@ import { nodeFileSystem } from "../../server/src/node/fs.ts";
 import { runSteps } from "../../server/src/core/steps.ts";
 import { findCompanyRoot } from "../../server/src/core/company.ts";
 import { walkReads } from "../../server/src/core/model.ts";
+import { readFacts } from "../../server/src/core/facts.ts";
 import { join } from "node:path";
 
 function check(fixture: string): void {
@@ -47,6 +48,15 @@ test("cases: a company is found for no path inside node_modules, even a package 
   assert.equal(findCompanyRoot("/w/node_modules/tmpl/workflows/a.ts", has), undefined);
   assert.equal(findCompanyRoot("/w/node_modules/tmpl", has, true), undefined);
   assert.equal(findCompanyRoot("/w/workflows/a.ts", has), "/w");
+});
+
+test("cases: a call whose name is written with escapes is read, once, from the syntax tree", () => {
+  const facts = readFacts("/co/resources/data.ts", `import { collection } from "@sanoma-ai/workflows/data";
+export const users = c\\u006fll\\u0065ction({ key: "id", fields: { id: "string" } });
+const r = r\\u0065q\\u0075ire("../x"), s = [...require(("../y"))];
+`);
+  assert.equal(facts.collections.length, 1);
+  assert.deepEqual(facts.imports.map((i) => i.specifier), ["@sanoma-ai/workflows/data", "../x", "../y"]);
 });
 
 test("cases: what a company's walk reads, asked of one path (A3): code files and the root's lockfile, under no skipped folder", () => {

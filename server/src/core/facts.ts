@@ -645,7 +645,11 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     ? new RegExp(`(?<![\\w$.])(?:${callNames.map((n) => n.replace(/\$/g, "\\$")).join("|")})(?![\\w$])|(?<![\\w$])(?:require|import)(?![\\w$])|\\\\u`, "g")
     : CALL_PATTERN;
   callPattern.lastIndex = 0;
-  for (let m = callPattern.exec(text); m; m = callPattern.exec(text)) callAt(m[0] === "\\u" ? identifierStart(text, m.index) : m.index);
+  let escaped = -1; // the last identifier looked at for a `\u` in it: one with two is looked at once
+  for (let m = callPattern.exec(text); m; m = callPattern.exec(text)) {
+    if (m[0] !== "\\u") callAt(m.index);
+    else if (identifierStart(text, m.index) !== escaped) callAt((escaped = identifierStart(text, m.index)));
+  }
   // `x.defineResource(...)`: the member form.
   for (let i = text.indexOf(".defineResource"); i >= 0; i = text.indexOf(".defineResource", i + 1)) callAt(i + 1);
   for (let i = text.indexOf("data."); i >= 0; i = text.indexOf("data.", i + 5)) {
