@@ -215,7 +215,7 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", editor.document.uri, 50)) ?? [];
     const targets = lenses.map((l) => l.command?.arguments?.[0]).filter(isPreviewArgs);
     if (targets.length === 0) {
-      void vscode.window.showInformationMessage("Sanoma: no exported workflow to preview in this file");
+      void vscode.window.showInformationMessage("Sanoma: no exported workflow to preview in this file (while the company is still being read there may be none yet: try again in a moment)");
       return undefined;
     }
     if (targets.length === 1) return targets[0];

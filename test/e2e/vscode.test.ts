@@ -491,6 +491,10 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
 
   step("a preview runs in a box and its output shows in the terminal", async () => {
     await openFile("shop/workflows/sync.ts");
+    // The command lists the file's workflows from the server's code lenses: after the restart
+    // above the server may still be indexing, and then it has none yet (a fresh clone's CI run
+    // once got there first).
+    await page.locator(".codelens-decoration", { hasText: "Preview in a box" }).first().waitFor({ timeout: 60_000 });
     await runCommand("Sanoma: Preview Workflow in a Box");
     await pickLabel("sync"); // the file's workflows, from the server's code lenses
     const terminal = page.locator(".terminal-wrapper.active .xterm-rows, .terminal .xterm-rows").first();
