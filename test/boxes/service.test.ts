@@ -201,6 +201,31 @@ describe("BoxService: operations that race (found by a sweep)", () => {
     }
   });
 
+  test("two workflows whose box names come out alike: the second finds an exact copy, not the first's changes", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
+    const root = path.join(tempDir(), "acme");
+    for (const rel of ["apps/a-b/workflows/x.ts", "apps/a/workflows/y.ts"]) {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), "export const w = 1;\n");
+    }
+    fs.writeFileSync(path.join(root, "sanoma.config.ts"), "export default {};\n");
+    try {
+      const first = await boxes.preview({ root, file: "apps/a-b/workflows/x.ts", scope: "a-b", export: "c", command: "echo first > out.txt", wait: true });
+      const second = await boxes.preview({ root, file: "apps/a/workflows/y.ts", scope: "a", export: "b-c", command: "ls", wait: true });
+      assert.equal(first.name, "a-b-c");
+      assert.equal(second.name, "a-b-c");
+      assert.deepEqual(second.sync.kept, []);
+      assert.ok(!second.result?.stdout.includes("out.txt"), second.result?.stdout);
+      // The same workflow again keeps its own changes, as before.
+      const again = await boxes.preview({ root, file: "apps/a/workflows/y.ts", scope: "a", export: "b-c", command: "echo again > mine.txt", wait: true });
+      const third = await boxes.preview({ root, file: "apps/a/workflows/y.ts", scope: "a", export: "b-c", command: "ls", wait: true });
+      assert.equal(again.result?.exitCode, 0);
+      assert.ok(third.result?.stdout.includes("mine.txt"), third.result?.stdout);
+    } finally {
+      await boxes.dispose();
+    }
+  });
+
   test("a stop sent while a preview still syncs ends the preview once it starts", async () => {
     const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
     const marker = token("stop-during-sync");

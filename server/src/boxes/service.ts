@@ -236,8 +236,12 @@ export class BoxService {
     const { sync, handle } = await this.exclusively(box.name, async () => {
       const current = this.box(box.name); // the box as it is now (see `run`)
       await current.stop({ graceMs: 1000 });
+      // Two workflows whose names come out alike (app `a-b`'s `c`, app `a`'s `b-c`) share a box
+      // name: the box is made an exact copy for the other one, never left with the first's changes.
+      const before = readPreviewSource(current.log.dir);
+      const otherWorkflow = before !== undefined && before.root === root && (before.file !== file || before.export !== params.export);
       writePreviewSource(current.log.dir, { root, file, export: params.export, scope, command });
-      const sync = await syncIntoBox({ root, home: current.home, runsDir: current.log.dir, reset: params.reset === true });
+      const sync = await syncIntoBox({ root, home: current.home, runsDir: current.log.dir, reset: params.reset === true || otherWorkflow });
       return { sync, handle: current.start(command, { explainExit: explainPreviewExit }) };
     });
     const base = { name: box.name, runId: handle.runId, tier: handle.tier, command, sync };
