@@ -232,6 +232,7 @@ describe("preview pieces", () => {
 
   test("explainPreviewExit recognises a missing CLI, from bash or from npx", () => {
     assert.equal(explainPreviewExit(127, ""), MISSING_CLI_MESSAGE);
+    assert.equal(explainPreviewExit(127, "bwrap: Can't find source path /boxes/x: No such file or directory\n"), undefined, "bubblewrap's own failure");
     assert.equal(explainPreviewExit(1, "npm error 404 Not Found - GET https://registry.npmjs.org/sanoma - Not found"), MISSING_CLI_MESSAGE);
     assert.equal(explainPreviewExit(1, "npm ERR! npx canceled due to missing packages and no YES option"), MISSING_CLI_MESSAGE);
     assert.equal(explainPreviewExit(1, "TypeError: x is not a function"), undefined);

@@ -42,7 +42,9 @@ export function previewCommand(template: string, values: { file: string; export:
 
 /** Recognises a preview command that is not there; returns the message to show, if it is that. */
 export function explainPreviewExit(exitCode: number, stderrTail: string): string | undefined {
-  if (exitCode === 127) return MISSING_CLI_MESSAGE;
+  // 127 is bash's "command not found", unless bubblewrap itself failed to set the box up (its own
+  // `bwrap: …` line then says why, and no CLI is to blame).
+  if (exitCode === 127) return /^bwrap: /m.test(stderrTail) ? undefined : MISSING_CLI_MESSAGE;
   if (exitCode !== 0 && /npx canceled due to missing packages|could not determine executable to run|404 Not Found - GET \S*\/sanoma\b/i.test(stderrTail)) return MISSING_CLI_MESSAGE;
   return undefined;
 }
