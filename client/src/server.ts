@@ -89,7 +89,15 @@ export class ServerHost implements vscode.Disposable {
       outputChannel: output,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       errorHandler: {
-        error: (_error, _message, count) => ({ action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true }),
+        error: (error, _message, count) => {
+          // A write to a server that just died (EPIPE) comes before the connection's close, and the
+          // close is what counts the crash and restarts the server (`onClosed`): shutting down here
+          // would stop the client for good, uncounted and unsaid (seen when a server was killed
+          // while the client wrote to it).
+          if (isDeadConnection(error) || (count ?? 0) <= 3) return { action: ErrorAction.Continue, handled: true };
+          this.giveUp(`The language server's connection kept failing (${errorText(error)})`);
+          return { action: ErrorAction.Shutdown, handled: true };
+        },
         closed: () => this.onClosed(),
       },
       initializationFailedHandler: (error) => {
@@ -168,14 +176,19 @@ export class ServerHost implements vscode.Disposable {
       this.setState({ kind: "restarting", reason });
       return { action: CloseAction.Restart, handled: true };
     }
-    const reason = `The language server stopped ${this.crashes.length} times in 3 minutes and will not be restarted`;
+    this.giveUp(`The language server stopped ${this.crashes.length} times in 3 minutes and will not be restarted`);
+    return { action: CloseAction.DoNotRestart, handled: true };
+  }
+
+  /** The server is not coming back by itself: says so, with a Restart button. */
+  private giveUp(reason: string): void {
+    const { output } = this.options;
     output.error(reason);
     this.setState({ kind: "failed", reason });
     void vscode.window.showErrorMessage(`Sanoma: ${reason}.`, "Show Output", "Restart").then((choice) => {
       if (choice === "Show Output") output.show();
       if (choice === "Restart") void this.restart();
     });
-    return { action: CloseAction.DoNotRestart, handled: true };
   }
 
   /**
@@ -195,6 +208,12 @@ export class ServerHost implements vscode.Disposable {
     this.state = state;
     this.stateEmitter.fire(state);
   }
+}
+
+/** An error from writing to, or reading from, a server process that is gone. */
+function isDeadConnection(error: unknown): boolean {
+  const e = error as (Error & { code?: string }) | undefined;
+  return /\b(EPIPE|ECONNRESET|ERR_IPC_CHANNEL_CLOSED)\b|channel closed/i.test(`${e?.code ?? ""} ${e?.message ?? String(error)}`);
 }
 
 export function errorText(error: unknown): string {
