@@ -17,6 +17,7 @@ import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "no
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { median } from "./lib.mjs";
 import { generateCompany } from "./lint.mjs";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -78,7 +79,6 @@ async function main() {
       results.push(JSON.parse(p.stdout.trim().split("\n").pop()));
       process.stdout.write(".");
     }
-    const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[(s.length - 1) >> 1]; };
     const cold = median(results.map((x) => x.cold.ms)), warm = median(results.map((x) => x.warm.ms));
     const { files, reports } = results[0];
     console.log(`\n${files} files, ${reports} findings; the five hooks per file, medians of ${runs} fresh processes:`);

@@ -26,7 +26,7 @@
  */
 import { isFrameworkModule } from "../../server/src/core/company.ts";
 import { isPathSpecifier } from "../../server/src/core/reach.ts";
-import { unescape } from "../../server/src/core/scan.ts";
+import { isLineBreak, unescape } from "../../server/src/core/scan.ts";
 import type { ImportContext, ImportRule, ImportSite } from "../../server/src/core/rules/rule.ts";
 
 /**
@@ -172,8 +172,6 @@ function lineHasComment(text: string, at: number): boolean {
   const slashes = text.indexOf("//", start);
   return slashes >= 0 && slashes < at;
 }
-
-const isLineBreak = (c: number): boolean => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
 
 const isClauseChar = (c: number): boolean => isIdentChar(c) && c !== 92 || isSpace(c) || c === 44 /* , */ || c === 123 /* { */ || c === 125 /* } */ || c === 42 /* * */;
 

@@ -647,8 +647,9 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
   callPattern.lastIndex = 0;
   let escaped = -1; // the last identifier looked at for a `\u` in it: one with two is looked at once
   for (let m = callPattern.exec(text); m; m = callPattern.exec(text)) {
-    if (m[0] !== "\\u") callAt(m.index);
-    else if (identifierStart(text, m.index) !== escaped) callAt((escaped = identifierStart(text, m.index)));
+    if (m[0] !== "\\u") { callAt(m.index); continue; }
+    const start = identifierStart(text, m.index);
+    if (start !== escaped) callAt((escaped = start));
   }
   // `x.defineResource(...)`: the member form.
   for (let i = text.indexOf(".defineResource"); i >= 0; i = text.indexOf(".defineResource", i + 1)) callAt(i + 1);

@@ -138,9 +138,19 @@ export function walkReads(root: string, file: string, options: WalkOptions = {})
   let dirRel = "";
   for (const part of parts) {
     dirRel = dirRel === "" ? part : `${dirRel}/${part}`;
-    if (isSkippedDirName(part) || exclude.has(part) || exclude.has(dirRel)) return false;
+    if (skipsFolder(part, dirRel, exclude)) return false;
   }
-  return isCodeFile(name) || (parts.length === 0 && name === LOCK_FILE);
+  return readsFile(name, parts.length === 0);
+}
+
+/** Whether a company's walk skips the folder `name`, at `rel` in the company (A3, and `exclude`). */
+function skipsFolder(name: string, rel: string, exclude: ReadonlySet<string>): boolean {
+  return isSkippedDirName(name) || exclude.has(name) || exclude.has(rel);
+}
+
+/** Whether a company's walk reads the file `name`: a code file, or the lockfile in the root folder. */
+function readsFile(name: string, inRoot: boolean): boolean {
+  return isCodeFile(name) || (inRoot && name === LOCK_FILE);
 }
 
 /**
@@ -160,7 +170,7 @@ export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: Wa
     let dir = root;
     for (const name of rel.split("/")) {
       dir = path.join(dir, name);
-      if (isSkippedDirName(name) || exclude.has(name) || exclude.has(relativeTo(root, dir) ?? "")) return out;
+      if (skipsFolder(name, relativeTo(root, dir) ?? "", exclude)) return out;
       if (fs.isFile(path.join(dir, CONFIG_FILE))) return out; // a nested company's
     }
   }
@@ -178,11 +188,11 @@ export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: Wa
       let kind = e.kind;
       if (kind === "symlink") kind = fs.isDir(p) ? "dir" : fs.isFile(p) ? "file" : "other";
       if (kind === "dir") {
-        if (isSkippedDirName(e.name) || exclude.has(e.name) || exclude.has(relativeTo(root, p) ?? "")) continue;
+        if (skipsFolder(e.name, relativeTo(root, p) ?? "", exclude)) continue;
         if (fs.isFile(path.join(p, CONFIG_FILE))) continue; // a nested company: its own root
         stack.push(p);
       } else if (kind === "file") {
-        if (isCodeFile(e.name) || (dir === root && e.name === LOCK_FILE)) out.push(p);
+        if (readsFile(e.name, dir === root)) out.push(p);
       }
     }
   }

@@ -82,7 +82,7 @@ function push(kind: number, code: number, start: number, end: number, depth: num
   count++;
 }
 
-const isLineBreak = (c: number): boolean => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+export const isLineBreak = (c: number): boolean => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
 /** Non-ASCII white space (JavaScript's WhiteSpace besides tab, VT, FF, space). */
 const isWideSpace = (c: number): boolean => c === 0xa0 || c === 0xfeff || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000;
 
