@@ -159,6 +159,15 @@ export function readFactsLightly(fileName: string, text: string): FileFacts {
   return readFacts(fileName, text);
 }
 
+/**
+ * Whether the facts only a syntax tree gives (exports, declarations, workflows, …) are read yet:
+ * false for a file read lightly whose tree nothing has asked for. (The server reads the workflows
+ * of such files ahead of a symbol search, and says how many it read.)
+ */
+export function treeRead(facts: FileFacts): boolean {
+  return !(facts instanceof LightFacts) || facts.treeRead;
+}
+
 /** Shared by every light file: frozen, so that a push into it would fail loudly. */
 const NONE = Object.freeze([]) as unknown as never[];
 
@@ -186,6 +195,10 @@ class LightFacts implements FileFacts {
       if (opRefs.length > 0) this.opRefs = opRefs;
     }
     this.text = text;
+  }
+
+  get treeRead(): boolean {
+    return this.tree !== undefined;
   }
 
   /** The facts read from the syntax tree, once; the text is let go then. */

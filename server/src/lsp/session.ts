@@ -10,7 +10,8 @@ import { MessageType, ShowMessageNotification, type Connection, type TextDocumen
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { CONFIG_FILE, LOCK_FILE } from "../core/company.ts";
 import { warmFileRules, type CheckResult } from "../core/check.ts";
-import type { Company } from "../core/model.ts";
+import { treeRead } from "../core/facts.ts";
+import type { Company, CompanyFile } from "../core/model.ts";
 import type { Steps } from "../core/steps.ts";
 import { ruleDocsUrl } from "../core/rules/index.ts";
 import type { Problem } from "../core/types.ts";
@@ -29,6 +30,11 @@ import { checkOptions, DEFAULT_SETTINGS, parseSettings, type Settings } from "./
 const BATCH_MS = 10;
 /** How often indexing reports its progress. */
 const REPORT_MS = 100;
+/**
+ * How long the server waits, after the last check and with nothing else to do, before it reads
+ * the workflows of the files read without a syntax tree (for symbol search; see `primeWorkflows`).
+ */
+const PRIME_AFTER_MS = 500;
 
 export interface SessionOptions {
   folders: string[];
@@ -69,6 +75,7 @@ export class Session {
   private settingsGeneration = 0;
   /** Told of each company's settings when they are pulled (the box service takes its tier from them). */
   readonly settingsListeners: ((root: string, settings: Settings) => void)[] = [];
+  private primeTimer: ReturnType<typeof setTimeout> | undefined;
   /** Resolves when the current indexing round and the checks after it are done (tests, bench). */
   idle: Promise<void> = Promise.resolve();
   private readonly docsUrl: (rule: string) => string;
@@ -391,6 +398,58 @@ export class Session {
     this.lastCheckMs = Math.round((performance.now() - start) * 10) / 10;
     this.lastCheckAt = Date.now();
     this.notifyStatus();
+    this.schedulePrime();
+  }
+
+  // ---- Reading ahead for symbol search ---------------------------------------------------------
+
+  /**
+   * Most files are indexed without a syntax tree, and their workflows (which workspace symbols
+   * list) are parsed on first use: the first search of a 10,000-file company took 1.5 s. So once
+   * the server has had nothing to do for `PRIME_AFTER_MS` after a check, it reads them in slices,
+   * stopping as soon as anything else is waiting (the next check schedules it again), as
+   * rust-analyzer primes its caches. A file edited later is read lightly again, and read ahead
+   * again after its check.
+   */
+  private schedulePrime(): void {
+    if (this.primeTimer !== undefined) clearTimeout(this.primeTimer);
+    this.primeTimer = setTimeout(() => {
+      this.primeTimer = undefined;
+      if (this.status().state !== "idle") { this.schedulePrime(); return; }
+      void this.readWorkflows("ahead of a symbol search", () => this.status().state !== "idle")
+        .catch((e) => this.options.log(`reading workflows ahead failed: ${(e as Error).stack}`));
+    }, PRIME_AFTER_MS);
+    this.primeTimer.unref?.();
+  }
+
+  /**
+   * Reads the workflows of every company's workflow sources whose syntax tree is not read yet, in
+   * slices of `BATCH_MS`, until done or `stop()` holds between two slices. Logs how many it read.
+   */
+  async readWorkflows(why: string, stop: () => boolean = () => false): Promise<void> {
+    const started = performance.now();
+    let read = 0;
+    const unread = (f: CompanyFile): boolean => f.role.isWorkflowSource && f.facts !== undefined && !treeRead(f.facts);
+    for (const root of this.ws.companies.keys()) {
+      const files = this.resultOf(root)?.analysis.files;
+      if (!files) continue;
+      let t = performance.now();
+      for (const f of files) {
+        if (!unread(f)) continue;
+        void f.facts!.workflows;
+        read++;
+        if (performance.now() - t > BATCH_MS) {
+          await yieldToRequests();
+          if (stop()) return this.logRead(read, why, started, " (stopped: other work came)");
+          t = performance.now();
+        }
+      }
+    }
+    this.logRead(read, why, started, "");
+  }
+
+  private logRead(read: number, why: string, started: number, tail: string): void {
+    if (read > 0) this.options.log(`read the workflows of ${read} file${read === 1 ? "" : "s"} ${why} in ${Math.round(performance.now() - started)} ms${tail}`);
   }
 
   private publish(uri: string, diagnostics: ReturnType<typeof toDiagnostic>[]): void {

@@ -2,7 +2,7 @@
 import { SymbolKind, type DocumentSymbol, type DocumentSymbolParams, type WorkspaceSymbol, type WorkspaceSymbolParams } from "vscode-languageserver/node";
 import type { Analysis } from "../../core/analysis.ts";
 import type { CompanyFile } from "../../core/model.ts";
-import { inSlices, type Session } from "../session.ts";
+import type { Session } from "../session.ts";
 import { toUri } from "../convert.ts";
 import { locate } from "./target.ts";
 
@@ -28,11 +28,12 @@ export function documentSymbols(session: Session, params: DocumentSymbolParams):
 export async function workspaceSymbols(session: Session, params: WorkspaceSymbolParams): Promise<WorkspaceSymbol[]> {
   const q = params.query.toLowerCase();
   const out: WorkspaceSymbol[] = [];
+  // Workflows of files read without a syntax tree are parsed on first use; the server reads them
+  // ahead once it is idle (`Session.readWorkflows`), so this finds nothing left to read unless the
+  // search comes first.
+  await session.readWorkflows("for a symbol search");
   for (const root of session.ws.companies.keys()) {
-    let a = session.resultOf(root)?.analysis;
-    if (!a) continue;
-    await readWorkflows(a.files);
-    a = session.resultOf(root)?.analysis;
+    const a = session.resultOf(root)?.analysis;
     if (!a) continue;
     for (const s of symbolsOf(a)) {
       if (q && !fuzzy(s.name.toLowerCase(), q)) continue;
@@ -41,22 +42,6 @@ export async function workspaceSymbols(session: Session, params: WorkspaceSymbol
     }
   }
   return out;
-}
-
-/**
- * Reads the workflows of every workflow source in the server's time slices. Most files' facts
- * were read without a syntax tree (`readFactsLightly`), and their workflows are parsed on first
- * use: the first search of a big company parses thousands of files, and the server keeps answering
- * meanwhile.
- */
-async function readWorkflows(files: Iterable<CompanyFile>): Promise<void> {
-  await inSlices((function* () {
-    for (const f of files) {
-      if (!f.role.isWorkflowSource || !f.facts) continue;
-      void f.facts.workflows;
-      yield;
-    }
-  })());
 }
 
 function fuzzy(name: string, q: string): boolean {
