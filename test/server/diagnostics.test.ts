@@ -322,6 +322,32 @@ export const a = (ctx: any) => ctx.call("data.nope.get", {});
   } finally { await c.shutdown(); removeFixture(root); }
 });
 
+test("server: files the company's walk skips stay out of it when they are already open as the first index ends", async () => {
+  // An editor restoring its tabs opens them right after \`initialized\`; the end of the index
+  // round once added every open document of the company, skipped or not (found by a sweep).
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/ok.ts
+export const ok = (ctx: any) => ctx.call("data.real.get", {});
+//- /workflows/.draft/x.ts
+export const x = (ctx: any) => ctx.call("data.nope.get", {});
+//- /notes.md
+import "../../../../../../../../../../zz-md";
+//- /workflows/data.json
+{ "a": "data.nope.get" }
+`);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    const skipped = ["workflows/.draft/x.ts", "notes.md", "workflows/data.json"].map((f) => join(root, f));
+    for (const f of skipped) c.open(f, readFileSync(f, "utf8"));
+    await c.waitIdle();
+    await c.waitFor(() => c.diagnosticsFor(join(root, "workflows/ok.ts")).length === 1, "the real problem");
+    for (const f of skipped) assert.deepEqual(c.diagnosticsFor(f), [], f);
+  } finally { await c.shutdown(); removeFixture(root); }
+});
+
 test("server: a handler that throws answers an empty result, logs, and the server keeps working", async () => {
   const root = writeFixture(BROKEN);
   const c = new LspClient();

@@ -188,7 +188,7 @@ export class Session {
         // Open documents of this company that are not on disk (new, unsaved files) count too.
         for (const doc of this.documents.all()) {
           const file = toPath(doc.uri);
-          if (file && !company.files.has(file) && this.ws.rootOf(file) === root) this.ws.setFile(company, file, doc.getText());
+          if (file && !company.files.has(file) && this.ws.rootOf(file) === root && this.ws.reads(root, file)) this.ws.setFile(company, file, doc.getText());
         }
         this.state.get(root)!.indexed = true;
         this.dirty.add(root);
