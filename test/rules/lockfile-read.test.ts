@@ -26,3 +26,15 @@ for (const [name, text] of [
     assert.equal(y.typeRange.end.character - y.typeRange.start.character, `"t.b"`.length);
   });
 }
+
+test("readLock: a lockfile nested a thousand deep is one problem at its first line, not a stack overflow", () => {
+  // JSON.parse reads it; TypeScript's parser, which places problems, overflowed the stack and
+  // took sanoma-check down with every company of the run (found by a spec sweep).
+  const deep = "[".repeat(1000) + "]".repeat(1000);
+  for (const text of [`{"version": 1, "bindings": ${deep}}`, `{"version": 2, "extra": ${deep}, "bindings": {}}`]) {
+    const lock = readLock(text);
+    assert.match(lock.error!.message, /not a lockfile at `bindings`|has version 2/);
+    assert.deepEqual(lock.error!.range.start, { line: 0, character: 0 });
+    assert.deepEqual(lock.bindings, []);
+  }
+});

@@ -40,10 +40,22 @@ export function readLock(text: string): LockFacts {
     const detail = String((e as Error).message).replace(/^JSON\.parse: /, "").split("\n")[0];
     return { error: { message: `sanoma.lock.json is not JSON (${detail}); restore it from version control or let apply write it again`, range: at >= 0 ? lines.range(at, Math.min(at + 1, text.length)) : firstLine }, bindings: [] };
   }
-  let parsedJson: ts.JsonSourceFile | undefined;
-  const jsonTree = () => (parsedJson ??= ts.parseJsonText("sanoma.lock.json", text));
+  // The syntax tree only places problems. A file nested a thousand deep overflows the parser's
+  // stack (JSON.parse reads it): then there is no tree, and places fall back to the first line.
+  let parsedJson: ts.JsonSourceFile | null | undefined;
+  const jsonTree = (): ts.JsonSourceFile | null => {
+    if (parsedJson === undefined) {
+      try {
+        parsedJson = ts.parseJsonText("sanoma.lock.json", text);
+      } catch (e) {
+        if (!(e instanceof RangeError)) throw e;
+        parsedJson = null;
+      }
+    }
+    return parsedJson;
+  };
   const nodeAt = (p: (string | number)[]): ts.Node | undefined => {
-    let node: ts.Node | undefined = jsonTree().statements[0]?.expression;
+    let node: ts.Node | undefined = jsonTree()?.statements[0]?.expression;
     for (const seg of p) {
       if (!node) return undefined;
       if (ts.isObjectLiteralExpression(node)) {
@@ -54,7 +66,7 @@ export function readLock(text: string): LockFacts {
     }
     return node;
   };
-  const rangeOf = (node: ts.Node | undefined): Range => node ? lines.range(node.getStart(jsonTree()), node.end) : firstLine;
+  const rangeOf = (node: ts.Node | undefined): Range => node ? lines.range(node.getStart(jsonTree()!), node.end) : firstLine;
   // A well-formed lockfile is recognised by hand (zod takes tens of ms over thousands of
   // bindings, cold); zod reads only one that is not, for its precise message.
   const parsed = isLockShaped(value) ? { success: true as const, data: value } : LockSchema.safeParse(value);
