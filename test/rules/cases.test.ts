@@ -310,6 +310,33 @@ export const web = vm({ name: "web" ;;;
 } }
 `));
 
+test("cases: a lockfile binding into a data file with syntax errors is not judged for its type either; a type id that is not literal is unknown, not different (A6)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/broken.ts
+import { box } from "@x/cloud";
+export const web = box({ name: "web" });
+export const oops = box({ name: "x" }
+//- /resources/ok.ts
+import { vm, box } from "@x/cloud";
+export const api = vm({ name: "api" });
+export const bin = box({ name: "bin" });
+//           ^^^ lockfile bound as x.vm
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/broken.ts#web": { "type": "x.bucket", "object": "o:1" },
+  "resources/ok.ts#api": { "type": "x.vm", "object": "o:2" },
+  "resources/ok.ts#bin": { "type": "x.vm", "object": "o:3" }
+//                                 ^^^^^^ lockfile bound as x.vm
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+const VENDOR = "x";
+export const vm = defineResource({ vendor: VENDOR, type: "vm", schema: z.object({ name: z.string() }) });
+export const box = defineResource({ vendor: "x", type: "box", schema: z.object({ name: z.string() }) });
+`));
+
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts
 export default {};

@@ -114,9 +114,11 @@ function bindingsByRel(lock: LockFacts): Map<string, LockBinding[]> {
 function judgeBinding(b: LockBinding, a: Analysis, report: Report): void {
   const file = a.company.lockPath;
   const rel = relOf(b.key);
+  // Its file failed to load (syntax errors): nothing is said of its bindings, of what they are
+  // bound as either (what the file declares was only partly read).
+  if (a.failedFiles.has(rel)) return;
   const decl = a.declarationsById.get(b.key);
   if (!decl) {
-    if (a.failedFiles.has(rel)) return; // its file failed to load: nothing is said of its bindings
     const fileExists = a.company.files.has(path.join(a.company.root, rel));
     report({
       file, range: b.keyRange, severity: "warning", tags: ["unnecessary"],
@@ -126,7 +128,9 @@ function judgeBinding(b: LockBinding, a: Analysis, report: Report): void {
     });
     return;
   }
-  if (decl.type && decl.type.id !== b.type) {
+  // A type whose vendor or type name is not a literal (`vendor: VENDOR`, a spread) has an id
+  // that cannot be read: unknown, not different.
+  if (decl.type && decl.type.vendor !== undefined && decl.type.type !== undefined && decl.type.id !== b.type) {
     const message = `${b.key} is bound as ${b.type} but declared as ${decl.type.id}`;
     report({ file, range: b.typeRange, message, related: [{ file: decl.file.path, range: decl.fact.nameRange, message: `declared here as ${decl.type.id}` }], fixes: [{ title: `Change to "${decl.type.id}"`, edits: [{ file, range: b.typeRange, newText: JSON.stringify(decl.type.id) }] }] });
     report({ file: decl.file.path, range: decl.fact.nameRange, message, related: [{ file, range: b.typeRange, message: `bound here as ${b.type}` }] });
