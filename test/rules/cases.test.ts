@@ -337,6 +337,31 @@ export const vm = defineResource({ vendor: VENDOR, type: "vm", schema: z.object(
 export const box = defineResource({ vendor: "x", type: "box", schema: z.object({ name: z.string() }) });
 `));
 
+test("cases: a config read through top-level consts, with shorthand and computed binding names (A3, A7)", () => check(`
+//- /sanoma.config.ts
+import { defineConfig } from "@sanoma-ai/workflows";
+const CLOUD_KEY = { env: "CLOUD_KEY" };
+const bindings = { CLOUD_KEY, ["SIGNING"]: { bootstrap: true }, PUSH: { host: true } };
+//                                                              ^^^^ secret-bindings
+const config = defineConfig({ name: "acme", secrets: { bindings } });
+export default config;
+//- /resources/infra.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const k = secret("CLOUD_KEY");
+export const s = secret("SIGNING");
+export const m = secret("MISSING");
+//                      ^^^^^^^^^ secret-bindings
+`));
+
+test("cases: a binding name computed from anything but a literal makes the bindings unknown: no call is said to lack one", () => check(`
+//- /sanoma.config.ts
+const NAME = process.env.N!;
+export default { secrets: { bindings: { [NAME]: { env: "X" } } } };
+//- /resources/infra.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const m = secret("ANYTHING");
+`));
+
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts
 export default {};

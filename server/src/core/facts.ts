@@ -294,6 +294,8 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     facts.firstSyntaxError = { message: ts.flattenDiagnosticMessageText(d.messageText, "\n"), range: lines.range(d.start, d.start + (d.length || 0)) };
   }
   const specifierNodes = new Set<ts.Node>();
+  /** The file's top-level consts by name (built when the config is read: see `throughConsts`). */
+  let topConsts: Map<string, ts.Expression> | undefined;
   const nameText = (n: ts.PropertyName | ts.ModuleExportName): string | undefined =>
     ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n) || ts.isPrivateIdentifier(n) ? n.text : undefined;
 
@@ -530,29 +532,54 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     spec.strict = method === "strictObject";
   }
 
+  /**
+   * A top-level `const`'s value, for an identifier that names one (followed a few times, so
+   * `const bindings = {…}; const config = defineConfig({ secrets: { bindings } }); export default config`
+   * reads as the literal would); anything else as it is.
+   */
+  function throughConsts(e: ts.Expression | undefined): ts.Expression | undefined {
+    if (topConsts === undefined) {
+      topConsts = new Map();
+      for (const st of sf.statements) {
+        if (!ts.isVariableStatement(st) || !(st.declarationList.flags & ts.NodeFlags.Const)) continue;
+        for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) topConsts.set(d.name.text, d.initializer);
+      }
+    }
+    for (let hops = 0; e !== undefined && ts.isIdentifier(e) && hops < 8; hops++) {
+      const init = topConsts.get(e.text);
+      if (init === undefined) break;
+      e = unwrap(init);
+    }
+    return e;
+  }
+
   function readConfig(e: ts.Expression): ConfigFact {
     const config: ConfigFact = {};
-    let obj = unwrap(e);
-    if (ts.isCallExpression(obj) && obj.arguments[0]) obj = unwrap(obj.arguments[0]);
+    let obj = throughConsts(unwrap(e))!;
+    if (ts.isCallExpression(obj) && obj.arguments[0]) obj = throughConsts(unwrap(obj.arguments[0]))!;
     if (!ts.isObjectLiteralExpression(obj)) return { secretBindings: null };
-    const nameProp = prop(obj, "name");
+    const nameProp = throughConsts(prop(obj, "name"));
     if (nameProp && ts.isStringLiteralLike(nameProp)) config.name = nameProp.text;
-    const secrets = prop(obj, "secrets");
+    const secrets = throughConsts(prop(obj, "secrets"));
     if (secrets === undefined) return config;
     if (!ts.isObjectLiteralExpression(secrets)) { config.secretBindings = null; return config; }
-    const bindings = prop(secrets, "bindings");
+    const bindings = throughConsts(prop(secrets, "bindings"));
     if (bindings === undefined) return config;
     if (!ts.isObjectLiteralExpression(bindings)) { config.secretBindings = null; return config; }
     config.secretBindings = [];
     for (const p of bindings.properties) {
       if (ts.isSpreadAssignment(p)) { config.secretBindings = null; return config; }
-      if (!ts.isPropertyAssignment(p)) continue;
-      const name = nameText(p.name);
-      if (name === undefined) continue;
-      const b: SecretBindingFact = { name, nameRange: r(p.name) };
-      const v = unwrap(p.initializer);
-      if (ts.isObjectLiteralExpression(v)) {
-        const env = prop(v, "env");
+      // `{ CLOUD_KEY }` binds CLOUD_KEY to the const of that name; `["KEY"]: …` binds KEY.
+      let key: ts.PropertyName, value: ts.Expression | undefined;
+      if (ts.isShorthandPropertyAssignment(p)) { key = p.name; value = throughConsts(p.name); }
+      else if (ts.isPropertyAssignment(p)) { key = p.name; value = throughConsts(unwrap(p.initializer)); }
+      else continue;
+      const name = ts.isComputedPropertyName(key) ? (ts.isStringLiteralLike(unwrap(key.expression)) ? (unwrap(key.expression) as ts.StringLiteralLike).text : undefined) : nameText(key);
+      if (name === undefined) { config.secretBindings = null; return config; } // a computed name: which names are bound cannot be read
+      const b: SecretBindingFact = { name, nameRange: r(key) };
+      const v = value;
+      if (v !== undefined && ts.isObjectLiteralExpression(v)) {
+        const env = throughConsts(prop(v, "env"));
         if (env !== undefined) {
           if (ts.isStringLiteralLike(env)) b.env = { value: env.text, range: r(env) };
           else b.envUnknown = true;
