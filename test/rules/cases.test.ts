@@ -362,6 +362,23 @@ import { secret } from "@sanoma-ai/workflows/resources";
 export const m = secret("ANYTHING");
 `));
 
+test("cases: a file directly in apps/ is no app: an app may import it, the root scope may not (A2, A9)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /apps/shared.ts
+export const s = 1;
+//- /apps/a/workflows/x.ts
+import { s } from "../../shared.ts";
+import { t } from "../../shared.js";
+import { u } from "../../b";
+//                ^^^^^^^^^ no-cross-app-import
+export const x = [s, t, u];
+//- /workflows/r.ts
+import { s } from "../apps/shared.ts";
+//                ^^^^^^^^^^^^^^^^^^^ no-app-import-from-root
+export const r = s;
+`));
+
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts
 export default {};

@@ -152,13 +152,21 @@ function joinSegments(dir: string, specifier: string): string {
   return tail === "" ? ups : `${ups}/${tail}`;
 }
 
-/** The app a company-relative path is in, for a path that is or lies under `apps/<app>`. */
+/**
+ * The app a company-relative path is in, for a path that is or lies under `apps/<app>`. A file
+ * directly in `apps/` (`apps/shared.ts`: a name with a code file's extension and nothing after it)
+ * is in the root scope, not an app (A2: an app is a directory); `apps/shared` may be either, and
+ * is taken for the app's folder.
+ */
 export function targetApp(rel: string): string | null {
   if (!rel.startsWith("apps/")) return null;
   const end = rel.indexOf("/", 5);
   const app = end < 0 ? rel.slice(5) : rel.slice(5, end);
+  if (end < 0 && CODE_FILE.test(app)) return null;
   return app !== "" && !app.startsWith(".") ? app : null;
 }
+
+const CODE_FILE = /\.([cm]?[jt]sx?|json)$/;
 
 /** Runs an import rule over every import of one file. */
 export function checkImports(rule: ImportRule, file: CompanyFile, root: string, report: Report): void {
