@@ -50,6 +50,22 @@ test("cases: a company is found for no path inside node_modules, even a package 
   assert.equal(findCompanyRoot("/w/workflows/a.ts", has), "/w");
 });
 
+test("cases: no company is discovered from a folder inside node_modules, though a package there holds a config (A1)", () => {
+  const dir = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /node_modules/tmpl/sanoma.config.ts
+export default {};
+//- /node_modules/tmpl/workflows/a.ts
+export const a = 1;
+`);
+  try {
+    const ws = new Workspace(nodeFileSystem);
+    for (const start of ["node_modules", "node_modules/tmpl", "node_modules/tmpl/workflows"]) assert.deepEqual(ws.discoverRoots([join(dir, start)]), [], start);
+    assert.deepEqual(ws.discoverRoots([dir]), [dir]);
+  } finally { removeFixture(dir); }
+});
+
 test("cases: a call whose name is written with escapes is read, once, from the syntax tree", () => {
   const facts = readFacts("/co/resources/data.ts", `import { collection } from "@sanoma-ai/workflows/data";
 export const users = c\\u006fll\\u0065ction({ key: "id", fields: { id: "string" } });

@@ -38,6 +38,8 @@ export class Workspace {
     for (const dir of dirs) {
       const up = findCompanyRoot(dir, (d) => this.fs.isFile(path.join(d, CONFIG_FILE)), true);
       if (up) roots.add(up);
+      // Nothing inside `node_modules` belongs to a company (A1), even when the walk starts there.
+      if (dir.split(path.sep).includes("node_modules")) continue;
       const stack = [dir];
       while (stack.length) {
         if (++n % WALK_STEP === 0) yield;
