@@ -395,6 +395,34 @@ import { s } from "../apps/shared.ts";
 export const r = s;
 `));
 
+test("cases: objects wrapped in as const, parentheses or satisfies are read as they are; a key named like an Object member is no field (A4, A5, A8)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@x/cloud";
+export const a = vm({ name: "a", bogus: 1 } as const);
+//                               ^^^^^ resource-fields
+export const b = vm(({ bogus: 1 }));
+//           ^ resource-fields lacks the required field
+//                     ^^^^^ resource-fields
+export const c = vm({ zone: "x" } satisfies object);
+//           ^ resource-fields lacks the required field
+export const d = vm({ name: "d", constructor: 1, toString: "x" });
+//                               ^^^^^^^^^^^ resource-fields
+//                                               ^^^^^^^^ resource-fields
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const people = collection({ name: "users", key: "token", fields: { id: "string" } } as const);
+//                                                     ^^^^^^^ collection-key
+//- /workflows/w.ts
+export const ops = ["data.users.get", "data.people.get"];
+//                                    ^^^^^^^^^^^^^^^^^ collection-op
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string(), zone: z.string().optional() } as const) } as const);
+`));
+
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts
 export default {};

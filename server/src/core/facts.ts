@@ -340,7 +340,7 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     if (!isDefineResourceCallee(call.expression)) return undefined;
     const known = specIndex.get(call);
     if (known !== undefined) return known;
-    const arg = call.arguments[0];
+    const arg = call.arguments[0] && unwrap(call.arguments[0]);
     const spec: ResourceSpecFact = { range: r(call) };
     if (arg && ts.isObjectLiteralExpression(arg)) {
       for (const p of arg.properties) {
@@ -496,7 +496,8 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
       base = callee.expression.text; member = callee.name.text; memberRange = r(callee.name);
     }
     if (base === undefined) return;
-    const first = call.arguments[0];
+    // (`{ … } as const`, `({ … })`, `{ … } satisfies T`: the same desired object.)
+    const first = call.arguments[0] && unwrap(call.arguments[0]);
     let desired: DeclarationFact["desired"];
     if (first && ts.isObjectLiteralExpression(first)) {
       const keys: DesiredKey[] = [];
@@ -518,9 +519,10 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     if (!ts.isCallExpression(e) || !ts.isPropertyAccessExpression(e.expression)) return;
     const method = e.expression.name.text;
     if (method !== "object" && method !== "strictObject") return;
-    const shape = e.arguments[0];
+    const shape = e.arguments[0] && unwrap(e.arguments[0]);
     if (!shape || !ts.isObjectLiteralExpression(shape)) return;
-    const fields: Record<string, boolean> = {};
+    // No prototype: a field may be named `constructor` or `__proto__`.
+    const fields: Record<string, boolean> = Object.create(null);
     for (const p of shape.properties) {
       if (ts.isSpreadAssignment(p)) return; // spreads make the field list unknowable
       if (!p.name) continue;
@@ -701,7 +703,7 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
   function readCollection(call: ts.CallExpression) {
     const name = exportedCollectionCalls.get(call);
     const c: CollectionFact = { callRange: r(call.expression), exported: !!name, exportName: name?.text, nameRange: name ? r(name) : undefined };
-    const a = call.arguments[0];
+    const a = call.arguments[0] && unwrap(call.arguments[0]);
     if (a && ts.isObjectLiteralExpression(a)) {
       const n = prop(a, "name");
       if (n && ts.isStringLiteralLike(n)) c.nameLiteral = { value: n.text, range: r(n) };

@@ -45,7 +45,7 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
       if (!d.type || !fields || !desired) continue;
       const names = Object.keys(fields);
       for (const k of desired.keys) {
-        if (k.name in fields) continue;
+        if (Object.hasOwn(fields, k.name)) continue;
         const s = didYouMean(k.name, names.filter((n) => !desired.keys.some((x) => x.name === n)));
         report({
           file: d.file.path, range: k.range,
