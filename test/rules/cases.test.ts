@@ -423,6 +423,28 @@ export const ops = ["data.users.get", "data.people.get"];
 export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string(), zone: z.string().optional() } as const) } as const);
 `));
 
+test("cases: a data file may import what no walk reads as a workflow source or scenario file: other extensions, dot folders, node_modules (A3, A9)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import d from "../workflows/data.json";
+import e from "../workflows/README.md";
+import g from "../workflows/plan.mts";
+import s from "../workflows/plan.tsx";
+import t from "../workflows/.hidden/x";
+import u from "../workflows/node_modules/x";
+import b from "../scenarios/.fixtures/x.json";
+import p from "../workflows/plan";
+//            ^^^^^^^^^^^^^^^^^^^ data-file-imports a workflow source
+import q from "../workflows/plan.js";
+//            ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports a workflow source
+import r from "../workflows/scenarios/x.ts";
+//            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ data-file-imports a workflow source
+import k from "../scenarios/fixtures/x.json";
+//            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ data-file-imports a scenario file
+export const z = [d, e, g, s, t, u, b, p, q, r, k];
+`));
+
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts
 export default {};

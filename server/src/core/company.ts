@@ -138,13 +138,20 @@ export function roleOf(rel: string): FileRole {
 
 /** Whether a path (file or folder, company-relative) would be a workflow source or a scenario file, judged by the path alone (A9). */
 export function isWorkflowOrScenarioPath(rel: string): boolean {
+  // Under a folder no walk enters (a dot folder, node_modules), a path is neither (A3).
+  const folders = rel.split("/").slice(0, -1);
+  if (folders.some((f) => f.startsWith(".") || f === "node_modules")) return false;
   const role = roleOf(rel);
   if (role.kind === "scenarios") return true;
   if (role.kind !== "workflows") return false;
   const name = rel.slice(rel.lastIndexOf("/") + 1);
-  // An extensionless specifier (`../workflows/nightly`) names a workflow source too.
-  return !EXCLUDED_TS.some((e) => name.endsWith(e)) && !/\.(test|spec)(\.[cm]?js)?$/.test(name);
+  if (EXCLUDED_TS.some((e) => name.endsWith(e)) || /\.(test|spec)(\.[cm]?js)?$/.test(name)) return false;
+  // A workflow source's name ends in `.ts` (A3), which an import names as `.ts`, `.js` (TypeScript's
+  // ESM spelling) or without an extension (`../workflows/nightly`); another extension is another file.
+  return !OTHER_EXTENSION.test(name);
 }
+
+const OTHER_EXTENSION = /\.(mts|cts|tsx|jsx|mjs|cjs|json|md|css|html|txt|ya?ml)$/i;
 
 /** The app a company-relative path lies in (`apps/<app>/...`), or null. */
 export function appOf(rel: string): string | null {

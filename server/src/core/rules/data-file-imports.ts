@@ -2,7 +2,7 @@
  * `data-file-imports` (SPEC A9): a data file takes `secret` and `sanoma` from
  * `@sanoma-ai/workflows/resources` only, and imports no workflow source or scenario file.
  */
-import { isWorkflowOrScenarioPath } from "../company.ts";
+import { isWorkflowOrScenarioPath, roleOf } from "../company.ts";
 import { isFrameworkModule } from "../company.ts";
 import { checkImports, importTarget } from "../reach.ts";
 import { NO_FINDINGS, type ImportFinding, type ImportRule } from "./rule.ts";
@@ -52,7 +52,7 @@ export const plan = 1;
     }
     const target = importTarget(ctx, site.specifier);
     if (target?.rel !== undefined && isWorkflowOrScenarioPath(target.rel)) {
-      const what = target.rel.split("/").includes("scenarios") ? "a scenario file" : "a workflow source";
+      const what = roleOf(target.rel).kind === "scenarios" ? "a scenario file" : "a workflow source";
       out.push({ range: site.specifierRange, message: `A data file cannot import ${what} (${target.rel}); data files are read without workflows and scenarios: move the shared code to a module outside workflows/ and scenarios/` });
     }
     return out;
