@@ -445,6 +445,30 @@ import k from "../scenarios/fixtures/x.json";
 export const z = [d, e, g, s, t, u, b, p, q, r, k];
 `));
 
+test("cases: collection() and secret() on a framework namespace count; a local that shadows the import does not (A7, A8)", () => check(`
+//- /sanoma.config.ts
+export default { secrets: { bindings: { TOKEN: { env: "TOKEN" } } } };
+//- /resources/data.ts
+import * as d from "@sanoma-ai/workflows/data";
+export const orders = d.collection({ key: "sku", fields: { id: "string" } });
+//                                        ^^^^^ collection-key
+//- /resources/infra.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+import * as res from "@sanoma-ai/workflows/resources";
+export const k = secret("TOKEN");
+export const n = res.secret("MISSING_NS");
+//                          ^^^^^^^^^^^^ secret-bindings
+export const hooks = [1].map(() => { const secret = (x: string) => x; return secret("not-a-secret"); });
+export const more = (secret: (x: string) => string) => secret("param");
+export const last = secret("MISSING");
+//                         ^^^^^^^^^ secret-bindings
+//- /workflows/w.ts
+import * as data from "@sanoma-ai/workflows/data";
+export const cache = data.collection({ key: "id", fields: { id: "string" } });
+//                   ^^^^^^^^^^^^^^^ collection-file
+export async function w(ctx: any) { await ctx.call("data.orders.get", {}); }
+`));
+
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts
 export default {};

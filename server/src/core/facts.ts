@@ -601,9 +601,12 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
   // ---- The whole tree: calls, string literals, dynamic imports ---------------------------------
   const collectionLocals = new Set<string>();
   const secretLocals = new Set<string>();
+  /** Namespaces of the framework's modules (`import * as d from "@sanoma-ai/workflows/data"`): `d.collection(…)`, `d.secret(…)`. */
+  const frameworkNamespaces = new Set<string>();
   for (const [local, b] of facts.bindings) {
     if (b.imported === "collection" && isFrameworkModule(b.source)) collectionLocals.add(local);
     if (b.imported === "secret") secretLocals.add(local);
+    if (b.imported === "*" && isFrameworkModule(b.source)) frameworkNamespaces.add(local);
   }
   const exportedCollectionCalls = new Map<ts.Node, ts.Identifier>();
   for (const st of sf.statements) {
@@ -661,15 +664,43 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
       if (name === "require") {
         const a = withoutParentheses(parent.arguments[0]);
         if (parent.arguments.length === 1 && a && ts.isStringLiteralLike(a) && !specifierNodes.has(a)) addImport(a, [{ imported: "*", range: r(a) }]);
-      } else if (collectionLocals.has(name)) readCollection(parent);
-      else if (secretLocals.has(name)) {
-        const a = parent.arguments[0];
-        if (a && ts.isStringLiteralLike(a)) facts.secretCalls.push({ name: a.text, range: r(a) });
-      } else if (name === "defineResource") specOfCall(parent);
-    } else if (name === "defineResource" && ts.isPropertyAccessExpression(parent) && parent.name === node) {
+      } else if (collectionLocals.has(name) && !shadowed(chain, name)) readCollection(parent);
+      else if (secretLocals.has(name) && !shadowed(chain, name)) secretCall(parent);
+      else if (name === "defineResource") specOfCall(parent);
+    } else if (ts.isPropertyAccessExpression(parent) && parent.name === node) {
       const call = chain[chain.length - 3];
-      if (call && ts.isCallExpression(call) && call.expression === parent) specOfCall(call);
+      if (!call || !ts.isCallExpression(call) || call.expression !== parent) return;
+      if (name === "defineResource") specOfCall(call);
+      else if (ts.isIdentifier(parent.expression) && frameworkNamespaces.has(parent.expression.text) && !shadowed(chain, parent.expression.text)) {
+        if (name === "collection") readCollection(call);
+        else if (name === "secret") secretCall(call);
+      }
     }
+  };
+
+  const secretCall = (call: ts.CallExpression): void => {
+    const a = call.arguments[0];
+    if (a && ts.isStringLiteralLike(a)) facts.secretCalls.push({ name: a.text, range: r(a) });
+  };
+
+  /**
+   * Whether `name` at the end of `chain` names something declared inside the file (a parameter,
+   * a local `const`, a function) rather than the top-level import: `(secret) => secret("x")`.
+   */
+  const shadowed = (chain: ts.Node[], name: string): boolean => {
+    const declares = (n: ts.BindingName | undefined): boolean =>
+      n !== undefined && (ts.isIdentifier(n) ? n.text === name : n.elements.some((e) => !ts.isOmittedExpression(e) && declares(e.name)));
+    const inStatements = (statements: readonly ts.Statement[]): boolean => statements.some((st) =>
+      (ts.isVariableStatement(st) && st.declarationList.declarations.some((d) => declares(d.name))) ||
+      ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) && st.name?.text === name));
+    for (let i = chain.length - 2; i >= 1; i--) {
+      const n = chain[i];
+      if (ts.isFunctionLike(n) && (n.parameters.some((p) => declares(p.name)) || (ts.isFunctionExpression(n) && n.name?.text === name))) return true;
+      if ((ts.isBlock(n) || ts.isModuleBlock(n) || ts.isCaseClause(n) || ts.isDefaultClause(n)) && inStatements(n.statements)) return true;
+      if ((ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n)) && n.initializer && ts.isVariableDeclarationList(n.initializer) && n.initializer.declarations.some((d) => declares(d.name))) return true;
+      if (ts.isCatchClause(n) && declares(n.variableDeclaration?.name)) return true;
+    }
+    return false;
   };
 
   /** A string literal that starts with `data.` at `offset - 1` (its quote). */
@@ -693,8 +724,11 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     const start = identifierStart(text, m.index);
     if (start !== escaped) callAt((escaped = start));
   }
-  // `x.defineResource(...)`: the member form.
+  // `x.defineResource(...)`: the member form; `d.collection(...)` and `d.secret(...)` on a framework namespace.
   for (let i = text.indexOf(".defineResource"); i >= 0; i = text.indexOf(".defineResource", i + 1)) callAt(i + 1);
+  if (frameworkNamespaces.size > 0) {
+    for (const member of [".collection", ".secret"]) for (let i = text.indexOf(member); i >= 0; i = text.indexOf(member, i + 1)) callAt(i + 1);
+  }
   for (let i = text.indexOf("data."); i >= 0; i = text.indexOf("data.", i + 5)) {
     const q = text.charCodeAt(i - 1);
     if (q === 34 || q === 39 || q === 96) opRefAt(i); // " ' `
