@@ -15,6 +15,7 @@ import { findCompanyRoot } from "../../server/src/core/company.ts";
 import { walkReads } from "../../server/src/core/model.ts";
 import { readFacts } from "../../server/src/core/facts.ts";
 import { join } from "node:path";
+import { mkdirSync, symlinkSync } from "node:fs";
 
 function check(fixture: string): void {
   const fx = parseFixture(fixture);
@@ -468,6 +469,32 @@ export const cache = data.collection({ key: "id", fields: { id: "string" } });
 //                   ^^^^^^^^^^^^^^^ collection-file
 export async function w(ctx: any) { await ctx.call("data.orders.get", {}); }
 `));
+
+test("cases: a pnpm install: a package's own dependencies are found beside its real folder, as Node finds them (A4)", () => {
+  const fx = parseFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@acme/cloud";
+export const web = vm({ name: "web", bogus: 1 });
+//                                   ^^^^^ resource-fields
+//- /node_modules/.pnpm/@acme+cloud@1.0.0/node_modules/@acme/cloud/package.json
+{ "name": "@acme/cloud", "main": "index.js" }
+//- /node_modules/.pnpm/@acme+cloud@1.0.0/node_modules/@acme/cloud/index.js
+export { vm } from "@acme/cloud-core";
+//- /node_modules/.pnpm/@acme+cloud-core@1.0.0/node_modules/@acme/cloud-core/package.json
+{ "name": "@acme/cloud-core", "main": "index.js" }
+//- /node_modules/.pnpm/@acme+cloud-core@1.0.0/node_modules/@acme/cloud-core/index.js
+export const vm = defineResource({ vendor: "cloud", type: "vm", schema: z.object({ name: z.string() }) });
+`);
+  const dir = writeFixture(fx);
+  try {
+    mkdirSync(join(dir, "node_modules/@acme"));
+    symlinkSync("../.pnpm/@acme+cloud@1.0.0/node_modules/@acme/cloud", join(dir, "node_modules/@acme/cloud"));
+    symlinkSync("../../../@acme+cloud-core@1.0.0/node_modules/@acme/cloud-core", join(dir, "node_modules/.pnpm/@acme+cloud@1.0.0/node_modules/@acme/cloud-core"));
+    assert.equal(diffExpected(fx.expected, toFound(dir, checkDir(dir))), "");
+  } finally { removeFixture(dir); }
+});
 
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts

@@ -144,7 +144,9 @@ export class ConnectorResolver {
     const m = /^((?:@[^/]+\/)?[^/]+)(\/.*)?$/.exec(specifier);
     if (!m) return undefined;
     const [, pkg, sub = ""] = m;
-    for (let d = dir; ; ) {
+    // Node walks up from the importing file's real path: in a pnpm install a package is a
+    // symlink into `.pnpm/`, and its own dependencies sit beside its real folder there.
+    for (let d = this.fs.realPath(dir) ?? dir; ; ) {
       if (path.basename(d) !== "node_modules") {
         const pkgDir = path.join(d, "node_modules", pkg);
         if (this.fs.isDir(pkgDir)) {
