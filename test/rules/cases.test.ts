@@ -496,6 +496,37 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", schema: z.object
   } finally { removeFixture(dir); }
 });
 
+test("cases: a member or export this reading cannot see (a spread, an export * of a module that cannot be read) is unknown, not missing (A5)", () => check(`
+//- /sanoma.config.ts
+export default { secrets: { bindings: { KEY: { env: "KEY" } } } };
+//- /resources/infra.ts
+import { fly } from "../conn/index";
+import { secret, vm } from "../lib/sanoma";
+export const a = fly.vm({ name: "a" });
+export const b = fly.machine({ name: "b", bogus: 1 });
+//                                        ^^^^^ resource-fields
+export const c = fly.nope({ name: "c" });
+//                   ^^^^ resource-type
+export const key = secret("KEY");
+export const web = vm({ name: "web" });
+//- /lib/sanoma.ts
+export * from "@sanoma-ai/workflows/resources";
+export * from "../conn/compute";
+//- /conn/index.ts
+import * as compute from "./compute";
+import { machine } from "./machine";
+export const fly = { ...compute, machine };
+export const other = { machine };
+//- /conn/compute.ts
+export const vm = defineResource({ vendor: "fly", type: "vm", schema: z.object({ name: z.string() }) });
+//- /conn/machine.ts
+export const machine = defineResource({ vendor: "fly", type: "machine", schema: z.object({ name: z.string() }) });
+//- /resources/more.ts
+import { other } from "../conn/index";
+export const d = other.vm({ name: "d" });
+//                     ^^ resource-type
+`));
+
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts
 export default {};

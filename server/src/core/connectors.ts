@@ -50,7 +50,8 @@ export function contractsOf(spec: ResourceSpecFact, hostSourceIds: ReadonlySet<s
  */
 type ModuleValue =
   | { kind: "type"; type: ResourceType; hops: number }
-  | { kind: "object"; members: Map<string, () => ModuleValue>; definesTypes: () => boolean }
+  /** `open`: it may hold members not in `members` (a spread, an `export *` of a module that cannot be read): none is said to be missing. */
+  | { kind: "object"; members: Map<string, () => ModuleValue>; definesTypes: () => boolean; open?: boolean }
   | { kind: "other" };
 
 const OTHER: ModuleValue = { kind: "other" };
@@ -63,7 +64,7 @@ function further(v: ModuleValue): ModuleValue {
   if (v.kind === "object") {
     const members = new Map<string, () => ModuleValue>();
     for (const [k, m] of v.members) members.set(k, lazy(() => further(m())));
-    return { kind: "object", members, definesTypes: v.definesTypes };
+    return { kind: "object", members, definesTypes: v.definesTypes, open: v.open };
   }
   return v;
 }
@@ -206,9 +207,11 @@ export class ConnectorResolver {
     let value = this.imported(file, imported);
     let missingIn: { name: string; module: string; available: string[] } | undefined;
     if (value === undefined) {
-      // The name is not exported: a problem only when the module defines resource types.
+      // The name is not exported: a problem only when the module defines resource types, and
+      // exports nothing this reading cannot see (an `export *` of a module that cannot be read).
       const available = this.typesOfModule(file);
-      if (available.length > 0) missingIn = { name: imported, module: specifier, available };
+      const ns = further(this.namespaceOf(file));
+      if (available.length > 0 && !(ns.kind === "object" && ns.open)) missingIn = { name: imported, module: specifier, available };
     } else if (member !== undefined) {
       if (value.kind === "object") {
         const next = value.members.get(member);
@@ -216,7 +219,7 @@ export class ConnectorResolver {
         else {
           const members = value.members;
           const available = [...members.keys()].filter((k) => withinReach(members.get(k)!())?.kind === "type");
-          if (value.definesTypes()) missingIn = { name: member, module: imported === "*" ? specifier : imported, available };
+          if (value.definesTypes() && !value.open) missingIn = { name: member, module: imported === "*" ? specifier : imported, available };
           value = undefined;
         }
       } else value = OTHER;
@@ -258,16 +261,33 @@ export class ConnectorResolver {
       for (const name of facts.exports.keys()) if (name !== "default" && name !== "module.exports") members.set(name, lazy(() => this.exportOf(file, name) ?? OTHER));
       for (const source of facts.starExports) {
         const target = this.resolveModule(file, source);
-        if (!target || target === file) continue;
+        if (target === file) continue;
+        if (!target || !this.starsReadable(target, new Set([file]))) { value.open = true; if (!target) continue; }
         for (const k of this.exportNames(target, new Set([file]))) if (!members.has(k)) members.set(k, lazy(() => { const v = this.exportOf(target, k); return v ? further(v) : OTHER; }));
       }
       const cjs = facts.exports.get("module.exports");
       if (cjs) {
         const v = this.valueOf(file, facts, cjs, 0);
-        if (v.kind === "object") for (const [k, m] of v.members) if (!members.has(k)) members.set(k, m);
+        if (v.kind === "object") {
+          for (const [k, m] of v.members) if (!members.has(k)) members.set(k, m);
+          if (v.open) value.open = true;
+        }
       }
     }
     return value;
+  }
+
+  /** Whether a module, and every module its `export *`s reach, can be read (cycles cut). */
+  private starsReadable(file: string, seen: Set<string>): boolean {
+    if (seen.has(file)) return true;
+    seen.add(file);
+    const facts = this.facts(file);
+    if (!facts) return false;
+    for (const source of facts.starExports) {
+      const target = this.resolveModule(file, source);
+      if (!target || !this.starsReadable(target, seen)) return false;
+    }
+    return true;
   }
 
   /** The names a module exports, `export *` included (cycles cut). */
@@ -342,8 +362,17 @@ export class ConnectorResolver {
       }
       case "object": {
         const members = new Map<string, () => ModuleValue>();
+        let open = ref.open ?? false;
+        // `{ ...compute, machine }`: the members of a spread object this reading knows, then the
+        // object's own (a spread of anything else leaves the object open).
+        for (const spread of ref.spreads ?? []) {
+          const v = this.valueOf(file, facts, spread, steps + 1);
+          if (v.kind !== "object") { open = true; continue; }
+          for (const [k, m] of v.members) members.set(k, m);
+          if (v.open) open = true;
+        }
         for (const [k, v] of ref.props) members.set(k, lazy(() => this.valueOf(file, facts, v, steps + 1)));
-        return { kind: "object", members, definesTypes: () => definesTypes(members) };
+        return { kind: "object", members, definesTypes: () => definesTypes(members), open };
       }
       default:
         return OTHER;

@@ -31,7 +31,8 @@ export type Ref =
   | { kind: "import"; source: string; imported: string }
   | { kind: "member"; base: Ref; member: string }
   | { kind: "spec"; spec: number }
-  | { kind: "object"; props: Map<string, Ref> }
+  /** `spreads`: what `...x` spreads into it; `open`: a computed key makes more members than `props` possible. */
+  | { kind: "object"; props: Map<string, Ref>; spreads?: Ref[]; open?: boolean }
   | { kind: "other" };
 
 export interface SpecFlag {
@@ -319,11 +320,16 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     }
     if (ts.isObjectLiteralExpression(e)) {
       const props = new Map<string, Ref>();
+      const spreads: Ref[] = [];
+      let open = false;
       for (const p of e.properties) {
-        if (ts.isPropertyAssignment(p)) { const k = nameText(p.name); if (k !== undefined) props.set(k, refOf(p.initializer)); }
+        if (ts.isPropertyAssignment(p)) { const k = nameText(p.name); if (k !== undefined) props.set(k, refOf(p.initializer)); else open = true; }
         else if (ts.isShorthandPropertyAssignment(p)) props.set(p.name.text, { kind: "local", name: p.name.text });
+        else if (ts.isSpreadAssignment(p)) spreads.push(refOf(p.expression));
+        else if (p.name && nameText(p.name) !== undefined) props.set(nameText(p.name)!, { kind: "other" }); // a method or an accessor
+        else open = true;
       }
-      return { kind: "object", props };
+      return { kind: "object", props, ...(spreads.length > 0 ? { spreads } : {}), ...(open ? { open } : {}) };
     }
     return { kind: "other" };
   };
