@@ -527,6 +527,33 @@ export const d = other.vm({ name: "d" });
 //                     ^^ resource-type
 `));
 
+test("cases: defineResource imported under another name, and called as tsc compiles it to CommonJS, defines a type (A4)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@acme/alias";
+import { job } from "@acme/cjs";
+export const web = vm({ name: "web", bogus: 1 });
+//                                   ^^^^^ resource-fields
+export const j = job({ name: "j", bogus: 1 });
+//                                ^^^^^ resource-fields
+//- /node_modules/@acme/alias/package.json
+{ "name": "@acme/alias", "main": "index.js" }
+//- /node_modules/@acme/alias/index.js
+import { defineResource as define } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const vm = define({ vendor: "alias", type: "vm", schema: z.object({ name: z.string() }) });
+//- /node_modules/@acme/cjs/package.json
+{ "name": "@acme/cjs", "main": "dist/index.js" }
+//- /node_modules/@acme/cjs/dist/index.js
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.job = void 0;
+const workflows_1 = require("@sanoma-ai/workflows");
+const zod_1 = require("zod");
+exports.job = (0, workflows_1.defineResource)({ vendor: "cjs", type: "job", schema: zod_1.z.object({ name: zod_1.z.string() }) });
+`));
+
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts
 export default {};

@@ -338,8 +338,17 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     ts.isIdentifier(call.expression) && call.expression.text === "require" && call.arguments.length === 1 && ts.isStringLiteralLike(call.arguments[0])
       ? call.arguments[0].text : undefined;
 
-  const isDefineResourceCallee = (e: ts.Expression): boolean =>
-    (ts.isIdentifier(e) && e.text === "defineResource") || (ts.isPropertyAccessExpression(e) && e.name.text === "defineResource");
+  const isDefineResourceCallee = (e: ts.Expression): boolean => {
+    e = unwrap(e);
+    // `(0, workflows_1.defineResource)(…)`: how tsc compiles a call of an import to CommonJS.
+    if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.CommaToken) e = unwrap(e.right);
+    if (ts.isPropertyAccessExpression(e)) return e.name.text === "defineResource";
+    if (!ts.isIdentifier(e)) return false;
+    if (e.text === "defineResource") return true;
+    // `import { defineResource as define } from "@sanoma-ai/workflows"`
+    const b = facts.bindings.get(e.text);
+    return b !== undefined && b.imported === "defineResource" && isFrameworkModule(b.source);
+  };
 
   const specIndex = new Map<ts.Node, number>();
   const specOfCall = (call: ts.CallExpression): number | undefined => {
