@@ -14,6 +14,7 @@ import { runSteps } from "../../server/src/core/steps.ts";
 import { findCompanyRoot } from "../../server/src/core/company.ts";
 import { walkReads } from "../../server/src/core/model.ts";
 import { readFacts } from "../../server/src/core/facts.ts";
+import { exportsTarget } from "../../server/src/core/connectors.ts";
 import { join } from "node:path";
 import { mkdirSync, symlinkSync } from "node:fs";
 
@@ -553,6 +554,14 @@ const workflows_1 = require("@sanoma-ai/workflows");
 const zod_1 = require("zod");
 exports.job = (0, workflows_1.defineResource)({ vendor: "cjs", type: "job", schema: zod_1.z.object({ name: zod_1.z.string() }) });
 `));
+
+test("cases: a package's exports patterns: the most specific one wins, as in Node, not the first written (A4)", () => {
+  assert.equal(exportsTarget({ "./*": "./wrong/*.js", "./types/*": "./src/*.js" }, "./types/c"), "./src/c.js");
+  assert.equal(exportsTarget({ "./types/*": "./src/*.js", "./*": "./wrong/*.js" }, "./types/c"), "./src/c.js");
+  assert.equal(exportsTarget({ "./*": "./all/*.js" }, "./x/y"), "./all/x/y.js");
+  assert.equal(exportsTarget({ "./a/*.js": "./long/*.js", "./a/*": "./short/*" }, "./a/b.js"), "./long/b.js");
+  assert.equal(exportsTarget({ "./types/*": "./src/*.js" }, "./other"), undefined);
+});
 
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts

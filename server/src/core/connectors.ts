@@ -417,17 +417,20 @@ export function exportsTarget(exp: unknown, subpath: string): string | undefined
   const isSubpathMap = keys.some((k) => k.startsWith("."));
   if (!isSubpathMap) return subpath === "." ? pick(exp) : undefined;
   const map = exp as Record<string, unknown>;
-  if (subpath in map) return pick(map[subpath]);
+  if (Object.hasOwn(map, subpath)) return pick(map[subpath]);
+  // Patterns: the most specific match wins, as in Node (the longest prefix before the `*`, then
+  // the longest key), not the first written.
+  let best: { key: string; prefix: string; suffix: string } | undefined;
   for (const k of keys) {
     const star = k.indexOf("*");
     if (star < 0) continue;
     const prefix = k.slice(0, star), suffix = k.slice(star + 1);
-    if (subpath.startsWith(prefix) && subpath.endsWith(suffix) && subpath.length >= prefix.length + suffix.length) {
-      const t = pick(map[k]);
-      return t?.split("*").join(subpath.slice(prefix.length, subpath.length - suffix.length));
-    }
+    if (!(subpath.startsWith(prefix) && subpath.endsWith(suffix) && subpath.length >= prefix.length + suffix.length)) continue;
+    if (!best || prefix.length > best.prefix.length || (prefix.length === best.prefix.length && k.length > best.key.length)) best = { key: k, prefix, suffix };
   }
-  return undefined;
+  if (!best) return undefined;
+  const t = pick(map[best.key]);
+  return t?.split("*").join(subpath.slice(best.prefix.length, subpath.length - best.suffix.length));
 }
 
 export type { Range };
