@@ -38,3 +38,15 @@ test("readLock: a lockfile nested a thousand deep is one problem at its first li
     assert.deepEqual(lock.bindings, []);
   }
 });
+
+test("readLock: a binding key written twice is one problem at the second, naming the first's line; two versions are judged by the last, there", () => {
+  const text = `{\n  "version": 1,\n  "bindings": {\n    "resources/infra.ts#web": { "type": "cloud.vm", "object": "o/1" },\n    "resources/infra.ts#api": { "type": "cloud.vm", "object": "o/2" },\n    "resources/infra.ts#web": { "type": "cloud.vm", "object": "o/2" }\n  }\n}\n`;
+  const lock = readLock(text);
+  assert.match(lock.error!.message, /binds resources\/infra\.ts#web twice \(first on line 4\)/);
+  assert.deepEqual(lock.error!.range.start, { line: 5, character: 4 });
+  assert.deepEqual(lock.bindings, []);
+  const versions = `{ "version": 1,\n  "version": 2, "bindings": {} }`;
+  const v = readLock(versions);
+  assert.match(v.error!.message, /has version 2/);
+  assert.deepEqual(v.error!.range.start, { line: 1, character: 13 });
+});

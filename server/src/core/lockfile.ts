@@ -59,7 +59,8 @@ export function readLock(text: string): LockFacts {
     for (const seg of p) {
       if (!node) return undefined;
       if (ts.isObjectLiteralExpression(node)) {
-        const prop: ts.ObjectLiteralElementLike | undefined = node.properties.find((q) => q.name && (q.name as ts.StringLiteral).text === String(seg));
+        // The last of two same keys: the one JSON.parse keeps.
+        const prop: ts.ObjectLiteralElementLike | undefined = node.properties.findLast((q) => q.name && (q.name as ts.StringLiteral).text === String(seg));
         node = prop && ts.isPropertyAssignment(prop) ? prop.initializer : undefined;
       } else if (ts.isArrayLiteralExpression(node) && typeof seg === "number") node = node.elements[seg];
       else return undefined;
@@ -86,6 +87,19 @@ export function readLock(text: string): LockFacts {
   const bindingsNode = nodeAt(["bindings"]);
   const bindings: LockBinding[] = [];
   if (bindingsNode && ts.isObjectLiteralExpression(bindingsNode)) {
+    // A key written twice (a merge gone wrong) binds one declaration twice: JSON.parse keeps the
+    // last, and which one apply meant cannot be told, so the file is not read until one goes.
+    const seen = new Map<string, ts.PropertyName>();
+    for (const p of bindingsNode.properties) {
+      if (!ts.isPropertyAssignment(p) || !p.name) continue;
+      const key = (p.name as ts.StringLiteral).text;
+      const first = seen.get(key);
+      if (first) {
+        const line = lines.range(first.getStart(jsonTree()!), first.end).start.line + 1;
+        return { error: { message: `sanoma.lock.json binds ${key} twice (first on line ${line}); keep the binding apply wrote last and delete the other`, range: rangeOf(p.name) }, bindings: [] };
+      }
+      seen.set(key, p.name);
+    }
     for (const p of bindingsNode.properties) {
       if (!ts.isPropertyAssignment(p) || !p.name) continue;
       const key = (p.name as ts.StringLiteral).text;
