@@ -324,7 +324,7 @@ export const web = vm({ name: "web" ;;;
 { "version": 1, "bindings": {
   "resources/broken.ts#web": { "type": "x.vm", "object": "x:1" },
   "resources/gone.ts#web": { "type": "x.vm", "object": "x:2" }
-//^^^^^^^^^^^^^^^^^^^^^^^ lockfile does not exist
+//^^^^^^^^^^^^^^^^^^^^^^^ lockfile is no file of this company
 } }
 `));
 
@@ -438,13 +438,17 @@ import u from "../workflows/node_modules/x";
 import b from "../scenarios/.fixtures/x.json";
 import p from "../workflows/plan";
 //            ^^^^^^^^^^^^^^^^^^^ data-file-imports a workflow source
+import w from "../workflows";
+//            ^^^^^^^^^^^^^^ data-file-imports a workflow source
+import v from "../scenarios/";
+//            ^^^^^^^^^^^^^^^ data-file-imports a scenario file
 import q from "../workflows/plan.js";
 //            ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports a workflow source
 import r from "../workflows/scenarios/x.ts";
 //            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ data-file-imports a workflow source
 import k from "../scenarios/fixtures/x.json";
 //            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ data-file-imports a scenario file
-export const z = [d, e, g, s, t, u, b, p, q, r, k];
+export const z = [d, e, g, s, t, u, b, p, w, v, q, r, k];
 `));
 
 test("cases: collection() and secret() on a framework namespace count; a local that shadows the import does not (A7, A8)", () => check(`

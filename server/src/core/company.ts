@@ -138,6 +138,9 @@ export function roleOf(rel: string): FileRole {
 
 /** Whether a path (file or folder, company-relative) would be a workflow source or a scenario file, judged by the path alone (A9). */
 export function isWorkflowOrScenarioPath(rel: string): boolean {
+  // `../workflows` (a kind folder itself) reaches its index file.
+  const last = rel.slice(rel.lastIndexOf("/") + 1);
+  if ((last === "workflows" || last === "scenarios") && isWorkflowOrScenarioPath(`${rel}/index.ts`)) return true;
   // Under a folder no walk enters (a dot folder, node_modules), a path is neither (A3).
   const folders = rel.split("/").slice(0, -1);
   if (folders.some((f) => f.startsWith(".") || f === "node_modules")) return false;

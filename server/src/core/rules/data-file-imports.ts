@@ -52,7 +52,9 @@ export const plan = 1;
     }
     const target = importTarget(ctx, site.specifier);
     if (target?.rel !== undefined && isWorkflowOrScenarioPath(target.rel)) {
-      const what = roleOf(target.rel).kind === "scenarios" ? "a scenario file" : "a workflow source";
+      // (`../scenarios` itself reaches its index file.)
+      const scenario = roleOf(target.rel).kind === "scenarios" || roleOf(`${target.rel}/index.ts`).kind === "scenarios";
+      const what = scenario ? "a scenario file" : "a workflow source";
       out.push({ range: site.specifierRange, message: `A data file cannot import ${what} (${target.rel}); data files are read without workflows and scenarios: move the shared code to a module outside workflows/ and scenarios/` });
     }
     return out;

@@ -124,7 +124,7 @@ function judgeBinding(b: LockBinding, a: Analysis, report: Report): void {
       file, range: b.keyRange, severity: "warning", tags: ["unnecessary"],
       message: fileExists
         ? `Orphan binding: ${rel} declares no \`${b.key.slice(b.key.lastIndexOf("#") + 1)}\`; apply will ask to delete ${b.object}`
-        : `Orphan binding: ${rel} does not exist; apply will ask to delete ${b.object}`,
+        : `Orphan binding: ${rel} is no file of this company; apply will ask to delete ${b.object}`,
     });
     return;
   }
