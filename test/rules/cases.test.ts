@@ -567,6 +567,22 @@ test("cases: a package's exports patterns: the most specific one wins, as in Nod
   assert.equal(exportsTarget({ "./types/*": "./src/*.js" }, "./other"), undefined);
 });
 
+test("cases: a collection declared by a const and exported by name is the export's (A8)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+const orders = collection({ key: "id", fields: { id: "string" } });
+const items = collection({ key: "sku", fields: { id: "string" } });
+//                              ^^^^^ collection-key
+const hidden = collection({ key: "id", fields: { id: "string" } });
+export { orders, items as lineItems };
+//- /workflows/w.ts
+export const ops = ["data.orders.get", "data.lineItems.list", "data.items.get", "data.hidden.get"];
+//                                                            ^^^^^^^^^^^^^^^^ collection-op
+//                                                                              ^^^^^^^^^^^^^^^^^ collection-op
+`));
+
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts
 export default {};

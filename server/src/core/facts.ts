@@ -624,9 +624,24 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     if (b.imported === "*" && isFrameworkModule(b.source)) frameworkNamespaces.add(local);
   }
   const exportedCollectionCalls = new Map<ts.Node, ts.Identifier>();
+  // `const orders = collection(…); export { orders }` (or `export { items as lineItems }`) exports
+  // the call as the export's name, as `export const` does.
+  const constInits = new Map<string, ts.Expression>();
   for (const st of sf.statements) {
-    if (ts.isVariableStatement(st) && hasModifier(st, ts.SyntaxKind.ExportKeyword)) {
-      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) exportedCollectionCalls.set(unwrap(d.initializer), d.name);
+    if (!ts.isVariableStatement(st)) continue;
+    const exported = hasModifier(st, ts.SyntaxKind.ExportKeyword);
+    for (const d of st.declarationList.declarations) {
+      if (!ts.isIdentifier(d.name) || !d.initializer) continue;
+      if (exported) exportedCollectionCalls.set(unwrap(d.initializer), d.name);
+      else if (st.declarationList.flags & ts.NodeFlags.Const) constInits.set(d.name.text, unwrap(d.initializer));
+    }
+  }
+  for (const st of sf.statements) {
+    if (!ts.isExportDeclaration(st) || st.moduleSpecifier || !st.exportClause || !ts.isNamedExports(st.exportClause)) continue;
+    for (const e of st.exportClause.elements) {
+      const local = e.propertyName ?? e.name;
+      const init = ts.isIdentifier(local) ? constInits.get(local.text) : undefined;
+      if (init && ts.isIdentifier(e.name) && !exportedCollectionCalls.has(init)) exportedCollectionCalls.set(init, e.name);
     }
   }
 
