@@ -583,6 +583,32 @@ export const ops = ["data.orders.get", "data.lineItems.list", "data.items.get", 
 //                                                                              ^^^^^^^^^^^^^^^^^ collection-op
 `));
 
+test("cases: a CommonJS module whose module.exports is a type is that type when required or imported by default (A4)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "cjs-b";
+import single from "cjs-single";
+export const x3 = vm({ name: "x", bogus: 1 });
+//                                ^^^^^ resource-fields
+export const x5 = single({ name: "x", bogus: 1 });
+//                                    ^^^^^ resource-fields
+//- /node_modules/cjs-b/package.json
+{ "name": "cjs-b", "main": "index.js" }
+//- /node_modules/cjs-b/index.js
+module.exports = { vm: require("./vm") };
+//- /node_modules/cjs-b/vm.js
+const { defineResource } = require("@sanoma-ai/workflows");
+const { z } = require("zod");
+module.exports = defineResource({ vendor: "cb", type: "vm", schema: z.object({ name: z.string() }) });
+//- /node_modules/cjs-single/package.json
+{ "name": "cjs-single", "main": "index.js" }
+//- /node_modules/cjs-single/index.js
+const { defineResource } = require("@sanoma-ai/workflows");
+const { z } = require("zod");
+module.exports = defineResource({ vendor: "cs", type: "one", schema: z.object({ name: z.string() }) });
+`));
+
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts
 export default {};

@@ -194,6 +194,15 @@ export class ConnectorResolver {
 
   /** A module's export as the importing module sees it (one hop further), or undefined when not exported. */
   private imported(file: string, imported: string): ModuleValue | undefined {
+    // `module.exports = defineResource(…)`: a require or a default import of the module is the type.
+    if (imported === "*" || imported === "default") {
+      const facts = this.facts(file);
+      const cjs = facts?.exports.get("module.exports");
+      if (facts && cjs && (imported === "*" || !facts.exports.has("default"))) {
+        const whole = this.valueOf(file, facts, cjs, 0);
+        if (whole.kind === "type") return further(whole);
+      }
+    }
     let value = imported === "*" ? this.namespaceOf(file) : this.exportOf(file, imported);
     // A default import of a CommonJS module takes the whole `module.exports`.
     if (value === undefined && imported === "default") value = this.namespaceOf(file);
