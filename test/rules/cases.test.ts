@@ -609,6 +609,26 @@ const { z } = require("zod");
 module.exports = defineResource({ vendor: "cs", type: "one", schema: z.object({ name: z.string() }) });
 `));
 
+test("cases: a package's imports (#name) are resolved as Node resolves them, patterns too (A4)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { d, e } from "p-imports";
+export const x = d({ bogus: 1 });
+//                   ^^^^^ resource-fields
+export const y = e({ bogus: 1 });
+//                   ^^^^^ resource-fields
+//- /node_modules/p-imports/package.json
+{ "name": "p-imports", "type": "module", "main": "index.js", "imports": { "#defs": "./lib/defs.js", "#more/*": { "import": "./lib/*.js" } } }
+//- /node_modules/p-imports/index.js
+export { d } from "#defs";
+export { e } from "#more/e";
+//- /node_modules/p-imports/lib/defs.js
+export const d = defineResource({ vendor: "p", type: "d", schema: z.object({}) });
+//- /node_modules/p-imports/lib/e.js
+export const e = defineResource({ vendor: "p", type: "e", schema: z.object({}) });
+`));
+
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts
 export default {};

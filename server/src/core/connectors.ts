@@ -142,6 +142,7 @@ export class ConnectorResolver {
 
   private resolveUncached(dir: string, specifier: string): string | undefined {
     if (specifier.startsWith(".") || path.isAbsolute(specifier)) return this.resolveFile(path.resolve(dir, specifier));
+    if (specifier.startsWith("#")) return this.resolvePackageImport(this.fs.realPath(dir) ?? dir, specifier);
     const m = /^((?:@[^/]+\/)?[^/]+)(\/.*)?$/.exec(specifier);
     if (!m) return undefined;
     const [, pkg, sub = ""] = m;
@@ -154,6 +155,24 @@ export class ConnectorResolver {
           const found = this.resolvePackage(pkgDir, sub ? "." + sub : ".");
           if (found) return found;
         }
+      }
+      const up = path.dirname(d);
+      if (up === d) return undefined;
+      d = up;
+    }
+  }
+
+  /** `#name`: the `imports` of the nearest package.json above the importing file, as Node reads them. */
+  private resolvePackageImport(dir: string, specifier: string): string | undefined {
+    for (let d = dir; ; ) {
+      const pjText = path.basename(d) === "node_modules" ? undefined : this.fs.readFile(path.join(d, "package.json"));
+      if (pjText !== undefined) {
+        let pj: { imports?: unknown } | undefined;
+        try { pj = JSON.parse(pjText); } catch { return undefined; }
+        const target = pj && typeof pj.imports === "object" && pj.imports !== null ? subpathTarget(pj.imports as Record<string, unknown>, specifier) : undefined;
+        // A target is a path in the package, or a package name (resolved from the package).
+        if (!target) return undefined;
+        return target.startsWith("./") ? this.resolveFile(path.join(d, target)) : this.resolveUncached(d, target);
       }
       const up = path.dirname(d);
       if (up === d) return undefined;
@@ -412,21 +431,17 @@ function lazy<T>(f: () => T): () => T {
 
 /** The target of `exports` for a subpath, with the conditions of A4 in their order. */
 export function exportsTarget(exp: unknown, subpath: string): string | undefined {
-  const pick = (v: unknown): string | undefined => {
-    if (typeof v === "string") return v;
-    if (Array.isArray(v)) { for (const x of v) { const t = pick(x); if (t) return t; } return undefined; }
-    if (v && typeof v === "object") {
-      for (const c of CONDITIONS) if (c in (v as Record<string, unknown>)) { const t = pick((v as Record<string, unknown>)[c]); if (t) return t; }
-    }
-    return undefined;
-  };
-  if (typeof exp === "string" || Array.isArray(exp)) return subpath === "." ? pick(exp) : undefined;
+  if (typeof exp === "string" || Array.isArray(exp)) return subpath === "." ? pickTarget(exp) : undefined;
   if (!exp || typeof exp !== "object") return undefined;
-  const keys = Object.keys(exp);
-  const isSubpathMap = keys.some((k) => k.startsWith("."));
-  if (!isSubpathMap) return subpath === "." ? pick(exp) : undefined;
-  const map = exp as Record<string, unknown>;
-  if (Object.hasOwn(map, subpath)) return pick(map[subpath]);
+  const isSubpathMap = Object.keys(exp).some((k) => k.startsWith("."));
+  if (!isSubpathMap) return subpath === "." ? pickTarget(exp) : undefined;
+  return subpathTarget(exp as Record<string, unknown>, subpath);
+}
+
+/** A subpath (`./x` of `exports`, `#x` of `imports`) in a map of them, with its patterns (A4). */
+function subpathTarget(map: Record<string, unknown>, subpath: string): string | undefined {
+  const keys = Object.keys(map);
+  if (Object.hasOwn(map, subpath)) return pickTarget(map[subpath]);
   // Patterns: the most specific match wins, as in Node (the longest prefix before the `*`, then
   // the longest key), not the first written.
   let best: { key: string; prefix: string; suffix: string } | undefined;
@@ -438,8 +453,18 @@ export function exportsTarget(exp: unknown, subpath: string): string | undefined
     if (!best || prefix.length > best.prefix.length || (prefix.length === best.prefix.length && k.length > best.key.length)) best = { key: k, prefix, suffix };
   }
   if (!best) return undefined;
-  const t = pick(map[best.key]);
+  const t = pickTarget(map[best.key]);
   return t?.split("*").join(subpath.slice(best.prefix.length, subpath.length - best.suffix.length));
+}
+
+/** A target: a string, the first of an array that gives one, or the first condition of A4's order that does. */
+function pickTarget(v: unknown): string | undefined {
+  if (typeof v === "string") return v;
+  if (Array.isArray(v)) { for (const x of v) { const t = pickTarget(x); if (t) return t; } return undefined; }
+  if (v && typeof v === "object") {
+    for (const c of CONDITIONS) if (c in (v as Record<string, unknown>)) { const t = pickTarget((v as Record<string, unknown>)[c]); if (t) return t; }
+  }
+  return undefined;
 }
 
 export type { Range };
