@@ -20,7 +20,8 @@
  * names that include every name its import can take: `*`, `default` and the words of its import
  * clause (back to the `import`/`export` keyword before the `from` that precedes it), or every word
  * of the file when the clause cannot be read that simply (a comment or a quote in it or before the
- * specifier, a character past ASCII beside `from`), and every rule is a candidate when a name could
+ * specifier, a character past ASCII beside `from`, a call's argument: `const { secret } =
+ * require("m")`), and every rule is a candidate when a name could
  * be written with an escape (the file has a `\u`). The rules only ever find more with more names
  * (also tested).
  */
@@ -139,6 +140,9 @@ function clauseNames(text: string, open: number): string[] | undefined {
   // is (`*/` ends in `/`; a line comment may end the line before), and a character past ASCII may
   // be a space or part of a word.
   if (i >= 0 && (text.charCodeAt(i) === 47 /* / */ || text.charCodeAt(i) >= 128)) return undefined;
+  // A call's argument (`require("m")`, `import("m")`): `const { secret } = require("m")` takes the
+  // names of its pattern, which this does not read.
+  if (i >= 0 && text.charCodeAt(i) === 40 /* ( */) return undefined;
   if (lineBreak && lineHasComment(text, i)) return undefined;
   const base = ["*", "default"];
   const fromAt = i - 3;

@@ -8,6 +8,7 @@
  *   export { a as b } from "m"               a (at a: the local side)
  *   export * from "m" / export * as ns ...   * (at the statement / at ns)
  *   import("m"), require("m")                * (at the string literal)
+ *   const { a, b: c } = require("m")         a (at a), b (at b)
  *   import x = require("m")                  * (at x)
  *   type T = import("m").T                   * (at the string literal)
  *
@@ -102,7 +103,23 @@ function requireCall(node: Node): Site | undefined {
   // `(require)("m")`: TypeScript sees a parenthesized callee there and the core no require call.
   if (callee.range[0] !== node.range[0]) return undefined;
   const specifier = literalText(args[0]);
-  return specifier === undefined ? undefined : { specifier, specifierRange: args[0], names: [{ imported: "*", range: args[0] }] };
+  return specifier === undefined ? undefined : { specifier, specifierRange: args[0], names: requiredNames(node) ?? [{ imported: "*", range: args[0] }] };
+}
+
+/** `const { secret, x: y } = require("m")`: the names at their keys (a rest or a computed key: `*` there), as the core reads them. */
+function requiredNames(call: Node): Site["names"] | undefined {
+  let up = call.parent ?? undefined;
+  while (up?.type === "ParenthesizedExpression") up = up.parent ?? undefined;
+  if (up?.type !== "VariableDeclarator" || (up.id as Node | undefined)?.type !== "ObjectPattern") return undefined;
+  let init = up.init as Node | undefined;
+  while (init?.type === "ParenthesizedExpression") init = init.expression as Node;
+  if (init !== call) return undefined;
+  return ((up.id as Node).properties as Node[]).map((p) => {
+    if (p.type === "RestElement") return { imported: "*", range: p.argument as Node };
+    const key = p.key as Node;
+    const name = p.computed ? undefined : key.type === "Identifier" ? (key.name as string) : key.type === "Literal" ? String(key.value) : undefined;
+    return { imported: name ?? "*", range: key };
+  });
 }
 
 function importType(node: Node): Site | undefined {

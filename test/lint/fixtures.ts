@@ -406,6 +406,31 @@ export const w = 1;
 `,
   },
   {
+    // From a spec sweep: a destructured require takes the names of its pattern (A9 counts
+    // require among imports), at their keys; a rest takes them all.
+    name: "require-destructured",
+    text: `
+//- /sanoma.config.ts
+export default { secrets: { bindings: { K: { env: "K" } } } };
+//- /resources/a.ts
+const { secret } = require("@sanoma-ai/workflows");
+//      ^^^^^^ data-file-imports
+const { sanoma: s, ...rest } = (require("@sanoma-ai/workflows/resources"));
+export const k = secret("K");
+export const more = [s, rest];
+//- /resources/data.ts
+const { collection } = require("@sanoma-ai/workflows");
+//      ^^^^^^^^^^ collection-import
+export const users = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+const { collection, "x": y } = require("@sanoma-ai/workflows/data");
+//      ^^^^^^^^^^ collection-import
+const { collection: c } = require("@acme/other");
+const whole = require("@sanoma-ai/workflows/data");
+export const w = [collection, y, c, whole];
+`,
+  },
+  {
     name: "ambient-modules",
     text: `
 //- /sanoma.config.ts

@@ -693,7 +693,7 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     if (ts.isCallExpression(parent) && parent.expression === node) {
       if (name === "require") {
         const a = withoutParentheses(parent.arguments[0]);
-        if (parent.arguments.length === 1 && a && ts.isStringLiteralLike(a) && !specifierNodes.has(a)) addImport(a, [{ imported: "*", range: r(a) }]);
+        if (parent.arguments.length === 1 && a && ts.isStringLiteralLike(a) && !specifierNodes.has(a)) addImport(a, requiredNames(chain) ?? [{ imported: "*", range: r(a) }]);
       } else if (collectionLocals.has(name) && !shadowed(chain, name)) readCollection(parent);
       else if (secretLocals.has(name) && !shadowed(chain, name)) secretCall(parent);
       else if (name === "defineResource") specOfCall(parent);
@@ -706,6 +706,28 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
         else if (name === "secret") secretCall(call);
       }
     }
+  };
+
+  /**
+   * `const { secret, x: y } = require("m")`: the names the declaration takes, at their keys (a rest
+   * element or a computed key takes `*` there), as an import clause's; undefined for any other use
+   * of the call. The declaration's whole initializer must be the call (parentheses aside: ESTree
+   * keeps none), as `sites.ts` reads it.
+   */
+  const requiredNames = (chain: ts.Node[]): ImportedName[] | undefined => {
+    // (The tree has no parent links: `chain` ends with `require` and its call.)
+    const call = chain[chain.length - 2];
+    let i = chain.length - 3;
+    while (i >= 0 && ts.isParenthesizedExpression(chain[i])) i--;
+    const up = chain[i];
+    if (!up || !ts.isVariableDeclaration(up) || !ts.isObjectBindingPattern(up.name) || up.initializer === undefined || withoutParentheses(up.initializer) !== call) return undefined;
+    return up.name.elements.map((e): ImportedName => {
+      if (e.dotDotDotToken) return { imported: "*", range: r(e.name) };
+      const key = e.propertyName ?? e.name;
+      if (ts.isComputedPropertyName(key)) return { imported: "*", range: r(key.expression) }; // (ESTree's key: no brackets)
+      const text = ts.isIdentifier(key) || ts.isStringLiteral(key) || ts.isNumericLiteral(key) ? key.text : undefined;
+      return { imported: text ?? "*", range: r(key) };
+    });
   };
 
   const secretCall = (call: ts.CallExpression): void => {

@@ -525,6 +525,10 @@ function exportAt(k: number, out: TextSite[]): number {
 /** `require` at token `k` (not a property): a call's site, if any. */
 function requireAt(k: number, out: TextSite[]): void {
   if (k > 0 && is(k - 1, "new") && !member(k - 1)) return; // new require("m"): no call
+  // `const { a, b: c } = require("m")` takes names a tree reads from the pattern: left to it.
+  let before = k - 1;
+  while (before > 0 && punct(before, 40)) before--;
+  if (before > 0 && punct(before, 61) && punct(before - 1, 125)) throw UNSURE_SITES;
   if (punct(k + 1, 60) || punct(k + 1, QDOT)) throw UNSURE_SITES; // require<T>("m"), require?.("m")
   if (!punct(k + 1, 40)) return;
   const arg = k + 2;
