@@ -629,6 +629,56 @@ export const d = defineResource({ vendor: "p", type: "d", schema: z.object({}) }
 export const e = defineResource({ vendor: "p", type: "e", schema: z.object({}) });
 `));
 
+test("cases: an operation id's names may be any script's letters (A8)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const commandés = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+export const ops = ["data.commandés.get", "data.commandés.upsert", "data.注文.get"];
+//                                        ^^^^^^^^^^^^^^^^^^^^^^^ collection-op
+//                                                                 ^^^^^^^^^^^^^ collection-op
+`));
+
+test("cases: secret bindings: a name written twice is one binding, the last; env: null or undefined is no env (A7)", () => check(`
+//- /sanoma.config.ts
+export default { secrets: { bindings: { A: { env: "X", host: true }, A: { env: "X", host: true }, D: { bootstrap: true, host: true, env: undefined }, N: { env: null, host: true } } } };
+//                                                                                                ^ secret-bindings
+//                                                                                                                                                    ^ secret-bindings
+`));
+
+test("cases: contracts: a property that is null is present, one that is void 0 is undefined (A4)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { tvoid, tnull, tzero } from "../conn/t";
+export const a = tvoid({}); export const b = tnull({}); export const c = tzero({});
+//                                       ^ one-wakeup
+//                                                                   ^ one-wakeup
+//- /conn/t.ts
+export const tvoid = defineResource({ vendor: "c", type: "tvoid", schema: z.object({}), wakeup: void 0 });
+export const tnull = defineResource({ vendor: "c", type: "tnull", schema: z.object({}), wakeup: null });
+export const tzero = defineResource({ vendor: "c", type: "tzero", schema: z.object({}), wakeup: 0 });
+`));
+
+test("cases: a module with syntax errors, or a package whose package.json is not JSON, is not said to lack a type (A5)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { cc } from "../conn/broken";
+import { vm } from "bad-pj";
+export const x = cc({ name: "x" });
+export const y = vm({ name: "y" });
+//- /conn/broken.ts
+export const aa = defineResource({ vendor: "c", type: "aa", schema: z.object({}) });
+export const bb = defineResource({ vendor: "c", type: "bb", schema: z.object({} );
+//- /node_modules/bad-pj/package.json
+{ "name": "bad-pj", "main": "lib.js", }
+//- /node_modules/bad-pj/index.js
+export const other = defineResource({ vendor: "b", type: "other", schema: z.object({}) });
+`));
+
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts
 export default {};

@@ -50,3 +50,9 @@ test("readLock: a binding key written twice is one problem at the second, naming
   assert.match(v.error!.message, /has version 2/);
   assert.deepEqual(v.error!.range.start, { line: 1, character: 13 });
 });
+
+test("readLock: a lockfile that starts with a byte order mark is read past it", () => {
+  const lock = readLock(`\ufeff{ "version": 1, "bindings": { "resources/a.ts#x": { "type": "t.a", "object": "o:1" } } }`);
+  assert.equal(lock.error, undefined);
+  assert.deepEqual(lock.bindings.map((b) => b.key), ["resources/a.ts#x"]);
+});

@@ -183,7 +183,8 @@ export class ConnectorResolver {
   private resolvePackage(pkgDir: string, subpath: string): string | undefined {
     const pjText = this.fs.readFile(path.join(pkgDir, "package.json"));
     let pj: Record<string, unknown> | undefined;
-    try { pj = pjText ? JSON.parse(pjText) : undefined; } catch { pj = undefined; }
+    // A package.json that is not JSON: Node refuses the package, so nothing is resolved in it.
+    try { pj = pjText ? JSON.parse(pjText) : undefined; } catch { return undefined; }
     if (pj && pj.exports !== undefined && pj.exports !== null) {
       const target = exportsTarget(pj.exports, subpath);
       return target ? this.resolveFile(path.join(pkgDir, target)) : undefined;
@@ -239,7 +240,8 @@ export class ConnectorResolver {
       // exports nothing this reading cannot see (an `export *` of a module that cannot be read).
       const available = this.typesOfModule(file);
       const ns = further(this.namespaceOf(file));
-      if (available.length > 0 && !(ns.kind === "object" && ns.open)) missingIn = { name: imported, module: specifier, available };
+      // (A module with syntax errors was read in part: what it lacks is unknown, as with an open one.)
+      if (available.length > 0 && !(ns.kind === "object" && ns.open) && !this.facts(file)?.syntaxErrors) missingIn = { name: imported, module: specifier, available };
     } else if (member !== undefined) {
       if (value.kind === "object") {
         const next = value.members.get(member);

@@ -243,7 +243,8 @@ function identifierStart(text: string, at: number): number {
  */
 const CALL_PATTERN = /(?<![\w$.])defineResource(?![\w$])|(?<![\w$])(?:require|import)(?![\w$])|\\u/g;
 
-const OP_ID = /^data\.([A-Za-z0-9_$]+)\.([A-Za-z0-9_$]+)$/;
+/** `data.<a>.<b>`, `<a>` and `<b>` identifiers: letters (any script's), digits, `_`, `$` (A8). */
+const OP_ID = /^data\.([\p{L}\p{Nd}_$]+)\.([\p{L}\p{Nd}_$]+)$/u;
 
 export function parseOpId(text: string): { collection: string; op: string } | undefined {
   const m = OP_ID.exec(text);
@@ -597,7 +598,8 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
       const v = value;
       if (v !== undefined && ts.isObjectLiteralExpression(v)) {
         const env = throughConsts(prop(v, "env"));
-        if (env !== undefined) {
+        // (`env: undefined` or `env: null` gives no variable: no env.)
+        if (env !== undefined && !(env.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(env) && env.text === "undefined") || ts.isVoidExpression(env))) {
           if (ts.isStringLiteralLike(env)) b.env = { value: env.text, range: r(env) };
           else b.envUnknown = true;
         }
@@ -608,6 +610,9 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
       } else {
         b.envUnknown = true;
       }
+      // A name written twice is one binding, the last (as the object holds it).
+      const twice = config.secretBindings.findIndex((x) => x.name === name);
+      if (twice >= 0) config.secretBindings.splice(twice, 1);
       config.secretBindings.push(b);
     }
     return config;
@@ -847,9 +852,9 @@ function prop(obj: ts.ObjectLiteralExpression, name: string): ts.Expression | un
 function literalTruth(e: ts.Expression): boolean | "unknown" {
   e = unwrap(e);
   if (e.kind === ts.SyntaxKind.FalseKeyword) return false;
-  if (ts.isIdentifier(e) && e.text === "undefined") return false;
+  if ((ts.isIdentifier(e) && e.text === "undefined") || ts.isVoidExpression(e)) return false;
   if (e.kind === ts.SyntaxKind.TrueKeyword || ts.isObjectLiteralExpression(e) || ts.isStringLiteralLike(e) || ts.isNumericLiteral(e) || ts.isArrayLiteralExpression(e) || ts.isArrowFunction(e) || ts.isFunctionExpression(e)) return true;
-  if (e.kind === ts.SyntaxKind.NullKeyword) return false;
+  if (e.kind === ts.SyntaxKind.NullKeyword) return true; // present, and neither false nor undefined (A4)
   return "unknown";
 }
 

@@ -33,10 +33,11 @@ export function readLock(text: string): LockFacts {
   const firstLine = lines.range(0, Math.max(0, text.indexOf("\n") < 0 ? text.length : text.indexOf("\n")));
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A byte order mark is no JSON, but editors write one: read past it, as JSON readers may.
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {
     const m = /position (\d+)/.exec(String((e as Error).message));
-    const at = m ? Math.min(+m[1], text.length) : -1;
+    const at = m ? Math.min(+m[1] + (text.charCodeAt(0) === 0xfeff ? 1 : 0), text.length) : -1;
     const detail = String((e as Error).message).replace(/^JSON\.parse: /, "").split("\n")[0];
     return { error: { message: `sanoma.lock.json is not JSON (${detail}); restore it from version control or let apply write it again`, range: at >= 0 ? lines.range(at, Math.min(at + 1, text.length)) : firstLine }, bindings: [] };
   }
