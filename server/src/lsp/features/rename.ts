@@ -32,7 +32,7 @@ export function rename(session: Session, params: RenameParams): WorkspaceEdit | 
   const at = collectionAt(session, params.textDocument.uri, params.position);
   if (!at) return null;
   const name = params.newName;
-  if (!/^[A-Za-z0-9_$]+$/.test(name)) throw new ResponseError(ErrorCodes.InvalidParams, `${name} is not a collection name: use letters, digits, _ and $`);
+  if (!/^[\p{L}\p{Nd}_$]+$/u.test(name)) throw new ResponseError(ErrorCodes.InvalidParams, `${name} is not a collection name: use letters, digits, _ and $`);
   const c: Collection = at.collection;
   const changes: Record<string, TextEdit[]> = {};
   const add = (file: string, range: Range, newText: string) => (changes[toUri(file)] ??= []).push({ range, newText });
