@@ -679,6 +679,28 @@ export const bb = defineResource({ vendor: "c", type: "bb", schema: z.object({} 
 export const other = defineResource({ vendor: "b", type: "other", schema: z.object({}) });
 `));
 
+test("cases: a resource declared by a const and exported by name is a declaration of the export's name (A5)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { trigger } from "@x/cloud";
+const hidden = trigger({ path: "/a" });
+const other = trigger({ path: "/b", bogus: 1 });
+//                                  ^^^^^ resource-fields
+export { hidden, other as api };
+//       ^^^^^^ one-wakeup
+//                        ^^^ one-wakeup
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#hidden": { "type": "x.trigger", "object": "o:1" },
+  "resources/infra.ts#api": { "type": "x.trigger", "object": "o:2" }
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const trigger = defineResource({ vendor: "x", type: "trigger", schema: z.object({ path: z.string() }), wakeup: { verify: "hmac" } });
+`));
+
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts
 export default {};

@@ -618,6 +618,22 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     return config;
   }
 
+  // `const web = vm({…}); export { web }` (or `export { web as api }`) declares as `export const` does.
+  {
+    const constStatements = new Map<string, { init: ts.Expression; statement: ts.VariableStatement }>();
+    for (const st of sf.statements) {
+      if (!ts.isVariableStatement(st) || !(st.declarationList.flags & ts.NodeFlags.Const) || hasModifier(st, ts.SyntaxKind.ExportKeyword)) continue;
+      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) constStatements.set(d.name.text, { init: d.initializer, statement: st });
+    }
+    for (const st of sf.statements) {
+      if (!ts.isExportDeclaration(st) || st.moduleSpecifier || st.isTypeOnly || !st.exportClause || !ts.isNamedExports(st.exportClause)) continue;
+      for (const el of st.exportClause.elements) {
+        const local = constStatements.get((el.propertyName ?? el.name).text);
+        if (local && ts.isIdentifier(el.name) && !el.isTypeOnly) readDeclaration(el.name, local.init, local.statement);
+      }
+    }
+  }
+
   // ---- The whole tree: calls, string literals, dynamic imports ---------------------------------
   const collectionLocals = new Set<string>();
   const secretLocals = new Set<string>();
