@@ -701,6 +701,26 @@ export { hidden, other as api };
 export const trigger = defineResource({ vendor: "x", type: "trigger", schema: z.object({ path: z.string() }), wakeup: { verify: "hmac" } });
 `));
 
+test("cases: a collections file that fails to load: a collection not found may be declared there, so nothing is said of it; an unknown operation still is (A6's rule for the lockfile, B1)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string" } });
+export const broken = collection({ key: "id", fields: { id: "string" } ;
+export const items = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+export const ops = ["data.orders.get", "data.items.get", "data.orders.upsert"];
+//                                                       ^^^^^^^^^^^^^^^^^^^^ collection-op
+//- /apps/a/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const mine = collection({ key: "id", fields: { id: "string" } });
+//- /apps/b/workflows/w.ts
+export const ops = ["data.nope.get"];
+//- /apps/a/workflows/w.ts
+export const ops = ["data.mine.get", "data.nope.get"];
+`));
+
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts
 export default {};
