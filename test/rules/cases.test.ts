@@ -721,6 +721,29 @@ export const ops = ["data.nope.get"];
 export const ops = ["data.mine.get", "data.nope.get"];
 `));
 
+test("cases: a call without a desired object lacks every required field; a lock binding into any file with syntax errors is not an orphan; a copy of the bindings elsewhere in the lockfile does not move where problems land (A4, A6)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@x/cloud";
+export const a = vm();
+//           ^ resource-fields lacks the required field
+//           ^ lockfile bound as x.bucket
+//- /workflows/broken.ts
+export const w = (;
+//- /sanoma.lock.json
+{ "previous": { "bindings": { "resources/infra.ts#a": { "type": "x.bucket", "object": "o:1" } } },
+  "version": 1, "bindings": {
+  "resources/infra.ts#a": { "type": "x.bucket", "object": "o:1" },
+//                                  ^^^^^^^^^^ lockfile bound as x.bucket
+  "workflows/broken.ts#w": { "type": "x.vm", "object": "o:2" }
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
+`));
+
 test("cases: collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file", () => check(`
 //- /sanoma.config.ts
 export default {};

@@ -526,6 +526,8 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
         keys.push({ name: key, range: r(p.name) });
       }
       desired = { keys, hasSpread, range: r(first) };
+    } else if (call.arguments.length === 0) {
+      desired = { keys: [], hasSpread: false, range: r(call) }; // `vm()`: every required field is missing
     }
     facts.declarations.push({ exportName: name.text, nameRange: r(name), callee: { base, member, range: r(callee), memberRange }, desired, range: r(statement) });
   }

@@ -142,7 +142,8 @@ function locateBindings(text: string, bindings: Record<string, { type: string; o
   const keys = Object.keys(bindings);
   if (keys.some((k) => /^(0|[1-9]\d*)$/.test(k))) return undefined; // integer-like keys come first in JSON.parse's order
   let cursor = text.indexOf('"bindings"');
-  if (cursor < 0) return undefined;
+  // A second "bindings" (an extra field holding a copy of them) could be the one found first.
+  if (cursor < 0 || text.indexOf('"bindings"', cursor + 1) >= 0) return undefined;
   const out: LockBinding[] = [];
   const skipSpace = (i: number) => { while (i < text.length && /\s/.test(text[i])) i++; return i; };
   /** The string literal starting at `i` (a quote): its end (after the closing quote), or -1. */

@@ -118,6 +118,8 @@ function judgeBinding(b: LockBinding, a: Analysis, report: Report): void {
   // bound as either (what the file declares was only partly read).
   if (a.failedFiles.has(rel)) return;
   const decl = a.declarationsById.get(b.key);
+  // (Any file of the company, not only a data file: A6 says "its file".)
+  if (!decl && (a.company.files.get(path.join(a.company.root, rel))?.facts?.syntaxErrors ?? 0) > 0) return;
   if (!decl) {
     const fileExists = a.company.files.has(path.join(a.company.root, rel));
     report({
