@@ -296,8 +296,31 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     facts.firstSyntaxError = { message: ts.flattenDiagnosticMessageText(d.messageText, "\n"), range: lines.range(d.start, d.start + (d.length || 0)) };
   }
   const specifierNodes = new Set<ts.Node>();
-  /** The file's top-level consts by name (built when the config is read: see `throughConsts`). */
-  let topConsts: Map<string, ts.Expression> | undefined;
+  /** The file's top-level consts by name, with their statement (built on first use). */
+  let topConsts: Map<string, { init: ts.Expression; statement: ts.VariableStatement; exported: boolean }> | undefined;
+  const constsByName = () => {
+    if (topConsts === undefined) {
+      topConsts = new Map();
+      for (const st of sf.statements) {
+        if (!ts.isVariableStatement(st) || !(st.declarationList.flags & ts.NodeFlags.Const)) continue;
+        const exported = hasModifier(st, ts.SyntaxKind.ExportKeyword);
+        for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) topConsts.set(d.name.text, { init: d.initializer, statement: st, exported });
+      }
+    }
+    return topConsts;
+  };
+  /** `export { a, b as c }` (no `from`) of a top-level const that is not exported itself: its const and the exported name. */
+  const constsExportedByName = (): { local: { init: ts.Expression; statement: ts.VariableStatement }; exported: ts.Identifier }[] => {
+    const out: { local: { init: ts.Expression; statement: ts.VariableStatement }; exported: ts.Identifier }[] = [];
+    for (const st of sf.statements) {
+      if (!ts.isExportDeclaration(st) || st.moduleSpecifier || st.isTypeOnly || !st.exportClause || !ts.isNamedExports(st.exportClause)) continue;
+      for (const el of st.exportClause.elements) {
+        const local = constsByName().get((el.propertyName ?? el.name).text);
+        if (local && !local.exported && ts.isIdentifier(el.name) && !el.isTypeOnly) out.push({ local, exported: el.name });
+      }
+    }
+    return out;
+  };
   const nameText = (n: ts.PropertyName | ts.ModuleExportName): string | undefined =>
     ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n) || ts.isPrivateIdentifier(n) ? n.text : undefined;
 
@@ -558,15 +581,8 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
    * reads as the literal would); anything else as it is.
    */
   function throughConsts(e: ts.Expression | undefined): ts.Expression | undefined {
-    if (topConsts === undefined) {
-      topConsts = new Map();
-      for (const st of sf.statements) {
-        if (!ts.isVariableStatement(st) || !(st.declarationList.flags & ts.NodeFlags.Const)) continue;
-        for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) topConsts.set(d.name.text, d.initializer);
-      }
-    }
     for (let hops = 0; e !== undefined && ts.isIdentifier(e) && hops < 8; hops++) {
-      const init = topConsts.get(e.text);
+      const init = constsByName().get(e.text)?.init;
       if (init === undefined) break;
       e = unwrap(init);
     }
@@ -620,21 +636,10 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     return config;
   }
 
-  // `const web = vm({…}); export { web }` (or `export { web as api }`) declares as `export const` does.
-  {
-    const constStatements = new Map<string, { init: ts.Expression; statement: ts.VariableStatement }>();
-    for (const st of sf.statements) {
-      if (!ts.isVariableStatement(st) || !(st.declarationList.flags & ts.NodeFlags.Const) || hasModifier(st, ts.SyntaxKind.ExportKeyword)) continue;
-      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) constStatements.set(d.name.text, { init: d.initializer, statement: st });
-    }
-    for (const st of sf.statements) {
-      if (!ts.isExportDeclaration(st) || st.moduleSpecifier || st.isTypeOnly || !st.exportClause || !ts.isNamedExports(st.exportClause)) continue;
-      for (const el of st.exportClause.elements) {
-        const local = constStatements.get((el.propertyName ?? el.name).text);
-        if (local && ts.isIdentifier(el.name) && !el.isTypeOnly) readDeclaration(el.name, local.init, local.statement);
-      }
-    }
-  }
+  // `const web = vm({…}); export { web }` (or `export { web as api }`) declares as `export const` does;
+  // the same for a collection (below).
+  const exportedByName = constsExportedByName();
+  for (const { local, exported } of exportedByName) readDeclaration(exported, local.init, local.statement);
 
   // ---- The whole tree: calls, string literals, dynamic imports ---------------------------------
   const collectionLocals = new Set<string>();
@@ -647,25 +652,14 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     if (b.imported === "*" && isFrameworkModule(b.source)) frameworkNamespaces.add(local);
   }
   const exportedCollectionCalls = new Map<ts.Node, ts.Identifier>();
-  // `const orders = collection(…); export { orders }` (or `export { items as lineItems }`) exports
-  // the call as the export's name, as `export const` does.
-  const constInits = new Map<string, ts.Expression>();
   for (const st of sf.statements) {
-    if (!ts.isVariableStatement(st)) continue;
-    const exported = hasModifier(st, ts.SyntaxKind.ExportKeyword);
-    for (const d of st.declarationList.declarations) {
-      if (!ts.isIdentifier(d.name) || !d.initializer) continue;
-      if (exported) exportedCollectionCalls.set(unwrap(d.initializer), d.name);
-      else if (st.declarationList.flags & ts.NodeFlags.Const) constInits.set(d.name.text, unwrap(d.initializer));
+    if (ts.isVariableStatement(st) && hasModifier(st, ts.SyntaxKind.ExportKeyword)) {
+      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) exportedCollectionCalls.set(unwrap(d.initializer), d.name);
     }
   }
-  for (const st of sf.statements) {
-    if (!ts.isExportDeclaration(st) || st.moduleSpecifier || !st.exportClause || !ts.isNamedExports(st.exportClause)) continue;
-    for (const e of st.exportClause.elements) {
-      const local = e.propertyName ?? e.name;
-      const init = ts.isIdentifier(local) ? constInits.get(local.text) : undefined;
-      if (init && ts.isIdentifier(e.name) && !exportedCollectionCalls.has(init)) exportedCollectionCalls.set(init, e.name);
-    }
+  for (const { local, exported } of exportedByName) {
+    const call = unwrap(local.init);
+    if (!exportedCollectionCalls.has(call)) exportedCollectionCalls.set(call, exported);
   }
 
   // Rather than visiting every node (as costly as parsing again), find the few places that can
