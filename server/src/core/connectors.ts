@@ -239,7 +239,7 @@ export class ConnectorResolver {
       // The name is not exported: a problem only when the module defines resource types, and
       // exports nothing this reading cannot see (an `export *` of a module that cannot be read).
       const available = this.typesOfModule(file);
-      const ns = further(this.namespaceOf(file));
+      const ns = this.namespaceOf(file);
       // (A module with syntax errors was read in part: what it lacks is unknown, as with an open one.)
       if (available.length > 0 && !(ns.kind === "object" && ns.open) && !this.facts(file)?.syntaxErrors) missingIn = { name: imported, module: specifier, available };
     } else if (member !== undefined) {
