@@ -174,11 +174,12 @@ export interface BoxesDiscardResult { discarded: boolean }
 /**
  * Client → server request `sanoma/boxes/events`: the box's recorded events with `seq` > `cursor`,
  * oldest first, at most `limit` (default 1000). Resume with the returned `cursor`; when `logId`
- * differs from the one you saw, the log was discarded and remade: start again from 0.
+ * differs from the one you saw, the log was discarded and remade: start again from 0. A box keeps
+ * its newest 256 MiB of events: `skipped` says how many events after `cursor` it no longer holds.
  */
 export const BoxesEventsRequest = "sanoma/boxes/events";
 export interface BoxesEventsParams { name: string; cursor?: number; limit?: number }
-export interface BoxesEventsResult { events: BoxEvent[]; cursor: number; more: boolean; logId: string }
+export interface BoxesEventsResult { events: BoxEvent[]; cursor: number; more: boolean; logId: string; skipped: number }
 
 /**
  * Client → server request `sanoma/boxes/runs`: past and current runs, newest first, of one box (or

@@ -85,7 +85,7 @@ for (const tier of TIERS) {
       await boxes.run({ name: "again", command: "true", wait: true });
       const before = await boxes.events({ name: "again" });
       await boxes.discard({ name: "again" });
-      assert.deepEqual(await boxes.events({ name: "again" }), { events: [], cursor: 0, more: false, logId: "" });
+      assert.deepEqual(await boxes.events({ name: "again" }), { events: [], cursor: 0, more: false, logId: "", skipped: 0 });
       await boxes.run({ name: "again", command: "true", wait: true });
       const after = await boxes.events({ name: "again" });
       assert.notEqual(after.logId, before.logId);
@@ -153,6 +153,58 @@ describe("EventLog", () => {
     // Seeking through the sparse index lands on the right events from any cursor.
     for (const cursor of [0, 1, 255, 256, 257, 511, 512, 513]) assert.equal(reopened.read(cursor, 1).events[0]!.seq, cursor + 1, `cursor ${cursor}`);
     reopened.close();
+  });
+
+  test("the log keeps its newest segments: older ones are deleted past the limit, and a reader is told how many events it missed", () => {
+    const dir = path.join(tempDir(), "log");
+    const limits = { maxBytes: 40_000, segmentBytes: 10_000 };
+    const log = new EventLog(dir, limits);
+    const text = "x".repeat(80) + "\n";
+    for (let i = 0; i < 2000; i++) log.append({ kind: "output", box: "x", runId: "run-1", at: i, stream: "stdout", text, bytes: text.length });
+    const files = fs.readdirSync(dir).filter((f) => f.startsWith("events"));
+    const bytes = files.reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
+    assert.ok(bytes <= limits.maxBytes + 200, `${bytes} bytes kept in ${files.join(", ")}`);
+    assert.ok(files.length >= 3, files.join(", "));
+    const first = log.firstSeq;
+    assert.ok(first > 1 && first < 2000, `first kept: ${first}`);
+    // From the start: the events it missed are counted, then every event kept, in order, across segments.
+    const seen: number[] = [];
+    let page = log.read(0, 150);
+    assert.equal(page.skipped, first - 1);
+    for (;;) {
+      seen.push(...page.events.map((e) => e.seq));
+      if (!page.more) break;
+      page = log.read(page.cursor, 150);
+      assert.equal(page.skipped, 0);
+    }
+    assert.deepEqual(seen, Array.from({ length: 2000 - first + 1 }, (_, k) => first + k));
+    // From any cursor within what is kept, the next event; from one older, the oldest kept.
+    for (const cursor of [first - 1, first, first + 53, first + 54, first + 55, 1999]) assert.equal(log.read(cursor, 1).events[0]!.seq, cursor + 1, `cursor ${cursor}`);
+    const older = log.read(first - 100, 1);
+    assert.deepEqual([older.events[0]!.seq, older.skipped], [first, 99]);
+    log.close();
+    // Opened again (another server): the same events, and numbering goes on.
+    const reopened = new EventLog(dir, limits);
+    assert.equal(reopened.firstSeq, first);
+    assert.equal(reopened.seq, 2000);
+    assert.equal(reopened.read(1990, 1).events[0]!.seq, 1991);
+    assert.equal(reopened.append({ kind: "output", box: "x", runId: "run-2", at: 0, stream: "stdout", text, bytes: text.length }).seq, 2001);
+    reopened.close();
+  });
+
+  test("a log written before segments (one big events.jsonl) is read, then sealed and let go once past the limit", () => {
+    const dir = path.join(tempDir(), "log");
+    const text = "y".repeat(80) + "\n";
+    const old = new EventLog(dir, { maxBytes: 10_000_000, segmentBytes: 10_000_000 });
+    for (let i = 0; i < 600; i++) old.append({ kind: "output", box: "x", runId: "run-1", at: i, stream: "stdout", text, bytes: text.length });
+    old.close();
+    const log = new EventLog(dir, { maxBytes: 40_000, segmentBytes: 10_000 });
+    assert.equal(log.read(0, 1).events[0]!.seq, 1, "still there until the next event");
+    assert.equal(log.append({ kind: "output", box: "x", runId: "run-2", at: 0, stream: "stdout", text, bytes: text.length }).seq, 601);
+    assert.equal(log.firstSeq, 601);
+    assert.deepEqual(log.read(0, 10).events.map((e) => e.seq), [601]);
+    assert.equal(log.read(0, 10).skipped, 600);
+    log.close();
   });
 
   test("a log folder deleted by hand is remade and numbering goes on", () => {

@@ -16,7 +16,7 @@ import * as path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { constants as osConstants } from "node:os";
 import type { BoxCapabilities, BoxEvent, BoxRunInfo, BoxRunResult, BoxTier } from "../protocol.ts";
-import { EventLog, type NewBoxEvent } from "./events.ts";
+import { EventLog, type EventLogLimits, type NewBoxEvent } from "./events.ts";
 import { checkBoxName } from "./names.ts";
 import { checkHome } from "./sync.ts";
 import { BoxPathError, isInside, resolveInHome } from "./paths.ts";
@@ -56,6 +56,8 @@ export interface BoxContext {
   onStateChange: (box: string) => void;
   /** Output a run records at most (`DEFAULT_RECORDED_BYTES` when unset). */
   maxRecordedBytes?: number;
+  /** How much of its event log a box keeps (`EventLog`'s defaults when unset). */
+  logLimits?: EventLogLimits;
 }
 
 export interface RunOptions {
@@ -100,7 +102,7 @@ export class Box {
   constructor(private readonly ctx: BoxContext, name: string) {
     this.name = checkBoxName(name);
     this.home = path.join(ctx.boxesDir, name);
-    this.log = new EventLog(runsDir(ctx.boxesDir, name));
+    this.log = new EventLog(runsDir(ctx.boxesDir, name), ctx.logLimits);
   }
 
   get tier(): BoxTier {

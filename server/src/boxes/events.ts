@@ -4,9 +4,15 @@
  * it, so a preview cannot rewrite its own history (in the `namespace` tier it cannot even reach it:
  * only the home is writable there).
  *
- *   events.jsonl   one event per line, `seq` growing by one
+ *   events.jsonl   one event per line, `seq` growing by one (the segment being written)
+ *   events.<N>.jsonl  earlier segments, N the first seq each holds
  *   runs.jsonl     one line when a run starts and one when it ends; folded into `BoxRunInfo`
  *   log.json       `{ logId }`: a new id whenever the log is made anew (after a discard)
+ *
+ * A run records at most 64 MiB of output, but a box previewed day after day would keep every
+ * run's. So the events are written in segments of `segmentBytes` (16 MiB), and once the segments
+ * hold more than `maxBytes` (256 MiB) the oldest are deleted: a whole file each, never a copy. A
+ * reader whose cursor is older than the oldest event kept is told how many it missed (`skipped`).
  *
  * Writes are synchronous appends to an open descriptor: a line is on disk before the event is
  * handed to live listeners, so a client that reads the log after a notification finds it there.
@@ -23,23 +29,49 @@ export type NewBoxEvent = BoxEvent extends infer E ? (E extends BoxEvent ? Omit<
 /** Lines between two remembered offsets: reading from a cursor seeks, then parses at most this many. */
 const INDEX_EVERY = 256;
 const READ_CHUNK = 256 * 1024;
+export const DEFAULT_LOG_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
+
+export interface EventLogLimits {
+  /** The events kept at most, in bytes (older segments are deleted past it). */
+  maxBytes?: number;
+  /** When the segment being written is this big, the next event starts a new one. */
+  segmentBytes?: number;
+}
+
+/** An earlier segment: its file, the first seq it holds, its size, and its index once read. */
+interface Sealed { file: string; firstSeq: number; size: number; index?: Array<[number, number]> }
 
 export class EventLog {
   readonly dir: string;
   private readonly eventsFile: string;
   private readonly runsFile: string;
+  private readonly maxBytes: number;
+  private readonly segmentBytes: number;
   private eventsFd: number | undefined;
   private runsFd: number | undefined;
   private lastSeq = 0;
+  /** The segment being written: its size, and the first seq it holds (lastSeq + 1 while empty). */
   private size = 0;
-  /** Sparse index: [seq, byte offset of its line], one entry per INDEX_EVERY events, in order. */
+  private activeFirstSeq = 1;
+  /** Sparse index of the segment being written: [seq, byte offset of its line], one entry per INDEX_EVERY events, in order. */
   private index: Array<[number, number]> = [];
+  /** Earlier segments, oldest first. */
+  private sealed: Sealed[] = [];
   private logIdValue = "";
 
-  constructor(dir: string) {
+  constructor(dir: string, limits: EventLogLimits = {}) {
     this.dir = dir;
     this.eventsFile = path.join(dir, "events.jsonl");
     this.runsFile = path.join(dir, "runs.jsonl");
+    this.maxBytes = limits.maxBytes ?? DEFAULT_LOG_BYTES;
+    this.segmentBytes = Math.min(limits.segmentBytes ?? DEFAULT_SEGMENT_BYTES, this.maxBytes);
+  }
+
+  /** The oldest seq the log still holds (lastSeq + 1 when it holds none). */
+  get firstSeq(): number {
+    this.ensureOpen();
+    return this.sealed[0]?.firstSeq ?? this.activeFirstSeq;
   }
 
   get logId(): string {
@@ -55,6 +87,7 @@ export class EventLog {
   /** Numbers the event, writes it, and returns it. */
   append(event: NewBoxEvent): BoxEvent {
     this.ensureOpen();
+    if (this.size >= this.segmentBytes) this.roll();
     const full = { seq: this.lastSeq + 1, ...event } as BoxEvent;
     const line = Buffer.from(JSON.stringify(full) + "\n");
     this.remember(full.seq, this.size);
@@ -64,43 +97,31 @@ export class EventLog {
     return full;
   }
 
-  /** Events with seq > cursor, oldest first, at most `limit`; `more` when the log holds further ones. */
-  read(cursor: number, limit: number): { events: BoxEvent[]; cursor: number; more: boolean } {
+  /**
+   * Events with seq > cursor, oldest first, at most `limit`; `more` when the log holds further
+   * ones; `skipped`: how many events after the cursor the log no longer holds (deleted segments).
+   */
+  read(cursor: number, limit: number): { events: BoxEvent[]; cursor: number; more: boolean; skipped: number } {
     this.ensureOpen();
     const events: BoxEvent[] = [];
-    if (cursor >= this.lastSeq || limit <= 0) return { events, cursor: Math.max(0, Math.min(cursor, this.lastSeq)), more: cursor < this.lastSeq };
-    let position = this.offsetBefore(cursor + 1);
+    if (cursor >= this.lastSeq || limit <= 0) return { events, cursor: Math.max(0, Math.min(cursor, this.lastSeq)), more: cursor < this.lastSeq, skipped: 0 };
+    const first = this.firstSeq;
+    const skipped = Math.max(0, first - 1 - cursor);
+    const from = Math.max(cursor, first - 1);
     let more = false;
-    let fd: number;
-    try {
-      fd = fs.openSync(this.eventsFile, "r");
-    } catch {
-      return { events, cursor: Math.max(0, cursor), more: false }; // deleted by hand: revalidate() remakes it
-    }
-    try {
-      let carry = "";
-      const buffer = Buffer.alloc(READ_CHUNK);
-      outer: while (position < this.size) {
-        const n = fs.readSync(fd, buffer, 0, Math.min(READ_CHUNK, this.size - position), position);
-        if (n <= 0) break;
-        position += n;
-        const lines = (carry + buffer.toString("utf8", 0, n)).split("\n");
-        carry = lines.pop() ?? "";
-        for (const line of lines) {
-          const event = parseEvent(line);
-          if (!event || event.seq <= cursor) continue;
-          if (events.length >= limit) {
-            more = true;
-            break outer;
-          }
-          events.push(event);
-        }
-      }
-    } finally {
-      fs.closeSync(fd);
+    // The segments that may hold seq from + 1 on, oldest first, the one being written last.
+    const segments: { file: string; size: number; index: () => Array<[number, number]>; firstSeq: number }[] = [
+      ...this.sealed.map((seg) => ({ file: seg.file, size: seg.size, firstSeq: seg.firstSeq, index: () => (seg.index ??= indexOf(seg.file, seg.size).index) })),
+      { file: this.eventsFile, size: this.size, firstSeq: this.activeFirstSeq, index: () => this.index },
+    ];
+    for (let i = 0; i < segments.length && !more; i++) {
+      const seg = segments[i]!;
+      const next = segments[i + 1];
+      if (next && next.firstSeq <= from + 1) continue; // wholly before the cursor
+      more = readSegment(seg.file, seg.size, offsetBefore(seg.index(), from + 1), from, limit, events);
     }
     const last = events.length > 0 ? events[events.length - 1]!.seq : Math.max(0, cursor);
-    return { events, cursor: last, more: more || last < this.lastSeq };
+    return { events, cursor: last, more: more || last < this.lastSeq, skipped };
   }
 
   /** Records a run's start or end (a partial `BoxRunInfo`, folded by `runs()`). */
@@ -155,8 +176,28 @@ export class EventLog {
     fs.rmSync(this.dir, { recursive: true, force: true });
     this.lastSeq = 0;
     this.size = 0;
+    this.activeFirstSeq = 1;
     this.index = [];
+    this.sealed = [];
     this.logIdValue = "";
+  }
+
+  /** Seals the segment being written (renamed after its first seq), starts a new one, and deletes the oldest past `maxBytes`. */
+  private roll(): void {
+    fs.closeSync(this.eventsFd!);
+    const sealedFile = path.join(this.dir, `events.${this.activeFirstSeq}.jsonl`);
+    fs.renameSync(this.eventsFile, sealedFile);
+    this.sealed.push({ file: sealedFile, firstSeq: this.activeFirstSeq, size: this.size, index: this.index });
+    this.eventsFd = fs.openSync(this.eventsFile, "a");
+    this.size = 0;
+    this.index = [];
+    this.activeFirstSeq = this.lastSeq + 1;
+    let total = this.sealed.reduce((n, seg) => n + seg.size, 0);
+    while (this.sealed.length > 0 && total + this.segmentBytes > this.maxBytes) {
+      const oldest = this.sealed.shift()!;
+      total -= oldest.size;
+      fs.rmSync(oldest.file, { force: true });
+    }
   }
 
   private closeFds(): void {
@@ -182,77 +223,54 @@ export class EventLog {
     }
     if (load) this.load();
     else {
+      // Remade by hand: nothing older is held, and numbering goes on.
       this.size = 0;
       this.index = [];
+      this.sealed = [];
+      this.activeFirstSeq = this.lastSeq + 1;
     }
     this.eventsFd = fs.openSync(this.eventsFile, "a");
     this.runsFd = fs.openSync(this.runsFile, "a");
     this.repairTornLine(this.runsFile, this.runsFd);
   }
 
-  /** Reads the existing log once: its last sequence number and the offsets index. */
+  /**
+   * Reads the existing log once: the earlier segments by name (read only when a reader needs
+   * them), and the segment being written whole, for its last sequence number and its index.
+   */
   private load(): void {
-    this.lastSeq = 0;
-    this.size = 0;
-    this.index = [];
-    let fd: number;
-    try {
-      fd = fs.openSync(this.eventsFile, "r");
-    } catch {
-      return;
+    this.sealed = [];
+    let names: string[] = [];
+    try { names = fs.readdirSync(this.dir); } catch { /* a new folder */ }
+    for (const name of names) {
+      const m = /^events\.(\d+)\.jsonl$/.exec(name);
+      if (!m) continue;
+      const file = path.join(this.dir, name);
+      try { this.sealed.push({ file, firstSeq: Number(m[1]), size: fs.statSync(file).size }); } catch { /* gone meanwhile */ }
     }
-    try {
-      const buffer = Buffer.alloc(READ_CHUNK);
-      let position = 0;
-      let lineStart = 0;
-      let carry = Buffer.alloc(0);
-      for (;;) {
-        const n = fs.readSync(fd, buffer, 0, READ_CHUNK, position);
-        if (n <= 0) break;
-        const chunk = Buffer.concat([carry, buffer.subarray(0, n)]);
-        let from = 0;
-        for (let nl = chunk.indexOf(10, from); nl >= 0; nl = chunk.indexOf(10, from)) {
-          const event = parseEvent(chunk.toString("utf8", from, nl));
-          if (event && event.seq > this.lastSeq) {
-            this.remember(event.seq, lineStart);
-            this.lastSeq = event.seq;
-          }
-          lineStart += nl - from + 1;
-          from = nl + 1;
-        }
-        carry = chunk.subarray(from);
-        position += n;
-      }
-      this.size = position;
-      if (carry.length > 0) {
-        // A line torn by a crash: end it so the next append starts on a line of its own.
-        fs.appendFileSync(this.eventsFile, "\n");
-        this.size += 1;
-      }
-    } finally {
-      fs.closeSync(fd);
+    this.sealed.sort((a, b) => a.firstSeq - b.firstSeq);
+    const active = indexOf(this.eventsFile, Infinity);
+    this.size = active.size;
+    this.index = active.index;
+    // The segment being written may be empty (just rolled): then the last seq is the newest sealed one's.
+    this.lastSeq = active.lastSeq;
+    const newest = this.sealed[this.sealed.length - 1];
+    if (this.lastSeq === 0 && newest) {
+      const read = indexOf(newest.file, newest.size);
+      newest.index = read.index;
+      this.lastSeq = read.lastSeq;
+    }
+    this.activeFirstSeq = active.firstSeq ?? this.lastSeq + 1;
+    if (active.torn) {
+      // A line torn by a crash: end it so the next append starts on a line of its own.
+      fs.appendFileSync(this.eventsFile, "\n");
+      this.size += 1;
     }
   }
 
   private remember(seq: number, offset: number): void {
     const last = this.index[this.index.length - 1];
     if (!last || seq - last[0] >= INDEX_EVERY) this.index.push([seq, offset]);
-  }
-
-  /** The offset of the last indexed line whose seq is at most `seq` (0 when none is). */
-  private offsetBefore(seq: number): number {
-    let lo = 0;
-    let hi = this.index.length - 1;
-    let found = 0;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const [s, offset] = this.index[mid]!;
-      if (s <= seq) {
-        found = offset;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return found;
   }
 
   private repairTornLine(file: string, fd: number): void {
@@ -267,6 +285,94 @@ export class EventLog {
     }
     if (last[0] !== 10) fs.writeSync(fd, "\n");
   }
+}
+
+/**
+ * One segment file read whole (up to `limit` bytes): its sparse index, first and last seq, size,
+ * and whether its last line is torn.
+ */
+function indexOf(file: string, limit: number): { index: Array<[number, number]>; firstSeq: number | undefined; lastSeq: number; size: number; torn: boolean } {
+  const index: Array<[number, number]> = [];
+  let firstSeq: number | undefined, lastSeq = 0, position = 0;
+  let fd: number;
+  try {
+    fd = fs.openSync(file, "r");
+  } catch {
+    return { index, firstSeq, lastSeq, size: 0, torn: false };
+  }
+  let carry = Buffer.alloc(0);
+  try {
+    const buffer = Buffer.alloc(READ_CHUNK);
+    let lineStart = 0;
+    while (position < limit) {
+      const n = fs.readSync(fd, buffer, 0, Math.min(READ_CHUNK, limit - position), position);
+      if (n <= 0) break;
+      const chunk = Buffer.concat([carry, buffer.subarray(0, n)]);
+      let from = 0;
+      for (let nl = chunk.indexOf(10, from); nl >= 0; nl = chunk.indexOf(10, from)) {
+        const event = parseEvent(chunk.toString("utf8", from, nl));
+        if (event && event.seq > lastSeq) {
+          const last = index[index.length - 1];
+          if (!last || event.seq - last[0] >= INDEX_EVERY) index.push([event.seq, lineStart]);
+          firstSeq ??= event.seq;
+          lastSeq = event.seq;
+        }
+        lineStart += nl - from + 1;
+        from = nl + 1;
+      }
+      carry = chunk.subarray(from);
+      position += n;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return { index, firstSeq, lastSeq, size: position, torn: carry.length > 0 };
+}
+
+/** The offset of the last indexed line whose seq is at most `seq` (0 when none is). */
+function offsetBefore(index: Array<[number, number]>, seq: number): number {
+  let lo = 0;
+  let hi = index.length - 1;
+  let found = 0;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [s, offset] = index[mid]!;
+    if (s <= seq) {
+      found = offset;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/** Appends to `events` the events of one segment with seq > cursor, from `position`; true when `limit` stopped it short. */
+function readSegment(file: string, size: number, position: number, cursor: number, limit: number, events: BoxEvent[]): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, "r");
+  } catch {
+    return false; // deleted by hand: revalidate() remakes the log
+  }
+  try {
+    let carry = "";
+    const buffer = Buffer.alloc(READ_CHUNK);
+    while (position < size) {
+      const n = fs.readSync(fd, buffer, 0, Math.min(READ_CHUNK, size - position), position);
+      if (n <= 0) break;
+      position += n;
+      const lines = (carry + buffer.toString("utf8", 0, n)).split("\n");
+      carry = lines.pop() ?? "";
+      for (const line of lines) {
+        const event = parseEvent(line);
+        if (!event || event.seq <= cursor) continue;
+        if (events.length >= limit) return true;
+        events.push(event);
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return false;
 }
 
 function parseEvent(line: string): BoxEvent | undefined {

@@ -22,7 +22,7 @@ import type {
 } from "../protocol.ts";
 import { Box, CAPABILITIES, type BoxContext } from "./box.ts";
 import { applyToWorkspace, diffBox } from "./diff.ts";
-import { selectRuns } from "./events.ts";
+import { selectRuns, type EventLogLimits } from "./events.ts";
 import { boxNameProblem, checkBoxName, previewBoxName } from "./names.ts";
 import { DEFAULT_PREVIEW_COMMAND, explainPreviewExit, previewCommand, readPreviewSource, relativeFile, scopeOf, writePreviewSource } from "./preview.ts";
 import { Supervisor } from "./supervisor.ts";
@@ -38,6 +38,8 @@ export interface BoxServiceOptions {
   previewCommand?: string;
   /** Output one run records at most (default `DEFAULT_RECORDED_BYTES`, 64 MiB). */
   maxRecordedBytes?: number;
+  /** How much of its event log a box keeps, and in what segments (defaults: 256 and 16 MiB). */
+  logLimits?: EventLogLimits;
 }
 
 /** `$XDG_CACHE_HOME/sanoma/boxes`, `~/.cache/sanoma/boxes`, or `~/Library/Caches/sanoma/boxes` on macOS. */
@@ -75,6 +77,7 @@ export class BoxService {
       },
       onStateChange: (name) => this.noteState(name),
       maxRecordedBytes: options.maxRecordedBytes,
+      logLimits: options.logLimits,
     };
   }
 
@@ -186,7 +189,7 @@ export class BoxService {
 
   async events(params: BoxesEventsParams): Promise<BoxesEventsResult> {
     const box = this.box(params?.name);
-    if (!fs.existsSync(box.log.dir)) return { events: [], cursor: 0, more: false, logId: "" };
+    if (!fs.existsSync(box.log.dir)) return { events: [], cursor: 0, more: false, logId: "", skipped: 0 };
     box.log.revalidate();
     const cursor = Number.isFinite(params.cursor) ? Math.max(0, Math.floor(params.cursor!)) : 0;
     const limit = Number.isFinite(params.limit) ? Math.max(0, Math.floor(params.limit!)) : 1000;
