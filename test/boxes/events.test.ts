@@ -207,6 +207,18 @@ describe("EventLog", () => {
     log.close();
   });
 
+  test("a log folder deleted by hand while a run writes is remade when the segment rolls, and numbering goes on", () => {
+    const dir = path.join(tempDir(), "log");
+    const log = new EventLog(dir, { maxBytes: 40_000, segmentBytes: 10_000 });
+    const text = "z".repeat(80) + "\n";
+    for (let i = 0; i < 30; i++) log.append({ kind: "output", box: "x", runId: "run-1", at: i, stream: "stdout", text, bytes: text.length });
+    fs.rmSync(dir, { recursive: true });
+    for (let i = 0; i < 100; i++) log.append({ kind: "output", box: "x", runId: "run-1", at: i, stream: "stdout", text, bytes: text.length });
+    assert.equal(log.seq, 130);
+    assert.equal(log.read(129, 1).events[0]!.seq, 130);
+    log.close();
+  });
+
   test("a log folder deleted by hand is remade and numbering goes on", () => {
     const dir = path.join(tempDir(), "log");
     const log = new EventLog(dir);

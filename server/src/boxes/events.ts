@@ -186,8 +186,13 @@ export class EventLog {
   private roll(): void {
     fs.closeSync(this.eventsFd!);
     const sealedFile = path.join(this.dir, `events.${this.activeFirstSeq}.jsonl`);
-    fs.renameSync(this.eventsFile, sealedFile);
-    this.sealed.push({ file: sealedFile, firstSeq: this.activeFirstSeq, size: this.size, index: this.index });
+    try {
+      fs.renameSync(this.eventsFile, sealedFile);
+      this.sealed.push({ file: sealedFile, firstSeq: this.activeFirstSeq, size: this.size, index: this.index });
+    } catch {
+      // The folder was deleted by hand mid-run: that segment is gone; the log goes on in a new folder.
+      fs.mkdirSync(this.dir, { recursive: true });
+    }
     this.eventsFd = fs.openSync(this.eventsFile, "a");
     this.size = 0;
     this.index = [];
