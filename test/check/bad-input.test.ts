@@ -102,12 +102,38 @@ export const a = (ctx: any) => ctx.call("data.x.get", {});
 export const b = 1;
 `);
   try {
-    const vanishing: FileSystem = { ...nodeFileSystem, readFile: (p) => (p.endsWith("b.ts") ? undefined : nodeFileSystem.readFile(p)) };
+    const vanishing: FileSystem = { ...nodeFileSystem, readFile: (p) => (p.endsWith("b.ts") ? undefined : nodeFileSystem.readFile(p)), isFile: (p) => !p.endsWith("b.ts") && nodeFileSystem.isFile(p) };
     const skipped: string[] = [];
     const ws = new Workspace(vanishing, { onSkip: (s) => skipped.push(`${relative(root, s.path)}: ${s.reason}`) });
     ws.loadCompany(root);
     assert.deepEqual(ws.check(root).problems.map((p) => p.rule), ["collection-op"]);
-    assert.deepEqual(skipped, ["workflows/b.ts: vanished or unreadable while being read"]);
+    assert.deepEqual(skipped, ["workflows/b.ts: vanished while being read"]);
+  } finally { removeFixture(root); }
+});
+
+test("bad input: a file or a folder there but unreadable (no permission) is skipped and said, and what it declares is unknown: its lockfile bindings are no orphans", () => {
+  // (Tests run as root, who reads everything: the permission is taken away in the file system the core is given.)
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+export const web = vm({ name: "web" });
+//- /workflows/locked/c.ts
+import "../../../x";
+//- /sanoma.lock.json
+{ "version": 1, "bindings": { "resources/infra.ts#web": { "type": "fly.machine", "object": "fly:machine/1" } } }
+`);
+  try {
+    const locked: FileSystem = {
+      ...nodeFileSystem,
+      readFile: (p) => (p.endsWith("infra.ts") ? undefined : nodeFileSystem.readFile(p)),
+      readDir: (p) => (p.endsWith("locked") ? undefined : nodeFileSystem.readDir(p)),
+    };
+    const skipped: string[] = [];
+    const ws = new Workspace(locked, { onSkip: (s) => skipped.push(`${relative(root, s.path)}: ${s.reason}`) });
+    ws.loadCompany(root);
+    assert.deepEqual(ws.check(root).problems, []);
+    assert.deepEqual(skipped.sort(), ["resources/infra.ts: a file that cannot be read", "workflows/locked: a folder that cannot be read"]);
   } finally { removeFixture(root); }
 });
 

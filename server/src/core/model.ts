@@ -67,24 +67,35 @@ export class Company {
   /** Apps: directories directly under `apps/` (A2), as seen from the files and the folder list. */
   apps(fs?: FileSystem): string[] {
     const apps = new Set<string>();
-    if (fs) for (const e of fs.readDir(path.join(this.root, "apps"))) if (e.kind === "dir" && !e.name.startsWith(".") && e.name !== "node_modules") apps.add(e.name);
+    if (fs) for (const e of fs.readDir(path.join(this.root, "apps")) ?? []) if (e.kind === "dir" && !e.name.startsWith(".") && e.name !== "node_modules") apps.add(e.name);
     for (const f of this.files.values()) if (f.role.scope) apps.add(f.role.scope);
     return [...apps].sort();
   }
 
   /** Sets a file's text (from disk or an editor) and re-reads its facts; says whether the file existed before and after. */
-  setFile(file: string, text: string | undefined): { existedBefore: boolean; existsNow: boolean } {
+  /**
+   * Sets a file's text (undefined: it is gone). `unreadable`: it exists but cannot be read (no
+   * permission): it stays, skipped with that reason, as a binary file does, so what it declares
+   * is unknown rather than absent (its lockfile bindings are no orphans).
+   */
+  setFile(file: string, text: string | undefined, unreadable?: string): { existedBefore: boolean; existsNow: boolean } {
     if (file === this.lockPath) { this.lockText = text; return { existedBefore: true, existsNow: true }; }
     const rel = relativeTo(this.root, file);
     if (!rel) return { existedBefore: false, existsNow: false };
     const old = this.files.get(file);
     this.changed.add(file);
-    if (!old !== (text === undefined)) this.membershipVersion++;
-    if (text === undefined) {
+    const gone = text === undefined && unreadable === undefined;
+    if (!old !== gone) this.membershipVersion++;
+    if (gone) {
       this.files.delete(file);
       return { existedBefore: !!old, existsNow: false };
     }
     const entry: CompanyFile = { path: file, rel, role: roleOf(rel) };
+    if (text === undefined) {
+      entry.skipped = unreadable;
+      this.files.set(file, entry);
+      return { existedBefore: !!old, existsNow: true };
+    }
     const reason = unreadableReason(text);
     if (reason) entry.skipped = reason;
     // The config and data files are always read from their syntax tree: every check reads all they hold.
@@ -183,7 +194,9 @@ export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: Wa
     if (real === undefined) { options.onSkip?.({ path: dir, reason: "a folder that cannot be read" }); continue; }
     if (seen.has(real)) { if (dir !== under) options.onSkip?.({ path: dir, reason: "a folder already visited (a symlink loop?)" }); continue; }
     seen.add(real);
-    for (const e of fs.readDir(dir).sort((a, b) => (a.name < b.name ? 1 : -1))) {
+    const entries = fs.readDir(dir);
+    if (entries === undefined) { options.onSkip?.({ path: dir, reason: "a folder that cannot be read" }); continue; }
+    for (const e of entries.sort((a, b) => (a.name < b.name ? 1 : -1))) {
       const p = path.join(dir, e.name);
       let kind = e.kind;
       if (kind === "symlink") kind = fs.isDir(p) ? "dir" : fs.isFile(p) ? "file" : "other";

@@ -37,12 +37,13 @@ export interface Problem {
 export interface DirEntry { name: string; kind: "file" | "dir" | "symlink" | "other" }
 
 /**
- * The only door to the disk. Every method returns undefined (or []) when the path cannot be read:
+ * The only door to the disk. Every method returns undefined (or false) when the path cannot be read:
  * a missing file, a directory without permission, a file deleted while being read. Never throws.
  */
 export interface FileSystem {
   readFile(path: string): string | undefined;
-  readDir(path: string): DirEntry[];
+  /** A folder's entries, or undefined when it cannot be read (no permission, gone). */
+  readDir(path: string): DirEntry[] | undefined;
   isFile(path: string): boolean;
   isDir(path: string): boolean;
   /** The canonical path (symlinks resolved), or undefined. */

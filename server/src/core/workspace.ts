@@ -47,7 +47,7 @@ export class Workspace {
         const real = this.fs.realPath(d);
         if (real === undefined || seen.has(real)) continue;
         seen.add(real);
-        for (const e of this.fs.readDir(d)) {
+        for (const e of this.fs.readDir(d) ?? []) {
           const p = path.join(d, e.name);
           // A config that is a symlink to a file counts, as it does for a file's walk up (A1).
           if (e.name === CONFIG_FILE && (e.kind === "file" || (e.kind === "symlink" && this.fs.isFile(p)))) roots.add(d);
@@ -104,7 +104,9 @@ export class Workspace {
 
   readFromDisk(company: Company, file: string): void {
     const text = this.fs.readFile(file);
-    if (text === undefined) this.options.onSkip?.({ path: file, reason: "vanished or unreadable while being read" });
+    // There but unreadable (no permission): kept, skipped, so what it declares is unknown, not absent.
+    if (text === undefined && this.fs.isFile(file)) { this.setFile(company, file, undefined, "a file that cannot be read"); return; }
+    if (text === undefined) this.options.onSkip?.({ path: file, reason: "vanished while being read" });
     this.setFile(company, file, text);
   }
 
@@ -114,8 +116,8 @@ export class Workspace {
   }
 
   /** Sets a file's text and keeps the company's resolver right. */
-  setFile(company: Company, file: string, text: string | undefined): void {
-    const { existedBefore, existsNow } = company.setFile(file, text);
+  setFile(company: Company, file: string, text: string | undefined, unreadable?: string): void {
+    const { existedBefore, existsNow } = company.setFile(file, text, unreadable);
     const entry = company.files.get(file);
     if (entry?.skipped) this.options.onSkip?.({ path: file, reason: entry.skipped });
     // Every company's resolver: a connector in one company's tree may be imported by another.

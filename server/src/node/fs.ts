@@ -18,7 +18,7 @@ export const nodeFileSystem: FileSystem = {
         kind: d.isFile() ? "file" : d.isDirectory() ? "dir" : d.isSymbolicLink() ? "symlink" : "other",
       }));
     } catch {
-      return [];
+      return undefined;
     }
   },
   isFile(path) {
