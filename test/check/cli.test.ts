@@ -92,6 +92,23 @@ test("sanoma-check: a folder above a company whose config is a symlink to a file
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
+test("sanoma-check: one company given twice, by a symlink too, is checked once; -- ends the options; no company is said on stderr in JSON too", () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-twice-")));
+  try {
+    mkdirSync(join(dir, "-co", "workflows"), { recursive: true });
+    writeFileSync(join(dir, "-co", "sanoma.config.ts"), "export default {};\n");
+    writeFileSync(join(dir, "-co", "workflows", "a.ts"), 'import x from "../apps/b/x";\nexport const a = x;\n');
+    symlinkSync(join(dir, "-co"), join(dir, "link"));
+    const r = run(["--format", "json", "--", "-co", "link"], dir);
+    assert.equal(r.status, 1, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).problems.map((p: any) => p.rule), ["no-app-import-from-root"]);
+    mkdirSync(join(dir, "empty"));
+    const none = run(["empty", "--format", "json"], dir);
+    assert.deepEqual([none.status, JSON.parse(none.stdout).problems], [0, []]);
+    assert.match(none.stderr, /no company \(no sanoma\.config\.ts\) under .*empty/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
 test("sanoma-check: warnings alone exit 0", () => {
   const r = run(["--format", "json", "test/check/fixtures/warnings-only"]);
   assert.equal(r.status, 0, r.stdout + r.stderr);

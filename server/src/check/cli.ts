@@ -14,10 +14,12 @@ Checks every Sanoma company (a folder holding sanoma.config.ts) under the given 
 
   --format text   one problem a line: file:line:col  severity  rule  message (default)
   --format json   { "problems": [ { file, line, column, endLine, endColumn, severity, rule, message } ] }
-  --verbose       also say, on stderr, which files were skipped and why
+  --verbose       also say, on stderr, which files and folders were skipped and why
   --help          this text
+  --              the arguments after it are folders, even one starting with -
 
-Exit status: 0 without errors, 1 when there is an error, 2 on bad usage.`;
+A company reached by two paths (a symlink) is checked once. No company found is said on stderr.
+Exit status: 0 without errors (no company found included), 1 when there is an error, 2 on bad usage.`;
 
 const Args = z.object({
   dirs: z.array(z.string().min(1)),
@@ -31,6 +33,8 @@ export function parseArgs(argv: string[]): Args | { error: string } {
   const raw = { dirs: [] as string[], format: "text", verbose: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
+    // `--` ends the options: a folder may start with `-`.
+    if (a === "--") { raw.dirs.push(...argv.slice(i + 1)); break; }
     if (a === "--format" || a === "-f") { raw.format = argv[++i] ?? ""; }
     else if (a.startsWith("--format=")) raw.format = a.slice(9);
     else if (a === "--verbose" || a === "-v") raw.verbose = true;
@@ -61,7 +65,9 @@ export function runCheck(argv: string[], io: Io): number {
   const dirs = (args.dirs.length ? args.dirs : ["."]).map((d) => path.resolve(io.cwd, d));
   for (const d of dirs) if (!io.fs.isDir(d)) { io.err(`sanoma-check: ${d} is not a folder\n`); return 2; }
   const ws = new Workspace(io.fs, { onSkip: args.verbose ? (s) => io.err(`skipped ${s.path}: ${s.reason}\n`) : undefined });
-  const roots = ws.discoverRoots(dirs);
+  // One company reached by two paths (a symlink) is checked once, by its real path.
+  const seen = new Set<string>();
+  const roots = ws.discoverRoots(dirs).filter((r) => { const real = io.fs.realPath(r) ?? r; return !seen.has(real) && !!seen.add(real); });
   if (args.verbose) io.err(`companies: ${roots.length ? roots.join(", ") : "none"}\n`);
   const problems: Problem[] = [];
   for (const root of roots) {
@@ -71,6 +77,8 @@ export function runCheck(argv: string[], io: Io): number {
     problems.push(...result.problems);
     if (args.verbose) io.err(`${root}: ${ws.companies.get(root)!.files.size} files, ${result.problems.length} problems, ${io.now() - start} ms\n`);
   }
+  // No company: said on stderr in either format (a mistyped path in CI should not pass unseen).
+  if (args.format === "json" && roots.length === 0) io.err(`sanoma-check: no company (no sanoma.config.ts) under ${dirs.join(", ")}\n`);
   if (args.format === "json") {
     io.out(JSON.stringify({ problems: problems.map((p) => ({
       file: p.file, line: p.range.start.line + 1, column: p.range.start.character + 1,
