@@ -62,6 +62,23 @@ for (const tier of TIERS) {
       await box.stop({ graceMs: 200 });
     });
 
+    test("an output event's bytes are its text's size, a character split across writes included", async () => {
+      const { box, events } = fresh();
+      await box.run("printf '\\303'; sleep 0.2; printf '\\251'; sleep 0.2; printf '\\377\\n'");
+      const outputs = events.filter((e) => e.kind === "output") as Array<{ text: string; bytes: number }>;
+      assert.equal(outputs.map((e) => e.text).join(""), "é\ufffd\n");
+      for (const e of outputs) assert.equal(e.bytes, Buffer.byteLength(e.text), JSON.stringify(e));
+    });
+
+    test("what the command left running may print after the run ended, and goes on running (no SIGPIPE)", async () => {
+      const { box } = fresh();
+      const marker = path.join(box.home, "still-alive");
+      const result = await box.run("(sleep 0.5; echo late; echo more >&2; touch still-alive) & echo early");
+      assert.equal(result.stdout, "early\n");
+      await waitFor(() => fs.existsSync(marker), 15_000, "the background process to print, then go on");
+      await box.stop({ graceMs: 200 });
+    });
+
     test("a run ends when its command exits, though a child holds its pipes", async () => {
       const { box } = fresh();
       const started = Date.now();

@@ -228,10 +228,13 @@ export class Box {
         const readable = child[stream];
         if (!readable) continue;
         streamsOpen.add(readable);
-        readable.on("data", (chunk: Buffer) => output(stream, decoders[stream].write(chunk), chunk.length));
+        // `bytes` is the size of the event's own text (UTF-8): a chunk that ends mid-character
+        // gives its bytes to the next event, which holds the character.
+        readable.on("data", (chunk: Buffer) => { const text = decoders[stream].write(chunk); output(stream, text, Buffer.byteLength(text)); });
         const closed = () => {
           if (!streamsOpen.delete(readable)) return;
-          output(stream, decoders[stream].end(), 0);
+          const rest = decoders[stream].end();
+          output(stream, rest, Buffer.byteLength(rest));
           settleWhenQuiet();
         };
         readable.on("end", closed);
@@ -264,10 +267,14 @@ export class Box {
           const readable = child[stream];
           if (readable && streamsOpen.has(readable)) {
             const rest = decoders[stream].end();
-            if (rest) output(stream, rest, 0);
+            if (rest) output(stream, rest, Buffer.byteLength(rest));
             streamsOpen.delete(readable);
             readable.removeAllListeners("data");
-            readable.destroy();
+            // Not destroyed: what the command left running (a dev server) may still write, and a
+            // closed pipe would kill it with SIGPIPE on its next line. Its output is read and
+            // dropped until it ends or is stopped; unref'd, the pipe never keeps the server alive.
+            readable.resume();
+            (readable as NodeJS.ReadableStream & { unref?: () => void }).unref?.();
           }
         }
         // The status pipe and stdin too: an orphan of the box must not keep this process's handles.
