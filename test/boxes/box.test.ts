@@ -62,6 +62,12 @@ for (const tier of TIERS) {
       await box.stop({ graceMs: 200 });
     });
 
+    test("a command that kills itself exits 128 + n, with no signal named: one is named only when we sent it", async () => {
+      const { box } = fresh();
+      const result = await box.run("kill -9 $$");
+      assert.deepEqual([result.exitCode, result.signal], [137, null]);
+    });
+
     test("an output event's bytes are its text's size, a character split across writes included", async () => {
       const { box, events } = fresh();
       await box.run("printf '\\303'; sleep 0.2; printf '\\251'; sleep 0.2; printf '\\377\\n'");

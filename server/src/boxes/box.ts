@@ -338,7 +338,9 @@ export class Box {
         this.ctx.supervisor.leaderExited(group);
         settleWhenQuiet();
         if (!plan.statusFd) {
-          commandExited(code ?? 128 + signalNumber(signal), signal);
+          // A signal is named only when we sent it, as in the namespace tier (a command that
+          // killed itself, or was killed from outside, exits 128 + n with no signal).
+          commandExited(code ?? 128 + signalNumber(signal), signal !== null && signal === group.killedBy ? signal : null);
           return;
         }
         // bubblewrap ended; the status line, when written, may still be in its pipe.
