@@ -181,8 +181,11 @@ export class Box {
     let recorded = 0;
     const record = (stream: "stdout" | "stderr", text: string, bytes: number) =>
       this.ctx.onEvent(this.append({ kind: "output", box: this.name, runId: info.runId, at: Date.now(), stream, text, bytes }));
-    const output = (stream: "stdout" | "stderr", text: string, bytes: number) => {
+    // An event's `bytes` is the size of its own text (UTF-8): a chunk that ends mid-character
+    // gives its bytes to the next event, which holds the character.
+    const output = (stream: "stdout" | "stderr", text: string) => {
       if (text.length === 0) return;
+      const bytes = Buffer.byteLength(text);
       if (recorded <= recordCap) {
         recorded += bytes;
         if (recorded <= recordCap) record(stream, text, bytes);
@@ -205,7 +208,7 @@ export class Box {
         cwdProblem = `${info.cwd || "the home"} does not exist`;
       }
       if (cwdProblem) {
-        output("stderr", `cannot start: ${cwdProblem}\n`, Buffer.byteLength(`cannot start: ${cwdProblem}\n`));
+        output("stderr", `cannot start: ${cwdProblem}\n`);
         resolve(this.finish(live, 127, null, captured, options));
         return;
       }
@@ -228,13 +231,10 @@ export class Box {
         const readable = child[stream];
         if (!readable) continue;
         streamsOpen.add(readable);
-        // `bytes` is the size of the event's own text (UTF-8): a chunk that ends mid-character
-        // gives its bytes to the next event, which holds the character.
-        readable.on("data", (chunk: Buffer) => { const text = decoders[stream].write(chunk); output(stream, text, Buffer.byteLength(text)); });
+        readable.on("data", (chunk: Buffer) => output(stream, decoders[stream].write(chunk)));
         const closed = () => {
           if (!streamsOpen.delete(readable)) return;
-          const rest = decoders[stream].end();
-          output(stream, rest, Buffer.byteLength(rest));
+          output(stream, decoders[stream].end());
           settleWhenQuiet();
         };
         readable.on("end", closed);
@@ -266,8 +266,7 @@ export class Box {
         for (const stream of ["stdout", "stderr"] as const) {
           const readable = child[stream];
           if (readable && streamsOpen.has(readable)) {
-            const rest = decoders[stream].end();
-            if (rest) output(stream, rest, Buffer.byteLength(rest));
+            output(stream, decoders[stream].end());
             streamsOpen.delete(readable);
             readable.removeAllListeners("data");
             // Not destroyed: what the command left running (a dev server) may still write, and a
@@ -287,7 +286,7 @@ export class Box {
         // spawn failed (no bash, no bwrap, a vanished cwd): the command could not start.
         if (child.pid === undefined) {
           const message = `cannot start: ${error.message}\n`;
-          output("stderr", message, Buffer.byteLength(message));
+          output("stderr", message);
           commandExited(127, null);
         }
       });

@@ -90,7 +90,7 @@ export class EventLog {
     if (this.size >= this.segmentBytes) this.roll();
     const full = { seq: this.lastSeq + 1, ...event } as BoxEvent;
     const line = Buffer.from(JSON.stringify(full) + "\n");
-    this.remember(full.seq, this.size);
+    remember(this.index, full.seq, this.size);
     fs.writeSync(this.eventsFd!, line);
     this.size += line.length;
     this.lastSeq = full.seq;
@@ -111,7 +111,7 @@ export class EventLog {
     let more = false;
     // The segments that may hold seq from + 1 on, oldest first, the one being written last.
     const segments: { file: string; size: number; index: () => Array<[number, number]>; firstSeq: number }[] = [
-      ...this.sealed.map((seg) => ({ file: seg.file, size: seg.size, firstSeq: seg.firstSeq, index: () => (seg.index ??= indexOf(seg.file, seg.size).index) })),
+      ...this.sealed.map((seg) => ({ file: seg.file, size: seg.size, firstSeq: seg.firstSeq, index: () => (seg.index ??= scanSegment(seg.file, seg.size).index) })),
       { file: this.eventsFile, size: this.size, firstSeq: this.activeFirstSeq, index: () => this.index },
     ];
     for (let i = 0; i < segments.length && !more; i++) {
@@ -254,14 +254,14 @@ export class EventLog {
       try { this.sealed.push({ file, firstSeq: Number(m[1]), size: fs.statSync(file).size }); } catch { /* gone meanwhile */ }
     }
     this.sealed.sort((a, b) => a.firstSeq - b.firstSeq);
-    const active = indexOf(this.eventsFile, Infinity);
+    const active = scanSegment(this.eventsFile, Infinity);
     this.size = active.size;
     this.index = active.index;
     // The segment being written may be empty (just rolled): then the last seq is the newest sealed one's.
     this.lastSeq = active.lastSeq;
     const newest = this.sealed[this.sealed.length - 1];
     if (this.lastSeq === 0 && newest) {
-      const read = indexOf(newest.file, newest.size);
+      const read = scanSegment(newest.file, newest.size);
       newest.index = read.index;
       this.lastSeq = read.lastSeq;
     }
@@ -273,10 +273,7 @@ export class EventLog {
     }
   }
 
-  private remember(seq: number, offset: number): void {
-    const last = this.index[this.index.length - 1];
-    if (!last || seq - last[0] >= INDEX_EVERY) this.index.push([seq, offset]);
-  }
+
 
   private repairTornLine(file: string, fd: number): void {
     const size = fs.fstatSync(fd).size;
@@ -296,7 +293,7 @@ export class EventLog {
  * One segment file read whole (up to `limit` bytes): its sparse index, first and last seq, size,
  * and whether its last line is torn.
  */
-function indexOf(file: string, limit: number): { index: Array<[number, number]>; firstSeq: number | undefined; lastSeq: number; size: number; torn: boolean } {
+function scanSegment(file: string, limit: number): { index: Array<[number, number]>; firstSeq: number | undefined; lastSeq: number; size: number; torn: boolean } {
   const index: Array<[number, number]> = [];
   let firstSeq: number | undefined, lastSeq = 0, position = 0;
   let fd: number;
@@ -317,8 +314,7 @@ function indexOf(file: string, limit: number): { index: Array<[number, number]>;
       for (let nl = chunk.indexOf(10, from); nl >= 0; nl = chunk.indexOf(10, from)) {
         const event = parseEvent(chunk.toString("utf8", from, nl));
         if (event && event.seq > lastSeq) {
-          const last = index[index.length - 1];
-          if (!last || event.seq - last[0] >= INDEX_EVERY) index.push([event.seq, lineStart]);
+          remember(index, event.seq, lineStart);
           firstSeq ??= event.seq;
           lastSeq = event.seq;
         }
@@ -332,6 +328,12 @@ function indexOf(file: string, limit: number): { index: Array<[number, number]>;
     fs.closeSync(fd);
   }
   return { index, firstSeq, lastSeq, size: position, torn: carry.length > 0 };
+}
+
+/** Adds a line to a sparse index when it is INDEX_EVERY events past the last one indexed. */
+function remember(index: Array<[number, number]>, seq: number, offset: number): void {
+  const last = index[index.length - 1];
+  if (!last || seq - last[0] >= INDEX_EVERY) index.push([seq, offset]);
 }
 
 /** The offset of the last indexed line whose seq is at most `seq` (0 when none is). */
