@@ -65,9 +65,7 @@ export function runCheck(argv: string[], io: Io): number {
   const dirs = (args.dirs.length ? args.dirs : ["."]).map((d) => path.resolve(io.cwd, d));
   for (const d of dirs) if (!io.fs.isDir(d)) { io.err(`sanoma-check: ${d} is not a folder\n`); return 2; }
   const ws = new Workspace(io.fs, { onSkip: args.verbose ? (s) => io.err(`skipped ${s.path}: ${s.reason}\n`) : undefined });
-  // One company reached by two paths (a symlink) is checked once, by its real path.
-  const seen = new Set<string>();
-  const roots = ws.discoverRoots(dirs).filter((r) => { const real = io.fs.realPath(r) ?? r; return !seen.has(real) && !!seen.add(real); });
+  const roots = ws.discoverRoots(dirs);
   if (args.verbose) io.err(`companies: ${roots.length ? roots.join(", ") : "none"}\n`);
   const problems: Problem[] = [];
   for (const root of roots) {

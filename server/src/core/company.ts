@@ -37,11 +37,16 @@ export function isSkippedDirName(name: string): boolean {
  * `sanoma.config.ts`. Undefined inside `node_modules` or when the file system's root is reached.
  * `hasConfig` lets callers cache the per-folder answer.
  */
+/** Whether a path has a `node_modules` folder in it: nothing there belongs to a company (A1). */
+export function isInNodeModules(p: string): boolean {
+  return p.split(path.sep).includes("node_modules");
+}
+
 export function findCompanyRoot(file: string, hasConfig: (dir: string) => boolean, isDirectory = false): string | undefined {
   let dir = isDirectory ? file : path.dirname(file);
   // A file inside `node_modules` belongs to no company (A1), even one whose package holds a
   // `sanoma.config.ts` of its own (a template, a published company).
-  if (dir.split(path.sep).includes("node_modules")) return undefined;
+  if (isInNodeModules(dir)) return undefined;
   for (;;) {
     if (hasConfig(dir)) return dir;
     const up = path.dirname(dir);

@@ -4,7 +4,7 @@
  * facts, and keeping one connector resolver per company. Shared by `sanoma-check` and the server.
  */
 import * as path from "node:path";
-import { CONFIG_FILE, findCompanyRoot, isSkippedDirName } from "./company.ts";
+import { CONFIG_FILE, findCompanyRoot, isInNodeModules, isSkippedDirName } from "./company.ts";
 import { ConnectorResolver } from "./connectors.ts";
 import { checkCompany, checkCompanySteps, type CheckOptions, type CheckResult } from "./check.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
@@ -32,14 +32,16 @@ export class Workspace {
   /** `discoverRoots`, yielding every `WALK_STEP` folders (see `steps.ts`). */
   *discoverRootsSteps(dirs: string[]): Steps<string[]> {
     let n = 0;
-    const roots = new Set<string>();
+    // By real path: one company reached by two paths (a symlink, two folders given) is found once.
+    const roots = new Map<string, string>();
+    const addRoot = (root: string) => { const real = this.fs.realPath(root) ?? root; if (!roots.has(real)) roots.set(real, root); };
     const exclude = new Set(this.options.exclude ?? []);
     const seen = new Set<string>();
     for (const dir of dirs) {
       const up = findCompanyRoot(dir, (d) => this.fs.isFile(path.join(d, CONFIG_FILE)), true);
-      if (up) roots.add(up);
+      if (up) addRoot(up);
       // Nothing inside `node_modules` belongs to a company (A1), even when the walk starts there.
-      if (dir.split(path.sep).includes("node_modules")) continue;
+      if (isInNodeModules(dir)) continue;
       const stack = [dir];
       while (stack.length) {
         if (++n % WALK_STEP === 0) yield;
@@ -50,12 +52,12 @@ export class Workspace {
         for (const e of this.fs.readDir(d) ?? []) {
           const p = path.join(d, e.name);
           // A config that is a symlink to a file counts, as it does for a file's walk up (A1).
-          if (e.name === CONFIG_FILE && (e.kind === "file" || (e.kind === "symlink" && this.fs.isFile(p)))) roots.add(d);
+          if (e.name === CONFIG_FILE && (e.kind === "file" || (e.kind === "symlink" && this.fs.isFile(p)))) addRoot(d);
           else if ((e.kind === "dir" || (e.kind === "symlink" && this.fs.isDir(p))) && !isSkippedDirName(e.name) && !exclude.has(e.name)) stack.push(p);
         }
       }
     }
-    return [...roots].sort();
+    return [...roots.values()].sort();
   }
 
   /** The company root of a file (A1): the nearest known root or folder holding a config on disk. */

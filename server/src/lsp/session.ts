@@ -8,7 +8,7 @@
 import * as path from "node:path";
 import { MessageType, ShowMessageNotification, type Connection, type TextDocuments, type WorkDoneProgressReporter } from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
-import { CONFIG_FILE, LOCK_FILE } from "../core/company.ts";
+import { CONFIG_FILE, LOCK_FILE, isInNodeModules } from "../core/company.ts";
 import { warmFileRules, type CheckResult } from "../core/check.ts";
 import { treeRead } from "../core/facts.ts";
 import type { Company, CompanyFile } from "../core/model.ts";
@@ -258,7 +258,7 @@ export class Session {
   /** A file changed, was created or deleted on disk (or a folder went away). */
   diskChanged(file: string, kind: "created" | "changed" | "deleted"): void {
     const base = path.basename(file);
-    if (file.split(path.sep).includes("node_modules")) {
+    if (isInNodeModules(file)) {
       this.ws.packageFileChanged(file);
       for (const root of this.ws.companies.keys()) this.markDirty(root);
       return;
