@@ -32,7 +32,7 @@ const BATCH_MS = 10;
 const REPORT_MS = 100;
 /**
  * How long the server waits, after the last check and with nothing else to do, before it reads
- * the workflows of the files read without a syntax tree (for symbol search; see `primeWorkflows`).
+ * the workflows of the files read without a syntax tree (for symbol search; see `schedulePrime`).
  */
 const PRIME_AFTER_MS = 500;
 
