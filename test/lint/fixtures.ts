@@ -231,16 +231,15 @@ export const plan = 1;
 export default {};
 //- /resources/infra.ts
 import { secret as s } from "@sanoma-ai/workflows/runtime";
-//       ^^^^^^ data-file-imports
+//                          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 import { sanoma, secret } from '@sanoma-ai/workflows';
-//       ^^^^^^ data-file-imports
-//               ^^^^^^ data-file-imports
+//                             ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 import * as wf from "@sanoma-ai/workflows";
 import { secret as ok } from "@sanoma-ai/workflows/resources";
 import { defineThing, secret as s2 } from "@sanoma-ai/workflows";
-//                    ^^^^^^ data-file-imports
+//                                        ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 export { secret } from "@sanoma-ai/workflows";
-//       ^^^^^^ data-file-imports
+//                     ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 const plan = require("../workflows/plan");
 //                   ^^^^^^^^^^^^^^^^^^^ data-file-imports
 import type { Story } from "../scenarios/story";
@@ -249,7 +248,7 @@ import { helper } from "../workflows/lib/helper.test";
 import { fixture } from "../workflows/fixture.spec.ts";
 //- /apps/billing/resources/queues/deep.ts
 import { secret } from "@sanoma-ai/workflows";
-//       ^^^^^^ data-file-imports
+//                     ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 import { charge } from "../../workflows/charge";
 //                     ^^^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 `,
@@ -261,21 +260,21 @@ import { charge } from "../../workflows/charge";
 export default {};
 //- /resources/data.ts
 import { collection } from "./my-collections";
-//       ^^^^^^^^^^ collection-import
+//                         ^^^^^^^^^^^^^^^^^^ collection-import
 import { collection as c2 } from "@sanoma-ai/workflows";
-//       ^^^^^^^^^^ collection-import
+//                               ^^^^^^^^^^^^^^^^^^^^^^ collection-import
 export const orders = c2({ key: "id", fields: { id: "string" } });
 //- /apps/billing/resources/data.ts
 import { collection } from "@sanoma-ai/workflows/data";
 export const invoices = collection({ key: "id", fields: { id: "string" } });
 //- /apps/billing/workflows/charge.ts
 import { collection as c } from "@sanoma-ai/workflows/data";
-//       ^^^^^^^^^^ collection-import
+//                              ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
 import { collection as mine } from "../lib/collection";
 //- /resources/other.ts
 import { collection, secret } from "@sanoma-ai/workflows";
-//       ^^^^^^^^^^ collection-import
-//                   ^^^^^^ data-file-imports
+//                                 ^^^^^^^^^^^^^^^^^^^^^^ collection-import
+//                                 ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 `,
   },
   {
@@ -325,17 +324,17 @@ import { b } from // the next line
 //^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
 //- /resources/clauses.ts
 import { defineThing, import as imported, secret } from "@sanoma-ai/workflows";
-//                                        ^^^^^^ data-file-imports
+//                                                      ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 import { /* import */ sanoma } from "@sanoma-ai/workflows";
-//                    ^^^^^^ data-file-imports
+//                                  ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 import {
   // export
   secret as s3,
-//^^^^^^ data-file-imports
 } from "@sanoma-ai/workflows";
+//     ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 export * as import from "@sanoma-ai/workflows";
 import { "secret" as s4 } from "@sanoma-ai/workflows";
-//       ^^^^^^^^ data-file-imports
+//                             ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 const tpl = \`../../\${"x"}\`;
 //- /resources/continued.ts
 const s5 = "../wor\\
@@ -355,25 +354,25 @@ export const plan = 1;
 export default {};
 //- /workflows/escaped-name.ts
 import { c\\u006fllection } from "@sanoma-ai/workflows/data";
-//       ^^^^^^^^^^^^^^^ collection-import
+//                              ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
 //- /resources/comment-after-from.ts
 import { secret } from // helpers
-//       ^^^^^^ data-file-imports
   "@sanoma-ai/workflows";
+//^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 //- /workflows/nbsp-before-from.ts
 import { collection }\u00a0from "@sanoma-ai/workflows/data";
-//       ^^^^^^^^^^ collection-import
+//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
 //- /resources/wide-space-after-from.ts
 import { secret } from\u3000"@sanoma-ai/workflows";
-//       ^^^^^^ data-file-imports
+//                     ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 //- /resources/keyword-in-comment.ts
 import { secret, // export {
-//       ^^^^^^ data-file-imports
   x } from "@sanoma-ai/workflows";
+//         ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 //- /resources/keyword-after-dot-in-comment.ts
 import { sanoma, // see. export {
-//       ^^^^^^ data-file-imports
   y } from "@sanoma-ai/workflows";
+//         ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 `,
   },
   {
@@ -414,17 +413,17 @@ export const w = 1;
 export default { secrets: { bindings: { K: { env: "K" } } } };
 //- /resources/a.ts
 const { secret } = require("@sanoma-ai/workflows");
-//      ^^^^^^ data-file-imports
+//                         ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 const { sanoma: s, ...rest } = (require("@sanoma-ai/workflows/resources"));
 export const k = secret("K");
 export const more = [s, rest];
 //- /resources/data.ts
 const { collection } = require("@sanoma-ai/workflows");
-//      ^^^^^^^^^^ collection-import
+//                             ^^^^^^^^^^^^^^^^^^^^^^ collection-import
 export const users = collection({ key: "id", fields: { id: "string" } });
 //- /workflows/w.ts
 const { collection, "x": y } = require("@sanoma-ai/workflows/data");
-//      ^^^^^^^^^^ collection-import
+//                                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
 const { collection: c } = require("@acme/other");
 const whole = require("@sanoma-ai/workflows/data");
 export const w = [collection, y, c, whole];
@@ -493,8 +492,8 @@ import { q } from "../../search/lib/q";
 // import { secret } from "@sanoma-ai/workflows";
 import {
   /* sanoma, */ secret, // collection
-//              ^^^^^^ data-file-imports
 } from '@sanoma-ai/workflows';
+//     ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 const w = \`\${require("../workflows/w")}\`;
 //                   ^^^^^^^^^^^^^^^^ data-file-imports
 `,

@@ -118,7 +118,7 @@ export const wake = trigger({ path: "/a" });
 import { trigger } from "@x/cloud";
 export const wakeInTest = trigger({ path: "/b" });
 import { collection } from "@sanoma-ai/workflows/data";
-//       ^^^^^^^^^^ collection-import
+//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
 //- /resources/types.d.ts
 import { trigger } from "@x/cloud";
 export declare const wakeType: ReturnType<typeof trigger>;
@@ -164,9 +164,9 @@ test("cases: data files take secret and sanoma only from /resources, and import 
 export default { secrets: { bindings: { K: { env: "K" } } } };
 //- /resources/infra.ts
 import { sanoma } from "@sanoma-ai/workflows/data";
-//       ^^^^^^ data-file-imports
+//                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 import { defineResource, secret as s } from "@sanoma-ai/workflows";
-//                       ^^^^^^ data-file-imports
+//                                          ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 import { plan } from "../workflows/plan.js";
 //                   ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 import { never } from "../apps/a/workflows/missing";
@@ -183,6 +183,34 @@ export const plan = 1;
 import { secret } from "@sanoma-ai/workflows";
 export const fine = secret;
 `));
+
+test("cases: an import that takes helpers or `collection` from the wrong module is one problem at its specifier, naming each helper once", () => {
+  const dir = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { sanoma, secret, secret as s2, defineResource } from "@sanoma-ai/workflows";
+import {
+  secret as s3,
+} from "@sanoma-ai/workflows/runtime";
+//- /resources/data.ts
+import { collection, collection as c2 } from "@sanoma-ai/workflows";
+`);
+  try {
+    const ws = new Workspace(nodeFileSystem);
+    const [root] = ws.discoverRoots([dir]);
+    ws.loadCompany(root);
+    const seen = ws.check(root).problems
+      .filter((p) => p.rule === "data-file-imports" || p.rule === "collection-import")
+      .map((p) => `${p.file.slice(root.length + 1)}:${p.range.start.line + 1}:${p.range.start.character + 1} ${p.rule} ${p.message}`)
+      .sort();
+    assert.deepEqual(seen, [
+      'resources/data.ts:1:46 collection-import `collection` comes from "@sanoma-ai/workflows/data", not "@sanoma-ai/workflows"',
+      'resources/infra.ts:1:62 data-file-imports A data file takes `sanoma` and `secret` from "@sanoma-ai/workflows/resources", not "@sanoma-ai/workflows"',
+      'resources/infra.ts:4:8 data-file-imports A data file takes `secret` from "@sanoma-ai/workflows/resources", not "@sanoma-ai/workflows/runtime"',
+    ]);
+  } finally { removeFixture(dir); }
+});
 
 /** The resolved type of each declaration of a fixture company: proves a silent declaration was understood, not skipped. */
 function typesOf(fixture: string): Record<string, string | undefined> {
@@ -756,7 +784,7 @@ export const items = define({ key: "sku", fields: { id: "string" } });
 //                                 ^^^^^ collection-key
 //- /resources/sub/data.ts
 import { collection } from "@sanoma-ai/workflows/data";
-//       ^^^^^^^^^^ collection-import
+//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
 export const nested = collection({ key: "id", fields: { id: "string" } });
 //                    ^^^^^^^^^^ collection-file
 //- /apps/a/resources/data.ts

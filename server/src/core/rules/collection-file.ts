@@ -12,7 +12,7 @@ export const rule: Rule = {
 export default {};
 //- /workflows/rank.ts
 import { collection } from "@sanoma-ai/workflows/data";
-//       ^^^^^^^^^^ collection-import
+//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
 export const cache = collection({ key: "id", fields: { id: "string" } });
 //                   ^^^^^^^^^^ collection-file
 `,

@@ -4,7 +4,7 @@
  */
 import { isFrameworkModule } from "../company.ts";
 import { checkImports } from "../reach.ts";
-import { NO_FINDINGS, type ImportFinding, type ImportRule } from "./rule.ts";
+import { NO_FINDINGS, type ImportRule } from "./rule.ts";
 
 export const DATA_MODULE = "@sanoma-ai/workflows/data";
 
@@ -19,10 +19,10 @@ export const rule: ImportRule = {
 export default {};
 //- /workflows/rank.ts
 import { collection } from "@sanoma-ai/workflows/data";
-//       ^^^^^^^^^^ collection-import
+//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
 //- /resources/data.ts
 import { collection } from "@sanoma-ai/workflows";
-//       ^^^^^^^^^^ collection-import
+//                         ^^^^^^^^^^^^^^^^^^^^^^ collection-import
 export const users = collection({ key: "id", fields: { id: "string" } });
 `,
     right: `
@@ -35,21 +35,18 @@ export const users = collection({ key: "id", fields: { id: "string" } });
     fix: "Declare collections in the scope's `resources/data.ts`, importing `collection` from `@sanoma-ai/workflows/data`.",
   },
   judgeImport(site, ctx) {
-    if (!site.names.some((n) => n.imported === "collection")) return NO_FINDINGS;
-    const out: ImportFinding<typeof site.specifierRange>[] = [];
     const names = site.names.filter((n) => n.imported === "collection");
-    const framework = isFrameworkModule(site.specifier);
-    for (const n of names) {
-      if (framework && site.specifier !== DATA_MODULE) {
-        const certain = names.length === site.names.length && ctx.role.isCollectionsFile;
-        out.push({ range: n.range, message: `\`collection\` comes from "${DATA_MODULE}", not "${site.specifier}"`, replaceSpecifier: certain ? DATA_MODULE : undefined });
-      } else if (framework && !ctx.role.isCollectionsFile) {
-        out.push({ range: n.range, message: `Only a collections file (resources/data.ts of a scope) imports \`collection\`; declare the collection there` });
-      } else if (!framework && ctx.role.isCollectionsFile) {
-        out.push({ range: n.range, message: `A collections file takes \`collection\` from "${DATA_MODULE}", not "${site.specifier}"` });
-      }
+    if (names.length === 0) return NO_FINDINGS;
+    // One problem per import (`collection as a, collection as b` is one), at its specifier (B1).
+    const at = site.specifierRange;
+    if (!isFrameworkModule(site.specifier)) {
+      return ctx.role.isCollectionsFile ? [{ range: at, message: `A collections file takes \`collection\` from "${DATA_MODULE}", not "${site.specifier}"` }] : NO_FINDINGS;
     }
-    return out;
+    if (site.specifier !== DATA_MODULE) {
+      const certain = names.length === site.names.length && ctx.role.isCollectionsFile;
+      return [{ range: at, message: `\`collection\` comes from "${DATA_MODULE}", not "${site.specifier}"`, replaceSpecifier: certain ? DATA_MODULE : undefined }];
+    }
+    return ctx.role.isCollectionsFile ? NO_FINDINGS : [{ range: at, message: `Only a collections file (resources/data.ts of a scope) imports \`collection\`; declare the collection there` }];
   },
   checkFile(file, root, report) { checkImports(rule, file, root, report); },
 };

@@ -21,7 +21,7 @@ export const rule: ImportRule = {
 export default { secrets: { bindings: { KEY: { env: "KEY" } } } };
 //- /resources/infra.ts
 import { secret } from "@sanoma-ai/workflows";
-//       ^^^^^^ data-file-imports
+//                     ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 import { plan } from "../workflows/plan";
 //                   ^^^^^^^^^^^^^^^^^^^ data-file-imports
 export const key = secret("KEY");
@@ -46,8 +46,10 @@ export const plan = 1;
       const wrong = site.names.filter((n) => RESOURCE_HELPERS.has(n.imported));
       // The specifier can be replaced only when every name of the import moves with it.
       const certain = wrong.length > 0 && wrong.length === site.names.length;
-      for (const n of wrong) {
-        out.push({ range: n.range, message: `A data file takes \`${n.imported}\` from "${RESOURCES_MODULE}", not "${site.specifier}"`, replaceSpecifier: certain ? RESOURCES_MODULE : undefined });
+      // One problem per import, at its specifier (B1), naming each helper it takes from there once.
+      const helpers = [...new Set(wrong.map((n) => `\`${n.imported}\``))];
+      if (helpers.length > 0) {
+        out.push({ range: site.specifierRange, message: `A data file takes ${helpers.join(" and ")} from "${RESOURCES_MODULE}", not "${site.specifier}"`, replaceSpecifier: certain ? RESOURCES_MODULE : undefined });
       }
     }
     const target = importTarget(ctx, site.specifier);
