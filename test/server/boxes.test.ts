@@ -6,7 +6,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { LspClient } from "../support/lsp.ts";
@@ -70,22 +70,64 @@ test("boxes over stdio: the diff shows what the preview changed; apply copies on
   assert.equal(readFileSync(join(company, "workflows/nightly.ts"), "utf8"), before, "the file not chosen is untouched");
 });
 
-test("boxes over stdio: a run's processes end when the server shuts down", async () => {
+/** Opens a box in a fresh server (process tier) and starts a background `sleep` there: its pid. */
+async function sleeperIn(dir: string): Promise<{ server: LspClient; pid: number }> {
   // The process tier: there the pid the box reports is the host's (in the namespace tier it is the namespace's own).
-  const other = new LspClient({ initializationOptions: { boxesDir: join(work, "boxes2") }, settings: { boxes: { isolation: "process" } } });
-  await other.initialize([company]);
-  await other.waitIdle();
-  assert.equal((await other.request("sanoma/boxes/list", {})).tier, "process");
-  await other.request("sanoma/boxes/open", { name: "sleeper" });
-  const run = await other.request("sanoma/boxes/run", { name: "sleeper", command: "sleep 300 & echo $! > pid; wait" });
+  const server = new LspClient({ initializationOptions: { boxesDir: dir }, settings: { boxes: { isolation: "process" } } });
+  await server.initialize([company]);
+  await server.waitIdle();
+  assert.equal((await server.request("sanoma/boxes/list", {})).tier, "process");
+  await server.request("sanoma/boxes/open", { name: "sleeper" });
+  const run = await server.request("sanoma/boxes/run", { name: "sleeper", command: "sleep 300 & echo $! > pid; wait" });
   assert.ok(run.runId);
-  const pidFile = join(work, "boxes2", "sleeper", "pid");
+  const pidFile = join(dir, "sleeper", "pid");
   const start = Date.now();
   while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") { if (Date.now() - start > 10000) throw new Error("no pid"); await new Promise((r) => setTimeout(r, 50)); }
-  const pid = Number(readFileSync(pidFile, "utf8"));
-  await other.shutdown();
+  return { server, pid: Number(readFileSync(pidFile, "utf8")) };
+}
+
+/** Pids of the watchdogs (`server/src/boxes/reaper.ts`) started by the server of pid `server`. */
+function reapersOf(server: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const argv = readFileSync(`/proc/${name}/cmdline`, "latin1").split("\0");
+      if (argv.includes("sanoma-box-reaper") && argv.includes(String(server))) out.push(Number(name));
+    } catch { /* ended meanwhile */ }
+  }
+  return out;
+}
+
+async function gone(pid: number): Promise<boolean> {
   const alive = () => { try { process.kill(pid, 0); return true; } catch { return false; } };
   const t = Date.now();
   while (alive() && Date.now() - t < 5000) await new Promise((r) => setTimeout(r, 50));
-  assert.equal(alive(), false, "the background sleep ended with the server");
+  if (alive()) { process.kill(pid, "SIGKILL"); return false; }
+  return true;
+}
+
+test("boxes over stdio: a run's processes end when the server shuts down", async () => {
+  const { server, pid } = await sleeperIn(join(work, "boxes2"));
+  const serverPid = server.proc.pid!;
+  assert.equal(reapersOf(serverPid).length, 1, "one watchdog, started with the first run");
+  await server.shutdown();
+  assert.ok(await gone(pid), "the background sleep ended with the server");
+  for (const reaper of reapersOf(serverPid)) assert.ok(await gone(reaper), "the watchdog ends with the server");
 });
+
+for (const [i, [how, end]] of ([
+  ["its client closes the pipe without a shutdown", (s: LspClient) => s.proc.stdin.end()],
+  ["it is sent SIGTERM", (s: LspClient) => s.proc.kill("SIGTERM")],
+  ["it is killed (SIGKILL: no code of it runs; a watchdog ends them)", (s: LspClient) => s.proc.kill("SIGKILL")],
+] as const).entries()) {
+  test(`boxes over stdio: a run's processes end when the server ends because ${how}`, async () => {
+    const { server, pid } = await sleeperIn(join(work, `boxes-ended-${i}`));
+    const serverPid = server.proc.pid!;
+    const exited = new Promise((r) => server.proc.once("exit", r));
+    end(server);
+    await exited;
+    assert.ok(await gone(pid), "no process of the box outlives the server");
+    for (const reaper of reapersOf(serverPid)) assert.ok(await gone(reaper), "nor does the watchdog");
+  });
+}

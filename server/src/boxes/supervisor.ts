@@ -22,6 +22,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { BoxTier } from "../protocol.ts";
 import { groupHasLiveMember, listProcesses, listeningSockets, membersOf, socketInodes, type ProcInfo } from "./procfs.ts";
+import { Reaper } from "./reaper.ts";
 
 /** One run's process group. `pid` is the leader's pid, which is also the group's id. */
 export interface ProcessGroup {
@@ -45,9 +46,13 @@ export class Supervisor {
   private readonly groups = new Set<ProcessGroup>();
   private timer: NodeJS.Timeout | undefined;
 
+  /** Ends the groups still alive should the server be killed (`reaper.ts`). */
+  constructor(readonly reaper: Reaper = new Reaper((message) => process.stderr.write(`${message}\n`))) {}
+
   /** Starts watching a group just spawned (its leader alive). */
   add(group: ProcessGroup): void {
     this.groups.add(group);
+    this.reaper.watch(group.pid);
     this.timer ??= setInterval(() => this.tick(), WATCH_MS).unref();
   }
 
@@ -109,6 +114,7 @@ export class Supervisor {
     if (group.dead) return;
     group.dead = true;
     this.groups.delete(group);
+    this.reaper.forget(group.pid);
     if (this.groups.size === 0 && this.timer) {
       clearInterval(this.timer);
       this.timer = undefined;

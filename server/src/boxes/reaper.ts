@@ -1,0 +1,137 @@
+/**
+ * The last line against orphaned processes: a small watchdog process that outlives the server by
+ * a moment and ends the boxes' process groups the server could not end itself.
+ *
+ * Every way the server ends on its own (shutdown, its client gone, SIGTERM, an uncaught error)
+ * already stops every box's groups (`BoxService.disposeSync`). SIGKILL, the kernel's OOM killer or
+ * a native crash run none of the server's code: in the `process` tier a box's dev server would
+ * then live on, holding its port, with no one to stop it. (The `namespace` tier dies with the
+ * server through bubblewrap's `--die-with-parent`; its groups are watched here too, for the
+ * orphans of a setup that was cut short.)
+ *
+ * So the first group a supervisor watches starts one reaper: `node -e <REAPER_SOURCE>` in a session
+ * of its own (a Ctrl+C or a signal to the server's group does not reach it), its stdin a pipe from
+ * the server and nothing else. The server writes `+<pgid>` when a group starts and `-<pgid>` when
+ * it has ended. When the pipe closes (the server is gone, however it went: the kernel closes its
+ * end) the reaper ends the groups still listed, TERM, then KILL to what is left a second later,
+ * and exits. After a clean exit the list is empty and it exits at once.
+ *
+ * The supervisor's invariant holds here too: a group is signalled only while `/proc` shows a live
+ * member of it, so a group id the system may have handed to someone else is never hit.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+
+/** The reaper's program: plain JavaScript, run by the server's own Node (`-e`), needing no file. */
+export const REAPER_SOURCE = `
+"use strict";
+const fs = require("fs");
+const listed = new Set();
+let pending = "";
+process.stdin.setEncoding("latin1");
+process.stdin.on("data", (chunk) => {
+  pending += chunk;
+  for (let nl = pending.indexOf("\\n"); nl >= 0; nl = pending.indexOf("\\n")) {
+    const line = pending.slice(0, nl);
+    pending = pending.slice(nl + 1);
+    const id = Number(line.slice(1));
+    if (!Number.isInteger(id) || id <= 1) continue;
+    if (line[0] === "+") listed.add(id);
+    else if (line[0] === "-") listed.delete(id);
+  }
+});
+function liveGroups() {
+  const groups = new Set();
+  let names = [];
+  try { names = fs.readdirSync("/proc"); } catch {}
+  for (const name of names) {
+    if (!/^[0-9]+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync("/proc/" + name + "/stat", "latin1");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] !== "Z" && fields[0] !== "X") groups.add(Number(fields[2]));
+    } catch {}
+  }
+  return groups;
+}
+function hit(signal) {
+  const live = liveGroups();
+  let any = false;
+  for (const id of listed) {
+    if (!live.has(id)) { listed.delete(id); continue; }
+    try { process.kill(-id, signal); any = true; } catch { listed.delete(id); }
+  }
+  return any;
+}
+let reaping = false;
+function reap() {
+  if (reaping) return;
+  reaping = true;
+  if (!hit("SIGTERM")) process.exit(0);
+  const started = Date.now();
+  setInterval(() => {
+    const live = liveGroups();
+    if (![...listed].some((id) => live.has(id))) process.exit(0);
+    if (Date.now() - started >= 1000) { hit("SIGKILL"); process.exit(0); }
+  }, 100);
+}
+process.stdin.on("end", reap);
+process.stdin.on("close", reap);
+process.stdin.on("error", reap);
+`;
+
+/** The argument that marks a reaper in a process list (with the pid of the server it watches). */
+export const REAPER_MARK = "sanoma-box-reaper";
+
+export class Reaper {
+  private child: ChildProcess | undefined;
+  private failed = false;
+
+  constructor(private readonly log: (message: string) => void = () => {}) {}
+
+  /** A group started: the reaper ends it should the server die without doing so. */
+  watch(pgid: number): void {
+    this.send(`+${pgid}\n`);
+  }
+
+  /** A group ended (or the server ended it). */
+  forget(pgid: number): void {
+    if (this.child) this.send(`-${pgid}\n`);
+  }
+
+  /** The pid of the reaper process, once started (tests). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  private send(line: string): void {
+    const child = this.start();
+    if (!child?.stdin?.writable) return;
+    child.stdin.write(line);
+  }
+
+  private start(): ChildProcess | undefined {
+    if (this.child || this.failed) return this.child;
+    try {
+      // (`ELECTRON_RUN_AS_NODE`: inside VS Code the server's Node is the editor's own binary.)
+      const child = spawn(process.execPath, ["-e", REAPER_SOURCE, REAPER_MARK, String(process.pid)], {
+        stdio: ["pipe", "ignore", "ignore"],
+        detached: true,
+        env: { ELECTRON_RUN_AS_NODE: "1" },
+      });
+      child.on("error", (error) => {
+        this.failed = true;
+        this.child = undefined;
+        this.log(`boxes: the watchdog that ends boxes' processes if the server is killed could not run (${error.message}); they end with the server whenever it exits by itself`);
+      });
+      child.stdin?.on("error", () => {}); // the reaper gone: nothing to tell it any more
+      // Never what keeps the server running.
+      child.unref();
+      (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+      this.child = child;
+    } catch (error) {
+      this.failed = true;
+      this.log(`boxes: the watchdog could not start (${(error as Error).message})`);
+    }
+    return this.child;
+  }
+}
