@@ -373,13 +373,62 @@ export const bin = box({ name: "bin" });
   "resources/broken.ts#web": { "type": "x.bucket", "object": "o:1" },
   "resources/ok.ts#api": { "type": "x.vm", "object": "o:2" },
   "resources/ok.ts#bin": { "type": "x.vm", "object": "o:3" }
-//                                 ^^^^^^ lockfile bound as x.vm
+//^^^^^^^^^^^^^^^^^^^^^ lockfile bound as x.vm
 } }
 //- /node_modules/@x/cloud/package.json
 { "name": "@x/cloud", "main": "index.js" }
 //- /node_modules/@x/cloud/index.js
 const VENDOR = "x";
 export const vm = defineResource({ vendor: VENDOR, type: "vm", schema: z.object({ name: z.string() }) });
+export const box = defineResource({ vendor: "x", type: "box", schema: z.object({ name: z.string() }) });
+`));
+
+test("cases: in a lockfile written one field a line, every binding problem is at the binding's key; a key written twice is said and hides no other problem (A6, B1)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm, box } from "@x/cloud";
+export const web = vm({ name: "web" });
+export const api = vm({ name: "api" });
+export const bin = box({ name: "bin" });
+//           ^^^ lockfile bound as x.vm
+//- /sanoma.lock.json
+{
+  "version": 1,
+  "bindings": {
+    "resources/infra.ts#web": {
+//  ^^^^^^^^^^^^^^^^^^^^^^^^ lockfile is bound by 2 declarations
+      "type": "x.vm",
+      "object": "o:1"
+    },
+    "resources/infra.ts#api": {
+      "type": "x.vm",
+      "object": "o:2"
+    },
+    "resources/infra.ts#api": {
+//  ^^^^^^^^^^^^^^^^^^^^^^^^ lockfile binds resources/infra.ts#api twice (first on line 8)
+//  ^^^^^^^^^^^^^^^^^^^^^^^^ lockfile is bound by 2 declarations
+      "type": "x.vm",
+      "object": "o:1"
+    },
+    "resources/infra.ts#bin": {
+//  ^^^^^^^^^^^^^^^^^^^^^^^^ lockfile bound as x.vm
+      "type": "x.vm",
+      "object": "o:3"
+    },
+    "resources/infra.ts#gone": {
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^ lockfile declares no
+      "type": "x.vm",
+      "object": "o:4"
+    }
+  }
+}
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
 export const box = defineResource({ vendor: "x", type: "box", schema: z.object({ name: z.string() }) });
 `));
 
@@ -763,7 +812,7 @@ export const w = (;
 { "previous": { "bindings": { "resources/infra.ts#a": { "type": "x.bucket", "object": "o:1" } } },
   "version": 1, "bindings": {
   "resources/infra.ts#a": { "type": "x.bucket", "object": "o:1" },
-//                                  ^^^^^^^^^^ lockfile bound as x.bucket
+//^^^^^^^^^^^^^^^^^^^^^^ lockfile bound as x.bucket
   "workflows/broken.ts#w": { "type": "x.vm", "object": "o:2" }
 } }
 //- /node_modules/@x/cloud/package.json

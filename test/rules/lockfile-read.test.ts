@@ -1,7 +1,7 @@
 /** readLock finds each binding's key, type and object, by its scan and by the syntax tree alike. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readLock } from "../../server/src/core/lockfile.ts";
+import { jsonErrorAt, readLock } from "../../server/src/core/lockfile.ts";
 
 function at(text: string, needle: string) {
   const i = text.indexOf(needle);
@@ -39,16 +39,57 @@ test("readLock: a lockfile nested a thousand deep is one problem at its first li
   }
 });
 
-test("readLock: a binding key written twice is one problem at the second, naming the first's line; two versions are judged by the last, there", () => {
-  const text = `{\n  "version": 1,\n  "bindings": {\n    "resources/infra.ts#web": { "type": "cloud.vm", "object": "o/1" },\n    "resources/infra.ts#api": { "type": "cloud.vm", "object": "o/2" },\n    "resources/infra.ts#web": { "type": "cloud.vm", "object": "o/2" }\n  }\n}\n`;
+test("readLock: a binding key written twice is one problem at each later copy, naming the first's line; the bindings are read as JSON.parse reads them (the last copy), identical copies too; two versions are judged by the last, there", () => {
+  const text = `{\n  "version": 1,\n  "bindings": {\n    "resources/infra.ts#web": { "type": "cloud.vm", "object": "o/1" },\n    "resources/infra.ts#api": { "type": "cloud.vm", "object": "o/2" },\n    "resources/infra.ts#web": { "type": "cloud.vm", "object": "o/3" }\n  }\n}\n`;
   const lock = readLock(text);
-  assert.match(lock.error!.message, /binds resources\/infra\.ts#web twice \(first on line 4\)/);
-  assert.deepEqual(lock.error!.range.start, { line: 5, character: 4 });
-  assert.deepEqual(lock.bindings, []);
+  assert.equal(lock.error, undefined);
+  assert.equal(lock.duplicates?.length, 1);
+  assert.match(lock.duplicates![0].message, /binds resources\/infra\.ts#web twice \(first on line 4\)/);
+  assert.deepEqual(lock.duplicates![0].range.start, { line: 5, character: 4 });
+  assert.deepEqual(lock.bindings.map((b) => `${b.key} ${b.object} ${b.keyRange.start.line}`).sort(), ["resources/infra.ts#api o/2 4", "resources/infra.ts#web o/3 5"]);
+  // The same binding written twice, alike to the letter: still said (the scan that reads a lockfile apply wrote passes over nothing).
+  const same = readLock(`{ "version": 1, "bindings": {\n  "r/a.ts#x": { "type": "t.a", "object": "o:1" },\n  "r/a.ts#x": { "type": "t.a", "object": "o:1" }\n} }`);
+  assert.equal(same.duplicates?.length, 1);
+  assert.deepEqual(same.duplicates![0].range.start, { line: 2, character: 2 });
+  assert.deepEqual(same.bindings.map((b) => b.key), ["r/a.ts#x"]);
   const versions = `{ "version": 1,\n  "version": 2, "bindings": {} }`;
   const v = readLock(versions);
   assert.match(v.error!.message, /has version 2/);
   assert.deepEqual(v.error!.range.start, { line: 1, character: 13 });
+});
+
+test("readLock: a lockfile that is not JSON is placed at its first syntax error, also where the runtime's message gives no position", () => {
+  for (const [bad, line] of [
+    [`{\n  "version": 1,\n  "bindings": {\n    "r/a.ts#x": { "type": "cloud.vm", "object": cloud:vm/1 }\n  }\n}\n`, 3],
+    [`{\n  "version": 1,\n  "bindings": {\n    "r/a.ts#x": { "type": 'cloud.vm', "object": "o" }\n  }\n}\n`, 3],
+    [`{\n  "version": 1,\n  "bindings": {\n    "r/a.ts#x": { "type": "cloud.vm" "object": "o" }\n  }\n}\n`, 3],
+  ] as const) {
+    const lock = readLock(bad);
+    assert.match(lock.error!.message, /is not JSON/);
+    assert.equal(lock.error!.range.start.line, line, bad);
+  }
+});
+
+test("jsonErrorAt: a strict JSON reading accepts exactly what JSON.parse accepts, over thousands of mutated texts", () => {
+  const base = `{"version": 1, "bindings": {"r/a.ts#x": {"type": "t.a", "object": "o:1", "n": [-0.5e+3, 12, true, false, null, "\\u00e9\\n"]}}}`;
+  const alphabet = ` \t\n{}[],:"'\\-+.0123456789eEtrufalsn\u0001x`;
+  let seed = 7;
+  const rand = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
+  let rejected = 0;
+  for (let k = 0; k < 4000; k++) {
+    let t = base;
+    for (let e = 1 + rand(3); e > 0; e--) {
+      const at = rand(t.length + 1);
+      const op = rand(3);
+      const ch = alphabet[rand(alphabet.length)];
+      t = op === 0 ? t.slice(0, at) + t.slice(at + 1) : op === 1 ? t.slice(0, at) + ch + t.slice(at) : t.slice(0, at) + ch + t.slice(at + 1);
+    }
+    let parses = true;
+    try { JSON.parse(t); } catch { parses = false; }
+    if (!parses) rejected++;
+    assert.equal(jsonErrorAt(t) === -1, parses, `seed text: ${JSON.stringify(t)}`);
+  }
+  assert.ok(rejected > 1000, "the mutations reach both sides");
 });
 
 test("readLock: a lockfile that starts with a byte order mark is read past it", () => {

@@ -26,6 +26,8 @@ export interface LockBinding {
 export interface LockFacts {
   error?: { message: string; range: Range };
   bindings: LockBinding[];
+  /** Keys written twice (a merge gone wrong): each later copy. The bindings are what JSON.parse keeps, the last. */
+  duplicates?: { key: string; message: string; range: Range }[];
 }
 
 export function readLock(text: string): LockFacts {
@@ -37,7 +39,9 @@ export function readLock(text: string): LockFacts {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {
     const m = /position (\d+)/.exec(String((e as Error).message));
-    const at = m ? Math.min(+m[1] + (text.charCodeAt(0) === 0xfeff ? 1 : 0), text.length) : -1;
+    // Node 20's "Unexpected token" says no position: then a strict reading of our own places it.
+    const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    const at = m ? Math.min(+m[1] + bom, text.length) : jsonErrorAt(text, bom);
     const detail = String((e as Error).message).replace(/^JSON\.parse: /, "").split("\n")[0];
     return { error: { message: `sanoma.lock.json is not JSON (${detail}); restore it from version control or let apply write it again`, range: at >= 0 ? lines.range(at, Math.min(at + 1, text.length)) : firstLine }, bindings: [] };
   }
@@ -89,25 +93,27 @@ export function readLock(text: string): LockFacts {
   const bindings: LockBinding[] = [];
   if (bindingsNode && ts.isObjectLiteralExpression(bindingsNode)) {
     // A key written twice (a merge gone wrong) binds one declaration twice: JSON.parse keeps the
-    // last, and which one apply meant cannot be told, so the file is not read until one goes.
-    const seen = new Map<string, ts.PropertyName>();
+    // last, as apply will. Each later copy is a problem; the bindings are read as JSON.parse reads them.
+    const last = new Map<string, ts.PropertyAssignment>();
+    const first = new Map<string, ts.PropertyName>();
+    const duplicates: NonNullable<LockFacts["duplicates"]> = [];
     for (const p of bindingsNode.properties) {
       if (!ts.isPropertyAssignment(p) || !p.name) continue;
       const key = (p.name as ts.StringLiteral).text;
-      const first = seen.get(key);
-      if (first) {
-        const line = lines.range(first.getStart(jsonTree()!), first.end).start.line + 1;
-        return { error: { message: `sanoma.lock.json binds ${key} twice (first on line ${line}); keep the binding apply wrote last and delete the other`, range: rangeOf(p.name) }, bindings: [] };
-      }
-      seen.set(key, p.name);
+      const earlier = first.get(key);
+      if (earlier) {
+        const line = lines.range(earlier.getStart(jsonTree()!), earlier.end).start.line + 1;
+        duplicates.push({ key, message: `sanoma.lock.json binds ${key} twice (first on line ${line}); the last binding is the one read: keep the binding apply wrote last and delete the other`, range: rangeOf(p.name) });
+      } else first.set(key, p.name);
+      last.set(key, p);
     }
     for (const p of bindingsNode.properties) {
       if (!ts.isPropertyAssignment(p) || !p.name) continue;
       const key = (p.name as ts.StringLiteral).text;
       const b = parsed.data.bindings[key];
-      if (!b) continue;
+      if (!b || last.get(key) !== p) continue;
       const v = p.initializer;
-      const field = (name: string) => ts.isObjectLiteralExpression(v) ? v.properties.find((q) => q.name && (q.name as ts.StringLiteral).text === name) : undefined;
+      const field = (name: string) => ts.isObjectLiteralExpression(v) ? v.properties.findLast((q) => q.name && (q.name as ts.StringLiteral).text === name) : undefined;
       const t = field("type"), o = field("object");
       bindings.push({
         key, keyRange: rangeOf(p.name), type: b.type, object: b.object,
@@ -115,8 +121,79 @@ export function readLock(text: string): LockFacts {
         objectRange: rangeOf(o && ts.isPropertyAssignment(o) ? o.initializer : p.name),
       });
     }
+    if (duplicates.length > 0) return { bindings, duplicates };
   }
   return { bindings };
+}
+
+/**
+ * Where a strict JSON reading (RFC 8259) of `text` from `start` first fails: the offending
+ * character, or the text's length when it ends too soon; -1 if it reads (or is nested too deep to
+ * read here).
+ */
+export function jsonErrorAt(text: string, start = 0): number {
+  let i = start;
+  const space = () => { while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r")) i++; };
+  const word = (w: string) => { if (!text.startsWith(w, i)) throw i; i += w.length; };
+  const digits = () => { const from = i; while (i < text.length && text[i] >= "0" && text[i] <= "9") i++; if (i === from) throw i; };
+  const string = () => {
+    if (text[i] !== '"') throw i;
+    for (i++; ; i++) {
+      if (i >= text.length) throw i;
+      const c = text.charCodeAt(i);
+      if (c === 34) { i++; return; }
+      if (c < 32) throw i;
+      if (c === 92) {
+        const e = text[++i];
+        if (e === "u") { if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) throw i; i += 4; }
+        else if (e === undefined || !'"\\/bfnrt'.includes(e)) throw i;
+      }
+    }
+  };
+  const value = (): void => {
+    space();
+    const c = text[i];
+    if (c === "{") {
+      i++; space();
+      if (text[i] === "}") { i++; return; }
+      for (;;) {
+        space(); string(); space();
+        if (text[i] !== ":") throw i;
+        i++; value(); space();
+        if (text[i] === ",") { i++; continue; }
+        if (text[i] === "}") { i++; return; }
+        throw i;
+      }
+    }
+    if (c === "[") {
+      i++; space();
+      if (text[i] === "]") { i++; return; }
+      for (;;) {
+        value(); space();
+        if (text[i] === ",") { i++; continue; }
+        if (text[i] === "]") { i++; return; }
+        throw i;
+      }
+    }
+    if (c === '"') return string();
+    if (c === "t") return word("true");
+    if (c === "f") return word("false");
+    if (c === "n") return word("null");
+    if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) {
+      if (c === "-") i++;
+      if (text[i] === "0") i++; else digits();
+      if (text[i] === ".") { i++; digits(); }
+      if (text[i] === "e" || text[i] === "E") { i++; if (text[i] === "+" || text[i] === "-") i++; digits(); }
+      return;
+    }
+    throw i;
+  };
+  try {
+    value(); space();
+    return i < text.length ? i : -1;
+  } catch (at) {
+    return typeof at === "number" ? Math.min(at, text.length) : -1; // a RangeError: nested too deep
+  }
 }
 
 /** What `LockSchema` accepts, in its common form (a plain object of string fields per binding). */
@@ -134,16 +211,17 @@ function isLockShaped(value: unknown): value is z.infer<typeof LockSchema> {
 
 /**
  * The bindings' positions by scanning the text in the order JSON.parse read them, each value
- * checked against what JSON.parse read; undefined as soon as anything does not match (odd
- * escapes, duplicate keys, keys JSON.parse reorders), and the caller then asks the syntax tree.
+ * checked against what JSON.parse read, one right after the other; undefined as soon as anything
+ * does not match (odd escapes, a key written twice, keys JSON.parse reorders, an entry passed
+ * over), and the caller then asks the syntax tree.
  * A lockfile of thousands of bindings is read on every edit of it: this keeps that cheap.
  */
 function locateBindings(text: string, bindings: Record<string, { type: string; object: string }>, lines: LineMap): LockBinding[] | undefined {
   const keys = Object.keys(bindings);
   if (keys.some((k) => /^(0|[1-9]\d*)$/.test(k))) return undefined; // integer-like keys come first in JSON.parse's order
-  let cursor = text.indexOf('"bindings"');
+  const name = text.indexOf('"bindings"');
   // A second "bindings" (an extra field holding a copy of them) could be the one found first.
-  if (cursor < 0 || text.indexOf('"bindings"', cursor + 1) >= 0) return undefined;
+  if (name < 0 || text.indexOf('"bindings"', name + 1) >= 0) return undefined;
   const out: LockBinding[] = [];
   const skipSpace = (i: number) => { while (i < text.length && /\s/.test(text[i])) i++; return i; };
   /** The string literal starting at `i` (a quote): its end (after the closing quote), or -1. */
@@ -152,10 +230,17 @@ function locateBindings(text: string, bindings: Record<string, { type: string; o
     for (let j = i + 1; j < text.length; j++) { if (text[j] === "\\") j++; else if (text[j] === '"') return j + 1; }
     return -1;
   };
+  // Each key must stand right where the previous binding ends (after `{`, then after `,`), and the
+  // object end after the last: so no entry is passed over (a key written twice, in particular).
+  const nameColon = skipSpace(name + '"bindings"'.length);
+  if (text[nameColon] !== ":") return undefined;
+  const brace = skipSpace(nameColon + 1);
+  if (text[brace] !== "{") return undefined;
+  let expected = brace + 1;
   for (const key of keys) {
     const quoted = JSON.stringify(key);
-    const at = text.indexOf(quoted, cursor);
-    if (at < 0) return undefined;
+    const at = skipSpace(expected);
+    if (!text.startsWith(quoted, at)) return undefined;
     const colon = skipSpace(at + quoted.length);
     if (text[colon] !== ":") return undefined;
     const open = skipSpace(colon + 1);
@@ -176,7 +261,8 @@ function locateBindings(text: string, bindings: Record<string, { type: string; o
     const t = field("type", b.type), o = field("object", b.object);
     if (!t || !o) return undefined;
     out.push({ key, keyRange: lines.range(at, at + quoted.length), type: b.type, typeRange: lines.range(t.start, t.end), object: b.object, objectRange: lines.range(o.start, o.end) });
-    cursor = close + 1;
+    const comma = skipSpace(close + 1);
+    expected = text[comma] === "," ? comma + 1 : comma;
   }
-  return out;
+  return text[skipSpace(expected)] === "}" ? out : undefined;
 }

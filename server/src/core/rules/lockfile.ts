@@ -66,6 +66,8 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
     if (!lock) return;
     const file = a.company.lockPath;
     if (lock.error) { report({ file, range: lock.error.range, message: lock.error.message }); return; }
+    // A key written twice: said where, and the bindings are judged as JSON.parse reads them.
+    for (const d of lock.duplicates ?? []) report({ file, range: d.range, message: d.message });
     for (const [rel, bindings] of bindingsByRel(lock)) {
       if (a.company.files.get(path.join(a.company.root, rel))?.rel === rel) continue; // judged with its file
       for (const b of bindings) judgeBinding(b, a, report);
@@ -80,9 +82,10 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
       for (const b of list) {
         const others = list.filter((o) => o !== b);
         report({
-          file, range: b.objectRange,
+          // At the binding (A6), i.e. its key (B1: "the property key"), each of them.
+          file, range: b.keyRange,
           message: `${object} is bound by ${list.length} declarations (${others.map((o) => o.key).join(", ")} too); an object belongs to one declaration`,
-          related: others.map((o) => ({ file, range: o.objectRange, message: `also bound by ${o.key}` })),
+          related: others.map((o) => ({ file, range: o.keyRange, message: `also bound by ${o.key}` })),
         });
       }
     }
@@ -134,8 +137,9 @@ function judgeBinding(b: LockBinding, a: Analysis, report: Report): void {
   // that cannot be read: unknown, not different.
   if (decl.type && decl.type.vendor !== undefined && decl.type.type !== undefined && decl.type.id !== b.type) {
     const message = `${b.key} is bound as ${b.type} but declared as ${decl.type.id}`;
-    report({ file, range: b.typeRange, message, related: [{ file: decl.file.path, range: decl.fact.nameRange, message: `declared here as ${decl.type.id}` }], fixes: [{ title: `Change to "${decl.type.id}"`, edits: [{ file, range: b.typeRange, newText: JSON.stringify(decl.type.id) }] }] });
-    report({ file: decl.file.path, range: decl.fact.nameRange, message, related: [{ file, range: b.typeRange, message: `bound here as ${b.type}` }] });
+    // At the binding's key (A6, B1), its fix at the type it replaces; and at the declaration.
+    report({ file, range: b.keyRange, message, related: [{ file: decl.file.path, range: decl.fact.nameRange, message: `declared here as ${decl.type.id}` }], fixes: [{ title: `Change to "${decl.type.id}"`, edits: [{ file, range: b.typeRange, newText: JSON.stringify(decl.type.id) }] }] });
+    report({ file: decl.file.path, range: decl.fact.nameRange, message, related: [{ file, range: b.keyRange, message: `bound here as ${b.type}` }] });
   }
 }
 
