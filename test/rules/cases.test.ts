@@ -432,6 +432,33 @@ export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ n
 export const box = defineResource({ vendor: "x", type: "box", schema: z.object({ name: z.string() }) });
 `));
 
+test("cases: secret bindings after a spread or an unreadable computed name are still judged; those before it may be overridden, and any name may be bound (A7)", () => check(`
+//- /sanoma.config.ts
+import { shared, KEY_NAME } from "./lib/secrets";
+export default {
+  secrets: {
+    bindings: {
+      EARLY: { host: true },
+      [KEY_NAME]: { env: "K" },
+      MIDDLE: { host: true },
+      ...shared,
+      PUSH: { host: true },
+//    ^^^^ secret-bindings
+      A: { env: "SAME", host: true },
+//    ^ secret-bindings
+      B: { env: "SAME", host: true },
+//    ^ secret-bindings
+    },
+  },
+};
+//- /lib/secrets.ts
+export const shared = {};
+export const KEY_NAME = "K";
+//- /resources/infra.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const k = secret("WHATEVER_THE_SPREAD_HOLDS");
+`));
+
 test("cases: a config read through top-level consts, with shorthand and computed binding names (A3, A7)", () => check(`
 //- /sanoma.config.ts
 import { defineConfig } from "@sanoma-ai/workflows";

@@ -59,6 +59,8 @@ export interface Analysis {
   holders: { wakeup: Declaration[]; sandbox: Declaration[] };
   /** undefined: the config declares no bindings; null: they cannot be read statically. */
   secretBindings: SecretBindingFact[] | null | undefined;
+  /** Other names than `secretBindings`' may be bound too (a spread, a computed name): see `ConfigFact`. */
+  secretBindingsOpen: boolean;
   hasConfigFacts: boolean;
   lock?: LockFacts;
   /** Data files that exist but failed to load (syntax errors or unreadable): their lock bindings are not judged. */
@@ -281,6 +283,7 @@ export function* analyseSteps(company: Company, resolver: ConnectorResolver): St
     collectionsUnknownIn: idx.collectionsUnknownIn,
     holders: idx.holders,
     secretBindings: config?.facts?.config?.secretBindings,
+    secretBindingsOpen: config?.facts?.config?.secretBindingsOpen === true,
     hasConfigFacts: !!config?.facts?.config && config.facts.syntaxErrors === 0,
     lock: company.lock(),
     failedFiles: idx.failedFiles,

@@ -101,6 +101,12 @@ export interface ConfigFact {
   name?: string;
   /** undefined: no `secrets.bindings` section; null: a section that is not an object literal. */
   secretBindings?: SecretBindingFact[] | null;
+  /**
+   * Other names may be bound too: the object holds a spread or a computed name that cannot be
+   * read, and `secretBindings` holds only what is written after the last of them (what comes
+   * before may be overridden by it).
+   */
+  secretBindingsOpen?: boolean;
 }
 
 export interface WorkflowFact { name: string; range: Range }
@@ -604,14 +610,16 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     if (!ts.isObjectLiteralExpression(bindings)) { config.secretBindings = null; return config; }
     config.secretBindings = [];
     for (const p of bindings.properties) {
-      if (ts.isSpreadAssignment(p)) { config.secretBindings = null; return config; }
+      // A spread may bind any name, and override what precedes it: read on from there.
+      if (ts.isSpreadAssignment(p)) { config.secretBindingsOpen = true; config.secretBindings = []; continue; }
       // `{ CLOUD_KEY }` binds CLOUD_KEY to the const of that name; `["KEY"]: …` binds KEY.
       let key: ts.PropertyName, value: ts.Expression | undefined;
       if (ts.isShorthandPropertyAssignment(p)) { key = p.name; value = throughConsts(p.name); }
       else if (ts.isPropertyAssignment(p)) { key = p.name; value = throughConsts(unwrap(p.initializer)); }
       else continue;
       const name = ts.isComputedPropertyName(key) ? (ts.isStringLiteralLike(unwrap(key.expression)) ? (unwrap(key.expression) as ts.StringLiteralLike).text : undefined) : nameText(key);
-      if (name === undefined) { config.secretBindings = null; return config; } // a computed name: which names are bound cannot be read
+      // A computed name that cannot be read binds who knows what, as a spread does.
+      if (name === undefined) { config.secretBindingsOpen = true; config.secretBindings = []; continue; }
       const b: SecretBindingFact = { name, nameRange: r(key) };
       const v = value;
       if (v !== undefined && ts.isObjectLiteralExpression(v)) {

@@ -99,7 +99,8 @@ const NO_BINDINGS: SecretBindingFact[] = [];
  * config, or bindings that cannot be read statically): then nothing is said rather than guessed.
  */
 function bindingNames(a: Analysis): { set: Set<string>; key: string } | undefined {
-  if (!a.hasConfigFacts || a.secretBindings === null) return undefined;
+  // (Bindings that cannot all be read: any name may be bound, no call is judged.)
+  if (!a.hasConfigFacts || a.secretBindings === null || a.secretBindingsOpen) return undefined;
   const bindings = a.secretBindings ?? NO_BINDINGS;
   let names = namesMemo.get(bindings);
   if (!names) {
