@@ -459,6 +459,30 @@ import { secret } from "@sanoma-ai/workflows/resources";
 export const k = secret("WHATEVER_THE_SPREAD_HOLDS");
 `));
 
+test("cases: a declaration is an exported const; an exported let or var calling a resource type declares nothing, and its lock binding is an orphan (A5, A6)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@x/cloud";
+export let web = vm({ nmae: "web" });
+export var api = vm({ nmae: "api" });
+export const db = vm({ nmae: "db" });
+//                     ^^^^ resource-fields is not a field
+//           ^^ resource-fields lacks the required field
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#web": { "type": "x.vm", "object": "o:1" },
+//^^^^^^^^^^^^^^^^^^^^^^^^ lockfile declares no
+  "resources/infra.ts#db": { "type": "x.vm", "object": "o:2" }
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
+`));
+
 test("cases: a config read through top-level consts, with shorthand and computed binding names (A3, A7)", () => check(`
 //- /sanoma.config.ts
 import { defineConfig } from "@sanoma-ai/workflows";

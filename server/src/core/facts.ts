@@ -485,7 +485,8 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
             const req = requireSpecifier(unwrap(d.initializer) as ts.CallExpression);
             if (req !== undefined) facts.bindings.set(d.name.text, { source: req, imported: "*", typeOnly: false });
           }
-          if (exported && d.initializer) readDeclaration(d.name, d.initializer, st);
+          // A declaration is an exported *const* (A5): `export let web = vm(…)` declares nothing.
+          if (exported && d.initializer && st.declarationList.flags & ts.NodeFlags.Const) readDeclaration(d.name, d.initializer, st);
         } else if (ts.isObjectBindingPattern(d.name) && d.initializer && ts.isCallExpression(unwrap(d.initializer))) {
           // const { defineResource, x: y } = require("...")
           const req = requireSpecifier(unwrap(d.initializer) as ts.CallExpression);
