@@ -483,6 +483,25 @@ import { z } from "zod";
 export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
 `));
 
+test("cases: a type's flags held in top-level consts are read as their values (A4: the definition rules and the contracts read the same flags)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /connectors/local.ts
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+const spec = { image: "ubuntu" };
+const sandbox = { image: "debian" };
+const OFF = false;
+const YES = true;
+export const box = defineResource({ vendor: "local", type: "box", title: "Box", schema: z.object({}), fields: {}, sandbox: spec });
+//                                                                                                                ^^^^^^^ resource-type-spec a sandbox type is writable
+export const box2 = defineResource({ vendor: "local", type: "box2", title: "Box", schema: z.object({}), fields: {}, sandbox });
+//                                                                                                                  ^^^^^^^ resource-type-spec a sandbox type is writable
+export const db = defineResource({ vendor: "local", type: "db", title: "DB", schema: z.object({}), fields: {}, database: OFF });
+export const none = defineResource({ vendor: "local", type: "none", title: "None", schema: z.object({}), fields: {}, vendorless: YES, writable: true });
+//                                                                                                                   ^^^^^^^^^^ resource-type-spec a vendorless type
+`));
+
 test("cases: a config read through top-level consts, with shorthand and computed binding names (A3, A7)", () => check(`
 //- /sanoma.config.ts
 import { defineConfig } from "@sanoma-ai/workflows";

@@ -393,7 +393,11 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
         const key = nameText(p.name);
         if (key === undefined) continue;
         const value = ts.isPropertyAssignment(p) ? p.initializer : undefined;
-        const flag = (): SpecFlag => ({ value: value === undefined ? "unknown" : literalTruth(value), keyRange: r(p.name) });
+        // A flag held in a top-level const (`sandbox: spec`, `{ sandbox }`) is read as its value.
+        const flag = (): SpecFlag => {
+          const held = throughConsts(value === undefined ? (p.name as ts.Identifier) : unwrap(value));
+          return { value: held === undefined ? "unknown" : literalTruth(held), keyRange: r(p.name) };
+        };
         switch (key) {
           case "vendor": case "type": case "title":
             if (value && ts.isStringLiteralLike(value)) spec[key] = value.text;
