@@ -8,6 +8,7 @@
  * role (what a role takes from the folder is kept with it too); the last file's context is kept
  * for the five rules that ask for it in turn.
  */
+import * as fs from "node:fs";
 import path from "node:path"; // (the default import: a bundle reads its functions as plain properties, not through getters)
 import { folderRoleOf, isCodeFile, relativeTo, roleIn, type FolderRole } from "../../server/src/core/company.ts";
 import type { ImportContext } from "../../server/src/core/rules/rule.ts";
@@ -20,10 +21,13 @@ interface Folder {
   rel: string | null;
   /** What its files' roles take from it (when `rel` is not null). */
   role: FolderRole | null;
+  /** Whether its company holds a file at a company-relative path (asked of the disk, rarely: see `ImportContext.hasFile`). */
+  hasFile: ((rel: string) => boolean) | undefined;
 }
 
 export class FileContexts {
   private readonly folders = new Map<string, Folder>();
+  private readonly fileProbes = new Map<string, (rel: string) => boolean>();
   private last: { file: string; observation: number; ctx: ImportContext | null } | undefined;
 
   constructor(readonly roots: RootCache = new RootCache()) {}
@@ -46,10 +50,26 @@ export class FileContexts {
     if (folder.root !== undefined && folder.rel !== null) {
       const base = cut > 0 ? file.slice(cut + 1) : path.basename(file);
       const rel = folder.rel === "" ? base : `${folder.rel}/${base}`;
-      ctx = { root: folder.root, file, rel, role: roleIn(folder.role!, base) };
+      ctx = { root: folder.root, file, rel, role: roleIn(folder.role!, base), hasFile: folder.hasFile };
     }
     this.last = { file, observation: folder.observation, ctx };
     return ctx && { ctx, folder };
+  }
+
+  /** One `hasFile` per company root: asks the disk (`apps/x.ts` for an import of `apps/x`, the only question asked). */
+  private filesOf(root: string): (rel: string) => boolean {
+    let probe = this.fileProbes.get(root);
+    if (probe === undefined) {
+      probe = (rel) => {
+        try {
+          return fs.statSync(path.join(root, rel), { throwIfNoEntry: false })?.isFile() ?? false;
+        } catch {
+          return false;
+        }
+      };
+      this.fileProbes.set(root, probe);
+    }
+    return probe;
   }
 
   private folder(dir: string, file: string, end: ObservationEnd): Folder {
@@ -65,7 +85,7 @@ export class FileContexts {
       // A company's files are listed skipping dot folders (A3): the check never reads these.
       if (rel !== null && rel.split("/").some((d) => d.startsWith("."))) rel = null;
     }
-    const folder = { observation, root, rel, role: rel === null ? null : folderRoleOf(rel) };
+    const folder = { observation, root, rel, role: rel === null ? null : folderRoleOf(rel), hasFile: root === undefined ? undefined : this.filesOf(root) };
     this.folders.set(dir, folder);
     return folder;
   }

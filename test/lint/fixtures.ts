@@ -208,6 +208,27 @@ import { m } from "./my.app/lib/m";
 `,
   },
   {
+    // An import without extension of apps/x reaches the file apps/x.ts when there is one, not app x.
+    name: "apps-files-without-extension",
+    text: `
+//- /sanoma.config.ts
+export default {};
+//- /apps/shared.ts
+export const s = 1;
+//- /apps/helpers.d.ts
+export declare const h: number;
+//- /apps/a/workflows/w.ts
+import { s } from "../../shared";
+import type { h } from "../../helpers";
+const lazy = import("../../shared");
+import { n } from "../../nothing";
+//                ^^^^^^^^^^^^^^^ no-cross-app-import
+import { b } from "../../b";
+//                ^^^^^^^^^ no-cross-app-import
+export const w = [s, lazy, n, b];
+`,
+  },
+  {
     name: "test-files",
     text: `
 //- /sanoma.config.ts

@@ -527,7 +527,7 @@ import { secret } from "@sanoma-ai/workflows/resources";
 export const m = secret("ANYTHING");
 `));
 
-test("cases: a file directly in apps/ is no app: an app may import it, the root scope may not (A2, A9)", () => check(`
+test("cases: a file directly in apps/ is no app: an app may import it, without extension too (it is what apps/shared resolves to), the root scope may not (A2, A9)", () => check(`
 //- /sanoma.config.ts
 export default {};
 //- /apps/shared.ts
@@ -535,9 +535,12 @@ export const s = 1;
 //- /apps/a/workflows/x.ts
 import { s } from "../../shared.ts";
 import { t } from "../../shared.js";
+import { v } from "../../shared";
+import { w } from "../../other";
+//                ^^^^^^^^^^^^^ no-cross-app-import
 import { u } from "../../b";
 //                ^^^^^^^^^ no-cross-app-import
-export const x = [s, t, u];
+export const x = [s, t, u, v, w];
 //- /workflows/r.ts
 import { s } from "../apps/shared.ts";
 //                ^^^^^^^^^^^^^^^^^^^ no-app-import-from-root

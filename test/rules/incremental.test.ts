@@ -147,6 +147,35 @@ test("an edit re-judges the edited file and re-runs only the company-wide rules 
   }
 });
 
+test("a file coming or going directly in apps/ re-judges the imports that may reach it; other files coming re-judge only themselves", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sanoma-incremental-"));
+  try {
+    mkdirSync(join(dir, "apps", "a", "workflows"), { recursive: true });
+    writeFileSync(join(dir, "sanoma.config.ts"), "export default {};\n");
+    const importer = join(dir, "apps", "a", "workflows", "w.ts");
+    writeFileSync(importer, `import { s } from "../../shared";\nexport const w = s;\n`);
+    for (let i = 0; i < 5; i++) writeFileSync(join(dir, "apps", "a", "workflows", `other${i}.ts`), `export const o${i} = ${i};\n`);
+    const ws = new Workspace(nodeFileSystem);
+    const company = ws.loadCompany(dir);
+    const crossApp = (r: ReturnType<typeof ws.check>) => (r.problemsByFile.get(importer) ?? []).filter((p) => p.rule === "no-cross-app-import").length;
+    assert.equal(crossApp(ws.check(dir)), 1, "apps/shared is taken for an app while no file apps/shared.ts exists");
+
+    const shared = join(dir, "apps", "shared.ts");
+    ws.setFile(company, shared, "export const s = 1;\n");
+    const added = ws.check(dir);
+    assert.equal(crossApp(added), 0, "now it reaches the file apps/shared.ts");
+    assert.ok(added.changedFiles.has(importer));
+
+    ws.setFile(company, shared, undefined);
+    assert.equal(crossApp(ws.check(dir)), 1, "and again once the file is gone");
+
+    ws.setFile(company, join(dir, "apps", "a", "workflows", "new.ts"), "export const n = 1;\n");
+    assert.equal(ws.check(dir).stats.filesJudged, 1, "a file deeper in an app re-judges no other file");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("a settings change re-sorts every file's problems without re-judging any", () => {
   const dir = mkdtempSync(join(tmpdir(), "sanoma-incremental-"));
   try {

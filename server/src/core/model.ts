@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { CONFIG_FILE, LOCK_FILE, isCodeFile, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
 import { readFacts, readFactsLightly, type FileFacts } from "./facts.ts";
 import { readLock, type LockFacts } from "./lockfile.ts";
+import { isDirectlyInApps } from "./reach.ts";
 import { WALK_STEP, type Steps } from "./steps.ts";
 import type { FileSystem, Problem } from "./types.ts";
 
@@ -35,6 +36,8 @@ export class Company {
   lockText: string | undefined;
   /** Bumped when a file is added or removed (not when one changes). */
   membershipVersion = 0;
+  /** Bumped when a file directly in `apps/` comes or goes: an import of `apps/x` may then reach it rather than app x. */
+  appsFilesVersion = 0;
   /** Paths set or removed since the last `takeChanges()`: what an incremental check re-judges. */
   private changed = new Set<string>();
   private parsedLock: { text: string; facts: LockFacts } | undefined;
@@ -64,6 +67,11 @@ export class Company {
     return path.join(this.root, LOCK_FILE);
   }
 
+  /** Whether the company holds a file at this company-relative path. */
+  hasFile(rel: string): boolean {
+    return this.files.has(path.join(this.root, rel));
+  }
+
   /** Apps: directories directly under `apps/` (A2), as seen from the files and the folder list. */
   apps(fs?: FileSystem): string[] {
     const apps = new Set<string>();
@@ -85,7 +93,10 @@ export class Company {
     const old = this.files.get(file);
     this.changed.add(file);
     const gone = text === undefined && unreadable === undefined;
-    if (!old !== gone) this.membershipVersion++;
+    if (!old !== gone) {
+      this.membershipVersion++;
+      if (isDirectlyInApps(rel)) this.appsFilesVersion++;
+    }
     if (gone) {
       this.files.delete(file);
       return { existedBefore: !!old, existsNow: false };

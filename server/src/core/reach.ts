@@ -155,25 +155,35 @@ function joinSegments(dir: string, specifier: string): string {
 /**
  * The app a company-relative path is in, for a path that is or lies under `apps/<app>`. A file
  * directly in `apps/` (`apps/shared.ts`: a name with a code file's extension and nothing after it)
- * is in the root scope, not an app (A2: an app is a directory); `apps/shared` may be either, and
- * is taken for the app's folder.
+ * is in the root scope, not an app (A2: an app is a directory). `apps/shared`, an import without
+ * extension, reaches the file `apps/shared.ts` when there is one (module resolution tries the file
+ * before the folder): then it is no app either, where `hasFile` can tell; else it is taken for the
+ * app's folder.
  */
-export function targetApp(rel: string): string | null {
+export function targetApp(rel: string, hasFile?: (rel: string) => boolean): string | null {
   if (!rel.startsWith("apps/")) return null;
   const end = rel.indexOf("/", 5);
   const app = end < 0 ? rel.slice(5) : rel.slice(5, end);
-  if (end < 0 && CODE_FILE.test(app)) return null;
+  if (end < 0 && (CODE_FILE.test(app) || (hasFile !== undefined && RESOLVED_EXTENSIONS.some((ext) => hasFile(rel + ext))))) return null;
   return app !== "" && !app.startsWith(".") ? app : null;
+}
+
+/** What module resolution appends to an import without extension, files before folders. */
+const RESOLVED_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+
+/** Whether a company-relative path is a file directly in `apps/` (`apps/shared.ts`): an extensionless import of `apps/shared` may reach it. */
+export function isDirectlyInApps(rel: string): boolean {
+  return rel.startsWith("apps/") && rel.indexOf("/", 5) < 0;
 }
 
 const CODE_FILE = /\.([cm]?[jt]sx?|json)$/;
 
-/** Runs an import rule over every import of one file. */
-export function checkImports(rule: ImportRule, file: CompanyFile, root: string, report: Report): void {
+/** Runs an import rule over every import of one file (`hasFile`: the company's files, for a rule that asks). */
+export function checkImports(rule: ImportRule, file: CompanyFile, root: string, report: Report, hasFile?: (rel: string) => boolean): void {
   const facts = file.facts;
   if (!facts || facts.imports.length === 0) return;
   {
-    const ctx: ImportContext = { root, file: file.path, rel: file.rel, role: file.role };
+    const ctx: ImportContext = { root, file: file.path, rel: file.rel, role: file.role, hasFile };
     for (const imp of facts.imports) {
       const site: ImportSite<Range> = { specifier: imp.specifier, specifierRange: imp.range, names: imp.names };
       for (const f of rule.judgeImport(site, ctx)) {

@@ -29,9 +29,11 @@ export const rank = () => 1;
   judgeImport(site, ctx) {
     if (ctx.role.scope === null) return NO_FINDINGS;
     const target = importTarget(ctx, site.specifier);
-    const app = target?.rel !== undefined ? targetApp(target.rel) : null;
+    const app = target?.rel !== undefined ? targetApp(target.rel, ctx.hasFile) : null;
     if (app === null || app === ctx.role.scope) return NO_FINDINGS;
     return [{ range: site.specifierRange, message: `A file of app \`${ctx.role.scope}\` imports from app \`${app}\` (${target!.rel}); share the code through the root scope (outside apps/) instead` }];
   },
-  checkFile(file, root, report) { checkImports(rule, file, root, report); },
+  // Judged per file, and again when a file directly in apps/ comes or goes (`apps/x` may reach it).
+  fileInputs: (a) => [a.company.appsFilesVersion],
+  checkFileIn(file, a, report) { checkImports(rule, file, a.company.root, report, (rel) => a.company.hasFile(rel)); },
 };

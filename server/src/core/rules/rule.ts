@@ -78,6 +78,12 @@ export interface ImportContext {
   file: string;
   rel: string;
   role: FileRole;
+  /**
+   * Whether the company holds a file at a company-relative path, where the host can tell; the
+   * one question a judgement asks beyond paths: whether `apps/x` (an import without extension)
+   * reaches the file `apps/x.ts` rather than app x's folder.
+   */
+  hasFile?: (rel: string) => boolean;
 }
 
 export interface ImportFinding<R> {
@@ -87,9 +93,14 @@ export interface ImportFinding<R> {
   replaceSpecifier?: string;
 }
 
-export interface ImportRule extends FileRule {
+/**
+ * A rule that judges one import at a time (the lint plugin's rules). Most are file rules; one whose
+ * judgement also asks which files the company holds (`ctx.hasFile`) is a company rule that judges
+ * each file, re-judged when those files come or go.
+ */
+export type ImportRule = (FileRule | CompanyRule) & {
   judgeImport<R>(site: ImportSite<R>, ctx: ImportContext): readonly ImportFinding<R>[];
-}
+};
 
 /** What most judgements find: nothing (one shared, frozen array; every import of every file is judged). */
 export const NO_FINDINGS: readonly never[] = Object.freeze([]);
