@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { removeFixture, writeFixture } from "../support/fixture.ts";
 import { LspClient } from "../support/lsp.ts";
@@ -161,3 +161,43 @@ test("bad input: the server indexes the corpus, survives opening and editing eve
     assert.equal(c.proc.exitCode, null, "still running");
   } finally { await c.shutdown(); chmodSync(join(root, "workflows/locked"), 0o755); removeFixture(root); }
 });
+
+for (const dynamicWatch of [true, false]) {
+  test(`bad input: a FIFO, /dev/zero and /dev/urandom named like source files or the lockfile, reported by ${dynamicWatch ? "the client's watcher" : "the server's own watcher"}, are no files to read: the server keeps answering in bounded memory`, async () => {
+    const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@hooli/cloud";
+export const web = vm({ name: "web" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {} }
+${CLOUD_PACKAGE}`);
+    const c = new LspClient({ dynamicWatch });
+    try {
+      await c.initialize([root]);
+      await c.waitIdle();
+      const fifo = join(root, "resources", "pipe.ts");
+      spawnSync("mkfifo", [fifo]);
+      symlinkSync("/dev/zero", join(root, "resources", "zero.ts"));
+      symlinkSync("/dev/urandom", join(root, "workflows-random.ts"));
+      rmSync(join(root, "sanoma.lock.json"));
+      symlinkSync("/dev/zero", join(root, "sanoma.lock.json"));
+      if (dynamicWatch) {
+        c.watched([
+          { file: fifo, type: 1 },
+          { file: join(root, "resources", "zero.ts"), type: 1 },
+          { file: join(root, "workflows-random.ts"), type: 1 },
+          { file: join(root, "sanoma.lock.json"), type: 2 },
+        ]);
+      }
+      // Then an ordinary edit on disk: its problem comes, so the server read past the others.
+      writeFileSync(join(root, "resources", "infra.ts"), `import { vm } from "@hooli/cloud";\nexport const web = vm({ nam: "web" });\n`);
+      if (dynamicWatch) c.watched([{ file: join(root, "resources", "infra.ts"), type: 2 }]);
+      await c.waitFor(() => c.diagnosticsFor(join(root, "resources", "infra.ts")).some((d) => d.code === "resource-fields"), "a problem after the special files", 20000);
+      assert.ok(await c.request("workspace/symbol", { query: "web" }), "still answering");
+      const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${c.proc.pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+      assert.ok(rss < 500_000_000, `bounded memory (${Math.round(rss / 1e6)} MB)`);
+    } finally { await c.shutdown(); removeFixture(root); }
+  });
+}

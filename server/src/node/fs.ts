@@ -2,13 +2,31 @@
 import * as fs from "node:fs";
 import type { DirEntry, FileSystem } from "../core/types.ts";
 
+/**
+ * The most read of one file: far above what a source file may hold to be read at all (2 MB: the
+ * rest is skipped as too large) and what a lockfile of a hundred thousand bindings takes; a
+ * bigger file is read this far, enough to be told too large, and memory stays bounded.
+ */
+const READ_CAP = 64 * 1024 * 1024;
+
 export const nodeFileSystem: FileSystem = {
   readFile(path) {
+    let fd: number | undefined;
     try {
-      const buf = fs.readFileSync(path);
-      return buf.toString("utf8");
+      // Opened without blocking, and read only if it is a regular file: a FIFO named like a source
+      // file would wait for a writer for ever, and /dev/zero never ends (a watcher can name either).
+      fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile()) return undefined;
+      // Never more than READ_CAP.
+      const buf = Buffer.allocUnsafe(Math.min(stat.size, READ_CAP) + 1);
+      let length = 0;
+      for (let n; length < buf.length && (n = fs.readSync(fd, buf, length, buf.length - length, null)) > 0;) length += n;
+      return buf.toString("utf8", 0, length);
     } catch {
       return undefined;
+    } finally {
+      if (fd !== undefined) try { fs.closeSync(fd); } catch { /* already gone */ }
     }
   },
   readDir(path) {
