@@ -135,6 +135,28 @@ for (const dynamicWatch of [true, false]) {
   });
 }
 
+test("server: a folder deleted on disk (one event for the folder) keeps the open buffers under it: the editor's text wins", async () => {
+  // Found by test/server/random-edits.test.ts: the folder's open files left the company, their
+  // problems with them, until the next keystroke in each.
+  const root = writeFixture(BROKEN);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    const nightly = join(root, "workflows/nightly.ts");
+    c.open(nightly, readFileSync(nightly, "utf8"));
+    await c.waitIdle();
+    assert.deepEqual(codes(c.diagnosticsFor(nightly)), ["collection-op"]);
+    rmSync(join(root, "workflows"), { recursive: true });
+    c.watched([{ file: join(root, "workflows"), type: 3 }]);
+    await c.waitIdle();
+    assert.deepEqual(codes(c.diagnosticsFor(nightly)), ["collection-op"], "the open buffer still counts");
+    c.close(nightly);
+    await c.waitIdle();
+    assert.deepEqual(c.diagnosticsFor(nightly), [], "closed, its file is gone");
+  } finally { await c.shutdown(); removeFixture(root); }
+});
+
 test("server: a new sanoma.config.ts makes a company; deleting it dissolves the company and clears its problems", async () => {
   const root = writeFixture(`
 //- /README.md

@@ -288,9 +288,9 @@ export class Session {
       return;
     }
     if (kind === "deleted" && !company.files.has(file)) {
-      // Perhaps a folder: everything under it goes.
+      // Perhaps a folder: everything under it goes, but for open documents (the editor's text wins).
       const prefix = file + path.sep;
-      for (const f of company.files.keys()) if (f.startsWith(prefix)) this.ws.setFile(company, f, undefined);
+      for (const f of company.files.keys()) if (f.startsWith(prefix) && !this.documents.get(toUri(f))) this.ws.setFile(company, f, undefined);
       this.markDirty(company.root);
       return;
     }
@@ -306,7 +306,7 @@ export class Session {
     if (this.documents.get(toUri(file))) return; // the editor's text wins
     if (path.basename(file) === LOCK_FILE && path.dirname(file) === company.root) { company.setFile(file, this.ws.fs.readFile(file)); return; }
     const prefix = file + path.sep;
-    for (const f of company.files.keys()) if (f.startsWith(prefix)) this.ws.readFromDisk(company, f);
+    for (const f of company.files.keys()) if (f.startsWith(prefix) && !this.documents.get(toUri(f))) this.ws.readFromDisk(company, f);
     if (this.ws.fs.isDir(file)) { this.readNewFilesUnder(company, file); return; }
     if (company.files.has(file) || (this.ws.reads(company.root, file) && this.ws.fs.isFile(file))) this.ws.readFromDisk(company, file);
   }
