@@ -183,6 +183,34 @@ export const x = (ctx: any) => ctx.call("data.ghost.get", {});
   } finally { await c.shutdown(); removeFixture(root); }
 });
 
+test("server: a folder deleted on disk (one event for the folder) dissolves the companies whose config went with it", async () => {
+  // Found by test/server/random-edits.test.ts: the nested company stayed, and so did its deleted
+  // files' problems, until a restart.
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /apps/billing/workflows/y.ts
+export const y = (ctx: any) => ctx.call("data.ghost.get", {});
+//- /apps/inner/sanoma.config.ts
+export default {};
+//- /apps/inner/workflows/x.ts
+export const x = (ctx: any) => ctx.call("data.ghost.get", {});
+`);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    const x = join(root, "apps/inner/workflows/x.ts");
+    const y = join(root, "apps/billing/workflows/y.ts");
+    await c.waitFor(() => c.diagnosticsFor(x).length === 1 && c.diagnosticsFor(y).length === 1, "both problems");
+    rmSync(join(root, "apps"), { recursive: true });
+    c.watched([{ file: join(root, "apps"), type: 3 }]);
+    await c.waitIdle();
+    assert.deepEqual([c.diagnosticsFor(x), c.diagnosticsFor(y)], [[], []], "the deleted files' problems go");
+    assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root), [root]);
+  } finally { await c.shutdown(); removeFixture(root); }
+});
+
 test("server: two workspace folders, a nested company and a company opened through a subfolder", async () => {
   const one = writeFixture(`
 //- /sanoma.config.ts

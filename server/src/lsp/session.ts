@@ -274,6 +274,13 @@ export class Session {
         return;
       }
     }
+    if (kind === "deleted") {
+      // A folder deleted whole is one event for the folder (VS Code's way): the companies whose
+      // config went with it dissolve, as when their config alone is deleted.
+      const prefix = file + path.sep;
+      const gone = [...this.ws.companies.keys()].filter((root) => (root === file || root.startsWith(prefix)) && !this.ws.fs.isFile(path.join(root, CONFIG_FILE)));
+      for (const root of gone) this.dissolve(root);
+    }
     if (this.documents.get(toUri(file))) return; // the editor's text wins
     const company = this.ws.companyOf(file);
     if (!company) {
