@@ -6,8 +6,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LspClient, type Diag } from "../support/lsp.ts";
 import { diffExpected, parseFixture, removeFixture, writeFixture, type Found } from "../support/fixture.ts";
@@ -209,6 +209,84 @@ export const x = (ctx: any) => ctx.call("data.ghost.get", {});
     assert.deepEqual([c.diagnosticsFor(x), c.diagnosticsFor(y)], [[], []], "the deleted files' problems go");
     assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root), [root]);
   } finally { await c.shutdown(); removeFixture(root); }
+});
+
+test("server: a sanoma.config.ts created and deleted before its company is indexed makes no company", async () => {
+  // Found by test/server/random-edits.test.ts: the deletion found no company to dissolve, then
+  // the queued index made one anyway, which stayed until a restart.
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string" } });
+//- /apps/inner/workflows/x.ts
+export const x = (ctx: any) => ctx.call("data.orders.get", {});
+`);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    const config = join(root, "apps/inner/sanoma.config.ts");
+    writeFileSync(config, "export default {};\n");
+    c.watched([{ file: config, type: 1 }]);
+    unlinkSync(config);
+    c.watched([{ file: config, type: 3 }]);
+    await c.waitIdle();
+    assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root), [root]);
+    assert.deepEqual(c.diagnosticsFor(join(root, "apps/inner/workflows/x.ts")), [], "x.ts sees the outer company's collection");
+  } finally { await c.shutdown(); removeFixture(root); }
+});
+
+test("server: a nested sanoma.config.ts deleted before its company is indexed, after the enclosing company was listed without its files, gives them back", async () => {
+  // Found by test/server/random-edits.test.ts: the enclosing company's round (its files listed
+  // while the nested config was there) left them out, and the nested company was never made.
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-config-gone-")));
+  const root = join(dir, "big");
+  generateCompany(root, { files: 2000 });
+  const w = join(root, "apps/inner/workflows/w.ts");
+  mkdirSync(dirname(w), { recursive: true });
+  writeFileSync(w, `export const f = (ctx: any) => ctx.call("data.nope.get", {});\n`);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    assert.deepEqual(codes(c.diagnosticsFor(w)), ["collection-op"]);
+    const reports = () => c.notifications.filter((n) => n.method === "$/progress" && /Indexing bench: [1-9]/.test((n.params as any)?.value?.message ?? "")).length;
+    const before = reports();
+    const config = join(root, "apps/inner/sanoma.config.ts");
+    writeFileSync(config, "export default {};\n");
+    c.watched([{ file: config, type: 1 }]);
+    await c.waitFor(() => reports() > before, "the enclosing company's round under way, its files listed");
+    unlinkSync(config);
+    c.watched([{ file: config, type: 3 }]);
+    await c.waitIdle();
+    assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root), [root]);
+    assert.deepEqual(codes(c.diagnosticsFor(w)), ["collection-op"], "w.ts is the enclosing company's again");
+  } finally { await c.shutdown(); rmSync(dir, { recursive: true, force: true }); }
+});
+
+test("server: a sanoma.config.ts deleted while its company is first indexed ends that company's round, not the others'", async () => {
+  // The round read on for a company that was gone, then threw (its state was gone too), and the
+  // companies after it in the round were never indexed: no diagnostics until a restart.
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-config-gone-")));
+  generateCompany(join(dir, "a-big"), { files: 2000 });
+  const small = writeFixture(BROKEN);
+  cpSync(small, join(dir, "b-small"), { recursive: true });
+  removeFixture(small);
+  const c = new LspClient();
+  try {
+    await c.initialize([dir]);
+    await c.waitFor(() => c.notifications.some((n) => n.method === "$/progress" && /Indexing bench: [1-9]/.test((n.params as any)?.value?.message ?? "")), "a progress report of a-big's round");
+    const config = join(dir, "a-big/sanoma.config.ts");
+    unlinkSync(config);
+    c.watched([{ file: config, type: 3 }]);
+    assert.ok(!c.notifications.some((n) => n.method === "window/logMessage" && /indexed .*a-big/.test((n.params as any).message)), "the deletion reached the server while it read a-big (else this test proves nothing)");
+    await c.waitIdle();
+    assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root), [join(dir, "b-small")]);
+    assert.deepEqual(codes(c.diagnosticsFor(join(dir, "b-small/workflows/nightly.ts"))), ["collection-op"]);
+    assert.deepEqual(c.notifications.filter((n) => n.method === "window/logMessage" && /failed/.test((n.params as any).message)), []);
+  } finally { await c.shutdown(); rmSync(dir, { recursive: true, force: true }); }
 });
 
 test("server: two workspace folders, a nested company and a company opened through a subfolder", async () => {

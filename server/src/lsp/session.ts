@@ -138,10 +138,17 @@ export class Session {
       }
       progress?.begin("Sanoma", 0, "Finding files", false);
       for (const root of fresh) {
+        // Its config deleted since the round was queued: no company (the deletion found none to
+        // dissolve), and an enclosing company listed meanwhile left its files out.
+        if (!this.ws.fs.isFile(path.join(root, CONFIG_FILE))) { this.enclosingTakesBack(root); continue; }
         const company = this.ws.ensureCompany(root);
+        // Dissolved (its config deleted) or dropped to be indexed anew while this round waited:
+        // what dropped it has the last word, nothing of this reading is kept.
+        const dropped = () => this.ws.companies.get(root) !== company;
         // Settings that changed since they were asked for are asked again.
         let settings = await settingsOf.get(root)!;
         if (this.settingsGeneration !== settingsGeneration) settings = await this.fetchSettings(root);
+        if (dropped()) continue;
         this.state.set(root, { indexed: false, settings });
         for (const l of this.settingsListeners) l(root, settings);
         this.ws.options.exclude = settings.exclude;
@@ -177,12 +184,15 @@ export class Session {
               reportedAt = now;
             }
             await yieldToRequests();
+            if (dropped()) break;
             openDocuments = this.openDocuments();
             t = performance.now();
           }
         }
+        this.waitingToBeRead -= files.length - done;
+        const st = this.state.get(root);
+        if (!st || dropped()) continue;
         // Files changed on disk while the round read others: read them again, as they are now.
-        const st = this.state.get(root)!;
         for (const file of st.changedWhileIndexing ?? []) this.rereadAfterIndex(company, file);
         st.changedWhileIndexing = undefined;
         // Open documents of this company that are not on disk (new, unsaved files) count too.
@@ -190,7 +200,7 @@ export class Session {
           const file = toPath(doc.uri);
           if (file && !company.files.has(file) && this.ws.rootOf(file) === root && this.ws.reads(root, file)) this.ws.setFile(company, file, doc.getText());
         }
-        this.state.get(root)!.indexed = true;
+        st.indexed = true;
         this.dirty.add(root);
         this.options.log(`indexed ${root}: ${company.files.size} files`);
       }
@@ -225,10 +235,14 @@ export class Session {
       if (file && (file === company.lockPath || company.files.has(file))) this.publish(uri, []);
     }
     for (const file of company.files.keys()) this.problemsByFile.delete(file);
-    // Its files may now belong to an enclosing company.
+    this.enclosingTakesBack(root);
+    this.notifyStatus();
+  }
+
+  /** A company at `root` is no more (or never was): its files may now belong to an enclosing company, which is indexed anew. */
+  private enclosingTakesBack(root: string): void {
     const outer = this.ws.rootOf(root);
     if (outer) { this.state.delete(outer); this.ws.removeCompany(outer); void this.enqueueIndex(() => this.indexRoots([outer])); }
-    this.notifyStatus();
   }
 
   // ---- Changes --------------------------------------------------------------------------------
