@@ -69,6 +69,40 @@ test("bad input: broken syntax, binary, non-UTF-8, 5 MB, symlink loops, no permi
   } finally { chmodSync(join(root, "workflows/locked"), 0o755); removeFixture(root); }
 });
 
+test("bad input: a link to a folder outside the company (its parent, a sibling) is not followed: the parent's files and companies are not the company's; links inside it still are", () => {
+  const top = writeFixture(`
+//- /company/sanoma.config.ts
+export default {};
+//- /company/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const items = collection({ key: "id", fields: { id: "string" } });
+//- /company/workflows/ok.ts
+export const ok = (ctx: any) => ctx.call("data.items.get", {});
+//- /company/lib/inner.ts
+export const inner = (ctx: any) => ctx.call("data.items.gett", {});
+//- /junk/a.ts
+export const a = (ctx: any) => ctx.call("data.items.nope", {});
+//- /other/sanoma.config.ts
+export default {};
+//- /other/workflows/b.ts
+export const b = (ctx: any) => ctx.call("data.zzz.get", {});
+`);
+  try {
+    const company = join(top, "company");
+    symlinkSync("../..", join(company, "workflows", "up"));
+    symlinkSync("../../junk", join(company, "workflows", "junk"));
+    symlinkSync("../lib", join(company, "workflows", "lib"));
+    const r = check(company, "--verbose");
+    // The company's own problem, once (a link inside it to its own lib is the same folder, read once).
+    const found = r.problems.map((p: any) => `${p.file} ${p.rule}`);
+    assert.equal(found.length, 1, found.join("\n"));
+    assert.match(found[0], /lib\/inner\.ts collection-op$/);
+    assert.match(r.stderr, /skipped .*workflows\/up: a link to a folder outside the company, not followed/);
+    assert.match(r.stderr, /skipped .*workflows\/junk: a link to a folder outside the company, not followed/);
+    assert.doesNotMatch(r.stderr, /in 2 companies/, "the other company is not found through the link");
+  } finally { removeFixture(top); }
+});
+
 for (const [name, lock, message] of [
   ["not JSON", `{ "version": 1, "bindings": { oops } }`, /sanoma\.lock\.json is not JSON/],
   ["of another shape", `{ "version": 1, "bindings": { "a#b": { "type": 3 } } }`, /is not a lockfile at `bindings\.a#b\.type`/],

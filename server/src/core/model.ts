@@ -130,6 +130,11 @@ export class Company {
   }
 }
 
+/** Whether the real path `inner` is `outer` or lies under it. */
+export function isWithin(outer: string, inner: string | undefined): boolean {
+  return inner !== undefined && (inner === outer || inner.startsWith(outer.endsWith(path.sep) ? outer : outer + path.sep));
+}
+
 export function unreadableReason(text: string): string | undefined {
   if (text.length > MAX_FILE_BYTES) return `larger than ${MAX_FILE_BYTES / 1_000_000} MB, not read`;
   // Only the head is looked at (as git does), so an ordinary file is not scanned to its end.
@@ -197,6 +202,7 @@ export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: Wa
     }
   }
   const stack = [under];
+  const rootReal = fs.realPath(root) ?? root;
   let n = 0;
   while (stack.length) {
     if (++n % WALK_STEP === 0) yield;
@@ -211,6 +217,12 @@ export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: Wa
       const p = path.join(dir, e.name);
       let kind = e.kind;
       if (kind === "symlink") kind = fs.isDir(p) ? "dir" : fs.isFile(p) ? "file" : "other";
+      // A link to a folder outside the company (its parent, `/tmp`, a sibling) leads to files that
+      // are not the company's: followed, it took in a whole parent folder.
+      if (kind === "dir" && e.kind === "symlink" && !isWithin(rootReal, fs.realPath(p))) {
+        options.onSkip?.({ path: p, reason: "a link to a folder outside the company, not followed" });
+        continue;
+      }
       if (kind === "dir") {
         if (skipsFolder(e.name, relativeTo(root, p) ?? "", exclude)) continue;
         if (fs.isFile(path.join(p, CONFIG_FILE))) continue; // a nested company: its own root
