@@ -6,7 +6,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { LspClient } from "../support/lsp.ts";
@@ -68,6 +68,18 @@ test("boxes over stdio: the diff shows what the preview changed; apply copies on
   assert.deepEqual(applied.applied, ["reports/nightly.md"]);
   assert.match(readFileSync(join(company, "reports/nightly.md"), "utf8"), /Total: €42\.00/);
   assert.equal(readFileSync(join(company, "workflows/nightly.ts"), "utf8"), before, "the file not chosen is untouched");
+});
+
+test("boxes over stdio: a boxes folder that cannot be made costs the boxes alone: the server starts, checks, and each box request says why", async () => {
+  const blocker = join(work, "a-file");
+  writeFileSync(blocker, "");
+  const server = new LspClient({ initializationOptions: { boxesDir: join(blocker, "boxes") } });
+  try {
+    await server.initialize([company]);
+    await server.waitIdle();
+    assert.ok((await server.request("workspace/symbol", { query: "" })).length > 0, "the company is indexed");
+    await assert.rejects(server.request("sanoma/boxes/open", { name: "b" }), /boxes are unavailable: their folder .*a-file\/boxes cannot be made \(ENOTDIR\)/);
+  } finally { await server.shutdown(); }
 });
 
 /** Opens a box in a fresh server (process tier) and starts a background `sleep` there: its pid. */

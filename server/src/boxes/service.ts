@@ -60,10 +60,17 @@ export class BoxService {
   private readonly lastState = new Map<string, BoxesChangedParams["state"]>();
   private previewTemplate: string;
   private disposed = false;
+  /** Why no box can be made (its folder cannot be), if so: every operation on a box says it. */
+  readonly unavailable: string | undefined;
 
   constructor(options: BoxServiceOptions = {}) {
     this.boxesDir = path.resolve(options.boxesDir ?? defaultBoxesDir());
-    fs.mkdirSync(this.boxesDir, { recursive: true, mode: 0o700 });
+    try {
+      fs.mkdirSync(this.boxesDir, { recursive: true, mode: 0o700 });
+    } catch (e) {
+      // Boxes are one feature: without their folder they say why, and nothing else is lost.
+      this.unavailable = `boxes are unavailable: their folder ${this.boxesDir} cannot be made (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); set the initialization option boxesDir, or XDG_CACHE_HOME, to a folder you can write`;
+    }
     // Private to the server's user: a box's files (a `namespace` box's are owned by that user
     // outside it, setuid bits included) are no one else's to reach.
     try { fs.chmodSync(this.boxesDir, 0o700); } catch { /* not ours to change: left as it is */ }
@@ -275,6 +282,7 @@ export class BoxService {
 
   private assertOpen(): void {
     if (this.disposed) throw new Error("the box service was stopped");
+    if (this.unavailable) throw new Error(this.unavailable);
   }
 
   private info(name: string): BoxInfo {

@@ -23,6 +23,7 @@ export interface Boxes {
 export function attachBoxes(connection: Connection, session: Session, params: InitializeParams): Boxes {
   const opts = (params.initializationOptions ?? {}) as { boxesDir?: unknown };
   const service = new BoxService({ boxesDir: typeof opts.boxesDir === "string" && path.isAbsolute(opts.boxesDir) ? opts.boxesDir : undefined });
+  if (service.unavailable) session.options.log(service.unavailable);
   service.onEvent((e) => void connection.sendNotification(BoxesEventNotification, e).catch(() => undefined));
   service.onChanged((e) => void connection.sendNotification(BoxesChangedNotification, e).catch(() => undefined));
 
