@@ -502,6 +502,26 @@ export const none = defineResource({ vendor: "local", type: "none", title: "None
 //                                                                                                                   ^^^^^^^^^^ resource-type-spec a vendorless type
 `));
 
+test("cases: module names are no operation references, in declare module blocks too (A8)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const subjects = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/ambient.d.ts
+declare module "data.subjects.nope1" {
+  export * from "data.subjects.nope2";
+  export { Missing } from "data.subjects.nope3";
+  import type { Other } from "data.subjects.nope4";
+  import "data.subjects.nope5";
+  import x = require("data.subjects.nope6");
+  export type T = import("data.subjects.nope7").T;
+}
+//- /workflows/use.ts
+export const w = (ctx: any) => ctx.call("data.subjects.nope", {});
+//                                      ^^^^^^^^^^^^^^^^^^^^ collection-op
+`));
+
 test("cases: a config read through top-level consts, with shorthand and computed binding names (A3, A7)", () => check(`
 //- /sanoma.config.ts
 import { defineConfig } from "@sanoma-ai/workflows";

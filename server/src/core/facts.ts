@@ -249,6 +249,19 @@ function identifierStart(text: string, at: number): number {
  */
 const CALL_PATTERN = /(?<![\w$.])defineResource(?![\w$])|(?<![\w$])(?:require|import)(?![\w$])|\\u/g;
 
+/**
+ * Whether a string literal names a module where it stands: an import's or export's specifier (at
+ * any depth: inside `declare module "m" { }` too), `import x = require("m")`'s, an import type's,
+ * an ambient module's name. (The calls `import("m")` and `require("m")` are import sites.)
+ */
+function isModuleName(node: ts.Node, parent: ts.Node | undefined, grandparent: ts.Node | undefined): boolean {
+  if (!parent) return false;
+  return ((ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent)) && parent.moduleSpecifier === node)
+    || ts.isExternalModuleReference(parent)
+    || (ts.isLiteralTypeNode(parent) && grandparent !== undefined && ts.isImportTypeNode(grandparent))
+    || (ts.isModuleDeclaration(parent) && parent.name === node);
+}
+
 /** `data.<a>.<b>`, `<a>` and `<b>` identifiers: letters (any script's), digits, `_`, `$` (A8). */
 const OP_ID = /^data\.([\p{L}\p{Nd}_$]+)\.([\p{L}\p{Nd}_$]+)$/u;
 
@@ -790,6 +803,8 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     const chain = chainAt(offset);
     const node = chain[chain.length - 1];
     if ((node.kind !== ts.SyntaxKind.StringLiteral && node.kind !== ts.SyntaxKind.NoSubstitutionTemplateLiteral) || !startsAt(node, offset - 1) || specifierNodes.has(node)) return;
+    // Module specifiers are no operation references (A8), nested in `declare module "m" { … }` too.
+    if (isModuleName(node, chain[chain.length - 2], chain[chain.length - 3])) return;
     const op = parseOpId((node as ts.StringLiteralLike).text);
     if (op) facts.opRefs.push({ collection: op.collection, op: op.op, range: r(node) });
   };

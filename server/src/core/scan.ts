@@ -579,6 +579,9 @@ export function scanText(source: string, prefix: string): { sites: TextSite[]; s
     const strings: TextString[] = [];
     for (let k = 0; k < count; k++) {
       if ((kinds[k] !== STRING && kinds[k] !== TEMPLATE) || !source.startsWith(prefix, starts[k] + 1)) continue;
+      // A module's name where it stands (after `from`, `import`, `module`), nested ones too: no such string.
+      if (k > 0 && kinds[k - 1] === WORD && !member(k - 1) && (is(k - 1, "from") || is(k - 1, "import") || is(k - 1, "module"))) continue;
+      if (k > 1 && punct(k - 1, 40 /* ( */) && kinds[k - 2] === WORD && !member(k - 2) && (is(k - 2, "require") || is(k - 2, "import"))) continue;
       const value = valueOf(k);
       if (value === undefined) return undefined;
       strings.push({ range: [starts[k], ends[k]], value });
