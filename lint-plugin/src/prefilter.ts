@@ -12,11 +12,14 @@
  * is read up to the closing quote (escapes decoded; an escape that cannot be decoded, or a literal
  * cut short by an escaped quote, makes the whole file a candidate). Bare specifiers other than
  * the framework's (`zod`, `node:path`) are not candidates: the A9 rules judge paths, and names
- * only when taken from the framework, except in a collections file, which is always looked at.
+ * only when taken from the framework, but for `collection`, judged from any module: in a file
+ * whose text holds the word (or a `\u`, which may spell it) every literal is a candidate. A
+ * collections file is always looked at.
  * `test/lint/prefilter.test.ts` holds the core's rules to exactly this.
  *
  * Names. Outside a collections file the names an import takes matter only when it takes them from
- * the framework, so a path candidate is judged without names. A framework candidate is judged with
+ * the framework, or when one is `collection`, so a path candidate is judged without names in a
+ * text that cannot hold that word. A framework candidate (or any, in a text that can) is judged with
  * names that include every name its import can take: `*`, `default` and the words of its import
  * clause (back to the `import`/`export` keyword before the `from` that precedes it), or every word
  * of the file when the clause cannot be read that simply (a comment or a quote in it or before the
@@ -54,11 +57,14 @@ export function candidates(text: string): Candidate[] | "all" {
   // (No closure over `text` here, and an index loop: both keep this function quick before V8
   // optimizes it, which on a company of 10,000 files is much of the run.)
   let fileWords: string[] | undefined;
+  // `collection` taken from any module is judged (A8), so where the word can be (written out, or
+  // with an escape), every literal is a candidate; elsewhere bare specifiers are passed over.
+  const anySpecifier = text.includes("collection") || text.includes("\\u");
   for (let k = 0; k < QUOTES.length; k++) {
     const q = QUOTES[k];
     for (let open = text.indexOf(q); open >= 0; open = text.indexOf(q, open + 1)) {
       const first = text.charCodeAt(open + 1);
-      if (first !== 46 /* . */ && first !== 47 /* / */ && first !== 92 /* \ */ && first !== 64 /* @ */) continue;
+      if (first !== 46 /* . */ && first !== 47 /* / */ && first !== 92 /* \ */ && first !== 64 /* @ */ && !anySpecifier) continue;
       const close = text.indexOf(q, open + 1);
       if (q !== "`") {
         const nl = lineEnd(text, open + 1, close < 0 ? text.length : close);
@@ -76,8 +82,9 @@ export function candidates(text: string): Candidate[] | "all" {
       const normalized = q === "`" && raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw;
       const value = normalized.includes("\\") ? unescape(normalized) : normalized;
       if (value === undefined) return "all";
-      if (isPathSpecifier(value)) out.push({ specifier: value, names: NO_NAMES });
-      else if (isFrameworkModule(value)) {
+      // (A path's names matter only for `collection`: judged without them where it cannot be.)
+      if (!anySpecifier && isPathSpecifier(value)) out.push({ specifier: value, names: NO_NAMES });
+      else if (anySpecifier || isFrameworkModule(value)) {
         let names = clauseNames(text, open);
         if (names === undefined) {
           // A name written with an escape (`c\u006fllection`) is no word of the text.

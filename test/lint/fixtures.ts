@@ -292,6 +292,7 @@ export const invoices = collection({ key: "id", fields: { id: "string" } });
 import { collection as c } from "@sanoma-ai/workflows/data";
 //                              ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
 import { collection as mine } from "../lib/collection";
+//                                 ^^^^^^^^^^^^^^^^^^^ collection-import
 //- /resources/other.ts
 import { collection, secret } from "@sanoma-ai/workflows";
 //                                 ^^^^^^^^^^^^^^^^^^^^^^ collection-import
@@ -446,6 +447,7 @@ export const users = collection({ key: "id", fields: { id: "string" } });
 const { collection, "x": y } = require("@sanoma-ai/workflows/data");
 //                                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
 const { collection: c } = require("@acme/other");
+//                                ^^^^^^^^^^^^^ collection-import
 const whole = require("@sanoma-ai/workflows/data");
 export const w = [collection, y, c, whole];
 `,

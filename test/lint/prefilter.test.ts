@@ -30,21 +30,21 @@ const subsets = <T>(xs: T[]): T[][] => xs.reduce<T[][]>((acc, x) => acc.concat(a
 const firing = (specifier: string, names: string[], ctx: ImportContext) =>
   IMPORT_RULES.filter((r) => r.judgeImport({ specifier, specifierRange: 0, names: names.map((imported) => ({ imported, range: 0 })) }, ctx).length > 0).map((r) => r.id);
 
-test("core assumption: a bare specifier that is not the framework's fires only in a collections file", () => {
+test("core assumption: a bare specifier that is not the framework's fires only in a collections file, or when it takes `collection`", () => {
   for (const rel of FILES) {
     const ctx = ctxOf(rel);
     if (ctx.role.isCollectionsFile) continue;
-    for (const spec of BARE) for (const names of subsets(NAMES)) assert.deepEqual(firing(spec, names, ctx), [], `${rel}: ${spec} {${names}}`);
+    for (const spec of BARE) for (const names of subsets(NAMES)) if (!names.includes("collection")) assert.deepEqual(firing(spec, names, ctx), [], `${rel}: ${spec} {${names}}`);
   }
 });
 
-test("core assumption: outside a collections file, names matter only when taken from the framework", () => {
+test("core assumption: outside a collections file, names matter only when taken from the framework, or when one is `collection`", () => {
   for (const rel of FILES) {
     const ctx = ctxOf(rel);
     if (ctx.role.isCollectionsFile) continue;
     for (const spec of [...PATHS, ...BARE]) {
       const none = firing(spec, [], ctx);
-      for (const names of subsets(NAMES)) assert.deepEqual(firing(spec, names, ctx), none, `${rel}: ${spec} {${names}}`);
+      for (const names of subsets(NAMES)) if (!names.includes("collection")) assert.deepEqual(firing(spec, names, ctx), none, `${rel}: ${spec} {${names}}`);
     }
   }
 });
@@ -81,7 +81,9 @@ export * from "/abs";
 });
 
 test("candidates: escapes are decoded, and a literal that cannot be read makes every rule a candidate", () => {
-  assert.deepEqual(candidates(`import "\\u002e\\x2e/a";`), [{ specifier: "../a", names: [] }]);
+  // (A `\\u` may spell `collection`: the path is judged with the names its clause takes.)
+  assert.deepEqual(candidates(`import "\\u002e\\x2e/a";`), [{ specifier: "../a", names: ["*", "default"] }]);
+  assert.deepEqual(candidates(`import "\\x2e./a";`), [{ specifier: "../a", names: [] }]);
   assert.equal(candidates(`import "./a\\"b";`), "all", "an escaped quote");
   assert.equal(candidates(`const s = "./a\\\nb";`), "all", "a line continuation");
   assert.equal(candidates(`import "./\\u{110000}";`), "all", "an escape that is no character");
@@ -89,6 +91,14 @@ test("candidates: escapes are decoded, and a literal that cannot be read makes e
   assert.deepEqual(candidates("import(`../a${x}`);"), [], "a template with a substitution is no specifier");
   assert.deepEqual(candidates(`import "zod"; const s = "it's ./x";`), []);
   assert.equal(unescape("a\\u{1F600}\\tb\\\r\nc"), "a\u{1F600}\tbc");
+});
+
+test("candidates: where the text holds the word collection, every literal is a candidate with its clause's names (collection is judged from any module)", () => {
+  assert.deepEqual(candidates(`import { collection, doc } from "firebase/firestore";\nimport { a } from "./a";`), [
+    { specifier: "firebase/firestore", names: ["*", "default", "collection", "doc"] },
+    { specifier: "./a", names: ["*", "default", "a"] },
+  ]);
+  assert.deepEqual(candidates(`import { doc } from "firebase/firestore";\nimport { a } from "./a";`), [{ specifier: "./a", names: [] }]);
 });
 
 test("candidates: a clause that cannot be read simply takes every word of the file", () => {

@@ -502,6 +502,25 @@ export const none = defineResource({ vendor: "local", type: "none", title: "None
 //                                                                                                                   ^^^^^^^^^^ resource-type-spec a vendorless type
 `));
 
+test("cases: collection taken from any module but @sanoma-ai/workflows/data is a problem, a library's own or a helper's (A8: 'from anywhere but'); other names from them are not", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/sync.ts
+import { collection, doc } from "firebase/firestore";
+//                              ^^^^^^^^^^^^^^^^^^^^ collection-import
+import { doc as d2, getDoc } from "firebase/firestore";
+const { collection: c } = require("./helpers");
+//                                ^^^^^^^^^^^ collection-import
+export const w = [collection, doc, d2, getDoc, c];
+//- /workflows/helpers.ts
+export const collection = 1;
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+import { collection as fire } from "firebase/firestore";
+//                                 ^^^^^^^^^^^^^^^^^^^^ collection-import
+export const items = collection({ key: "id", fields: { id: "string" } });
+`));
+
 test("cases: module names are no operation references, in declare module blocks too (A8)", () => check(`
 //- /sanoma.config.ts
 export default {};

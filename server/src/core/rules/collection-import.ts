@@ -32,18 +32,18 @@ export default {};
 import { collection } from "@sanoma-ai/workflows/data";
 export const users = collection({ key: "id", fields: { id: "string" } });
 `,
-    fix: "Declare collections in the scope's `resources/data.ts`, importing `collection` from `@sanoma-ai/workflows/data`.",
+    fix: "Declare collections in the scope's `resources/data.ts`, importing `collection` from `@sanoma-ai/workflows/data`. A library's own `collection` (Firestore's, say) is taken through its namespace: `import * as firestore from \"firebase/firestore\"`.",
   },
   judgeImport(site, ctx) {
     const names = site.names.filter((n) => n.imported === "collection");
     if (names.length === 0) return NO_FINDINGS;
     // One problem per import (`collection as a, collection as b` is one), at its specifier (B1).
     const at = site.specifierRange;
-    if (!isFrameworkModule(site.specifier)) {
-      return ctx.role.isCollectionsFile ? [{ range: at, message: `A collections file takes \`collection\` from "${DATA_MODULE}", not "${site.specifier}"` }] : NO_FINDINGS;
-    }
     if (site.specifier !== DATA_MODULE) {
-      const certain = names.length === site.names.length && ctx.role.isCollectionsFile;
+      // From anywhere else (A8: "anywhere but @sanoma-ai/workflows/data"): another part of the
+      // framework, a library's own `collection`, a helper of the company. The specifier is replaced
+      // only where that is certain: a collections file taking it from elsewhere in the framework.
+      const certain = isFrameworkModule(site.specifier) && names.length === site.names.length && ctx.role.isCollectionsFile;
       return [{ range: at, message: `\`collection\` comes from "${DATA_MODULE}", not "${site.specifier}"`, replaceSpecifier: certain ? DATA_MODULE : undefined }];
     }
     return ctx.role.isCollectionsFile ? NO_FINDINGS : [{ range: at, message: `Only a collections file (resources/data.ts of a scope) imports \`collection\`; declare the collection there` }];
