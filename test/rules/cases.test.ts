@@ -521,6 +521,27 @@ import { collection as fire } from "firebase/firestore";
 export const items = collection({ key: "id", fields: { id: "string" } });
 `));
 
+test("cases: an operation id is read by its value: written with escapes, anywhere in it, it is one (A8: its whole text)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const subjects = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/escapes.ts
+export const refs = [
+  "data.subjects.n\\x6fpe",
+//^^^^^^^^^^^^^^^^^^^^^^^ collection-op
+  "\\x64ata.subjects.nope",
+//^^^^^^^^^^^^^^^^^^^^^^^ collection-op
+  "data\\u002esubjects\\u002enope",
+//^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-op
+  \`\\u0064ata.subjects.nope\`,
+//^^^^^^^^^^^^^^^^^^^^^^^^^ collection-op
+  "\\x64ata.subjects.get",
+  "dat\\na.subjects.get",
+];
+`));
+
 test("cases: module names are no operation references, in declare module blocks too (A8)", () => check(`
 //- /sanoma.config.ts
 export default {};

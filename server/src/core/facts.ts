@@ -830,6 +830,24 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     const q = text.charCodeAt(i - 1);
     if (q === 34 || q === 39 || q === 96) opRefAt(i); // " ' `
   }
+  // A string's text is its value (A8): `"\x64ata.orders.get"` is an operation reference too. The
+  // strings written with an escape, which the search above cannot see, are read from the tree.
+  if (text.includes("\\")) {
+    const before = facts.opRefs.length;
+    const visit = (node: ts.Node, parent: ts.Node | undefined, grandparent: ts.Node | undefined): void => {
+      if (node.kind === ts.SyntaxKind.StringLiteral || node.kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral) {
+        const start = node.getStart(sf);
+        if (text.startsWith("data.", start + 1) || !text.slice(start, node.end).includes("\\") || specifierNodes.has(node) || isModuleName(node, parent, grandparent)) return;
+        const op = parseOpId((node as ts.StringLiteralLike).text);
+        if (op) facts.opRefs.push({ collection: op.collection, op: op.op, range: r(node) });
+        return;
+      }
+      ts.forEachChild(node, (child) => visit(child, node, parent));
+    };
+    visit(sf, undefined, undefined);
+    // In the text's order, as the text scan gives them.
+    if (facts.opRefs.length > before) facts.opRefs.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
+  }
 
   function readCollection(call: ts.CallExpression) {
     const name = exportedCollectionCalls.get(call);

@@ -562,12 +562,18 @@ export function scanSites(source: string): TextSite[] | undefined {
   }
 }
 
+/** Whether `text[from, to)` holds a backslash. */
+function hasBackslash(text: string, from: number, to: number): boolean {
+  const at = text.indexOf("\\", from);
+  return at >= 0 && at < to;
+}
+
 /** A string literal (or template without substitutions): its range, quotes included, and its value. */
 export interface TextString { range: [number, number]; value: string }
 
 /**
- * The import sites of a text, as `scanSites` reads them, and its string literals whose raw text
- * starts with `prefix`, with their values; undefined when it cannot vouch for them (a literal
+ * The import sites of a text, as `scanSites` reads them, and its string literals whose value
+ * starts with `prefix` (written out, or with escapes), with their values; undefined when it cannot vouch for them (a literal
  * whose escapes cannot be read surely, or anything `scanSites` refuses). Every token of the text
  * is read, so more texts are refused than by `scanSites`, which stops after the last import.
  */
@@ -578,12 +584,16 @@ export function scanText(source: string, prefix: string): { sites: TextSite[]; s
     const sites = stop < 0 ? [] : readSites(stop);
     const strings: TextString[] = [];
     for (let k = 0; k < count; k++) {
-      if ((kinds[k] !== STRING && kinds[k] !== TEMPLATE) || !source.startsWith(prefix, starts[k] + 1)) continue;
+      if (kinds[k] !== STRING && kinds[k] !== TEMPLATE) continue;
+      // Its value counts (an escape may write the prefix): a string with a backslash is read.
+      const escaped = !source.startsWith(prefix, starts[k] + 1);
+      if (escaped && !hasBackslash(source, starts[k], ends[k])) continue;
       // A module's name where it stands (after `from`, `import`, `module`), nested ones too: no such string.
       if (k > 0 && kinds[k - 1] === WORD && !member(k - 1) && (is(k - 1, "from") || is(k - 1, "import") || is(k - 1, "module"))) continue;
       if (k > 1 && punct(k - 1, 40 /* ( */) && kinds[k - 2] === WORD && !member(k - 2) && (is(k - 2, "require") || is(k - 2, "import"))) continue;
       const value = valueOf(k);
       if (value === undefined) return undefined;
+      if (escaped && !value.startsWith(prefix)) continue;
       strings.push({ range: [starts[k], ends[k]], value });
     }
     return { sites, strings };
