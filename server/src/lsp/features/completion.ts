@@ -26,12 +26,18 @@ export function completion(session: Session, params: CompletionParams): Completi
     const before = line.slice(0, str.index);
     const typed = str[2];
     const start = { line: pos.line, character: str.index + 1 };
+    // What an item replaces: the string's whole content, up to its closing quote on this line (or,
+    // unterminated, the rest of the word at the cursor), not just what is before the cursor, so
+    // that accepting `data.orders.list` in `"data.orders.|get"` gives `"data.orders.list"`.
+    const rest = doc.getText({ start: pos, end: { line: pos.line, character: Number.MAX_SAFE_INTEGER } }).replace(/[\r\n]+$/, "");
+    const closing = new RegExp(`^(?:[^\\\\${str[1]}]|\\\\.)*(?=${str[1]})`).exec(rest) ?? /^[\w$.@/-]*/.exec(rest)!;
+    const range = { start, end: { line: pos.line, character: pos.character + closing[0].length } };
     if (/(\bfrom|\bimport\s*\(|\brequire\s*\()\s*$/.test(before)) {
       // Import sources: the framework module that the imported names come from.
       const names = /\{([^}]*)\}/.exec(before)?.[1].split(",").map((s) => s.trim().split(/\s+as\s+/)[0]).filter(Boolean) ?? [];
       const wanted = new Set(names.map((n) => MODULE_OF[n]).filter(Boolean));
       const all = [FRAMEWORK, `${FRAMEWORK}/resources`, `${FRAMEWORK}/data`];
-      return all.map((m, i) => ({ label: m, kind: CompletionItemKind.Module, sortText: `${wanted.has(m) ? 0 : 1}${i}`, preselect: wanted.has(m), detail: wanted.has(m) ? `where ${names.filter((n) => MODULE_OF[n] === m).join(", ")} come${names.length === 1 ? "s" : ""} from` : undefined, textEdit: { range: { start, end: pos }, newText: m } }));
+      return all.map((m, i) => ({ label: m, kind: CompletionItemKind.Module, sortText: `${wanted.has(m) ? 0 : 1}${i}`, preselect: wanted.has(m), detail: wanted.has(m) ? `where ${names.filter((n) => MODULE_OF[n] === m).join(", ")} come${names.length === 1 ? "s" : ""} from` : undefined, textEdit: { range, newText: m } }));
     }
     if ("data.".startsWith(typed) || typed.startsWith("data.")) {
       const out: CompletionItem[] = [];
@@ -42,7 +48,7 @@ export function completion(session: Session, params: CompletionParams): Completi
           out.push({
             label: id, kind: CompletionItemKind.Value,
             detail: `${c.scope === null ? "root scope" : `app ${c.scope}`}: key ${c.fact.key?.value ?? "?"}${BATCH_OPS.has(op) ? " · a batch" : ""}`,
-            textEdit: { range: { start, end: pos }, newText: id },
+            textEdit: { range, newText: id },
           });
         }
       }

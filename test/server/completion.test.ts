@@ -1,0 +1,70 @@
+/**
+ * Completion through the built server over stdio, as text is being typed: a scratch file of the
+ * company is given a text with the cursor marked `|`, and completion is asked there.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { LspClient, uri } from "../support/lsp.ts";
+import { removeFixture, writeFixture } from "../support/fixture.ts";
+import { CLOUD_PACKAGE } from "../support/companies.ts";
+
+const COMPANY = `
+//- /sanoma.config.ts
+import { defineConfig } from "@sanoma-ai/workflows";
+export default defineConfig({ name: "acme" });
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const customers = collection({ key: "id", fields: { id: "string" } });
+//- /resources/infra.ts
+import { vm, cloud } from "@hooli/cloud";
+export const web = vm({ name: "web" });
+//- /workflows/main.ts
+export async function main(ctx: any) {
+  await ctx.call("data.customers.get", {});
+}
+${CLOUD_PACKAGE}`;
+
+let root: string;
+let c: LspClient;
+const opened = new Set<string>();
+
+/** Gives `file` the text `marked` without its `|`, and asks for completion at the `|`. */
+async function complete(file: string, marked: string): Promise<any[]> {
+  const i = marked.indexOf("|");
+  assert.ok(i >= 0, "a cursor");
+  const text = marked.slice(0, i) + marked.slice(i + 1);
+  const path = join(root, file);
+  if (opened.has(path)) c.change(path, text); else { c.open(path, text); opened.add(path); }
+  const lines = marked.slice(0, i).split("\n");
+  return c.request("textDocument/completion", { textDocument: { uri: uri(path) }, position: { line: lines.length - 1, character: lines[lines.length - 1].length } });
+}
+
+before(async () => {
+  root = writeFixture(COMPANY);
+  c = new LspClient();
+  await c.initialize([root]);
+  await c.waitIdle();
+});
+after(async () => { await c.shutdown(); removeFixture(root); });
+
+test("completion: an op id replaces the whole string, not just what is before the cursor", async () => {
+  const items = await complete("workflows/main.ts", `export async function main(ctx: any) {\n  await ctx.call("data.customers.|get", {});\n}\n`);
+  const list = items.find((i) => i.label === "data.customers.list");
+  assert.ok(list, "data.customers.list offered");
+  // `  await ctx.call("` is 18 characters: the content runs from 18 to the closing quote at 36.
+  assert.deepEqual(list.textEdit.range, { start: { line: 1, character: 18 }, end: { line: 1, character: 36 } });
+  assert.equal(list.textEdit.newText, "data.customers.list");
+  const single = await complete("workflows/main.ts", `export async function main(ctx: any) {\n  await ctx.call('data.cus|tomers.get', {});\n}\n`);
+  assert.deepEqual(single.find((i) => i.label === "data.customers.get").textEdit.range.end, { line: 1, character: 36 });
+  // Unterminated (being typed): the rest of the word at the cursor.
+  const open = await complete("workflows/main.ts", `export async function main(ctx: any) {\n  await ctx.call("data.|customers\n}\n`);
+  assert.deepEqual(open.find((i) => i.label === "data.customers.get").textEdit.range.end, { line: 1, character: 32 });
+});
+
+test("completion: an import's specifier is replaced whole too", async () => {
+  const items = await complete("resources/infra.ts", `import { vm, cloud } from "@hooli/cloud";\nimport { secret } from "@sanoma-ai/|workflows";\nexport const web = vm({ name: "web" });\n`);
+  const item = items.find((i) => i.preselect);
+  assert.equal(item.label, "@sanoma-ai/workflows/resources");
+  assert.deepEqual(item.textEdit.range, { start: { line: 1, character: 24 }, end: { line: 1, character: 44 } });
+});
