@@ -68,3 +68,27 @@ test("completion: an import's specifier is replaced whole too", async () => {
   assert.equal(item.label, "@sanoma-ai/workflows/resources");
   assert.deepEqual(item.textEdit.range, { start: { line: 1, character: 24 }, end: { line: 1, character: 44 } });
 });
+
+const labels = (items: any[]) => items.map((i) => i.label).sort();
+const MAIN = (line: string) => `export async function main(ctx: any) {\n  ${line}\n}\n`;
+
+test("completion: op ids only in a string that starts as data. does, and never in a comment", async () => {
+  // A quote opens every string: what is typed must start data. first.
+  assert.deepEqual(await complete("workflows/main.ts", MAIN(`ctx.log("|");`)), []);
+  assert.deepEqual(await complete("workflows/main.ts", MAIN(`ctx.log("|`)), []);
+  assert.deepEqual(await complete("workflows/main.ts", MAIN(`ctx.log("hello |");`)), []);
+  assert.deepEqual(await complete("resources/infra.ts", `import { vm, cloud } from "@hooli/cloud";\nexport const web = vm({ name: "|" });\n`), []);
+  assert.ok(labels(await complete("workflows/main.ts", MAIN(`ctx.call("d|");`))).includes("data.customers.get"), "a first letter of data. is enough");
+  assert.ok(labels(await complete("workflows/main.ts", MAIN(`ctx.call("data.|");`))).includes("data.customers.get"));
+  assert.ok(labels(await complete("workflows/main.ts", MAIN("ctx.call(`data.cu|`);"))).includes("data.customers.get"), "a backtick string");
+  // Comments.
+  assert.deepEqual(await complete("workflows/main.ts", MAIN(`// "data.|`)), []);
+  assert.deepEqual(await complete("workflows/main.ts", MAIN(`ctx.x(); /* "data.| */`)), []);
+  assert.deepEqual(await complete("workflows/main.ts", MAIN(`ctx.x(); // fly.|`)), [], "no member completion in a comment either");
+  // An escaped quote earlier on the line.
+  const escaped = await complete("workflows/main.ts", MAIN(`ctx.call("x\\"y", "data.|");`));
+  const item = escaped.find((i) => i.label === "data.customers.get");
+  assert.ok(item, "the string after an escaped quote is found");
+  assert.deepEqual(item.textEdit.range, { start: { line: 1, character: 20 }, end: { line: 1, character: 25 } });
+  assert.deepEqual(await complete("workflows/main.ts", MAIN(`ctx.call("x\\"y", "data.", 1|);`)), [], "outside the string after an escaped quote");
+});

@@ -270,7 +270,7 @@ export function parseOpId(text: string): { collection: string; op: string } | un
   return m ? { collection: m[1], op: m[2] } : undefined;
 }
 
-function scriptKind(fileName: string): ts.ScriptKind {
+export function scriptKind(fileName: string): ts.ScriptKind {
   if (fileName.endsWith(".tsx")) return ts.ScriptKind.TSX;
   if (fileName.endsWith(".jsx")) return ts.ScriptKind.JSX;
   if (/\.[cm]?js$/.test(fileName)) return ts.ScriptKind.JS;

@@ -1,7 +1,10 @@
 /**
  * Completion: operation ids inside `"data.` strings (only the collections the file's scope sees),
  * desired-object field names of a resource type, a connector's type names after `fly.`, and the
- * right framework module inside an import's specifier.
+ * right framework module inside an import's specifier. What the cursor is in (a comment, a string,
+ * a module specifier) is read from the document's syntax tree (`core/cursor.ts`), not guessed from
+ * quotes on the line: nothing is offered in a comment, and an escaped quote earlier on the line
+ * (`"x\"y"`) does not turn the string that follows inside out.
  */
 import { CompletionItemKind, type CompletionItem, type CompletionParams } from "vscode-languageserver/node";
 import { COLLECTION_OPS, BATCH_OPS, resolveDeclaration, visibleCollections } from "../../core/analysis.ts";
@@ -9,6 +12,17 @@ import { FRAMEWORK } from "../../core/company.ts";
 import { containsPosition } from "../../core/text.ts";
 import type { Session } from "../session.ts";
 import { locate } from "./target.ts";
+import { cursorContext } from "../../core/cursor.ts";
+
+/**
+ * Whether a string whose content before the cursor is `typed` is an op id being written: `typed`
+ * is a prefix of `data.` of at least one character (`"d`, `"dat`) or starts with `data.`. An empty
+ * string is not: `"` is a trigger character, and a quote opens every string (`ctx.log("`, a
+ * desired object's `label: "`), so the op ids come once the first letter of `data.` is typed.
+ */
+function isOpIdStart(typed: string): boolean {
+  return (typed.length > 0 && "data.".startsWith(typed)) || typed.startsWith("data.");
+}
 
 const MODULE_OF: Record<string, string> = { secret: `${FRAMEWORK}/resources`, sanoma: `${FRAMEWORK}/resources`, collection: `${FRAMEWORK}/data` };
 
@@ -19,42 +33,44 @@ export function completion(session: Session, params: CompletionParams): Completi
   const pos = params.position;
   const line = doc.getText({ start: { line: pos.line, character: 0 }, end: pos });
   const file = loc.file;
+  const text = doc.getText();
+  const offset = doc.offsetAt(pos);
+  const at = cursorContext(loc.path, text, offset);
+  if (at.kind === "comment") return [];
 
-  // Inside a string literal?
-  const str = /(["'`])([^"'`]*)$/.exec(line);
-  if (str && (line.slice(0, str.index).split(str[1]).length - 1) % 2 === 0) {
-    const before = line.slice(0, str.index);
-    const typed = str[2];
-    const start = { line: pos.line, character: str.index + 1 };
+  if (at.kind === "string") {
+    const s = at.string;
+    if (s.template) return [];
+    const typed = text.slice(s.start, offset);
+    const start = doc.positionAt(s.start);
     // What an item replaces: the string's whole content, up to its closing quote on this line (or,
     // unterminated, the rest of the word at the cursor), not just what is before the cursor, so
     // that accepting `data.orders.list` in `"data.orders.|get"` gives `"data.orders.list"`.
-    const rest = doc.getText({ start: pos, end: { line: pos.line, character: Number.MAX_SAFE_INTEGER } }).replace(/[\r\n]+$/, "");
-    const closing = new RegExp(`^(?:[^\\\\${str[1]}]|\\\\.)*(?=${str[1]})`).exec(rest) ?? /^[\w$.@/-]*/.exec(rest)!;
-    const range = { start, end: { line: pos.line, character: pos.character + closing[0].length } };
-    if (/(\bfrom|\bimport\s*\(|\brequire\s*\()\s*$/.test(before)) {
+    const closing = doc.positionAt(s.end);
+    const end = s.terminated && closing.line === pos.line ? closing : doc.positionAt(offset + /^[\w$.@/-]*/.exec(text.slice(offset, s.end))![0].length);
+    const range = { start, end };
+    if (s.module) {
       // Import sources: the framework module that the imported names come from.
-      const names = /\{([^}]*)\}/.exec(before)?.[1].split(",").map((s) => s.trim().split(/\s+as\s+/)[0]).filter(Boolean) ?? [];
+      const before = line.slice(0, start.character);
+      const names = /\{([^}]*)\}/.exec(before)?.[1].split(",").map((n) => n.trim().split(/\s+as\s+/)[0]).filter(Boolean) ?? [];
       const wanted = new Set(names.map((n) => MODULE_OF[n]).filter(Boolean));
       const all = [FRAMEWORK, `${FRAMEWORK}/resources`, `${FRAMEWORK}/data`];
       return all.map((m, i) => ({ label: m, kind: CompletionItemKind.Module, sortText: `${wanted.has(m) ? 0 : 1}${i}`, preselect: wanted.has(m), detail: wanted.has(m) ? `where ${names.filter((n) => MODULE_OF[n] === m).join(", ")} come${names.length === 1 ? "s" : ""} from` : undefined, textEdit: { range, newText: m } }));
     }
-    if ("data.".startsWith(typed) || typed.startsWith("data.")) {
-      const out: CompletionItem[] = [];
-      for (const [name, list] of visibleCollections(loc.analysis, file.role.scope)) {
-        const c = list[0];
-        for (const op of COLLECTION_OPS) {
-          const id = `data.${name}.${op}`;
-          out.push({
-            label: id, kind: CompletionItemKind.Value,
-            detail: `${c.scope === null ? "root scope" : `app ${c.scope}`}: key ${c.fact.key?.value ?? "?"}${BATCH_OPS.has(op) ? " · a batch" : ""}`,
-            textEdit: { range, newText: id },
-          });
-        }
+    if (!isOpIdStart(typed)) return [];
+    const out: CompletionItem[] = [];
+    for (const [name, list] of visibleCollections(loc.analysis, file.role.scope)) {
+      const c = list[0];
+      for (const op of COLLECTION_OPS) {
+        const id = `data.${name}.${op}`;
+        out.push({
+          label: id, kind: CompletionItemKind.Value,
+          detail: `${c.scope === null ? "root scope" : `app ${c.scope}`}: key ${c.fact.key?.value ?? "?"}${BATCH_OPS.has(op) ? " · a batch" : ""}`,
+          textEdit: { range, newText: id },
+        });
       }
-      return out;
     }
-    return [];
+    return out;
   }
 
   // After `fly.`: the types a connector import offers.
