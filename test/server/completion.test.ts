@@ -92,3 +92,18 @@ test("completion: op ids only in a string that starts as data. does, and never i
   assert.deepEqual(item.textEdit.range, { start: { line: 1, character: 20 }, end: { line: 1, character: 25 } });
   assert.deepEqual(await complete("workflows/main.ts", MAIN(`ctx.call("x\\"y", "data.", 1|);`)), [], "outside the string after an escaped quote");
 });
+
+const INFRA = (decl: string) => `import { vm, cloud } from "@hooli/cloud";\n${decl}\nexport const api = vm({ name: "api" });\n`;
+
+test("completion: field names only at a key's place of the desired object itself", async () => {
+  assert.deepEqual(labels(await complete("resources/infra.ts", INFRA(`export const web = vm({ | });`))), ["disk", "name", "zone"]);
+  assert.deepEqual(labels(await complete("resources/infra.ts", INFRA(`export const web = vm({ name: "web", | });`))), ["disk", "zone"]);
+  assert.deepEqual(labels(await complete("resources/infra.ts", INFRA(`export const web = cloud.vm({\n  name: "web",\n  zo|\n});`))), ["disk", "zone"]);
+  // Not in a value, not in an object nested in a value, not in the options.
+  assert.deepEqual(await complete("resources/infra.ts", INFRA(`export const web = vm({ name: process.env.| });`)), []);
+  assert.deepEqual(await complete("resources/infra.ts", INFRA(`export const web = vm({ name: "web", zone: | });`)), []);
+  assert.deepEqual(await complete("resources/infra.ts", INFRA(`export const web = cloud.vm({ disk: { | } });`)), []);
+  assert.deepEqual(await complete("resources/infra.ts", INFRA(`export const web = vm({ name: "web" }, { | });`)), []);
+  // An object still unclosed while it is typed, with more code after it.
+  assert.deepEqual(labels(await complete("resources/infra.ts", INFRA(`export const web = vm({ name: "web", |`))), ["disk", "zone"]);
+});

@@ -73,10 +73,12 @@ export function completion(session: Session, params: CompletionParams): Completi
     return out;
   }
 
+  const facts = file.facts;
+  if (!facts) return [];
+
   // After `fly.`: the types a connector import offers.
   const member = /([A-Za-z_$][\w$]*)\.([\w$]*)$/.exec(line);
-  const facts = file.facts;
-  if (member && facts) {
+  if (at.kind === "code" && member) {
     const binding = facts.bindings.get(member[1]);
     if (binding) {
       const names = loc.analysis.resolver.typeMembers(loc.path, binding.source, binding.imported);
@@ -84,10 +86,12 @@ export function completion(session: Session, params: CompletionParams): Completi
     }
   }
 
-  // Inside a desired object: the type's fields not yet written.
-  if (facts && file.role.isDataFile) {
+  // At the place of a key of a desired object itself (not in a value, not in an object nested in
+  // a value, not in the options): the type's fields not yet written. An object still unclosed
+  // while it is typed counts too: the parser's recovery keeps it open, in the facts as here.
+  if (at.kind === "key" && file.role.isDataFile) {
     for (const d of facts.declarations) {
-      if (!d.desired || !containsPosition(d.desired.range, pos)) continue;
+      if (!d.desired || doc.offsetAt(d.desired.range.start) !== at.object) continue;
       const r = resolveDeclaration(loc.analysis.resolver, file, d);
       if (r.kind !== "type" || !r.type.spec.fields) return [];
       // The key being typed (the cursor is in it) is not yet "written".
