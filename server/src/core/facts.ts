@@ -80,6 +80,8 @@ export interface CollectionFact {
   nameLiteral?: { value: string; range: Range };
   key?: { value: string; range: Range };
   fields?: { name: string; range: Range }[];
+  /** Its options when they are an object literal: the object, and its first property if any (where a rename adds a `name`). */
+  options?: { range: Range; first?: Range };
   /** Whether it is `export const x = collection(...)`, i.e. declares a collection. */
   exported: boolean;
 }
@@ -854,6 +856,7 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     const c: CollectionFact = { callRange: r(call.expression), exported: !!name, exportName: name?.text, nameRange: name ? r(name) : undefined };
     const a = call.arguments[0] && unwrap(call.arguments[0]);
     if (a && ts.isObjectLiteralExpression(a)) {
+      c.options = { range: r(a), ...(a.properties.length > 0 ? { first: r(a.properties[0]) } : {}) };
       const n = prop(a, "name");
       if (n && ts.isStringLiteralLike(n)) c.nameLiteral = { value: n.text, range: r(n) };
       const k = prop(a, "key");

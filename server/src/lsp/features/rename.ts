@@ -1,20 +1,33 @@
 /**
- * Rename a collection: its `name` literal when it has one, else its export's name, and every op
- * id string that names it, in one workspace edit.
+ * Rename a collection, from its `name` literal, its export's name or any op id naming it: every op
+ * id string that names it, and its `name` literal, in one workspace edit. The export's name (a
+ * TypeScript identifier, imported and used elsewhere) is never renamed: a collection named by it
+ * gets a `name: "<new>"` property, first in its options, instead. The new name must be an op-id
+ * name (A8: letters, digits, `_` and `$`, not starting with a digit) that no other collection of
+ * the company has; otherwise the rename is refused with a message saying why.
  */
 import type { PrepareRenameParams, Range, RenameParams, TextEdit, WorkspaceEdit } from "vscode-languageserver/node";
 import { ResponseError, ErrorCodes } from "vscode-languageserver/node";
 import type { Collection } from "../../core/analysis.ts";
+import { containsPosition } from "../../core/text.ts";
 import type { Session } from "../session.ts";
 import { toUri } from "../convert.ts";
 import { locate, referencesTo, targetAt } from "./target.ts";
 import { inner } from "./references.ts";
 
+/** An op id's collection name: an identifier of letters (any script's), digits, `_` and `$` (A8). */
+const COLLECTION_NAME = /^[\p{L}_$][\p{L}\p{Nd}_$]*$/u;
+
+/** The collection under the cursor, and the range there that names it (which a client shows for the rename). */
 function collectionAt(session: Session, uri: string, position: { line: number; character: number }) {
   const loc = locate(session, uri);
   if (!loc) return undefined;
   const t = targetAt(loc, position);
-  if (t?.kind === "collection") return { loc, collection: t.collection, range: t.collection.nameRange };
+  if (t?.kind === "collection") {
+    const c = t.collection;
+    const literal = c.fact.nameLiteral && containsPosition(c.fact.nameLiteral.range, position);
+    return { loc, collection: c, range: literal ? inner(c.fact.nameLiteral!.range) : c.fact.nameRange! };
+  }
   if (t?.kind === "opRef" && t.collections.length === 1) {
     const r = t.ref.range;
     const start = r.start.character + 1 + "data.".length;
@@ -25,23 +38,46 @@ function collectionAt(session: Session, uri: string, position: { line: number; c
 
 export function prepareRename(session: Session, params: PrepareRenameParams): { range: Range; placeholder: string } | null {
   const at = collectionAt(session, params.textDocument.uri, params.position);
-  return at ? { range: at.collection.fact.nameLiteral && at.range === at.collection.nameRange ? inner(at.range) : at.range, placeholder: at.collection.name } : null;
+  return at ? { range: at.range, placeholder: at.collection.name } : null;
 }
 
 export function rename(session: Session, params: RenameParams): WorkspaceEdit | null {
   const at = collectionAt(session, params.textDocument.uri, params.position);
   if (!at) return null;
   const name = params.newName;
-  if (!/^[\p{L}\p{Nd}_$]+$/u.test(name)) throw new ResponseError(ErrorCodes.InvalidParams, `${name} is not a collection name: use letters, digits, _ and $`);
   const c: Collection = at.collection;
+  if (!COLLECTION_NAME.test(name)) {
+    throw new ResponseError(ErrorCodes.InvalidParams, `${name} is not a collection name: use letters, digits, _ and $, not starting with a digit`);
+  }
+  const taken = at.loc.analysis.collections.find((o) => o !== c && o.name === name);
+  if (taken) throw new ResponseError(ErrorCodes.InvalidParams, `a collection named ${name} exists already (${taken.file.rel}): two collections of one name are a problem`);
   const changes: Record<string, TextEdit[]> = {};
   const add = (file: string, range: Range, newText: string) => (changes[toUri(file)] ??= []).push({ range, newText });
   if (c.fact.nameLiteral) add(c.file.path, inner(c.fact.nameLiteral.range), name);
-  else if (c.fact.nameRange) add(c.file.path, c.fact.nameRange, name);
+  else if (name !== c.name) {
+    // Named by its export: the identifier stays (its imports and uses would break); a `name` is added.
+    const options = c.fact.options;
+    if (!options) throw new ResponseError(ErrorCodes.InvalidParams, `${c.name} cannot be renamed: its options are not an object literal, so no name property can be added`);
+    const property = `name: ${JSON.stringify(name)}`;
+    const first = options.first;
+    if (!first) add(c.file.path, { start: options.range.start, end: options.range.end }, `{ ${property} }`);
+    else if (first.start.line === options.range.start.line) add(c.file.path, { start: first.start, end: first.start }, `${property}, `);
+    else {
+      // One property a line: the new one on a line of its own, indented as the first.
+      const indent = /^\s*/.exec(lineOf(session, c.file.path, first.start.line).slice(0, first.start.character))![0];
+      add(c.file.path, { start: first.start, end: first.start }, `${property},\n${indent}`);
+    }
+  }
   for (const { file, ref } of referencesTo(at.loc.analysis, c)) {
     const r = inner(ref.range);
     const start = r.start.character + "data.".length;
     add(file.path, { start: { line: r.start.line, character: start }, end: { line: r.start.line, character: start + ref.collection.length } }, name);
   }
   return { changes };
+}
+
+/** A line of a file's text as the server holds it: the editor's when open, else the disk's. */
+function lineOf(session: Session, file: string, line: number): string {
+  const text = session.documents.get(toUri(file))?.getText() ?? session.ws.fs.readFile(file) ?? "";
+  return text.split(/\r?\n/)[line] ?? "";
 }

@@ -1,0 +1,117 @@
+/**
+ * Renaming a collection through the built server over stdio: the edit is applied to the open
+ * documents, and the company must come out whole (no problem, the TypeScript names untouched).
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { LspClient, uri } from "../support/lsp.ts";
+import { removeFixture, writeFixture } from "../support/fixture.ts";
+import { CLOUD_PACKAGE } from "../support/companies.ts";
+
+const COMPANY = `
+//- /sanoma.config.ts
+import { defineConfig } from "@sanoma-ai/workflows";
+export default defineConfig({ name: "acme" });
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const customers = collection({
+  key: "id",
+  fields: { id: "string" },
+});
+export const orders = collection({ key: "id", fields: { id: "string" } });
+export const people = collection({ name: "users", key: "id", fields: { id: "string" } });
+//- /workflows/main.ts
+import { customers, orders } from "../resources/data";
+export async function main(ctx: any) {
+  await ctx.call("data.customers.get", { customers });
+  await ctx.call("data.orders.list", { orders });
+  await ctx.call("data.users.count", {});
+}
+//- /apps/billing/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const invoices = collection({ key: "id", fields: { id: "string" } });
+${CLOUD_PACKAGE}`;
+
+let root: string;
+let c: LspClient;
+const texts = new Map<string, string>();
+
+function at(file: string, needle: string, delta = 0) {
+  const text = texts.get(file)!;
+  const i = text.indexOf(needle);
+  assert.ok(i >= 0, `${needle} in ${file}`);
+  const lines = text.slice(0, i + delta).split("\n");
+  return { textDocument: { uri: uri(join(root, file)) }, position: { line: lines.length - 1, character: lines[lines.length - 1].length } };
+}
+
+/** Applies a workspace edit to the open documents, as a client does. */
+function apply(edit: { changes: Record<string, { range: any; newText: string }[]> }) {
+  for (const file of texts.keys()) {
+    const edits = edit.changes[uri(join(root, file))];
+    if (!edits) continue;
+    let text = texts.get(file)!;
+    const offset = (p: { line: number; character: number }) => text.split("\n").slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+    for (const e of [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start))) text = text.slice(0, offset(e.range.start)) + e.newText + text.slice(offset(e.range.end));
+    texts.set(file, text);
+    c.change(join(root, file), text);
+  }
+}
+
+before(async () => {
+  root = writeFixture(COMPANY);
+  c = new LspClient();
+  await c.initialize([root]);
+  await c.waitIdle();
+  for (const f of ["resources/data.ts", "workflows/main.ts"]) { texts.set(f, readFileSync(join(root, f), "utf8")); c.open(join(root, f), texts.get(f)!); }
+  await c.waitIdle();
+});
+after(async () => { await c.shutdown(); removeFixture(root); });
+
+test("rename: a bad name or one another collection has is refused, saying why", async () => {
+  const params = at("resources/data.ts", "customers =");
+  await assert.rejects(c.request("textDocument/rename", { ...params, newName: "1x" }), /1x is not a collection name: .*not starting with a digit/);
+  await assert.rejects(c.request("textDocument/rename", { ...params, newName: "a.b" }), /not a collection name/);
+  await assert.rejects(c.request("textDocument/rename", { ...params, newName: "orders" }), /a collection named orders exists already/);
+  await assert.rejects(c.request("textDocument/rename", { ...params, newName: "users" }), /a collection named users exists already/, "named by its name literal");
+  await assert.rejects(c.request("textDocument/rename", { ...params, newName: "invoices" }), /a collection named invoices exists already \(apps\/billing\/resources\/data\.ts\)/, "in another scope");
+});
+
+test("prepareRename: the name under the cursor, with the collection's name", async () => {
+  assert.deepEqual(await c.request("textDocument/prepareRename", at("resources/data.ts", "customers =", 3)),
+    { range: { start: { line: 1, character: 13 }, end: { line: 1, character: 22 } }, placeholder: "customers" });
+  assert.deepEqual(await c.request("textDocument/prepareRename", at("resources/data.ts", `"users"`, 2)),
+    { range: { start: { line: 6, character: 42 }, end: { line: 6, character: 47 } }, placeholder: "users" });
+  assert.deepEqual(await c.request("textDocument/prepareRename", at("resources/data.ts", "people =", 2)),
+    { range: { start: { line: 6, character: 13 }, end: { line: 6, character: 19 } }, placeholder: "users" }, "the export's name of a named collection");
+  assert.deepEqual(await c.request("textDocument/prepareRename", at("workflows/main.ts", "data.orders.list", 7)),
+    { range: { start: { line: 3, character: 23 }, end: { line: 3, character: 29 } }, placeholder: "orders" });
+});
+
+test("rename: a collection named by its export gets a name property; the identifier, its import and its uses stay", async () => {
+  apply(await c.request("textDocument/rename", { ...at("resources/data.ts", "customers =", 2), newName: "clients" }));
+  apply(await c.request("textDocument/rename", { ...at("workflows/main.ts", "data.orders.list", 7), newName: "purchases" }));
+  apply(await c.request("textDocument/rename", { ...at("resources/data.ts", `"users"`, 2), newName: "members" }));
+  assert.equal(texts.get("resources/data.ts"), `import { collection } from "@sanoma-ai/workflows/data";
+export const customers = collection({
+  name: "clients",
+  key: "id",
+  fields: { id: "string" },
+});
+export const orders = collection({ name: "purchases", key: "id", fields: { id: "string" } });
+export const people = collection({ name: "members", key: "id", fields: { id: "string" } });
+`);
+  assert.equal(texts.get("workflows/main.ts"), `import { customers, orders } from "../resources/data";
+export async function main(ctx: any) {
+  await ctx.call("data.clients.get", { customers });
+  await ctx.call("data.purchases.list", { orders });
+  await ctx.call("data.members.count", {});
+}
+`);
+  await c.waitIdle();
+  for (const f of texts.keys()) assert.deepEqual(c.diagnosticsFor(join(root, f)), [], `${f} has no problem`);
+  // Named now: a second rename edits the literal it got.
+  const again = await c.request("textDocument/rename", { ...at("resources/data.ts", "customers =", 2), newName: "buyers" });
+  assert.deepEqual(again.changes[uri(join(root, "resources/data.ts"))], [{ range: { start: { line: 2, character: 9 }, end: { line: 2, character: 16 } }, newText: "buyers" }]);
+});
