@@ -24,6 +24,7 @@ import { secret } from "@sanoma-ai/workflows";
 export const web = vm({ name: "web", zone: "eu-1" });
 export const api = cloud.vm({ nam: "api" });
 export const key = secret("CLOUD_KEY");
+export const typo = secret('CLOUD_KY');
 //- /workflows/nightly.ts
 export async function nightly(ctx: any) {
   await ctx.call("data.orders.save", {});
@@ -151,6 +152,13 @@ test("code actions: did-you-mean replacements and the right import source", asyn
   const field = c.diagnosticsFor(infra).find((x) => x.code === "resource-fields" && /`nam` is not a field/.test(x.message))!;
   const rename = await c.request("textDocument/codeAction", { textDocument: { uri: uri(infra) }, range: field.range, context: { diagnostics: [field] } });
   assert.equal(rename[0].edit.changes[uri(infra)][0].newText, "name");
+  const secret = c.diagnosticsFor(infra).find((x) => x.code === "secret-bindings")!;
+  assert.match(secret.message, /did you mean `CLOUD_KEY`\?/);
+  const change = await c.request("textDocument/codeAction", { textDocument: { uri: uri(infra) }, range: secret.range, context: { diagnostics: [secret] } });
+  assert.equal(change.length, 1, "a quick fix for the secret's did-you-mean");
+  assert.equal(change[0].title, `Change to "CLOUD_KEY"`);
+  const line = readFileSync(infra, "utf8").split("\n")[5];
+  assert.deepEqual(change[0].edit.changes[uri(infra)], [{ range: { start: { line: 5, character: line.indexOf("CLOUD_KY") }, end: { line: 5, character: line.indexOf("CLOUD_KY") + 8 } }, newText: "CLOUD_KEY" }]);
 });
 
 test("symbols: declarations, collections and workflows, per document and workspace-wide", async () => {

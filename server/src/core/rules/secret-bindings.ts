@@ -2,7 +2,7 @@
  * `secret-bindings` (SPEC A7): the config's secret bindings are well formed, and every
  * `secret("NAME")` of a data file has a binding (a warning: the store may still hold it).
  */
-import { suggestion } from "../text.ts";
+import { didYouMean, suggestion } from "../text.ts";
 import type { Analysis } from "../analysis.ts";
 import type { SecretBindingFact } from "../facts.ts";
 import type { Rule } from "./rule.ts";
@@ -82,9 +82,13 @@ export const image = secret("RUNNER_IMAGE");
     for (const s of file.facts.secretCalls) {
       if (names.set.has(s.name)) continue;
       const hint = suggestion(s.name, names.set);
+      const near = hint ? didYouMean(s.name, names.set) : undefined;
+      // (The fix edits the literal's text, so its quotes stay as written.)
+      const text = { start: { line: s.range.start.line, character: s.range.start.character + 1 }, end: { line: s.range.end.line, character: s.range.end.character - 1 } };
       report({
         file: file.path, range: s.range, severity: "warning",
         message: `No secret binding named \`${s.name}\` in sanoma.config.ts; apply will look for it in the secret store${hint}`,
+        fixes: near ? [{ title: `Change to "${near}"`, preferred: true, edits: [{ file: file.path, range: text, newText: near }] }] : undefined,
         related: config ? [{ file: config.path, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: "the config's secret bindings" }] : undefined,
       });
     }
