@@ -164,6 +164,22 @@ test("code actions: did-you-mean replacements and the right import source", asyn
 test("symbols: declarations, collections and workflows, per document and workspace-wide", async () => {
   const doc = await c.request("textDocument/documentSymbol", { textDocument: { uri: uri(join(root, "workflows/nightly.ts")) } });
   assert.deepEqual(doc.map((s: any) => s.name).sort(), ["hourly", "nightly"]);
+  // range: the whole declaration statement; selectionRange: the name.
+  const range = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
+  const width = (file: string, line: number) => readFileSync(join(root, file), "utf8").split("\n")[line].length;
+  const nightly = doc.find((s: any) => s.name === "nightly");
+  assert.deepEqual([nightly.range, nightly.selectionRange], [range(0, 0, 5, 1), range(0, 22, 0, 29)]);
+  const hourly = doc.find((s: any) => s.name === "hourly");
+  assert.deepEqual([hourly.range, hourly.selectionRange], [range(6, 0, 6, width("workflows/nightly.ts", 6)), range(6, 13, 6, 19)]);
+  const data = await c.request("textDocument/documentSymbol", { textDocument: { uri: uri(join(root, "resources/data.ts")) } });
+  const orders = data.find((s: any) => s.name === "orders");
+  assert.deepEqual([orders.range, orders.selectionRange], [range(1, 0, 1, width("resources/data.ts", 1)), range(1, 13, 1, 19)]);
+  const users = data.find((s: any) => s.name === "users");
+  assert.deepEqual(users.selectionRange, range(2, 41, 2, 48), "named by its name literal");
+  assert.deepEqual(users.range.start, { line: 2, character: 0 });
+  const infra = await c.request("textDocument/documentSymbol", { textDocument: { uri: uri(join(root, "resources/infra.ts")) } });
+  const web = infra.find((s: any) => s.name === "web");
+  assert.deepEqual([web.range, web.selectionRange], [range(2, 0, 2, width("resources/infra.ts", 2)), range(2, 13, 2, 16)]);
   const all = await c.request("workspace/symbol", { query: "" });
   const names = all.map((s: any) => s.name);
   for (const n of ["web", "api", "orders", "users", "invoices", "nightly", "hourly", "bill"]) assert.ok(names.includes(n), n);

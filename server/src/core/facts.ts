@@ -80,6 +80,8 @@ export interface CollectionFact {
   nameLiteral?: { value: string; range: Range };
   key?: { value: string; range: Range };
   fields?: { name: string; range: Range }[];
+  /** The whole statement that declares it (`export const x = collection(…);`), when it is exported. */
+  statementRange?: Range;
   /** Its options when they are an object literal: the object, and its first property if any (where a rename adds a `name`). */
   options?: { range: Range; first?: Range };
   /** Whether it is `export const x = collection(...)`, i.e. declares a collection. */
@@ -111,7 +113,8 @@ export interface ConfigFact {
   secretBindingsOpen?: boolean;
 }
 
-export interface WorkflowFact { name: string; range: Range }
+/** `range`: its name (where a code lens goes); `declaration`: the whole statement that defines it. */
+export interface WorkflowFact { name: string; range: Range; declaration: Range }
 
 export interface FileFacts {
   /** Why nothing of the text could be read (it nests deeper than the parser's stack), if so. */
@@ -525,7 +528,7 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
       if (exported) {
         const name = isDefault ? "default" : st.name?.text;
         if (name) facts.exports.set(name, { kind: "other" });
-        if (ts.isFunctionDeclaration(st) && (st.name || isDefault)) facts.workflows.push({ name: name!, range: r(st.name ?? st) });
+        if (ts.isFunctionDeclaration(st) && (st.name || isDefault)) facts.workflows.push({ name: name!, range: r(st.name ?? st), declaration: r(st) });
       }
       continue;
     }
@@ -679,15 +682,15 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     if (b.imported === "secret") secretLocals.add(local);
     if (b.imported === "*" && isFrameworkModule(b.source)) frameworkNamespaces.add(local);
   }
-  const exportedCollectionCalls = new Map<ts.Node, ts.Identifier>();
+  const exportedCollectionCalls = new Map<ts.Node, { name: ts.Identifier; statement: ts.Node }>();
   for (const st of sf.statements) {
     if (ts.isVariableStatement(st) && hasModifier(st, ts.SyntaxKind.ExportKeyword)) {
-      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) exportedCollectionCalls.set(unwrap(d.initializer), d.name);
+      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) exportedCollectionCalls.set(unwrap(d.initializer), { name: d.name, statement: st });
     }
   }
   for (const { local, exported } of exportedByName) {
     const call = unwrap(local.init);
-    if (!exportedCollectionCalls.has(call)) exportedCollectionCalls.set(call, exported);
+    if (!exportedCollectionCalls.has(call)) exportedCollectionCalls.set(call, { name: exported, statement: local.statement });
   }
 
   // Rather than visiting every node (as costly as parsing again), find the few places that can
@@ -852,8 +855,10 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
   }
 
   function readCollection(call: ts.CallExpression) {
-    const name = exportedCollectionCalls.get(call);
+    const exported = exportedCollectionCalls.get(call);
+    const name = exported?.name;
     const c: CollectionFact = { callRange: r(call.expression), exported: !!name, exportName: name?.text, nameRange: name ? r(name) : undefined };
+    if (exported) c.statementRange = r(exported.statement);
     const a = call.arguments[0] && unwrap(call.arguments[0]);
     if (a && ts.isObjectLiteralExpression(a)) {
       c.options = { range: r(a), ...(a.properties.length > 0 ? { first: r(a.properties[0]) } : {}) };
@@ -884,7 +889,7 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     for (const d of st.declarationList.declarations) {
       if (!ts.isIdentifier(d.name) || !d.initializer) continue;
       const init = unwrap(d.initializer);
-      if (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isCallExpression(init)) facts.workflows.push({ name: d.name.text, range: r(d.name) });
+      if (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isCallExpression(init)) facts.workflows.push({ name: d.name.text, range: r(d.name), declaration: r(st) });
     }
   }
 

@@ -1,20 +1,25 @@
-/** Document and workspace symbols: declarations, collections and workflows. */
-import { SymbolKind, type DocumentSymbol, type DocumentSymbolParams, type WorkspaceSymbol, type WorkspaceSymbolParams } from "vscode-languageserver/node";
+/**
+ * Document and workspace symbols: declarations, collections and workflows. A document symbol's
+ * `range` is its whole declaration statement (so an outline follows the cursor and breadcrumbs
+ * show where it is), its `selectionRange` its name; a workspace symbol's location is its name.
+ */
+import { SymbolKind, type DocumentSymbol, type Position, type DocumentSymbolParams, type WorkspaceSymbol, type WorkspaceSymbolParams } from "vscode-languageserver/node";
 import type { Analysis } from "../../core/analysis.ts";
 import type { CompanyFile } from "../../core/model.ts";
 import type { Session } from "../session.ts";
 import { toUri } from "../convert.ts";
 import { locate } from "./target.ts";
 
-interface Sym { name: string; detail: string; kind: SymbolKind; range: DocumentSymbol["range"]; file: CompanyFile }
+/** `range`: the name; `full`: the whole declaration statement. */
+interface Sym { name: string; detail: string; kind: SymbolKind; range: DocumentSymbol["range"]; full: DocumentSymbol["range"]; file: CompanyFile }
 
 function symbolsOf(a: Analysis, only?: CompanyFile): Sym[] {
   const out: Sym[] = [];
-  for (const d of a.declarations) if (!only || d.file === only) out.push({ name: d.fact.exportName, detail: d.type?.id ?? "resource", kind: SymbolKind.Object, range: d.fact.nameRange, file: d.file });
-  for (const c of a.collections) if (!only || c.file === only) out.push({ name: c.name, detail: `collection (key ${c.fact.key?.value ?? "?"})`, kind: SymbolKind.Struct, range: c.nameRange, file: c.file });
+  for (const d of a.declarations) if (!only || d.file === only) out.push({ name: d.fact.exportName, detail: d.type?.id ?? "resource", kind: SymbolKind.Object, range: d.fact.nameRange, full: d.fact.range, file: d.file });
+  for (const c of a.collections) if (!only || c.file === only) out.push({ name: c.name, detail: `collection (key ${c.fact.key?.value ?? "?"})`, kind: SymbolKind.Struct, range: c.nameRange, full: c.fact.statementRange ?? c.nameRange, file: c.file });
   for (const f of only ? [only] : a.files) {
     if (!f.role.isWorkflowSource || !f.facts) continue;
-    for (const w of f.facts.workflows) out.push({ name: w.name, detail: "workflow", kind: SymbolKind.Function, range: w.range, file: f });
+    for (const w of f.facts.workflows) out.push({ name: w.name, detail: "workflow", kind: SymbolKind.Function, range: w.range, full: w.declaration, file: f });
   }
   return out;
 }
@@ -22,7 +27,8 @@ function symbolsOf(a: Analysis, only?: CompanyFile): Sym[] {
 export function documentSymbols(session: Session, params: DocumentSymbolParams): DocumentSymbol[] {
   const loc = locate(session, params.textDocument.uri);
   if (!loc?.file) return [];
-  return symbolsOf(loc.analysis, loc.file).map((s) => ({ name: s.name, detail: s.detail, kind: s.kind, range: s.range, selectionRange: s.range }));
+  // (A name outside its statement, `const web = vm(…); export { web as api }`: the range takes both in, as a client wants the selection inside it.)
+  return symbolsOf(loc.analysis, loc.file).map((s) => ({ name: s.name, detail: s.detail, kind: s.kind, range: cover(s.full, s.range), selectionRange: s.range }));
 }
 
 export async function workspaceSymbols(session: Session, params: WorkspaceSymbolParams): Promise<WorkspaceSymbol[]> {
@@ -42,6 +48,11 @@ export async function workspaceSymbols(session: Session, params: WorkspaceSymbol
     }
   }
   return out;
+}
+
+function cover(a: DocumentSymbol["range"], b: DocumentSymbol["range"]): DocumentSymbol["range"] {
+  const before = (p: Position, q: Position) => p.line < q.line || (p.line === q.line && p.character < q.character);
+  return { start: before(b.start, a.start) ? b.start : a.start, end: before(a.end, b.end) ? b.end : a.end };
 }
 
 function fuzzy(name: string, q: string): boolean {
