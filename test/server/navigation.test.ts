@@ -33,6 +33,9 @@ export async function nightly(ctx: any) {
   await ctx.call("data.", {});
 }
 export const hourly = async (ctx: any) => ctx.call("data.orders.count", {});
+const notExported = async (ctx: any) => 1;
+async function weekly(ctx: any) { return ctx; }
+export { notExported as renamed, weekly };
 //- /apps/billing/resources/data.ts
 import { collection } from "@sanoma-ai/workflows/data";
 export const invoices = collection({ key: "id", fields: { id: "string" } });
@@ -163,7 +166,7 @@ test("code actions: did-you-mean replacements and the right import source", asyn
 
 test("symbols: declarations, collections and workflows, per document and workspace-wide", async () => {
   const doc = await c.request("textDocument/documentSymbol", { textDocument: { uri: uri(join(root, "workflows/nightly.ts")) } });
-  assert.deepEqual(doc.map((s: any) => s.name).sort(), ["hourly", "nightly"]);
+  assert.deepEqual(doc.map((s: any) => s.name).sort(), ["hourly", "nightly", "renamed", "weekly"], "workflows exported by name count");
   // range: the whole declaration statement; selectionRange: the name.
   const range = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
   const width = (file: string, line: number) => readFileSync(join(root, file), "utf8").split("\n")[line].length;
@@ -171,6 +174,8 @@ test("symbols: declarations, collections and workflows, per document and workspa
   assert.deepEqual([nightly.range, nightly.selectionRange], [range(0, 0, 5, 1), range(0, 22, 0, 29)]);
   const hourly = doc.find((s: any) => s.name === "hourly");
   assert.deepEqual([hourly.range, hourly.selectionRange], [range(6, 0, 6, width("workflows/nightly.ts", 6)), range(6, 13, 6, 19)]);
+  const renamed = doc.find((s: any) => s.name === "renamed");
+  assert.deepEqual([renamed.range, renamed.selectionRange], [range(7, 0, 7, width("workflows/nightly.ts", 7)), range(7, 6, 7, 17)], "the local const, where the workflow is written");
   const data = await c.request("textDocument/documentSymbol", { textDocument: { uri: uri(join(root, "resources/data.ts")) } });
   const orders = data.find((s: any) => s.name === "orders");
   assert.deepEqual([orders.range, orders.selectionRange], [range(1, 0, 1, width("resources/data.ts", 1)), range(1, 13, 1, 19)]);
@@ -189,7 +194,8 @@ test("symbols: declarations, collections and workflows, per document and workspa
 
 test("code lenses: a preview lens above each exported workflow", async () => {
   const lenses = await c.request("textDocument/codeLens", { textDocument: { uri: uri(join(root, "workflows/nightly.ts")) } });
-  assert.deepEqual(lenses.map((l: any) => l.command.arguments[0].export).sort(), ["hourly", "nightly"]);
+  assert.deepEqual(lenses.map((l: any) => l.command.arguments[0].export).sort(), ["hourly", "nightly", "renamed", "weekly"]);
+  assert.equal(lenses.find((l: any) => l.command.arguments[0].export === "renamed").range.start.line, 7, "above the const that holds it");
   assert.equal(lenses[0].command.command, "sanoma.preview");
   const none = await c.request("textDocument/codeLens", { textDocument: { uri: uri(join(root, "resources/infra.ts")) } });
   assert.deepEqual(none, []);

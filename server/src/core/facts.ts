@@ -892,6 +892,23 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
       if (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isCallExpression(init)) facts.workflows.push({ name: d.name.text, range: r(d.name), declaration: r(st) });
     }
   }
+  // So are those exported by name (`const run = async (ctx) => …; export { run as nightly }`), and
+  // functions exported so (`async function run(ctx) {…}; export { run }`), by their exported name,
+  // with the lens at the local's name, where the workflow is written.
+  for (const { local, exported } of exportedByName) {
+    const init = unwrap(local.init);
+    const decl = local.statement.declarationList.declarations.find((d) => d.initializer === local.init);
+    if (decl && (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isCallExpression(init))) facts.workflows.push({ name: exported.text, range: r(decl.name), declaration: r(local.statement) });
+  }
+  for (const st of sf.statements) {
+    if (!ts.isExportDeclaration(st) || st.moduleSpecifier || st.isTypeOnly || !st.exportClause || !ts.isNamedExports(st.exportClause)) continue;
+    for (const el of st.exportClause.elements) {
+      if (el.isTypeOnly || !ts.isIdentifier(el.name)) continue;
+      const local = (el.propertyName ?? el.name).text;
+      const fn = sf.statements.find((f): f is ts.FunctionDeclaration => ts.isFunctionDeclaration(f) && f.name?.text === local && !!f.body && !hasModifier(f, ts.SyntaxKind.ExportKeyword));
+      if (fn) facts.workflows.push({ name: el.name.text, range: r(fn.name!), declaration: r(fn) });
+    }
+  }
 
   return facts;
 }
