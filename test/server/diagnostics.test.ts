@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LspClient, type Diag } from "../support/lsp.ts";
@@ -156,6 +156,49 @@ test("server: a folder deleted on disk (one event for the folder) keeps the open
     assert.deepEqual(c.diagnosticsFor(nightly), [], "closed, its file is gone");
   } finally { await c.shutdown(); removeFixture(root); }
 });
+
+test("server: a folder deleted or renamed in as one event (as VS Code reports it) takes its files, and its companies, along", async () => {
+  const root = writeFixture(BROKEN);
+  const elsewhere = writeFixture(`
+//- /atlas/workflows/a.ts
+export const a = (ctx: any) => ctx.call("data.atlas.get", {});
+//- /lab/sanoma.config.ts
+export default {};
+//- /lab/workflows/l.ts
+export const l = (ctx: any) => ctx.call("data.lab.get", {});
+`);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    // The client is asked to report creates and deletes of any path, folders included.
+    const registration = c.serverRequests.find((r) => r.method === "client/registerCapability") as { params: { registrations: { registerOptions: { watchers: { globPattern: string; kind?: number }[] } }[] } };
+    assert.ok(registration.params.registrations[0].registerOptions.watchers.some((w) => w.globPattern === "**/*" && w.kind === (1 | 4)), "a watcher of any path's creates and deletes");
+    const render = join(root, "apps/maps/workflows/render.ts");
+    await c.waitFor(() => c.diagnosticsFor(render).length === 1, "render's problem");
+    rmSync(join(root, "apps/maps"), { recursive: true });
+    c.watched([{ file: join(root, "apps/maps"), type: 3 }]);
+    await c.waitFor(() => c.diagnosticsFor(render).length === 0, "a deleted folder's problems go");
+    // A folder renamed in: one created event, for the folder.
+    renameSync(join(elsewhere, "atlas"), join(root, "apps/atlas"));
+    c.watched([{ file: join(root, "apps/atlas"), type: 1 }]);
+    const a = join(root, "apps/atlas/workflows/a.ts");
+    await c.waitFor(() => codes(c.diagnosticsFor(a)).includes("collection-op"), "the files of a folder renamed in are read");
+    // A company's folder renamed in makes a company; deleted, it dissolves.
+    renameSync(join(elsewhere, "lab"), join(root, "lab"));
+    c.watched([{ file: join(root, "lab"), type: 1 }]);
+    const l = join(root, "lab/workflows/l.ts");
+    await c.waitFor(() => codes(c.diagnosticsFor(l)).includes("collection-op"), "the company renamed in is checked");
+    await c.waitIdle();
+    assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root).sort(), [root, join(root, "lab")]);
+    rmSync(join(root, "lab"), { recursive: true });
+    c.watched([{ file: join(root, "lab"), type: 3 }]);
+    await c.waitFor(() => c.diagnosticsFor(l).length === 0, "the deleted company's problems go");
+    await c.waitIdle();
+    assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root), [root]);
+  } finally { await c.shutdown(); removeFixture(root); removeFixture(elsewhere); }
+});
+
 
 test("server: a new sanoma.config.ts makes a company; deleting it dissolves the company and clears its problems", async () => {
   const root = writeFixture(`

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import {
   createConnection, DidChangeWatchedFilesNotification, FileChangeType, ProposedFeatures, ResponseError, TextDocuments,
-  TextDocumentSyncKind, type InitializeParams, type InitializeResult,
+  TextDocumentSyncKind, WatchKind, type InitializeParams, type InitializeResult,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { ruleDocsUrl } from "../core/rules/index.ts";
@@ -120,8 +120,13 @@ connection.onInitialized(() => {
   if (!session) return;
   const s = session;
   if (dynamicWatch) {
+    // A folder deleted, or renamed in or away, is one event for the folder's path in VS Code, which
+    // the globs of files filter out: `**/*` reports those (and only those kinds) of any path.
     void connection.client.register(DidChangeWatchedFilesNotification.type, {
-      watchers: [{ globPattern: "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}" }, { globPattern: "**/sanoma.lock.json" }, { globPattern: "**/package.json" }],
+      watchers: [
+        { globPattern: "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}" }, { globPattern: "**/sanoma.lock.json" }, { globPattern: "**/package.json" },
+        { globPattern: "**/*", kind: WatchKind.Create | WatchKind.Delete },
+      ],
     }).catch((e) => log(`could not register file watchers: ${e}`));
   } else {
     // The client cannot watch for us (Neovim 0.7): watch the companies' folders ourselves,

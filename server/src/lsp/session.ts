@@ -8,7 +8,7 @@
 import * as path from "node:path";
 import { MessageType, ShowMessageNotification, type Connection, type TextDocuments, type WorkDoneProgressReporter } from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
-import { CONFIG_FILE, LOCK_FILE, isInNodeModules } from "../core/company.ts";
+import { CONFIG_FILE, LOCK_FILE, isInNodeModules, isSkippedDirName } from "../core/company.ts";
 import { warmFileRules, type CheckResult } from "../core/check.ts";
 import { treeRead } from "../core/facts.ts";
 import type { Company, CompanyFile } from "../core/model.ts";
@@ -294,6 +294,9 @@ export class Session {
       const prefix = file + path.sep;
       const gone = [...this.ws.companies.keys()].filter((root) => (root === file || root.startsWith(prefix)) && !this.ws.fs.isFile(path.join(root, CONFIG_FILE)));
       for (const root of gone) this.dissolve(root);
+    } else if (kind === "created" && !isSkippedDirName(base) && this.ws.fs.isDir(file)) {
+      // A folder created (or renamed in) in one event may bring companies of its own.
+      for (const root of this.ws.discoverRoots([file])) if (!this.ws.companies.has(root)) this.diskChanged(path.join(root, CONFIG_FILE), "created");
     }
     if (this.documents.get(toUri(file))) return; // the editor's text wins
     const company = this.ws.companyOf(file);
