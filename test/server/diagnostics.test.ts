@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { LspClient, type Diag } from "../support/lsp.ts";
+import { LspClient, uri, type Diag } from "../support/lsp.ts";
 import { diffExpected, parseFixture, removeFixture, writeFixture, type Found } from "../support/fixture.ts";
 import { CLEAN, CLOUD_PACKAGE } from "../support/companies.ts";
 import { tmpdir } from "node:os";
@@ -365,6 +365,41 @@ export const c = (ctx: any) => ctx.call("data.two.get", {});
     const of = await c.request("sanoma/companyOf", { uri: `file://${join(two, "apps/web/workflows/c.ts")}` });
     assert.deepEqual({ root: of.root, scope: of.scope, kind: of.kind }, { root: two, scope: "web", kind: "workflow" });
   } finally { await c.shutdown(); removeFixture(one); removeFixture(two); }
+});
+
+test("server: a removed workspace folder takes the companies found only through it, and their problems", async () => {
+  const company = (name: string) => `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/${name}.ts
+export const ${name} = (ctx: any) => ctx.call("data.${name}.get", {});
+`;
+  const one = writeFixture(company("one") + company("inner").replace(/\/\/- \//g, "//- /inner/"));
+  const two = writeFixture(company("two"));
+  const three = writeFixture(company("three"));
+  const four = writeFixture(company("four"));
+  const c = new LspClient();
+  const file = (root: string, name: string) => join(root, `workflows/${name}.ts`);
+  const roots = async () => (await c.request("sanoma/companies", null)).companies.map((co: any) => co.root).sort();
+  try {
+    await c.initialize([one, join(one, "inner"), two, three]);
+    await c.waitIdle();
+    c.open(file(three, "three"), readFileSync(file(three, "three"), "utf8"));
+    await c.waitFor(() => [file(one, "one"), file(join(one, "inner"), "inner"), file(two, "two"), file(three, "three")].every((f) => c.diagnosticsFor(f).length === 1), "every company's problem");
+    c.notify("workspace/didChangeWorkspaceFolders", { event: { added: [], removed: [join(one, "inner"), two, three].map((f) => ({ uri: uri(f), name: f })) } });
+    await c.waitFor(() => c.diagnosticsFor(file(two, "two")).length === 0, "the removed folder's problems go");
+    await c.waitIdle();
+    // inner is still under the folder one; three has a file open.
+    assert.deepEqual(await roots(), [one, join(one, "inner"), three].sort());
+    assert.equal(c.diagnosticsFor(file(three, "three")).length, 1);
+    assert.deepEqual((await c.request("workspace/symbol", { query: "two" })).map((x: any) => x.name), [], "its symbols go too");
+    // Removed and added at once: the removed one goes, the added one comes.
+    c.notify("workspace/didChangeWorkspaceFolders", { event: { added: [{ uri: uri(four), name: "four" }], removed: [{ uri: uri(one), name: "one" }] } });
+    await c.waitFor(() => c.diagnosticsFor(file(four, "four")).length === 1 && c.diagnosticsFor(file(one, "one")).length === 0, "four comes, one goes");
+    await c.waitIdle();
+    assert.deepEqual(await roots(), [three, four].sort());
+    assert.equal(c.diagnosticsFor(file(join(one, "inner"), "inner")).length, 0, "inner went with one");
+  } finally { await c.shutdown(); for (const r of [one, two, three, four]) removeFixture(r); }
 });
 
 test("server: settings turn a rule off and change severities; a settings change re-checks", async () => {

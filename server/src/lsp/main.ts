@@ -139,8 +139,12 @@ connection.onInitialized(() => {
     if (watcher) for (const root of s.ws.companies.keys()) watcher.watchTree(root);
   });
   try { connection.workspace.onDidChangeWorkspaceFolders((e) => {
-    for (const f of e.added) { const p = toPath(f.uri); if (p) { s.options.folders.push(p); watcher?.watchTree(p); } }
-    void s.recheckAll();
+    const added = e.added.map((f) => toPath(f.uri)).filter((p): p is string => !!p);
+    const removed = e.removed.map((f) => toPath(f.uri)).filter((p): p is string => !!p);
+    for (const p of added) { s.options.folders.push(p); watcher?.watchTree(p); }
+    // The removed folders' companies go first: a re-check keeps every company it knows.
+    const dropped = removed.length > 0 ? s.foldersRemoved(removed) : Promise.resolve();
+    if (added.length > 0) void dropped.then(() => s.recheckAll());
   }); } catch { /* the client does not announce folder changes */ }
 });
 

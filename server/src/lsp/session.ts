@@ -226,8 +226,15 @@ export class Session {
 
   /** A `sanoma.config.ts` was deleted: the company dissolves, its diagnostics go. */
   dissolve(root: string): void {
+    if (!this.drop(root)) return;
+    this.enclosingTakesBack(root);
+    this.notifyStatus();
+  }
+
+  /** Forgets a company: its index, its state, its diagnostics. False when it was not known. */
+  private drop(root: string): boolean {
     const company = this.ws.companies.get(root);
-    if (!company) return;
+    if (!company) return false;
     this.ws.removeCompany(root);
     this.state.delete(root);
     for (const [uri] of this.published) {
@@ -235,14 +242,40 @@ export class Session {
       if (file && (file === company.lockPath || company.files.has(file))) this.publish(uri, []);
     }
     for (const file of company.files.keys()) this.problemsByFile.delete(file);
-    this.enclosingTakesBack(root);
-    this.notifyStatus();
+    return true;
   }
 
   /** A company at `root` is no more (or never was): its files may now belong to an enclosing company, which is indexed anew. */
   private enclosingTakesBack(root: string): void {
     const outer = this.ws.rootOf(root);
     if (outer) { this.state.delete(outer); this.ws.removeCompany(outer); void this.enqueueIndex(() => this.indexRoots([outer])); }
+  }
+
+  /**
+   * Workspace folders were removed: the companies found only through them go, with their
+   * diagnostics. A company stays when another workspace folder leads to it (it lies under one, or
+   * one lies under it: a company opened through a subfolder) or a file of it is open. Run after
+   * any indexing under way, so that no round indexes a company dropped meanwhile.
+   */
+  foldersRemoved(removed: string[]): Promise<void> {
+    const gone = new Set(removed);
+    this.options.folders = this.options.folders.filter((f) => !gone.has(f));
+    return this.enqueueIndex(async () => {
+      const within = (dir: string, p: string) => p === dir || p.startsWith(dir + path.sep);
+      const open = new Set<string>();
+      for (const doc of this.documents.all()) {
+        const file = toPath(doc.uri);
+        const root = file && this.ws.rootOf(file);
+        if (root) open.add(root);
+      }
+      for (const root of [...this.ws.companies.keys()]) {
+        if (!removed.some((f) => within(f, root) || within(root, f))) continue; // not found through a removed folder
+        if (open.has(root) || this.options.folders.some((f) => within(f, root) || within(root, f))) continue;
+        this.drop(root);
+        this.options.log(`dropped ${root}: its workspace folder was removed`);
+      }
+      this.notifyStatus();
+    });
   }
 
   // ---- Changes --------------------------------------------------------------------------------
