@@ -46,6 +46,7 @@ test("readLock: a binding key written twice is one problem at each later copy, n
   assert.equal(lock.duplicates?.length, 1);
   assert.match(lock.duplicates![0].message, /binds resources\/infra\.ts#web twice \(first on line 4\)/);
   assert.deepEqual(lock.duplicates![0].range.start, { line: 5, character: 4 });
+  assert.deepEqual(lock.duplicates![0].first.start, { line: 3, character: 4 }, "the first copy, for the problem's related location");
   assert.deepEqual(lock.bindings.map((b) => `${b.key} ${b.object} ${b.keyRange.start.line}`).sort(), ["resources/infra.ts#api o/2 4", "resources/infra.ts#web o/3 5"]);
   // The same binding written twice, alike to the letter: still said (the scan that reads a lockfile apply wrote passes over nothing).
   const same = readLock(`{ "version": 1, "bindings": {\n  "r/a.ts#x": { "type": "t.a", "object": "o:1" },\n  "r/a.ts#x": { "type": "t.a", "object": "o:1" }\n} }`);

@@ -27,7 +27,7 @@ export interface LockFacts {
   error?: { message: string; range: Range };
   bindings: LockBinding[];
   /** Keys written twice (a merge gone wrong): each later copy. The bindings are what JSON.parse keeps, the last. */
-  duplicates?: { key: string; message: string; range: Range }[];
+  duplicates?: { key: string; message: string; range: Range; first: Range }[];
 }
 
 export function readLock(text: string): LockFacts {
@@ -103,7 +103,7 @@ export function readLock(text: string): LockFacts {
       const earlier = first.get(key);
       if (earlier) {
         const line = lines.range(earlier.getStart(jsonTree()!), earlier.end).start.line + 1;
-        duplicates.push({ key, message: `sanoma.lock.json binds ${key} twice (first on line ${line}); the last binding is the one read: keep the binding apply wrote last and delete the other`, range: rangeOf(p.name) });
+        duplicates.push({ key, message: `sanoma.lock.json binds ${key} twice (first on line ${line}); the last binding is the one read: keep the binding apply wrote last and delete the other`, range: rangeOf(p.name), first: rangeOf(earlier) });
       } else first.set(key, p.name);
       last.set(key, p);
     }

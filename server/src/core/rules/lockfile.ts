@@ -67,7 +67,7 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
     const file = a.company.lockPath;
     if (lock.error) { report({ file, range: lock.error.range, message: lock.error.message }); return; }
     // A key written twice: said where, and the bindings are judged as JSON.parse reads them.
-    for (const d of lock.duplicates ?? []) report({ file, range: d.range, message: d.message });
+    for (const d of lock.duplicates ?? []) report({ file, range: d.range, message: d.message, related: [{ file, range: d.first, message: `${d.key} first bound here` }] });
     for (const [rel, bindings] of bindingsByRel(lock)) {
       if (a.company.files.get(path.join(a.company.root, rel))?.rel === rel) continue; // judged with its file
       for (const b of bindings) judgeBinding(b, a, report);

@@ -1,6 +1,5 @@
 /** Go to definition: op id → collection; declaration ↔ lock binding; call → its `defineResource`. */
 import type { DefinitionParams, Location } from "vscode-languageserver/node";
-import { readLock } from "../../core/lockfile.ts";
 import type { Session } from "../session.ts";
 import { toUri } from "../convert.ts";
 import { locate, targetAt } from "./target.ts";
@@ -17,7 +16,7 @@ export function definition(session: Session, params: DefinitionParams): Location
     case "declaration": {
       if (t.on === "callee" && t.decl.type) return [{ uri: toUri(t.decl.type.file), range: t.decl.type.spec.range }];
       if (a.company.lockText === undefined) return null;
-      const b = readLock(a.company.lockText).bindings.find((x) => x.key === t.decl.id);
+      const b = a.company.lock()?.bindings.find((x) => x.key === t.decl.id);
       return b ? [{ uri: toUri(a.company.lockPath), range: b.keyRange }] : null;
     }
     case "lockBinding":

@@ -2,7 +2,7 @@
 import type { Hover, HoverParams } from "vscode-languageserver/node";
 import { BATCH_OPS, COLLECTION_OPS, type Collection, type Declaration } from "../../core/analysis.ts";
 import type { ResourceType } from "../../core/connectors.ts";
-import { readLock } from "../../core/lockfile.ts";
+import type { LockFacts } from "../../core/lockfile.ts";
 import type { Session } from "../session.ts";
 import { locate, targetAt } from "./target.ts";
 
@@ -21,7 +21,7 @@ export function hover(session: Session, params: HoverParams): Hover | null {
       break;
     case "declaration":
     case "desiredKey":
-      md = declarationMarkdown(t.decl, loc.analysis.company.lockText);
+      md = declarationMarkdown(t.decl, loc.analysis.company.lock());
       break;
     case "lockBinding":
       md = `**${t.binding.key}** → \`${t.binding.object}\` (${t.binding.type})` + (t.decl ? `\n\ndeclared in \`${t.decl.file.rel}\` as ${t.decl.type?.id ?? "an unknown type"}` : "\n\nno declaration declares it (an orphan)");
@@ -41,11 +41,11 @@ export function typeMarkdown(type: ResourceType): string {
   return lines.join("\n");
 }
 
-function declarationMarkdown(d: Declaration, lockText: string | undefined): string {
+function declarationMarkdown(d: Declaration, lock: LockFacts | undefined): string {
   const parts = [`\`${d.id}\``];
   if (d.type) parts.push(typeMarkdown(d.type));
   else if (d.resolution.kind === "missing") parts.push(`\`${d.resolution.module}\` has no type \`${d.resolution.name}\``);
-  const binding = lockText !== undefined ? readLock(lockText).bindings.find((b) => b.key === d.id) : undefined;
+  const binding = lock?.bindings.find((b) => b.key === d.id);
   parts.push(binding ? `Lock binding: \`${binding.object}\` (${binding.type})` : "Lock binding: none yet (apply will create the object)");
   return parts.join("\n\n");
 }

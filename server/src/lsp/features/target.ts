@@ -7,7 +7,7 @@ import * as path from "node:path";
 import type { Analysis, Collection, Declaration } from "../../core/analysis.ts";
 import { visibleCollections } from "../../core/analysis.ts";
 import type { OpRefFact } from "../../core/facts.ts";
-import { readLock, type LockBinding } from "../../core/lockfile.ts";
+import type { LockBinding } from "../../core/lockfile.ts";
 import type { CompanyFile } from "../../core/model.ts";
 import { containsPosition } from "../../core/text.ts";
 import type { Position } from "../../core/types.ts";
@@ -38,7 +38,7 @@ export function locate(session: Session, uri: string): Located | undefined {
 export function targetAt(loc: Located, pos: Position): Target | undefined {
   const a = loc.analysis;
   if (path.basename(loc.path) === "sanoma.lock.json" && a.company.lockText !== undefined) {
-    const lock = readLock(a.company.lockText);
+    const lock = a.company.lock()!; // (parsed once per text, shared with the check)
     const b = lock.bindings.find((x) => containsPosition(x.keyRange, pos) || containsPosition(x.typeRange, pos) || containsPosition(x.objectRange, pos));
     return b ? { kind: "lockBinding", binding: b, decl: a.declarationsById.get(b.key) } : undefined;
   }
