@@ -35,7 +35,7 @@ export const CompanyOfRequest = "sanoma/companyOf";
 export interface CompanyOfParams { uri: string }
 export interface CompanyOfResult { root: string; name: string; scope: string | null; kind: string | null }
 
-/** Server → client notification `sanoma/statusChanged`: sent when indexing starts or ends and after each check. */
+/** Server → client notification `sanoma/statusChanged`: sent when indexing starts, progresses (about every 100 ms) or ends, when a company goes away, and after each check. */
 export const StatusChangedNotification = "sanoma/statusChanged";
 
 // ---- Boxes and previews (SPEC B4, B5): the section below is owned by server/src/boxes/. ----

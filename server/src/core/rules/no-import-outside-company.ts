@@ -7,7 +7,7 @@ export const rule: ImportRule = {
   id: "no-import-outside-company",
   severity: "error",
   doc: {
-    summary: "A relative import reaches a file outside the company root.",
+    summary: "A relative or absolute import reaches a file outside the company root.",
     why: "A company is built, checked and deployed from its own folder: the framework copies the company root and nothing above it. A relative path that climbs out of it finds nothing once deployed. Publish shared code as a package and import it by name.",
     wrong: `
 //- /sanoma.config.ts
