@@ -268,7 +268,8 @@ export class Session {
         const root = file && this.ws.rootOf(file);
         if (root) open.add(root);
       }
-      for (const root of [...this.ws.companies.keys()]) {
+      // (A copy: dropping a company deletes it from the map being walked.)
+      for (const root of Array.from(this.ws.companies.keys())) {
         if (!removed.some((f) => within(f, root) || within(root, f))) continue; // not found through a removed folder
         if (open.has(root) || this.options.folders.some((f) => within(f, root) || within(root, f))) continue;
         this.drop(root);
