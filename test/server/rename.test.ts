@@ -115,3 +115,35 @@ export async function main(ctx: any) {
   const again = await c.request("textDocument/rename", { ...at("resources/data.ts", "customers =", 2), newName: "buyers" });
   assert.deepEqual(again.changes[uri(join(root, "resources/data.ts"))], [{ range: { start: { line: 2, character: 9 }, end: { line: 2, character: 16 } }, newText: "buyers" }]);
 });
+
+test("rename: a collection whose name property is no literal is refused (a second name would be a duplicate key); an op id written with escapes is written anew, whole", async () => {
+  const dir = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+const NAME = "named";
+export const byConst = collection({ name: NAME, key: "id", fields: { id: "string" } });
+export const esc = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+export const w = (ctx: any) => [ctx.call("data.\\u0065sc.get", {}), ctx.call("data.esc.list", {})];
+`);
+  const s = new LspClient();
+  try {
+    await s.initialize([dir]);
+    await s.waitIdle();
+    const data = readFileSync(join(dir, "resources/data.ts"), "utf8").split("\n");
+    const pos = (lines: string[], line: number, needle: string) => ({ line, character: lines[line].indexOf(needle) + 1 });
+    await assert.rejects(s.request("textDocument/rename", { textDocument: { uri: uri(join(dir, "resources/data.ts")) }, position: pos(data, 2, "byConst"), newName: "other" }), /name property is not a string literal/);
+    const w = readFileSync(join(dir, "workflows/w.ts"), "utf8").split("\n");
+    const at = { textDocument: { uri: uri(join(dir, "workflows/w.ts")) }, position: pos(w, 0, "\\u0065sc") };
+    const prepared = await s.request("textDocument/prepareRename", at);
+    assert.equal(prepared.placeholder, "esc");
+    const edit = await s.request("textDocument/rename", { ...at, newName: "esc2" });
+    const start = w[0].indexOf(`"data.\\u0065sc.get"`) + 1;
+    assert.deepEqual(edit.changes[uri(join(dir, "workflows/w.ts"))].sort((a: any, b: any) => a.range.start.character - b.range.start.character), [
+      { range: { start: { line: 0, character: start }, end: { line: 0, character: start + `data.\\u0065sc.get`.length } }, newText: "data.esc2.get" },
+      { range: { start: { line: 0, character: w[0].indexOf("data.esc.list") + 5 }, end: { line: 0, character: w[0].indexOf("data.esc.list") + 8 } }, newText: "esc2" },
+    ]);
+  } finally { await s.shutdown(); removeFixture(dir); }
+});

@@ -79,6 +79,8 @@ export interface CollectionFact {
   callRange: Range;
   /** The `name` property when it is a string literal. */
   nameLiteral?: { value: string; range: Range };
+  /** A `name` property that is no string literal (`name: NAME`): the collection is named by its export (A8), and a rename cannot add one. */
+  nameNotLiteral?: boolean;
   key?: { value: string; range: Range };
   fields?: { name: string; range: Range }[];
   /** The whole statement that declares it (`export const x = collection(…);`), when it is exported. */
@@ -865,6 +867,7 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
       c.options = { range: r(a), ...(a.properties.length > 0 ? { first: r(a.properties[0]) } : {}) };
       const n = prop(a, "name");
       if (n && ts.isStringLiteralLike(n)) c.nameLiteral = { value: n.text, range: r(n) };
+      else if (n) c.nameNotLiteral = true;
       const k = prop(a, "key");
       if (k && ts.isStringLiteralLike(k)) c.key = { value: k.text, range: r(k) };
       const f = prop(a, "fields");

@@ -30,6 +30,8 @@ function collectionAt(session: Session, uri: string, position: { line: number; c
   }
   if (t?.kind === "opRef" && t.collections.length === 1) {
     const r = t.ref.range;
+    // Written with escapes: the whole text names it.
+    if (!plainText(session, loc.path, r)) return { loc, collection: t.collections[0], range: inner(r) };
     const start = r.start.character + 1 + "data.".length;
     return { loc, collection: t.collections[0], range: { start: { line: r.start.line, character: start }, end: { line: r.start.line, character: start + t.ref.collection.length } } };
   }
@@ -54,7 +56,10 @@ export function rename(session: Session, params: RenameParams): WorkspaceEdit | 
   const changes: Record<string, TextEdit[]> = {};
   const add = (file: string, range: Range, newText: string) => (changes[toUri(file)] ??= []).push({ range, newText });
   if (c.fact.nameLiteral) add(c.file.path, inner(c.fact.nameLiteral.range), name);
-  else if (name !== c.name) {
+  else if (c.fact.nameNotLiteral) {
+    // `name: NAME`: a second `name` would be a duplicate key, and what NAME holds is not ours to edit.
+    throw new ResponseError(ErrorCodes.InvalidParams, `${c.name} cannot be renamed here: its name property is not a string literal; write the new name where its value is set, or make it a literal`);
+  } else if (name !== c.name) {
     // Named by its export: the identifier stays (its imports and uses would break); a `name` is added.
     const options = c.fact.options;
     if (!options) throw new ResponseError(ErrorCodes.InvalidParams, `${c.name} cannot be renamed: its options are not an object literal, so no name property can be added`);
@@ -70,10 +75,17 @@ export function rename(session: Session, params: RenameParams): WorkspaceEdit | 
   }
   for (const { file, ref } of referencesTo(at.loc.analysis, c)) {
     const r = inner(ref.range);
+    // An op id written with escapes (`"data.\u0065sc.get"`): its text is written anew, whole.
+    if (!plainText(session, file.path, ref.range)) { add(file.path, r, `data.${name}.${ref.op}`); continue; }
     const start = r.start.character + "data.".length;
     add(file.path, { start: { line: r.start.line, character: start }, end: { line: r.start.line, character: start + ref.collection.length } }, name);
   }
   return { changes };
+}
+
+/** Whether a string literal's text is written as its value reads (on one line, no escape). */
+function plainText(session: Session, file: string, range: Range): boolean {
+  return range.start.line === range.end.line && !lineOf(session, file, range.start.line).slice(range.start.character, range.end.character).includes("\\");
 }
 
 /** A line of a file's text as the server holds it: the editor's when open, else the disk's. */
