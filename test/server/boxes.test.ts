@@ -80,6 +80,12 @@ test("boxes over stdio: a boxes folder that cannot be made costs the boxes alone
     assert.ok((await server.request("workspace/symbol", { query: "" })).length > 0, "the company is indexed");
     await assert.rejects(server.request("sanoma/boxes/open", { name: "b" }), /boxes are unavailable: their folder .*a-file\/boxes cannot be made \(ENOTDIR\)/);
   } finally { await server.shutdown(); }
+  // Under /proc, where Node 20's recursive mkdir never returns: the server starts all the same.
+  const proc = new LspClient({ initializationOptions: { boxesDir: "/proc/sanoma-boxes/x" } });
+  try {
+    await proc.initialize([company]);
+    await assert.rejects(proc.request("sanoma/boxes/open", { name: "b" }), /boxes are unavailable: their folder \/proc\/sanoma-boxes\/x cannot be made/);
+  } finally { await proc.shutdown(); }
 });
 
 /** Opens a box in a fresh server (process tier) and starts a background `sleep` there: its pid. */

@@ -66,7 +66,7 @@ export class BoxService {
   constructor(options: BoxServiceOptions = {}) {
     this.boxesDir = path.resolve(options.boxesDir ?? defaultBoxesDir());
     try {
-      fs.mkdirSync(this.boxesDir, { recursive: true, mode: 0o700 });
+      makeFolders(this.boxesDir, 0o700);
     } catch (e) {
       // Boxes are one feature: without their folder they say why, and nothing else is lost.
       this.unavailable = `boxes are unavailable: their folder ${this.boxesDir} cannot be made (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); set the initialization option boxesDir, or XDG_CACHE_HOME, to a folder you can write`;
@@ -363,4 +363,17 @@ function safely<T>(listener: Listener<T>, value: T): void {
   } catch {
     // the listener's own problem
   }
+}
+
+/**
+ * `mkdir -p`, one level at a time from the nearest folder that exists: Node 20's own recursive
+ * mkdir never returns under `/proc` (a cache folder set there would hang the server's start).
+ */
+function makeFolders(dir: string, mode: number): void {
+  const missing: string[] = [];
+  for (let d = dir; !fs.existsSync(d); d = path.dirname(d)) {
+    if (path.dirname(d) === d) break;
+    missing.push(d);
+  }
+  for (const d of missing.reverse()) fs.mkdirSync(d, { mode });
 }
