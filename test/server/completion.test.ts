@@ -62,6 +62,22 @@ test("completion: an op id replaces the whole string, not just what is before th
   assert.deepEqual(open.find((i) => i.label === "data.customers.get").textEdit.range.end, { line: 1, character: 32 });
 });
 
+test("completion: every item's edit stays on the cursor's line; a string continued from the line before offers nothing", async () => {
+  const continued = await complete("workflows/main.ts", `export async function main(ctx: any) {
+  await ctx.call("data.\\
+cus|tomers.get", {});
+}
+`);
+  assert.deepEqual(continued ?? [], []);
+  const items = await complete("workflows/main.ts", `export async function main(ctx: any) {
+  await ctx.call("data.cus|tomers.get\\
+", {});
+}
+`);
+  assert.ok(items.length > 0);
+  for (const i of items) assert.ok(i.textEdit.range.start.line === 1 && i.textEdit.range.end.line === 1, JSON.stringify(i.textEdit.range));
+});
+
 test("completion: an import's specifier is replaced whole too", async () => {
   const items = await complete("resources/infra.ts", `import { vm, cloud } from "@hooli/cloud";\nimport { secret } from "@sanoma-ai/|workflows";\nexport const web = vm({ name: "web" });\n`);
   const item = items.find((i) => i.preselect);

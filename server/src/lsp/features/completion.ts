@@ -43,6 +43,9 @@ export function completion(session: Session, params: CompletionParams): Completi
     if (s.template) return [];
     const typed = text.slice(s.start, offset);
     const start = doc.positionAt(s.start);
+    // A string continued from an earlier line (`"data.\` + line break): an edit's range must stay
+    // on the cursor's line, and no one types an op id that way.
+    if (start.line !== pos.line) return [];
     // What an item replaces: the string's whole content, up to its closing quote on this line (or,
     // unterminated, the rest of the word at the cursor), not just what is before the cursor, so
     // that accepting `data.orders.list` in `"data.orders.|get"` gives `"data.orders.list"`.
