@@ -7,7 +7,8 @@
  * JSON only to place its problems).
  */
 import ts from "typescript";
-import { scriptKind } from "./facts.ts";
+import { isModuleName, scriptKind } from "./facts.ts";
+import { isLineBreak } from "./scan.ts";
 
 export interface StringAtCursor {
   /** The offsets of its content: just past the opening quote, and its closing quote (the end of the text read for an unterminated one). */
@@ -93,8 +94,6 @@ function inComment(text: string, from: number, offset: number): boolean {
   return false;
 }
 
-const isLineBreak = (c: number): boolean => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
-
 function isStringToken(n: ts.Node): boolean {
   return n.kind === ts.SyntaxKind.StringLiteral || n.kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral ||
     n.kind === ts.SyntaxKind.TemplateHead || n.kind === ts.SyntaxKind.TemplateMiddle || n.kind === ts.SyntaxKind.TemplateTail;
@@ -105,9 +104,7 @@ function unterminated(n: ts.Node): boolean {
 }
 
 function isModuleSpecifier(str: ts.Node, parent: ts.Node, grand: ts.Node | undefined): boolean {
-  if ((ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent)) && parent.moduleSpecifier === str) return true;
-  if (ts.isExternalModuleReference(parent)) return true;
-  if (ts.isLiteralTypeNode(parent) && grand !== undefined && ts.isImportTypeNode(grand)) return true;
+  if (isModuleName(str, parent, grand)) return true;
   return ts.isCallExpression(parent) && parent.arguments[0] === str &&
     (parent.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(parent.expression) && parent.expression.text === "require"));
 }

@@ -262,7 +262,7 @@ const CALL_PATTERN = /(?<![\w$.])defineResource(?![\w$])|(?<![\w$])(?:require|im
  * any depth: inside `declare module "m" { }` too), `import x = require("m")`'s, an import type's,
  * an ambient module's name. (The calls `import("m")` and `require("m")` are import sites.)
  */
-function isModuleName(node: ts.Node, parent: ts.Node | undefined, grandparent: ts.Node | undefined): boolean {
+export function isModuleName(node: ts.Node, parent: ts.Node | undefined, grandparent: ts.Node | undefined): boolean {
   if (!parent) return false;
   return ((ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent)) && parent.moduleSpecifier === node)
     || ts.isExternalModuleReference(parent)
