@@ -123,6 +123,10 @@ for (const tier of TIERS) {
         return;
       }
       const { box } = fresh();
+      // The first run starts the watchdog (server/src/boxes/reaper.ts), a Node process whose threads
+      // take pids while it starts: it must be up before pids are steered below.
+      await box.start("true").done;
+      await new Promise((r) => setTimeout(r, 500));
       const handle = box.start("true");
       const old = handle.pid!;
       await handle.done;
