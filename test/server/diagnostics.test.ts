@@ -570,6 +570,22 @@ test("server: a handler that throws answers an empty result, logs, and the serve
   } finally { await c.shutdown(); removeFixture(root); }
 });
 
+test("server: after shutdown, requests are refused (InvalidRequest), and exit ends the server with code 0", async () => {
+  const root = writeFixture(BROKEN);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    const file = `file://${join(root, "workflows/nightly.ts")}`;
+    assert.equal(await c.request("shutdown", null), null);
+    await assert.rejects(c.request("textDocument/hover", { textDocument: { uri: file }, position: { line: 1, character: 20 } }), /shutting down/);
+    await assert.rejects(c.request("workspace/symbol", { query: "" }), /shutting down/);
+    const exited = new Promise<number | null>((r) => c.proc.once("exit", (code) => r(code)));
+    c.notify("exit", null);
+    assert.equal(await exited, 0);
+  } finally { if (c.proc.exitCode === null) await c.shutdown(); removeFixture(root); }
+});
+
 test("server: editing the lockfile in a buffer re-judges its bindings at once", async () => {
   const root = writeFixture(CLEAN);
   const c = new LspClient();

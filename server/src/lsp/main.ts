@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import {
-  createConnection, DidChangeWatchedFilesNotification, FileChangeType, ProposedFeatures, ResponseError, TextDocuments,
+  createConnection, DidChangeWatchedFilesNotification, ErrorCodes, FileChangeType, ProposedFeatures, ResponseError, TextDocuments,
   TextDocumentSyncKind, WatchKind, type InitializeParams, type InitializeResult,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
@@ -42,8 +42,12 @@ let dynamicWatch = false;
 
 export const CHECK_WORKSPACE_COMMAND = "sanoma.checkWorkspace";
 
+/** Set by the `shutdown` request: from then on requests are refused, as LSP asks. */
+let shutDown = false;
+
 function guard<P, R>(name: string, empty: R, handler: (s: Session, p: P) => R | Promise<R>) {
   return async (params: P): Promise<R> => {
+    if (shutDown) throw new ResponseError(ErrorCodes.InvalidRequest, "the server is shutting down");
     if (!session) return empty;
     try {
       return await handler(session, params);
@@ -184,6 +188,7 @@ connection.onExecuteCommand(guard("executeCommand", null, async (s, params: { co
 }));
 
 connection.onShutdown(async () => {
+  shutDown = true;
   watcher?.close();
   await boxes?.dispose();
 });
