@@ -9,7 +9,7 @@
  */
 import ts from "typescript";
 import { LineMap } from "./text.ts";
-import { scannable, scanText, type Span, type TextSite, type TextString } from "./scan.ts";
+import { hasBackslash, scannable, scanText, type Span, type TextSite, type TextString } from "./scan.ts";
 import type { Range } from "./types.ts";
 
 export interface ImportedName {
@@ -845,7 +845,7 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     const visit = (node: ts.Node, parent: ts.Node | undefined, grandparent: ts.Node | undefined): void => {
       if (node.kind === ts.SyntaxKind.StringLiteral || node.kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral) {
         const start = node.getStart(sf);
-        if (text.startsWith("data.", start + 1) || !text.slice(start, node.end).includes("\\") || specifierNodes.has(node) || isModuleName(node, parent, grandparent)) return;
+        if (text.startsWith("data.", start + 1) || !hasBackslash(text, start, node.end) || specifierNodes.has(node) || isModuleName(node, parent, grandparent)) return;
         const op = parseOpId((node as ts.StringLiteralLike).text);
         if (op) facts.opRefs.push({ collection: op.collection, op: op.op, range: r(node) });
         return;

@@ -563,7 +563,7 @@ export function scanSites(source: string): TextSite[] | undefined {
 }
 
 /** Whether `text[from, to)` holds a backslash. */
-function hasBackslash(text: string, from: number, to: number): boolean {
+export function hasBackslash(text: string, from: number, to: number): boolean {
   const at = text.indexOf("\\", from);
   return at >= 0 && at < to;
 }

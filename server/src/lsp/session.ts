@@ -11,7 +11,7 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import { CONFIG_FILE, LOCK_FILE, isInNodeModules, isSkippedDirName } from "../core/company.ts";
 import { warmFileRules, type CheckResult } from "../core/check.ts";
 import { treeRead } from "../core/facts.ts";
-import type { Company, CompanyFile } from "../core/model.ts";
+import { isWithin, type Company, type CompanyFile } from "../core/model.ts";
 import type { Steps } from "../core/steps.ts";
 import { ruleDocsUrl } from "../core/rules/index.ts";
 import type { Problem } from "../core/types.ts";
@@ -261,7 +261,6 @@ export class Session {
     const gone = new Set(removed);
     this.options.folders = this.options.folders.filter((f) => !gone.has(f));
     return this.enqueueIndex(async () => {
-      const within = (dir: string, p: string) => p === dir || p.startsWith(dir + path.sep);
       const open = new Set<string>();
       for (const doc of this.documents.all()) {
         const file = toPath(doc.uri);
@@ -270,8 +269,8 @@ export class Session {
       }
       // (A copy: dropping a company deletes it from the map being walked.)
       for (const root of Array.from(this.ws.companies.keys())) {
-        if (!removed.some((f) => within(f, root) || within(root, f))) continue; // not found through a removed folder
-        if (open.has(root) || this.options.folders.some((f) => within(f, root) || within(root, f))) continue;
+        if (!removed.some((f) => isWithin(f, root) || isWithin(root, f))) continue; // not found through a removed folder
+        if (open.has(root) || this.options.folders.some((f) => isWithin(f, root) || isWithin(root, f))) continue;
         this.drop(root);
         this.options.log(`dropped ${root}: its workspace folder was removed`);
       }
@@ -325,8 +324,7 @@ export class Session {
     if (kind === "deleted") {
       // A folder deleted whole is one event for the folder (VS Code's way): the companies whose
       // config went with it dissolve, as when their config alone is deleted.
-      const prefix = file + path.sep;
-      const gone = [...this.ws.companies.keys()].filter((root) => (root === file || root.startsWith(prefix)) && !this.ws.fs.isFile(path.join(root, CONFIG_FILE)));
+      const gone = [...this.ws.companies.keys()].filter((root) => isWithin(file, root) && !this.ws.fs.isFile(path.join(root, CONFIG_FILE)));
       for (const root of gone) this.dissolve(root);
     } else if (kind === "created" && !isSkippedDirName(base) && this.ws.fs.isDir(file)) {
       // A folder created (or renamed in) in one event may bring companies of its own.

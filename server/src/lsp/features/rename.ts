@@ -31,7 +31,7 @@ function collectionAt(session: Session, uri: string, position: { line: number; c
   if (t?.kind === "opRef" && t.collections.length === 1) {
     const r = t.ref.range;
     // Written with escapes: the whole text names it.
-    if (!plainText(session, loc.path, r)) return { loc, collection: t.collections[0], range: inner(r) };
+    if (!plainText(lineReader(session), loc.path, r)) return { loc, collection: t.collections[0], range: inner(r) };
     const start = r.start.character + 1 + "data.".length;
     return { loc, collection: t.collections[0], range: { start: { line: r.start.line, character: start }, end: { line: r.start.line, character: start + t.ref.collection.length } } };
   }
@@ -53,6 +53,7 @@ export function rename(session: Session, params: RenameParams): WorkspaceEdit | 
   }
   const taken = at.loc.analysis.collections.find((o) => o !== c && o.name === name);
   if (taken) throw new ResponseError(ErrorCodes.InvalidParams, `a collection named ${name} exists already (${taken.file.rel}): two collections of one name are a problem`);
+  const lineOf = lineReader(session);
   const changes: Record<string, TextEdit[]> = {};
   const add = (file: string, range: Range, newText: string) => (changes[toUri(file)] ??= []).push({ range, newText });
   if (c.fact.nameLiteral) add(c.file.path, inner(c.fact.nameLiteral.range), name);
@@ -69,14 +70,14 @@ export function rename(session: Session, params: RenameParams): WorkspaceEdit | 
     else if (first.start.line === options.range.start.line) add(c.file.path, { start: first.start, end: first.start }, `${property}, `);
     else {
       // One property a line: the new one on a line of its own, indented as the first.
-      const indent = /^\s*/.exec(lineOf(session, c.file.path, first.start.line).slice(0, first.start.character))![0];
+      const indent = /^\s*/.exec(lineOf(c.file.path, first.start.line).slice(0, first.start.character))![0];
       add(c.file.path, { start: first.start, end: first.start }, `${property},\n${indent}`);
     }
   }
   for (const { file, ref } of referencesTo(at.loc.analysis, c)) {
     const r = inner(ref.range);
     // An op id written with escapes (`"data.\u0065sc.get"`): its text is written anew, whole.
-    if (!plainText(session, file.path, ref.range)) { add(file.path, r, `data.${name}.${ref.op}`); continue; }
+    if (!plainText(lineOf, file.path, ref.range)) { add(file.path, r, `data.${name}.${ref.op}`); continue; }
     const start = r.start.character + "data.".length;
     add(file.path, { start: { line: r.start.line, character: start }, end: { line: r.start.line, character: start + ref.collection.length } }, name);
   }
@@ -84,12 +85,19 @@ export function rename(session: Session, params: RenameParams): WorkspaceEdit | 
 }
 
 /** Whether a string literal's text is written as its value reads (on one line, no escape). */
-function plainText(session: Session, file: string, range: Range): boolean {
-  return range.start.line === range.end.line && !lineOf(session, file, range.start.line).slice(range.start.character, range.end.character).includes("\\");
+function plainText(lineOf: (file: string, line: number) => string, file: string, range: Range): boolean {
+  return range.start.line === range.end.line && !lineOf(file, range.start.line).slice(range.start.character, range.end.character).includes("\\");
 }
 
-/** A line of a file's text as the server holds it: the editor's when open, else the disk's. */
-function lineOf(session: Session, file: string, line: number): string {
-  const text = session.documents.get(toUri(file))?.getText() ?? session.ws.fs.readFile(file) ?? "";
-  return text.split(/\r?\n/)[line] ?? "";
+/**
+ * The lines of files as the server holds them (the editor's text when open, else the disk's),
+ * each file read and split once: a rename asks for a line of each op id it edits.
+ */
+function lineReader(session: Session): (file: string, line: number) => string {
+  const byFile = new Map<string, string[]>();
+  return (file, line) => {
+    let lines = byFile.get(file);
+    if (!lines) byFile.set(file, (lines = (session.documents.get(toUri(file))?.getText() ?? session.ws.fs.readFile(file) ?? "").split(/\r?\n/)));
+    return lines[line] ?? "";
+  };
 }
