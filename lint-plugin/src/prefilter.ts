@@ -10,10 +10,12 @@
  * substitutions) in the text. The scan looks at every quote followed by `.`, `/`, `@` or `\`: the
  * first character of a path specifier, of the framework's modules, or an escape. The literal's value
  * is read up to the closing quote (escapes decoded; an escape that cannot be decoded, or a literal
- * cut short by an escaped quote, makes the whole file a candidate). Bare specifiers other than
- * the framework's (`zod`, `node:path`) are not candidates: the A9 rules judge paths, and names
- * only when taken from the framework, but for `collection`, judged from any module: in a file
- * whose text holds the word (or a `\u`, which may spell it) every literal is a candidate. A
+ * cut short by an escaped quote, makes the whole file a candidate). Bare specifiers (`zod`,
+ * `node:path`) are not candidates: the A9 rules judge paths, and names only when taken from the
+ * framework by a data file, but for `collection`, judged from any module: in a file whose text
+ * holds the word (or a `\u`, which may spell it) every literal is a candidate. The framework's
+ * modules are candidates in a data file; elsewhere they are bare specifiers like any other (most
+ * files import the framework, and judging those imports was a third of the prefilter's work). A
  * collections file is always looked at.
  * `test/lint/prefilter.test.ts` holds the core's rules to exactly this.
  *
@@ -51,8 +53,11 @@ export function scanEnabled(settings: Record<string, unknown> | undefined): bool
 /** A candidate: the specifier's value and the names it is judged with. */
 export interface Candidate { specifier: string; names: string[] }
 
-/** Every candidate of a text, or "all" when the text holds a literal that cannot be read. */
-export function candidates(text: string): Candidate[] | "all" {
+/**
+ * Every candidate of a text, or "all" when the text holds a literal that cannot be read.
+ * `frameworkNames`: whether names taken from the framework can matter (a data file's can).
+ */
+export function candidates(text: string, frameworkNames = true): Candidate[] | "all" {
   const out: Candidate[] = [];
   // (No closure over `text` here, and an index loop: both keep this function quick before V8
   // optimizes it, which on a company of 10,000 files is much of the run.)
@@ -84,7 +89,7 @@ export function candidates(text: string): Candidate[] | "all" {
       if (value === undefined) return "all";
       // (A path's names matter only for `collection`: judged without them where it cannot be.)
       if (!anySpecifier && isPathSpecifier(value)) out.push({ specifier: value, names: NO_NAMES });
-      else if (anySpecifier || isFrameworkModule(value)) {
+      else if (anySpecifier || (frameworkNames && isFrameworkModule(value))) {
         let names = clauseNames(text, open);
         if (names === undefined) {
           // A name written with an escape (`c\u006fllection`) is no word of the text.
@@ -233,7 +238,7 @@ export class Prefilter {
     // collections file may come long after.)
     const all = this.all;
     if (ctx.role.isCollectionsFile) return all;
-    const found = candidates(text);
+    const found = candidates(text, ctx.role.isDataFile);
     if (found === "all") return all;
     let fire: Set<string> | undefined;
     for (const c of found) {

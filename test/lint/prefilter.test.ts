@@ -38,6 +38,16 @@ test("core assumption: a bare specifier that is not the framework's fires only i
   }
 });
 
+test("core assumption: outside a data file, the framework's modules are bare specifiers like any other (they fire only in a collections file, or when taking `collection`)", () => {
+  let judged = 0;
+  for (const rel of FILES) {
+    const ctx = ctxOf(rel);
+    if (ctx.role.isCollectionsFile || ctx.role.isDataFile) continue;
+    for (const spec of FRAMEWORK) for (const names of subsets(NAMES)) if (!names.includes("collection")) { judged++; assert.deepEqual(firing(spec, names, ctx), [], `${rel}: ${spec} {${names}}`); }
+  }
+  assert.ok(judged > 500, "most of the files are neither data nor collections files");
+});
+
 test("core assumption: outside a collections file, names matter only when taken from the framework, or when one is `collection`", () => {
   for (const rel of FILES) {
     const ctx = ctxOf(rel);
@@ -78,6 +88,19 @@ export * from "/abs";
     { specifier: "/abs", names: [] },
     { specifier: "../y", names: [] },
   ]);
+});
+
+test("candidates: the framework's modules are candidates only where their names can matter (a data file), or where `collection` may be written", () => {
+  const text = `import { defineWorkflow } from "@sanoma-ai/workflows";\nimport { a } from "./a";\n`;
+  assert.deepEqual(candidates(text, false), [{ specifier: "./a", names: [] }]);
+  assert.deepEqual(candidates(text, true), [{ specifier: "@sanoma-ai/workflows", names: ["*", "default", "defineWorkflow"] }, { specifier: "./a", names: [] }]);
+  const withCollection = `import { collection } from "@sanoma-ai/workflows";\n`;
+  assert.deepEqual(candidates(withCollection, false), [{ specifier: "@sanoma-ai/workflows", names: ["*", "default", "collection"] }]);
+  // Through the prefilter: a workflow's framework import is passed over, a data file's is judged.
+  const secretText = `import { secret } from "@sanoma-ai/workflows";\n`;
+  const prefilter = new Prefilter(IMPORT_RULES);
+  assert.deepEqual(IMPORT_RULES.filter((r) => prefilter.mayFire(r.id, ctxOf("workflows/w.ts"), secretText)).map((r) => r.id), []);
+  assert.deepEqual(IMPORT_RULES.filter((r) => prefilter.mayFire(r.id, ctxOf("resources/r.ts"), secretText)).map((r) => r.id), ["data-file-imports"]);
 });
 
 test("candidates: escapes are decoded, and a literal that cannot be read makes every rule a candidate", () => {
