@@ -420,6 +420,31 @@ test("server: settings turn a rule off and change severities; a settings change 
   } finally { await c.shutdown(); removeFixture(root); }
 });
 
+test("server: a client that cannot be asked for settings pushes them; they hold until the next push", async () => {
+  const root = writeFixture(BROKEN);
+  const c = new LspClient({ pullConfiguration: false });
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    const nightly = join(root, "workflows/nightly.ts");
+    await c.waitFor(() => c.diagnosticsFor(nightly)[0]?.severity === 1, "collection-op as an error (the defaults)");
+    c.notify("workspace/didChangeConfiguration", { settings: { sanoma: { rules: { "collection-op": "warning" } } } });
+    await c.waitFor(() => c.diagnosticsFor(nightly)[0]?.severity === 2, "collection-op as a warning");
+    c.notify("workspace/didChangeConfiguration", { settings: null });
+    await c.waitIdle();
+    assert.equal(c.diagnosticsFor(nightly)[0]?.severity, 2, "a push without settings keeps the pushed ones");
+    c.notify("workspace/didChangeConfiguration", { settings: { sanoma: { rules: { "collection-op": "off" } } } });
+    await c.waitFor(() => c.diagnosticsFor(nightly).length === 0, "collection-op off");
+    c.notify("workspace/didChangeConfiguration", { settings: { sanoma: { rules: [] } } });
+    await c.waitFor(() => c.diagnosticsFor(nightly).length === 1, "bad settings fall back to the defaults");
+    await c.waitFor(() => c.notifications.some((n) => n.method === "window/showMessage" && /sanoma\.rules/.test((n.params as any).message)), "a message about the bad setting");
+    c.notify("workspace/didChangeConfiguration", { settings: { other: {} } });
+    await c.waitIdle();
+    assert.equal(c.diagnosticsFor(nightly)[0]?.severity, 1, "settings without a sanoma section: the defaults");
+    assert.ok(!c.serverRequests.some((r) => r.method === "workspace/configuration"), "the server never asks a client that cannot answer");
+  } finally { await c.shutdown(); removeFixture(root); }
+});
+
 test("server: the clean example company has no problems", async () => {
   const root = writeFixture(CLEAN);
   const c = new LspClient();

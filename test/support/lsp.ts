@@ -23,6 +23,8 @@ export interface Diag {
 export interface ClientOptions {
   /** Whether the client offers dynamic registration of watched files (Neovim 0.7 does not). */
   dynamicWatch?: boolean;
+  /** Whether the client answers `workspace/configuration` (default true); without it, settings are pushed. */
+  pullConfiguration?: boolean;
   settings?: unknown;
   folders?: string[];
   initializationOptions?: unknown;
@@ -123,7 +125,7 @@ export class LspClient {
       workspaceFolders: this.folderList(),
       initializationOptions: this.options.initializationOptions,
       capabilities: {
-        workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: this.options.dynamicWatch ?? true } },
+        workspace: { configuration: this.options.pullConfiguration ?? true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: this.options.dynamicWatch ?? true } },
         window: { workDoneProgress: true },
         textDocument: {
           publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true },

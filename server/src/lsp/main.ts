@@ -166,7 +166,7 @@ connection.onDidChangeWatchedFiles((params) => {
     } catch (e) { log(`watched file ${file} failed: ${(e as Error).stack}`); }
   }
 });
-connection.onDidChangeConfiguration(() => { void session?.settingsChanged(); });
+connection.onDidChangeConfiguration((params) => { void session?.settingsChanged(params?.settings); });
 
 connection.onHover(guard("hover", null, hover));
 connection.onDefinition(guard("definition", null, definition));

@@ -518,10 +518,17 @@ export class Session {
 
   // ---- Settings ------------------------------------------------------------------------------
 
+  /**
+   * The `sanoma` section a client pushed with `workspace/didChangeConfiguration`, for clients that
+   * cannot be asked (no `workspace/configuration`): one set of settings for every company.
+   */
+  private pushedSettings: unknown = undefined;
+
   async fetchSettings(root: string | undefined): Promise<Settings> {
-    if (!this.options.configuration) return DEFAULT_SETTINGS;
     try {
-      const raw = await this.connection.workspace.getConfiguration({ scopeUri: root ? toUri(root) : undefined, section: "sanoma" });
+      const raw = this.options.configuration
+        ? await this.connection.workspace.getConfiguration({ scopeUri: root ? toUri(root) : undefined, section: "sanoma" })
+        : this.pushedSettings;
       const { settings, problems } = parseSettings(raw);
       for (const p of problems) if (!this.settingsProblems.includes(p)) { this.settingsProblems.push(p); void this.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `Sanoma: ${p}` }).catch(() => undefined); }
       return settings;
@@ -531,8 +538,17 @@ export class Session {
     }
   }
 
-  /** Settings changed: pull them again for every company and re-check what they affect. */
-  async settingsChanged(): Promise<void> {
+  /**
+   * Settings changed: pull them again for every company (or take the ones pushed, from a client
+   * that cannot be asked) and re-check what they affect.
+   */
+  async settingsChanged(pushed?: unknown): Promise<void> {
+    if (!this.options.configuration) {
+      // `{ settings: { sanoma: {…} } }` (no `sanoma` in them: the defaults); a notification
+      // without settings tells nothing new.
+      if (typeof pushed !== "object" || pushed === null) return;
+      this.pushedSettings = (pushed as { sanoma?: unknown }).sanoma;
+    }
     this.settingsGeneration++;
     this.settingsProblems = [];
     for (const [root, st] of this.state) {

@@ -1,6 +1,6 @@
 /**
- * The `sanoma` settings, pulled with `workspace/configuration` for each company (scope: its root)
- * and validated with zod: what a client sends is unknown input, and a bad value falls back to the
+ * The `sanoma` settings, pulled with `workspace/configuration` for each company (scope: its root),
+ * or pushed with `workspace/didChangeConfiguration` by a client that cannot be asked, and validated with zod: what a client sends is unknown input, and a bad value falls back to the
  * default with a message, never a crash. The schema matches `contributes.configuration` in the
  * extension's package.json (a test keeps them in step).
  */
