@@ -510,6 +510,48 @@ export const z = (ctx: any) => ctx.call("data.ghost.get", {});
   } finally { await c.shutdown(); removeFixture(root); removeFixture(elsewhere); }
 });
 
+test("server: a company found only through open files goes when the last of them closes, with its problems; one the settings name stays", async () => {
+  const company = (name: string) => `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/${name}.ts
+export const ${name} = (ctx: any) => ctx.call("data.${name}.get", {});
+//- /workflows/${name}2.ts
+export const ${name}2 = (ctx: any) => ctx.call("data.${name}.get", {});
+`;
+  const folder = writeFixture(company("home"));
+  const loose = writeFixture(company("loose"));
+  const named = writeFixture(company("named"));
+  const c = new LspClient({ settings: { companyRoots: [named] } });
+  const roots = async () => (await c.request("sanoma/companies", null)).companies.map((co: any) => co.root).sort();
+  const text = (f: string) => readFileSync(f, "utf8");
+  try {
+    await c.initialize([folder]);
+    await c.waitIdle();
+    const [a, b] = [join(loose, "workflows/loose.ts"), join(loose, "workflows/loose2.ts")];
+    c.open(a, text(a));
+    c.open(b, text(b));
+    await c.waitFor(() => c.diagnosticsFor(a).length === 1 && c.diagnosticsFor(b).length === 1, "the loose company's problems");
+    c.close(a);
+    await c.waitIdle();
+    assert.deepEqual(await roots(), [folder, loose, named].sort(), "one of its files is still open");
+    assert.equal(c.diagnosticsFor(a).length, 1);
+    c.close(b);
+    await c.waitFor(() => c.diagnosticsFor(a).length === 0 && c.diagnosticsFor(b).length === 0, "its problems go with its last open file");
+    await c.waitIdle();
+    assert.deepEqual(await roots(), [folder, named].sort());
+    // Opened again: it comes back.
+    c.open(a, text(a));
+    await c.waitFor(() => c.diagnosticsFor(b).length === 1, "back when a file of it is opened again");
+    // A company the settings name, and the workspace folder's own, stay when their files close.
+    for (const f of [join(named, "workflows/named.ts"), join(folder, "workflows/home.ts")]) { c.open(f, text(f)); await c.waitIdle(); c.close(f); }
+    await c.waitIdle();
+    assert.deepEqual(await roots(), [folder, loose, named].sort());
+    assert.equal(c.diagnosticsFor(join(named, "workflows/named2.ts")).length, 1);
+    assert.equal(c.diagnosticsFor(join(folder, "workflows/home2.ts")).length, 1);
+  } finally { await c.shutdown(); for (const r of [folder, loose, named]) removeFixture(r); }
+});
+
 test("server: files the company's walk skips stay out of it when opened, closed or reported by the watcher", async () => {
   // Each of these once joined the company in the server (found by a sweep against sanoma-check),
   // and its problems, and those it caused in real files, stayed until a restart.

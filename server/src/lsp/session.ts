@@ -92,9 +92,10 @@ export class Session {
     this.indexing++; // busy from the first moment, so no client sees "idle" before anything is indexed
     return this.enqueueIndex(async () => {
       // The client answers for the settings while the folders are walked.
-      const manual = this.manualRoots();
+      const manual = this.settingsRoots();
       const found = await inSlices(this.ws.discoverRootsSteps(this.options.folders));
-      const roots = new Set([...found, ...await manual]);
+      for (const r of await manual) this.manualRoots.add(r);
+      const roots = new Set([...found, ...this.manualRoots]);
       for (const doc of this.documents.all()) {
         const file = toPath(doc.uri);
         const root = file && this.ws.rootOf(file);
@@ -104,7 +105,8 @@ export class Session {
     });
   }
 
-  private async manualRoots(): Promise<string[]> {
+  /** The company roots the `companyRoots` setting names (those that hold a config). */
+  private async settingsRoots(): Promise<string[]> {
     const s = await this.fetchSettings(this.options.folders[0]);
     return s.companyRoots.map((r) => path.resolve(this.options.folders[0] ?? "/", r)).filter((r) => this.ws.fs.isFile(path.join(r, CONFIG_FILE)));
   }
@@ -261,21 +263,32 @@ export class Session {
     const gone = new Set(removed);
     this.options.folders = this.options.folders.filter((f) => !gone.has(f));
     return this.enqueueIndex(async () => {
-      const open = new Set<string>();
-      for (const doc of this.documents.all()) {
-        const file = toPath(doc.uri);
-        const root = file && this.ws.rootOf(file);
-        if (root) open.add(root);
-      }
+      const open = this.openRoots();
       // (A copy: dropping a company deletes it from the map being walked.)
       for (const root of Array.from(this.ws.companies.keys())) {
         if (!removed.some((f) => isWithin(f, root) || isWithin(root, f))) continue; // not found through a removed folder
-        if (open.has(root) || this.options.folders.some((f) => isWithin(f, root) || isWithin(root, f))) continue;
+        if (open.has(root) || this.kept(root)) continue;
         this.drop(root);
         this.options.log(`dropped ${root}: its workspace folder was removed`);
       }
       this.notifyStatus();
     });
+  }
+
+  /** The roots of the companies of the open documents. */
+  private openRoots(): Set<string> {
+    const open = new Set<string>();
+    for (const doc of this.documents.all()) {
+      const file = toPath(doc.uri);
+      const root = file && this.ws.rootOf(file);
+      if (root) open.add(root);
+    }
+    return open;
+  }
+
+  /** Whether a company is kept whatever is open: a workspace folder leads to it (it lies under one, or one under it), or the `companyRoots` setting names it. */
+  private kept(root: string): boolean {
+    return this.manualRoots.has(root) || this.options.folders.some((f) => isWithin(f, root) || isWithin(root, f));
   }
 
   // ---- Changes --------------------------------------------------------------------------------
@@ -291,15 +304,28 @@ export class Session {
     this.markDirty(company.root);
   }
 
-  /** A document closed: its text on disk counts again. */
+  /**
+   * A document closed: its text on disk counts again. A company found only through open files
+   * (no workspace folder leads to it) goes with the last of them, and its problems with it: the
+   * editor's list of problems is of what the user works on.
+   */
   closed(uri: string): void {
     const file = toPath(uri);
     if (!file) return;
     const company = this.ws.companyOf(file);
-    if (!company || !this.ws.reads(company.root, file)) return;
-    const text = this.ws.fs.readFile(file);
-    this.ws.setFile(company, file, text);
-    this.markDirty(company.root);
+    if (!company) return;
+    const root = company.root;
+    if (this.ws.reads(root, file)) {
+      this.ws.setFile(company, file, this.ws.fs.readFile(file));
+      this.markDirty(root);
+    }
+    if (this.kept(root)) return;
+    // After any indexing under way, and only if no file of it was opened meanwhile.
+    void this.enqueueIndex(async () => {
+      if (this.kept(root) || this.openRoots().has(root) || !this.drop(root)) return;
+      this.options.log(`dropped ${root}: its last open file was closed, and no workspace folder leads to it`);
+      this.notifyStatus();
+    });
   }
 
   /** A file changed, was created or deleted on disk (or a folder went away). */
@@ -523,6 +549,8 @@ export class Session {
    * cannot be asked (no `workspace/configuration`): one set of settings for every company.
    */
   private pushedSettings: unknown = undefined;
+  /** The roots the `companyRoots` setting named when the session started: kept whatever is open. */
+  private readonly manualRoots = new Set<string>();
 
   async fetchSettings(root: string | undefined): Promise<Settings> {
     try {
