@@ -742,6 +742,33 @@ export const d = other.vm({ name: "d" });
 //                     ^^ resource-type
 `));
 
+test("cases: a type reached through members of members, a bracketed member or a parenthesized callee is a type (A4: a namespace import and a member, an object whose property is a type)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import * as conn from "../conn/index";
+import { fly, machine } from "../conn/index";
+export const a = conn.fly.machine({ name: "a", bogus: 1 });
+//                                             ^^^^^ resource-fields
+export const b = fly["machine"]({ name: "b", bogus: 1 });
+//                                           ^^^^^ resource-fields
+export const c = (machine)({ name: "c", bogus: 1 });
+//                                      ^^^^^ resource-fields
+export const d = (conn.fly as any).machine({ name: "d", bogus: 1 });
+//                                                      ^^^^^ resource-fields
+export const e = conn.fly.nope({ name: "e" });
+//                        ^^^^ resource-type
+export const f = conn.helpers.format({ name: "f" });
+export const g = conn.fly.machine.name({});
+//- /conn/index.ts
+import { machine } from "./machine";
+export { machine };
+export const fly = { machine };
+export const helpers = { format: (x: unknown) => x };
+//- /conn/machine.ts
+export const machine = defineResource({ vendor: "fly", type: "machine", schema: z.object({ name: z.string() }) });
+`));
+
 test("cases: defineResource imported under another name, and called as tsc compiles it to CommonJS, defines a type (A4)", () => check(`
 //- /sanoma.config.ts
 export default {};

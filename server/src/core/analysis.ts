@@ -76,7 +76,8 @@ export function declarationId(rel: string, exportName: string): string {
 export function resolveDeclaration(resolver: ConnectorResolver, file: CompanyFile, fact: DeclarationFact): Resolution {
   const binding = file.facts?.bindings.get(fact.callee.base);
   if (!binding || isFrameworkModule(binding.source)) return { kind: "none" };
-  return resolver.resolveImport(file.path, binding.source, binding.imported, fact.callee.member);
+  const { member, via } = fact.callee;
+  return resolver.resolveImport(file.path, binding.source, binding.imported, member === undefined ? [] : via ? [...via, member] : [member]);
 }
 
 /** What one data file declares, from its facts and the resolver. */

@@ -229,8 +229,8 @@ export class ConnectorResolver {
     return value && further(value);
   }
 
-  /** What an import of `imported` from `specifier` in `fromFile` is. */
-  resolveImport(fromFile: string, specifier: string, imported: string, member?: string): Resolution {
+  /** What an import of `imported` from `specifier` in `fromFile` is, or the member it reaches through `members` (`fly.machine`: `["machine"]`). */
+  resolveImport(fromFile: string, specifier: string, imported: string, members: readonly string[] = []): Resolution {
     const file = this.resolveModule(fromFile, specifier);
     if (!file) return { kind: "none" };
     let value = this.imported(file, imported);
@@ -242,17 +242,20 @@ export class ConnectorResolver {
       const ns = this.namespaceOf(file);
       // (A module with syntax errors was read in part: what it lacks is unknown, as with an open one.)
       if (available.length > 0 && !(ns.kind === "object" && ns.open) && !this.facts(file)?.syntaxErrors) missingIn = { name: imported, module: specifier, available };
-    } else if (member !== undefined) {
-      if (value.kind === "object") {
+    } else {
+      let owner = imported === "*" ? specifier : imported;
+      for (const member of members) {
+        value = withinReach(value);
+        if (value === undefined) break;
+        if (value.kind !== "object") { value = OTHER; break; }
         const next = value.members.get(member);
-        if (next) value = next();
-        else {
-          const members = value.members;
-          const available = [...members.keys()].filter((k) => withinReach(members.get(k)!())?.kind === "type");
-          if (value.definesTypes() && !value.open) missingIn = { name: member, module: imported === "*" ? specifier : imported, available };
-          value = undefined;
-        }
-      } else value = OTHER;
+        if (next) { value = next(); owner = member; continue; }
+        const known = value.members;
+        const available = [...known.keys()].filter((k) => withinReach(known.get(k)!())?.kind === "type");
+        if (value.definesTypes() && !value.open) missingIn = { name: member, module: owner, available };
+        value = undefined;
+        break;
+      }
     }
     if (missingIn) return { kind: "missing", ...missingIn };
     value = withinReach(value);

@@ -67,8 +67,11 @@ export interface DesiredKey { name: string; range: Range }
 export interface DeclarationFact {
   exportName: string;
   nameRange: Range;
-  /** The callee as written: `machine` or `fly.machine`. */
-  callee: { base: string; member?: string; range: Range; memberRange?: Range };
+  /**
+   * The callee as written: `machine`, `fly.machine`, or `ns.fly.machine` (`via`: the members
+   * between the base and the last one, `["fly"]`). Parentheses and `x["machine"]` read alike.
+   */
+  callee: { base: string; member?: string; range: Range; memberRange?: Range; via?: string[] };
   desired?: { keys: DesiredKey[]; hasSpread: boolean; range: Range };
   range: Range;
 }
@@ -561,12 +564,19 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     const call = unwrap(init);
     if (!ts.isCallExpression(call)) return;
     const callee = call.expression;
-    let base: string | undefined, member: string | undefined, memberRange: Range | undefined;
-    if (ts.isIdentifier(callee)) base = callee.text;
-    else if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression)) {
-      base = callee.expression.text; member = callee.name.text; memberRange = r(callee.name);
+    // From the last member back to the identifier the chain starts with.
+    const members: { name: string; range: Range }[] = [];
+    let cur = unwrap(callee);
+    for (;;) {
+      if (ts.isPropertyAccessExpression(cur) && ts.isIdentifier(cur.name)) members.push({ name: cur.name.text, range: r(cur.name) });
+      else if (ts.isElementAccessExpression(cur) && ts.isStringLiteralLike(cur.argumentExpression)) members.push({ name: cur.argumentExpression.text, range: r(cur.argumentExpression) });
+      else break;
+      cur = unwrap(cur.expression);
     }
-    if (base === undefined) return;
+    if (!ts.isIdentifier(cur)) return;
+    const base = cur.text;
+    const member = members[0]?.name, memberRange = members[0]?.range;
+    const via = members.length > 1 ? members.slice(1).reverse().map((m) => m.name) : undefined;
     // (`{ … } as const`, `({ … })`, `{ … } satisfies T`: the same desired object.)
     const first = call.arguments[0] && unwrap(call.arguments[0]);
     let desired: DeclarationFact["desired"];
@@ -584,7 +594,7 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     } else if (call.arguments.length === 0) {
       desired = { keys: [], hasSpread: false, range: r(call) }; // `vm()`: every required field is missing
     }
-    facts.declarations.push({ exportName: name.text, nameRange: r(name), callee: { base, member, range: r(callee), memberRange }, desired, range: r(statement) });
+    facts.declarations.push({ exportName: name.text, nameRange: r(name), callee: { base, member, range: r(callee), memberRange, via }, desired, range: r(statement) });
   }
 
   function readSchema(value: ts.Expression, spec: ResourceSpecFact) {
