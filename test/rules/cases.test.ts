@@ -356,6 +356,60 @@ export const web = vm({ name: "web" ;;;
 } }
 `));
 
+test("cases: a binding into a data file with syntax errors shares no object: nothing is said of its bindings (A6)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/broken.ts
+export const x = vm({ name: "x" ;
+//- /resources/ok.ts
+import { vm } from "@x/cloud";
+export const a = vm({ name: "a" });
+export const b = vm({ name: "b" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/ok.ts#a": { "type": "x.vm", "object": "o:1" },
+  "resources/broken.ts#x": { "type": "x.vm", "object": "o:1" },
+  "resources/ok.ts#b": { "type": "x.vm", "object": "o:2" },
+//^^^^^^^^^^^^^^^^^^^ lockfile is bound 2 times
+  "resources/gone.ts#c": { "type": "x.vm", "object": "o:2" }
+//^^^^^^^^^^^^^^^^^^^^^ lockfile is no file of this company
+//^^^^^^^^^^^^^^^^^^^^^ lockfile is bound 2 times
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
+`));
+
+test("cases: a binding of another shape is said where it goes wrong, each of them; the other bindings are still judged (A6: at the offending place)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@x/cloud";
+export const a = vm({ name: "a" });
+export const b = vm({ name: "b" });
+export const c = vm({ name: "c" });
+export const d = vm({ name: "d" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#a": { "type": "x.vm", "object": "o:1" },
+//^^^^^^^^^^^^^^^^^^^^^^ lockfile is bound 2 times
+  "resources/infra.ts#b": { "type": 5, "object": "o:2" },
+//                                  ^ lockfile binds resources/infra.ts#b in another shape at \`type\`
+  "resources/infra.ts#c": { "type": "x.vm", "object": ["o:3"] },
+//                                                    ^^^^^^^ lockfile in another shape at \`object\`
+  "resources/infra.ts#d": "o:4",
+//                        ^^^^^ lockfile in another shape
+  "resources/infra.ts#e": { "type": "x.vm", "object": "o:1" }
+//^^^^^^^^^^^^^^^^^^^^^^ lockfile declares no \`e\`
+//^^^^^^^^^^^^^^^^^^^^^^ lockfile is bound 2 times
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
+`));
+
 test("cases: a lockfile binding into a data file with syntax errors is not judged for its type either; a type id that is not literal is unknown, not different (A6)", () => check(`
 //- /sanoma.config.ts
 export default {};
@@ -397,7 +451,7 @@ export const bin = box({ name: "bin" });
   "version": 1,
   "bindings": {
     "resources/infra.ts#web": {
-//  ^^^^^^^^^^^^^^^^^^^^^^^^ lockfile is bound by 2 declarations
+//  ^^^^^^^^^^^^^^^^^^^^^^^^ lockfile is bound 2 times
       "type": "x.vm",
       "object": "o:1"
     },
@@ -407,7 +461,7 @@ export const bin = box({ name: "bin" });
     },
     "resources/infra.ts#api": {
 //  ^^^^^^^^^^^^^^^^^^^^^^^^ lockfile binds resources/infra.ts#api twice (first on line 8)
-//  ^^^^^^^^^^^^^^^^^^^^^^^^ lockfile is bound by 2 declarations
+//  ^^^^^^^^^^^^^^^^^^^^^^^^ lockfile is bound 2 times
       "type": "x.vm",
       "object": "o:1"
     },

@@ -176,6 +176,36 @@ test("a file coming or going directly in apps/ re-judges the imports that may re
   }
 });
 
+test("a data file that stops loading takes its bindings out of the lockfile's shared objects, and gives them back once it loads", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sanoma-incremental-"));
+  try {
+    mkdirSync(join(dir, "resources"), { recursive: true });
+    mkdirSync(join(dir, "node_modules", "@x", "cloud"), { recursive: true });
+    writeFileSync(join(dir, "sanoma.config.ts"), "export default {};\n");
+    writeFileSync(join(dir, "node_modules", "@x", "cloud", "package.json"), `{ "name": "@x/cloud", "main": "index.js" }`);
+    writeFileSync(join(dir, "node_modules", "@x", "cloud", "index.js"), `export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });\n`);
+    writeFileSync(join(dir, "resources", "a.ts"), `import { vm } from "@x/cloud";\nexport const a = vm({ name: "a" });\n`);
+    const b = join(dir, "resources", "b.ts");
+    const loads = `import { vm } from "@x/cloud";\nexport const b = vm({ name: "b" });\n`;
+    writeFileSync(b, loads);
+    writeFileSync(join(dir, "sanoma.lock.json"), `{ "version": 1, "bindings": {\n  "resources/a.ts#a": { "type": "x.vm", "object": "o:1" },\n  "resources/b.ts#b": { "type": "x.vm", "object": "o:1" }\n} }\n`);
+    const ws = new Workspace(nodeFileSystem);
+    const company = ws.loadCompany(dir);
+    const shared = (r: ReturnType<typeof ws.check>) => (r.problemsByFile.get(join(dir, "sanoma.lock.json")) ?? []).filter((p) => /bound 2 times/.test(p.message)).length;
+    assert.equal(shared(ws.check(dir)), 2, "both bindings of o:1");
+    const fails = loads.replace("});", "};");
+    ws.setFile(company, b, fails);
+    const broken = ws.check(dir);
+    assert.equal(shared(broken), 0, "b.ts fails to load: nothing is said of its binding");
+    writeFileSync(b, fails);
+    assert.deepEqual(byFile(dir, broken.problems), firstCheck(dir), "as a first check says");
+    ws.setFile(company, b, loads);
+    assert.equal(shared(ws.check(dir)), 2, "it loads again");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("a settings change re-sorts every file's problems without re-judging any", () => {
   const dir = mkdtempSync(join(tmpdir(), "sanoma-incremental-"));
   try {

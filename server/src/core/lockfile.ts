@@ -1,6 +1,7 @@
 /**
  * `sanoma.lock.json` (SPEC A6) → its bindings with the ranges of their keys and values, or the one
  * problem that keeps it from being read (not JSON, not of the lockfile's shape, an unknown version).
+ * A binding of another shape does not keep the others from being read: it is a problem of its own.
  */
 import ts from "typescript";
 import { z } from "zod";
@@ -9,10 +10,13 @@ import type { Range } from "./types.ts";
 
 export const LOCK_VERSION = 1;
 
+const BindingSchema = z.object({ type: z.string(), object: z.string() }).passthrough();
 const LockSchema = z.object({
   version: z.number(),
-  bindings: z.record(z.string(), z.object({ type: z.string(), object: z.string() }).passthrough()),
+  bindings: z.record(z.string(), BindingSchema),
 }).passthrough();
+/** The file's own shape: a binding of another shape is a problem of its own, and the others are still read. */
+const FileSchema = z.object({ version: z.number(), bindings: z.record(z.string(), z.unknown()) }).passthrough();
 
 export interface LockBinding {
   key: string;
@@ -28,6 +32,8 @@ export interface LockFacts {
   bindings: LockBinding[];
   /** Keys written twice (a merge gone wrong): each later copy. The bindings are what JSON.parse keeps, the last. */
   duplicates?: { key: string; message: string; range: Range; first: Range }[];
+  /** Bindings not of a binding's shape, at the offending place each; they are not among `bindings`. */
+  malformed?: { key: string; message: string; range: Range }[];
 }
 
 export function readLock(text: string): LockFacts {
@@ -75,19 +81,39 @@ export function readLock(text: string): LockFacts {
   const rangeOf = (node: ts.Node | undefined): Range => node ? lines.range(node.getStart(jsonTree()!), node.end) : firstLine;
   // A well-formed lockfile is recognised by hand (zod takes tens of ms over thousands of
   // bindings, cold); zod reads only one that is not, for its precise message.
-  const parsed = isLockShaped(value) ? { success: true as const, data: value } : LockSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+  /** The node of the deepest part of `path` the syntax tree has. */
+  const placeOf = (path: (string | number)[]): Range => {
     let node: ts.Node | undefined;
-    for (let n = issue.path.length; n >= 0 && !node; n--) node = nodeAt(issue.path.slice(0, n) as (string | number)[]);
-    const where = issue.path.length ? ` at \`${issue.path.join(".")}\`` : "";
-    return { error: { message: `sanoma.lock.json is not a lockfile${where}: ${issue.message.toLowerCase()}; expected { "version": 1, "bindings": { "<file>#<export>": { "type", "object" } } }`, range: rangeOf(node) }, bindings: [] };
+    for (let n = path.length; n >= 0 && !node; n--) node = nodeAt(path.slice(0, n));
+    return rangeOf(node);
+  };
+  let data: z.infer<typeof LockSchema>;
+  let malformed: NonNullable<LockFacts["malformed"]> | undefined;
+  if (isLockShaped(value)) data = value;
+  else {
+    const file = FileSchema.safeParse(value);
+    if (!file.success) {
+      const issue = file.error.issues[0];
+      const where = issue.path.length ? ` at \`${issue.path.join(".")}\`` : "";
+      return { error: { message: `sanoma.lock.json is not a lockfile${where}: ${issue.message.toLowerCase()}; expected { "version": 1, "bindings": { "<file>#<export>": { "type", "object" } } }`, range: placeOf(issue.path as (string | number)[]) }, bindings: [] };
+    }
+    // Each binding of another shape is said where it goes wrong; the others are judged as usual.
+    const bindings: Record<string, z.infer<typeof BindingSchema>> = {};
+    malformed = [];
+    for (const [key, b] of Object.entries(file.data.bindings)) {
+      const binding = BindingSchema.safeParse(b);
+      if (binding.success) { bindings[key] = binding.data; continue; }
+      const issue = binding.error.issues[0];
+      const where = issue.path.length ? ` at \`${issue.path.join(".")}\`` : "";
+      malformed.push({ key, message: `sanoma.lock.json binds ${key} in another shape${where}: ${issue.message.toLowerCase()}; a binding is { "type": "<vendor>.<type>", "object": "<object id>" }`, range: placeOf(["bindings", key, ...issue.path as (string | number)[]]) });
+    }
+    data = { ...file.data, bindings };
   }
-  if (parsed.data.version !== LOCK_VERSION) {
-    return { error: { message: `sanoma.lock.json has version ${parsed.data.version}, which this tool does not know (it reads version ${LOCK_VERSION}); update the Sanoma tooling`, range: rangeOf(nodeAt(["version"])) }, bindings: [] };
+  if (data.version !== LOCK_VERSION) {
+    return { error: { message: `sanoma.lock.json has version ${data.version}, which this tool does not know (it reads version ${LOCK_VERSION}); update the Sanoma tooling`, range: rangeOf(nodeAt(["version"])) }, bindings: [] };
   }
   // A lockfile written by apply is found by a plain scan; anything unusual takes the syntax tree.
-  const fast = locateBindings(text, parsed.data.bindings, lines);
+  const fast = malformed ? undefined : locateBindings(text, data.bindings, lines);
   if (fast) return { bindings: fast };
   const bindingsNode = nodeAt(["bindings"]);
   const bindings: LockBinding[] = [];
@@ -110,7 +136,7 @@ export function readLock(text: string): LockFacts {
     for (const p of bindingsNode.properties) {
       if (!ts.isPropertyAssignment(p) || !p.name) continue;
       const key = (p.name as ts.StringLiteral).text;
-      const b = parsed.data.bindings[key];
+      const b = data.bindings[key];
       if (!b || last.get(key) !== p) continue;
       const v = p.initializer;
       const field = (name: string) => ts.isObjectLiteralExpression(v) ? v.properties.findLast((q) => q.name && (q.name as ts.StringLiteral).text === name) : undefined;
@@ -121,9 +147,9 @@ export function readLock(text: string): LockFacts {
         objectRange: rangeOf(o && ts.isPropertyAssignment(o) ? o.initializer : p.name),
       });
     }
-    if (duplicates.length > 0) return { bindings, duplicates };
+    return { bindings, ...(duplicates.length > 0 ? { duplicates } : {}), ...(malformed?.length ? { malformed } : {}) };
   }
-  return { bindings };
+  return { bindings, ...(malformed?.length ? { malformed } : {}) };
 }
 
 /**

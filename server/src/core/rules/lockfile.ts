@@ -60,7 +60,8 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
     if (!lock || lock.error) return;
     for (const b of bindingsByRel(lock).get(file.rel) ?? []) judgeBinding(b, a, report);
   },
-  companyInputs: (a) => [a.lock, a.company.membershipVersion],
+  // (A data file that fails to load takes its bindings out of the shared-object count: its list is an input.)
+  companyInputs: (a) => [a.lock, a.company.membershipVersion, a.failedFiles.size === 0 ? "" : [...a.failedFiles].sort().join("\n")],
   checkCompany(a, report) {
     const lock = a.lock;
     if (!lock) return;
@@ -68,12 +69,15 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
     if (lock.error) { report({ file, range: lock.error.range, message: lock.error.message }); return; }
     // A key written twice: said where, and the bindings are judged as JSON.parse reads them.
     for (const d of lock.duplicates ?? []) report({ file, range: d.range, message: d.message, related: [{ file, range: d.first, message: `${d.key} first bound here` }] });
+    for (const m of lock.malformed ?? []) report({ file, range: m.range, message: m.message });
     for (const [rel, bindings] of bindingsByRel(lock)) {
       if (a.company.files.get(path.join(a.company.root, rel))?.rel === rel) continue; // judged with its file
       for (const b of bindings) judgeBinding(b, a, report);
     }
     const byObject = new Map<string, LockBinding[]>();
     for (const b of lock.bindings) {
+      // Its file failed to load: nothing is said of its bindings (A6), so it shares nothing either.
+      if (a.failedFiles.size > 0 && a.failedFiles.has(relOf(b.key))) continue;
       const list = byObject.get(b.object);
       if (list) list.push(b); else byObject.set(b.object, [b]);
     }
@@ -84,7 +88,7 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
         report({
           // At the binding (A6), i.e. its key (B1: "the property key"), each of them.
           file, range: b.keyRange,
-          message: `${object} is bound by ${list.length} declarations (${others.map((o) => o.key).join(", ")} too); an object belongs to one declaration`,
+          message: `${object} is bound ${list.length} times (by ${others.map((o) => o.key).join(", ")} too); an object belongs to one declaration`,
           related: others.map((o) => ({ file, range: o.keyRange, message: `also bound by ${o.key}` })),
         });
       }
