@@ -381,6 +381,37 @@ export const b = vm({ name: "b" });
 export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
 `));
 
+test("cases: an orphan binding's message says what is wrong with its key: not a declaration id, no such file, or no such export (A3, A6)", () => check(`
+//- /sanoma.config.ts
+export default { secrets: { bindings: { A: { env: "A", host: true }, B: { env: "A", host: true }, C: { env: "A", host: true } } } };
+//                                      ^ secret-bindings \`A\`, \`B\` and \`C\` all give the hosts the variable A
+//                                                                   ^ secret-bindings all give
+//                                                                                                ^ secret-bindings all give
+//- /resources/wake.ts
+import { vm } from "@x/cloud";
+export const a = vm({ name: "a" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/wake.ts#a": { "type": "x.vm", "object": "o:1" },
+  "resources/wake.ts": { "type": "x.vm", "object": "o:2" },
+//^^^^^^^^^^^^^^^^^^^ lockfile \`resources/wake.ts\` is no declaration id
+  "/resources/wake.ts#a": { "type": "x.vm", "object": "o:3" },
+//^^^^^^^^^^^^^^^^^^^^^^ lockfile \`/resources/wake.ts#a\` is no declaration id
+  "resources/./wake.ts#a": { "type": "x.vm", "object": "o:4" },
+//^^^^^^^^^^^^^^^^^^^^^^^ lockfile is no declaration id
+  "resources\\\\wake.ts#a": { "type": "x.vm", "object": "o:5" },
+//^^^^^^^^^^^^^^^^^^^^^^ lockfile is no declaration id
+  "resources/wake.ts#b": { "type": "x.vm", "object": "o:6" },
+//^^^^^^^^^^^^^^^^^^^^^ lockfile resources/wake.ts declares no \`b\`
+  "resources/gone.ts#a": { "type": "x.vm", "object": "o:7" }
+//^^^^^^^^^^^^^^^^^^^^^ lockfile resources/gone.ts is no file of this company
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
+`));
+
 test("cases: a binding of another shape is said where it goes wrong, each of them; the other bindings are still judged (A6: at the offending place)", () => check(`
 //- /sanoma.config.ts
 export default {};

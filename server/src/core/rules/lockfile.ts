@@ -128,12 +128,18 @@ function judgeBinding(b: LockBinding, a: Analysis, report: Report): void {
   // (Any file of the company, not only a data file: A6 says "its file".)
   if (!decl && (a.company.files.get(path.join(a.company.root, rel))?.facts?.syntaxErrors ?? 0) > 0) return;
   if (!decl) {
-    const fileExists = a.company.files.has(path.join(a.company.root, rel));
+    const hash = b.key.lastIndexOf("#");
+    // A declaration id is `<file>#<export>`, the file by its company-relative path with `/` separators (A3).
+    const wellFormed = hash > 0 && hash < b.key.length - 1 && !rel.includes("\\") && path.posix.normalize(rel) === rel && !rel.startsWith("/") && !rel.startsWith("../");
+    const fileExists = a.company.files.get(path.join(a.company.root, rel))?.rel === rel;
+    const deleting = `apply will ask to delete ${b.object}`;
     report({
       file, range: b.keyRange, severity: "warning", tags: ["unnecessary"],
-      message: fileExists
-        ? `Orphan binding: ${rel} declares no \`${b.key.slice(b.key.lastIndexOf("#") + 1)}\`; apply will ask to delete ${b.object}`
-        : `Orphan binding: ${rel} is no file of this company; apply will ask to delete ${b.object}`,
+      message: !wellFormed
+        ? `Orphan binding: \`${b.key}\` is no declaration id (\`<file>#<export>\`, the file's path from the company root with / separators); ${deleting}`
+        : fileExists
+          ? `Orphan binding: ${rel} declares no \`${b.key.slice(hash + 1)}\`; ${deleting}`
+          : `Orphan binding: ${rel} is no file of this company; ${deleting}`,
     });
     return;
   }

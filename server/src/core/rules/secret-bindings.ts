@@ -66,7 +66,7 @@ export const image = secret("RUNNER_IMAGE");
         const others = list.filter((o) => o !== b);
         report({
           file: config.path, range: b.nameRange,
-          message: `Secret bindings ${list.map((o) => `\`${o.name}\``).join(" and ")} both give the hosts the variable ${env}; bind it once`,
+          message: `Secret bindings ${andList(list.map((o) => `\`${o.name}\``))} ${list.length === 2 ? "both" : "all"} give the hosts the variable ${env}; bind it once`,
           related: others.map((o) => ({ file: config.path, range: o.nameRange, message: `also gives ${env} to the hosts` })),
         });
       }
@@ -113,4 +113,9 @@ function bindingNames(a: Analysis): { set: Set<string>; key: string } | undefine
     namesMemo.set(bindings, names);
   }
   return names;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function andList(items: string[]): string {
+  return items.length <= 2 ? items.join(" and ") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
