@@ -16,7 +16,7 @@ import { walkReads } from "../../server/src/core/model.ts";
 import { readFacts } from "../../server/src/core/facts.ts";
 import { exportsTarget } from "../../server/src/core/connectors.ts";
 import { join } from "node:path";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 
 function check(fixture: string): void {
   const fx = parseFixture(fixture);
@@ -355,6 +355,22 @@ export const web = vm({ name: "web" ;;;
 //^^^^^^^^^^^^^^^^^^^^^^^ lockfile is no file of this company
 } }
 `));
+
+test("cases: a file saved with a byte order mark is read without it: its first line's columns are the editor's", () => {
+  const fx = parseFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/a.ts
+export const a = (ctx: any) => ctx.call("data.nope.get", {});
+`);
+  const dir = writeFixture(fx);
+  try {
+    const file = join(dir, "workflows/a.ts");
+    writeFileSync(file, "\uFEFF" + readFileSync(file, "utf8"));
+    const found = checkDir(dir).filter((p) => p.rule === "collection-op");
+    assert.deepEqual(found.map((p) => [p.range.start.line, p.range.start.character, p.range.end.character]), [[0, 40, 55]]);
+  } finally { removeFixture(dir); }
+});
 
 test("cases: a binding into a data file with syntax errors shares no object: nothing is said of its bindings (A6)", () => check(`
 //- /sanoma.config.ts

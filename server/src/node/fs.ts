@@ -22,7 +22,10 @@ export const nodeFileSystem: FileSystem = {
       const buf = Buffer.allocUnsafe(Math.min(stat.size, READ_CAP) + 1);
       let length = 0;
       for (let n; length < buf.length && (n = fs.readSync(fd, buf, length, buf.length - length, null)) > 0;) length += n;
-      return buf.toString("utf8", 0, length);
+      const text = buf.toString("utf8", 0, length);
+      // A byte order mark is no part of the text: editors and linters drop it, and every column of
+      // the first line would be one off (and an edit made there one character wrong) if it stayed.
+      return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     } catch {
       return undefined;
     } finally {
