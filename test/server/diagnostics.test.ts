@@ -552,6 +552,57 @@ export const ${name}2 = (ctx: any) => ctx.call("data.${name}.get", {});
   } finally { await c.shutdown(); for (const r of [folder, loose, named]) removeFixture(r); }
 });
 
+test("server: a workspace folder spelled with a trailing slash, // or .. is the one company its files find (each spelling made a second company)", async () => {
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/a.ts
+export const a = (ctx: any) => ctx.call("data.nope.get", {});
+`);
+  for (const spelling of [`${root}/`, root.replace(/\/([^/]+)$/, "//$1"), `${root}/workflows/..`]) {
+    const c = new LspClient();
+    try {
+      await c.initialize([spelling]);
+      await c.waitIdle();
+      const a = join(root, "workflows/a.ts");
+      c.open(a, readFileSync(a, "utf8"));
+      await c.waitIdle();
+      assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root), [root], spelling);
+      assert.equal(c.diagnosticsFor(a).length, 1, spelling);
+      assert.deepEqual([...c.diagnostics.keys()].filter((u) => c.diagnostics.get(u)!.length > 0), [uri(a)], `${spelling}: published under one URI`);
+    } finally { await c.shutdown(); }
+  }
+  removeFixture(root);
+});
+
+test("server: an open file whose URI the client spells its own way (%5b for [) keeps the editor's text when the disk changes, and its problems go to that URI", async () => {
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/[id]/w.ts
+export const w = (ctx: any) => ctx.call("data.nope.get", {});
+`);
+  const c = new LspClient();
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    const file = join(root, "workflows/[id]/w.ts");
+    const canonical = uri(file);
+    const spelled = canonical.replace("%5B", "%5b").replace("%5D", "%5d");
+    assert.notEqual(spelled, canonical);
+    await c.waitFor(() => c.diagnosticsFor(file).length === 1, "the problem on disk");
+    c.notify("textDocument/didOpen", { textDocument: { uri: spelled, languageId: "typescript", version: 1, text: readFileSync(file, "utf8") } });
+    c.notify("textDocument/didChange", { textDocument: { uri: spelled, version: 2 }, contentChanges: [{ text: "export const w = 1;\n" }] });
+    await c.waitFor(() => (c.diagnostics.get(spelled) ?? [1]).length === 0, "the buffer's text is clean, said to the client's URI");
+    // The file is saved elsewhere with another problem (a checkout); the watcher says so.
+    writeFileSync(file, `export const w = (ctx: any) => ctx.call("data.other.get", {});\n`);
+    c.watched([{ file, type: 2 }]);
+    await c.waitIdle();
+    assert.deepEqual(c.diagnostics.get(spelled) ?? [], [], "the editor's text still wins");
+    assert.deepEqual(c.diagnosticsFor(file).filter((d) => /other/.test(d.message)), [], "nothing read from the disk is published");
+  } finally { await c.shutdown(); removeFixture(root); }
+});
+
 test("server: files the company's walk skips stay out of it when opened, closed or reported by the watcher", async () => {
   // Each of these once joined the company in the server (found by a sweep against sanoma-check),
   // and its problems, and those it caused in real files, stayed until a restart.

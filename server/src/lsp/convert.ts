@@ -1,4 +1,5 @@
 /** Paths ↔ URIs and core problems → LSP diagnostics. */
+import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from "vscode-languageserver/node";
 import type { Problem, Severity } from "../core/types.ts";
@@ -7,9 +8,14 @@ export function toUri(file: string): string {
   return pathToFileURL(file).href;
 }
 
+/**
+ * A `file:` URI's path, normalised: clients spell one folder many ways (`file:///co/` with the
+ * trailing slash of an Emacs `default-directory`, `//`, `..`), and each spelling would otherwise be
+ * a company of its own.
+ */
 export function toPath(uri: string): string | undefined {
   if (!uri.startsWith("file:")) return undefined;
-  try { return fileURLToPath(uri); } catch { return undefined; }
+  try { return path.resolve(fileURLToPath(uri)); } catch { return undefined; }
 }
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {

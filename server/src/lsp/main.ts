@@ -90,7 +90,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   warmUpParser();
   const folders = (params.workspaceFolders ?? []).map((f) => toPath(f.uri)).filter((p): p is string => !!p);
   if (folders.length === 0 && params.rootUri) { const p = toPath(params.rootUri); if (p) folders.push(p); }
-  if (folders.length === 0 && params.rootPath) folders.push(params.rootPath);
+  if (folders.length === 0 && params.rootPath) folders.push(path.resolve(params.rootPath));
   const caps = params.capabilities;
   dynamicWatch = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration;
   session = new Session(connection, documents, {

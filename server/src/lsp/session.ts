@@ -215,6 +215,11 @@ export class Session {
     }
   }
 
+  /** The URI a file's diagnostics go to: the client's own spelling of it when it is open (`%5b` for `[`, an encoded `@`), else ours. */
+  private uriOf(file: string): string {
+    return this.openDocuments().get(file)?.uri ?? toUri(file);
+  }
+
   private openByPath: { docs: readonly TextDocument[]; byPath: Map<string, TextDocument> } | undefined;
   /** The open documents by file path, rebuilt only when the set of open documents changed. */
   private openDocuments(): Map<string, TextDocument> {
@@ -356,7 +361,7 @@ export class Session {
       // A folder created (or renamed in) in one event may bring companies of its own.
       for (const root of this.ws.discoverRoots([file])) if (!this.ws.companies.has(root)) this.diskChanged(path.join(root, CONFIG_FILE), "created");
     }
-    if (this.documents.get(toUri(file))) return; // the editor's text wins
+    if (this.openDocuments().has(file)) return; // the editor's text wins
     const company = this.ws.companyOf(file);
     if (!company) {
       if (kind === "created" && (this.ws.fs.isDir(file))) this.rescanFolder(file);
@@ -372,7 +377,8 @@ export class Session {
     if (kind === "deleted" && !company.files.has(file)) {
       // Perhaps a folder: everything under it goes, but for open documents (the editor's text wins).
       const prefix = file + path.sep;
-      for (const f of company.files.keys()) if (f.startsWith(prefix) && !this.documents.get(toUri(f))) this.ws.setFile(company, f, undefined);
+      const open = this.openDocuments();
+      for (const f of company.files.keys()) if (f.startsWith(prefix) && !open.has(f)) this.ws.setFile(company, f, undefined);
       this.markDirty(company.root);
       return;
     }
@@ -385,10 +391,11 @@ export class Session {
 
   /** A path that changed while its company was being indexed: the file, or everything under the folder, read again. */
   private rereadAfterIndex(company: Company, file: string): void {
-    if (this.documents.get(toUri(file))) return; // the editor's text wins
+    if (this.openDocuments().has(file)) return; // the editor's text wins
     if (path.basename(file) === LOCK_FILE && path.dirname(file) === company.root) { company.setFile(file, this.ws.fs.readFile(file)); return; }
     const prefix = file + path.sep;
-    for (const f of company.files.keys()) if (f.startsWith(prefix) && !this.documents.get(toUri(f))) this.ws.readFromDisk(company, f);
+    const open = this.openDocuments();
+    for (const f of company.files.keys()) if (f.startsWith(prefix) && !open.has(f)) this.ws.readFromDisk(company, f);
     if (this.ws.fs.isDir(file)) { this.readNewFilesUnder(company, file); return; }
     if (company.files.has(file) || (this.ws.reads(company.root, file) && this.ws.fs.isFile(file))) this.ws.readFromDisk(company, file);
   }
@@ -475,7 +482,7 @@ export class Session {
     for (const file of files) {
       const list = result.problemsByFile.get(file);
       if (list) this.problemsByFile.set(file, list as Problem[]); else this.problemsByFile.delete(file);
-      this.publish(toUri(file), (list ?? []).map((p) => toDiagnostic(p, this.docsUrl)));
+      this.publish(this.uriOf(file), (list ?? []).map((p) => toDiagnostic(p, this.docsUrl)));
     }
     this.lastCheckMs = Math.round((performance.now() - start) * 10) / 10;
     this.lastCheckAt = Date.now();
