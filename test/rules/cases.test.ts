@@ -356,6 +356,29 @@ export const web = vm({ name: "web" ;;;
 } }
 `));
 
+test("cases: a link to a folder of the company is not followed: each file is read by its own path, with its own role (res-alias -> resources hid resources/data.ts)", () => {
+  const fx = parseFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.orders.get", {});
+`);
+  const dir = writeFixture(fx);
+  try {
+    // Named to come first in the walk's order, as the reviewer's did.
+    symlinkSync("resources", join(dir, "a-alias"));
+    symlinkSync("../resources", join(dir, "workflows", "res"));
+    assert.deepEqual(checkDir(dir).map((p) => `${p.file} ${p.rule}`), []);
+    const ws = new Workspace(nodeFileSystem);
+    assert.ok(ws.reads(dir, join(dir, "resources/data.ts")));
+    assert.ok(!ws.reads(dir, join(dir, "a-alias/data.ts")), "a path through the link is not the company's");
+    assert.ok(ws.reads(dir, join(dir, "workflows/new/x.ts")), "a folder not on disk yet: judged by its path");
+  } finally { removeFixture(dir); }
+});
+
 test("cases: a file saved with a byte order mark is read without it: its first line's columns are the editor's", () => {
   const fx = parseFixture(`
 //- /sanoma.config.ts

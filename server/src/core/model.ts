@@ -182,7 +182,8 @@ function readsFile(name: string, inRoot: boolean): boolean {
 
 /**
  * The files of a company: code files, the config and the lockfile, leaving out `node_modules`,
- * dot folders, excluded folders and nested companies' trees. Visits each real folder once.
+ * dot folders, excluded folders and nested companies' trees. Visits each real folder once, and
+ * follows no link to a folder.
  * Yields every `WALK_STEP` folders (see `steps.ts`). With `under`, a folder of the company, lists
  * only the files under it (what the walk from the root would list there), without walking the rest.
  */
@@ -217,10 +218,13 @@ export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: Wa
       const p = path.join(dir, e.name);
       let kind = e.kind;
       if (kind === "symlink") kind = fs.isDir(p) ? "dir" : fs.isFile(p) ? "file" : "other";
-      // A link to a folder outside the company (its parent, `/tmp`, a sibling) leads to files that
-      // are not the company's: followed, it took in a whole parent folder.
-      if (kind === "dir" && e.kind === "symlink" && !isWithin(rootReal, fs.realPath(p))) {
-        options.onSkip?.({ path: p, reason: "a link to a folder outside the company, not followed" });
+      // A link to a folder is not followed. Outside the company (its parent, `/tmp`, a sibling) it
+      // leads to files that are not the company's (followed, it took in a whole parent folder);
+      // inside, to a folder the walk reads by its own path, and each file has one path, one role
+      // (followed, `res-alias -> resources` was walked first and `resources/data.ts` was no
+      // collections file).
+      if (kind === "dir" && e.kind === "symlink") {
+        options.onSkip?.({ path: p, reason: isWithin(rootReal, fs.realPath(p)) ? "a link to a folder of the company, read by its own path" : "a link to a folder outside the company, not followed" });
         continue;
       }
       if (kind === "dir") {

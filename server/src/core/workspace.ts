@@ -114,9 +114,17 @@ export class Workspace {
     this.setFile(company, file, text);
   }
 
-  /** Whether the company at `root` reads `file` at all (see `walkReads`). */
+  /**
+   * Whether the company at `root` reads `file` at all (see `walkReads`), and by this path: the walk
+   * follows no link to a folder, so a file reached through one (`res-alias/data.ts` where
+   * `res-alias` links to `resources`) is read by its own path only. A folder not on disk yet (a
+   * new, unsaved file) is judged by its path.
+   */
   reads(root: string, file: string): boolean {
-    return walkReads(root, file, { exclude: this.options.exclude });
+    if (!walkReads(root, file, { exclude: this.options.exclude })) return false;
+    const dir = path.dirname(file);
+    const dirReal = this.fs.realPath(dir);
+    return dirReal === undefined || dirReal === path.join(this.fs.realPath(root) ?? root, path.relative(root, dir));
   }
 
   /** Sets a file's text and keeps the company's resolver right. */
