@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LspClient, uri, type Diag } from "../support/lsp.ts";
@@ -573,6 +573,42 @@ export const a = (ctx: any) => ctx.call("data.nope.get", {});
     } finally { await c.shutdown(); }
   }
   removeFixture(root);
+});
+
+test("server: a file opened through a link to its company's folder (or by its real path, the folder being a link) joins the one company, its problems to the URI opened", async () => {
+  const top = writeFixture(`
+//- /real/sanoma.config.ts
+export default {};
+//- /real/workflows/a.ts
+export const a = (ctx: any) => ctx.call("data.nope.get", {});
+//- /real/workflows/b.ts
+export const b = (ctx: any) => ctx.call("data.nope.get", {});
+`);
+  const real = join(top, "real"), link = join(top, "link");
+  symlinkSync("real", link);
+  try {
+    for (const [folder, other] of [[real, link], [link, real]]) {
+      const c = new LspClient();
+      try {
+        await c.initialize([folder]);
+        await c.waitIdle();
+        const [a, b] = [join(folder, "workflows/a.ts"), join(folder, "workflows/b.ts")];
+        const aOther = join(other, "workflows/a.ts");
+        await c.waitFor(() => c.diagnosticsFor(a).length === 1 && c.diagnosticsFor(b).length === 1, "the folder's problems");
+        c.open(aOther, readFileSync(a, "utf8"));
+        await c.waitFor(() => c.diagnosticsFor(aOther).length === 1 && c.diagnosticsFor(a).length === 0, `${folder}: a's problem moves to the URI opened`);
+        await c.waitIdle();
+        assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root), [folder], "one company");
+        assert.equal(c.diagnosticsFor(join(other, "workflows/b.ts")).length, 0, "b is not published twice");
+        assert.equal((await c.request("workspace/symbol", { query: "" })).filter((x: any) => x.name === "b").length, 1, "nor listed twice");
+        c.change(aOther, "export const a = 1;\n");
+        await c.waitFor(() => c.diagnosticsFor(aOther).length === 0, "the buffer's text is judged");
+        assert.equal(c.diagnosticsFor(a).length, 0, "no stale problem on the other spelling");
+        c.close(aOther);
+        await c.waitFor(() => c.diagnosticsFor(a).length === 1 && c.diagnosticsFor(aOther).length === 0, "closed: the disk's problem, back at the folder's spelling");
+      } finally { await c.shutdown(); }
+    }
+  } finally { removeFixture(top); }
 });
 
 test("server: an open file whose URI the client spells its own way (%5b for [) keeps the editor's text when the disk changes, and its problems go to that URI", async () => {

@@ -159,7 +159,7 @@ documents.onDidClose((e) => session?.closed(e.document.uri));
 connection.onDidChangeWatchedFiles((params) => {
   if (!session) return;
   for (const c of params.changes) {
-    const file = toPath(c.uri);
+    const file = session.filePath(c.uri);
     if (!file) continue;
     try {
       session.diskChanged(file, c.type === FileChangeType.Created ? "created" : c.type === FileChangeType.Deleted ? "deleted" : "changed");

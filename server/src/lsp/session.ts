@@ -56,8 +56,10 @@ interface CompanyState {
 export class Session {
   readonly ws: Workspace;
   readonly state = new Map<string, CompanyState>();
-  /** uri → the diagnostics last published, serialized, to publish only what changed. */
-  private readonly published = new Map<string, string>();
+  /** uri → the diagnostics last published there, serialized (to publish only what changed), and the file they are of. */
+  private readonly published = new Map<string, { key: string; file: string }>();
+  /** file → the URI its diagnostics were last published to, while they are not empty. */
+  private readonly publishedTo = new Map<string, string>();
   /** file → its current problems, for code actions. */
   readonly problemsByFile = new Map<string, Problem[]>();
   private readonly dirty = new Set<string>();
@@ -95,13 +97,17 @@ export class Session {
       const manual = this.settingsRoots();
       const found = await inSlices(this.ws.discoverRootsSteps(this.options.folders));
       for (const r of await manual) this.manualRoots.add(r);
-      const roots = new Set([...found, ...this.manualRoots]);
+      // One company per real folder: a file opened through a link to it (or by its real path, where
+      // a folder is a link) joins the company the folders found, under the folders' spelling.
+      const roots = new Map<string, string>();
+      const add = (root: string) => { const real = this.realOf(root); if (!roots.has(real)) roots.set(real, root); };
+      for (const root of [...found, ...this.manualRoots]) add(root);
       for (const doc of this.documents.all()) {
         const file = toPath(doc.uri);
         const root = file && this.ws.rootOf(file);
-        if (root) roots.add(root);
+        if (root) add(root);
       }
-      try { await this.indexRoots([...roots]); } finally { this.indexing--; }
+      try { await this.indexRoots([...roots.values()]); } finally { this.indexing--; }
     });
   }
 
@@ -199,7 +205,7 @@ export class Session {
         st.changedWhileIndexing = undefined;
         // Open documents of this company that are not on disk (new, unsaved files) count too.
         for (const doc of this.documents.all()) {
-          const file = toPath(doc.uri);
+          const file = this.filePath(doc.uri);
           if (file && !company.files.has(file) && this.ws.rootOf(file) === root && this.ws.reads(root, file)) this.ws.setFile(company, file, doc.getText());
         }
         st.indexed = true;
@@ -215,20 +221,59 @@ export class Session {
     }
   }
 
-  /** The URI a file's diagnostics go to: the client's own spelling of it when it is open (`%5b` for `[`, an encoded `@`), else ours. */
-  private uriOf(file: string): string {
+  /**
+   * The URI to tell the client for a file (diagnostics, edits, locations): its own spelling when the
+   * file is open (`%5b` for `[`, an encoded `@`, the path through a link), else ours.
+   */
+  uriOf(file: string): string {
     return this.openDocuments().get(file)?.uri ?? toUri(file);
   }
 
-  private openByPath: { docs: readonly TextDocument[]; byPath: Map<string, TextDocument> } | undefined;
-  /** The open documents by file path, rebuilt only when the set of open documents changed. */
+  /** The editor's text of a file when it is open. */
+  openText(file: string): string | undefined {
+    return this.openDocuments().get(file)?.getText();
+  }
+
+  private openByPath: { docs: readonly TextDocument[]; companies: string; byPath: Map<string, TextDocument> } | undefined;
+  /** The open documents by file path (as the companies spell it), rebuilt only when the open documents or the companies changed. */
   private openDocuments(): Map<string, TextDocument> {
     const docs = this.documents.all();
-    if (this.openByPath && this.openByPath.docs.length === docs.length && this.openByPath.docs.every((d, i) => d === docs[i])) return this.openByPath.byPath;
+    const companies = [...this.ws.companies.keys()].join("\0");
+    const known = this.openByPath;
+    if (known && known.companies === companies && known.docs.length === docs.length && known.docs.every((d, i) => d === docs[i])) return known.byPath;
     const byPath = new Map<string, TextDocument>();
-    for (const d of docs) { const p = toPath(d.uri); if (p) byPath.set(p, d); }
-    this.openByPath = { docs, byPath };
+    for (const d of docs) { const p = this.filePath(d.uri); if (p) byPath.set(p, d); }
+    this.openByPath = { docs, companies, byPath };
     return byPath;
+  }
+
+  private readonly realRoots = new Map<string, string>();
+  /** A company root's real path (links resolved), asked of the disk once per root. */
+  private realOf(root: string): string {
+    let real = this.realRoots.get(root);
+    if (real === undefined) this.realRoots.set(root, (real = this.ws.fs.realPath(root) ?? root));
+    return real;
+  }
+
+  /**
+   * A file as the companies spell it. A company is known by one path; a file reached through a
+   * link to its folder (or by its real path, where the company was found through a link) is
+   * spelled under that path: one company, one set of problems, published to the URI the editor
+   * opened (`uriOf`).
+   */
+  canonical(file: string): string {
+    if (this.ws.companies.size === 0) return file;
+    const root = this.ws.rootOf(file);
+    if (root === undefined || this.ws.companies.has(root)) return file;
+    const real = this.realOf(root);
+    for (const known of this.ws.companies.keys()) if (this.realOf(known) === real) return path.join(known, path.relative(root, file));
+    return file;
+  }
+
+  /** A `file:` URI's path, as the companies spell it (`canonical`). */
+  filePath(uri: string): string | undefined {
+    const file = toPath(uri);
+    return file === undefined ? undefined : this.canonical(file);
   }
 
   /** A `sanoma.config.ts` was deleted: the company dissolves, its diagnostics go. */
@@ -244,10 +289,7 @@ export class Session {
     if (!company) return false;
     this.ws.removeCompany(root);
     this.state.delete(root);
-    for (const [uri] of this.published) {
-      const file = toPath(uri);
-      if (file && (file === company.lockPath || company.files.has(file))) this.publish(uri, []);
-    }
+    for (const [uri, { file }] of this.published) if (file === company.lockPath || company.files.has(file)) this.publish(uri, file, []);
     for (const file of company.files.keys()) this.problemsByFile.delete(file);
     return true;
   }
@@ -284,7 +326,7 @@ export class Session {
   private openRoots(): Set<string> {
     const open = new Set<string>();
     for (const doc of this.documents.all()) {
-      const file = toPath(doc.uri);
+      const file = this.filePath(doc.uri);
       const root = file && this.ws.rootOf(file);
       if (root) open.add(root);
     }
@@ -300,13 +342,14 @@ export class Session {
 
   /** An editor's text for a file (open or changed): it wins over disk. */
   setText(uri: string, text: string): void {
-    const file = toPath(uri);
+    const file = this.filePath(uri);
     if (!file) return;
     const company = this.ensureCompanyFor(file);
     // A file the company's walk skips (a dot folder, a non-code file) stays out of it, open or not.
     if (!company || !this.ws.reads(company.root, file)) return;
     this.ws.setFile(company, file, text);
     this.markDirty(company.root);
+    this.respell(file);
   }
 
   /**
@@ -315,7 +358,7 @@ export class Session {
    * editor's list of problems is of what the user works on.
    */
   closed(uri: string): void {
-    const file = toPath(uri);
+    const file = this.filePath(uri);
     if (!file) return;
     const company = this.ws.companyOf(file);
     if (!company) return;
@@ -323,6 +366,7 @@ export class Session {
     if (this.ws.reads(root, file)) {
       this.ws.setFile(company, file, this.ws.fs.readFile(file));
       this.markDirty(root);
+      this.respell(file);
     }
     if (this.kept(root)) return;
     // After any indexing under way, and only if no file of it was opened meanwhile.
@@ -414,10 +458,7 @@ export class Session {
   }
 
   private clearUnder(root: string): void {
-    for (const [uri] of this.published) {
-      const file = toPath(uri);
-      if (file && file.startsWith(root + path.sep)) this.publish(uri, []);
-    }
+    for (const [uri, { file }] of this.published) if (file.startsWith(root + path.sep)) this.publish(uri, file, []);
   }
 
   markDirty(root: string): void {
@@ -474,15 +515,12 @@ export class Session {
     // every file it has problems for; what was published before under its root is cleared too.
     const files = new Set(result.changedFiles);
     if (previous?.analysis.company !== result.analysis.company) {
-      for (const uri of this.published.keys()) {
-        const file = toPath(uri);
-        if (file?.startsWith(root + path.sep) && this.ws.rootOf(file) === root) files.add(file);
-      }
+      for (const { file } of this.published.values()) if (file.startsWith(root + path.sep) && this.ws.rootOf(file) === root) files.add(file);
     }
     for (const file of files) {
       const list = result.problemsByFile.get(file);
       if (list) this.problemsByFile.set(file, list as Problem[]); else this.problemsByFile.delete(file);
-      this.publish(this.uriOf(file), (list ?? []).map((p) => toDiagnostic(p, this.docsUrl)));
+      this.publishFile(file, (list ?? []).map((p) => toDiagnostic(p, this.docsUrl)));
     }
     this.lastCheckMs = Math.round((performance.now() - start) * 10) / 10;
     this.lastCheckAt = Date.now();
@@ -541,11 +579,31 @@ export class Session {
     if (read > 0) this.options.log(`read the workflows of ${read} file${read === 1 ? "" : "s"} ${why} in ${Math.round(performance.now() - started)} ms${tail}`);
   }
 
-  private publish(uri: string, diagnostics: ReturnType<typeof toDiagnostic>[]): void {
+  /** A file's diagnostics, to the URI the client has for it now (and none left where it had another). */
+  private publishFile(file: string, diagnostics: ReturnType<typeof toDiagnostic>[]): void {
+    const uri = this.uriOf(file);
+    const before = this.publishedTo.get(file);
+    if (before !== undefined && before !== uri) this.publish(before, file, []);
+    this.publish(uri, file, diagnostics);
+  }
+
+  /** A file was opened or closed under another spelling than its problems were published to: they move. */
+  private respell(file: string): void {
+    const before = this.publishedTo.get(file);
+    if (before !== undefined && before !== this.uriOf(file)) this.publishFile(file, (this.problemsByFile.get(file) ?? []).map((p) => toDiagnostic(p, this.docsUrl)));
+  }
+
+  private publish(uri: string, file: string, diagnostics: ReturnType<typeof toDiagnostic>[]): void {
     const key = JSON.stringify(diagnostics);
-    const before = this.published.get(uri);
+    const before = this.published.get(uri)?.key;
     if (before === key || (before === undefined && diagnostics.length === 0)) return;
-    if (diagnostics.length === 0) this.published.delete(uri); else this.published.set(uri, key);
+    if (diagnostics.length === 0) {
+      this.published.delete(uri);
+      if (this.publishedTo.get(file) === uri) this.publishedTo.delete(file);
+    } else {
+      this.published.set(uri, { key, file });
+      this.publishedTo.set(file, uri);
+    }
     void this.connection.sendDiagnostics({ uri, diagnostics }).catch(() => undefined);
   }
 
@@ -628,7 +686,7 @@ export class Session {
 
   /** The company and entry of a document, if it belongs to one. */
   locate(uri: string): { company: Company; file: string } | undefined {
-    const file = toPath(uri);
+    const file = this.filePath(uri);
     if (!file) return undefined;
     const company = this.ws.companyOf(file);
     return company ? { company, file } : undefined;

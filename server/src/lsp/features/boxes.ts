@@ -11,7 +11,6 @@ import {
 } from "../../protocol.ts";
 import { BoxService, boxRequestHandlers } from "../../boxes/service.ts";
 import type { Session } from "../session.ts";
-import { toPath } from "../convert.ts";
 
 export interface Boxes {
   service: BoxService;
@@ -64,7 +63,7 @@ export function attachBoxes(connection: Connection, session: Session, params: In
   return {
     service,
     async preview(args) {
-      const file = toPath(args.uri);
+      const file = session.filePath(args.uri);
       const company = file ? session.ws.companyOf(file) : undefined;
       if (!file || !company) throw new ResponseError(ErrorCodes.InvalidParams, `${args.uri} is in no Sanoma company`);
       configureFor(company.root);

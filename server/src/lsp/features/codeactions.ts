@@ -1,10 +1,9 @@
 /** Quick fixes: the fixes the rules attached to their problems (did-you-mean replacements, the right import source). */
 import { CodeActionKind, type CodeAction, type CodeActionParams, type TextEdit } from "vscode-languageserver/node";
 import type { Session } from "../session.ts";
-import { toPath, toUri } from "../convert.ts";
 
 export function codeActions(session: Session, params: CodeActionParams): CodeAction[] {
-  const file = toPath(params.textDocument.uri);
+  const file = session.filePath(params.textDocument.uri);
   if (!file) return [];
   const problems = session.problemsByFile.get(file) ?? [];
   const out: CodeAction[] = [];
@@ -13,7 +12,7 @@ export function codeActions(session: Session, params: CodeActionParams): CodeAct
     const p = problems.find((x) => x.rule === d.code && sameRange(x.range, d.range) && x.message === d.message);
     for (const fix of p?.fixes ?? []) {
       const changes: Record<string, TextEdit[]> = {};
-      for (const e of fix.edits) (changes[toUri(e.file)] ??= []).push({ range: e.range, newText: e.newText });
+      for (const e of fix.edits) (changes[session.uriOf(e.file)] ??= []).push({ range: e.range, newText: e.newText });
       out.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: fix.preferred, edit: { changes } });
     }
   }

@@ -1,7 +1,6 @@
 /** Go to definition: op id → collection; declaration ↔ lock binding; call → its `defineResource`. */
 import type { DefinitionParams, Location } from "vscode-languageserver/node";
 import type { Session } from "../session.ts";
-import { toUri } from "../convert.ts";
 import { locate, targetAt } from "./target.ts";
 
 export function definition(session: Session, params: DefinitionParams): Location[] | null {
@@ -12,19 +11,19 @@ export function definition(session: Session, params: DefinitionParams): Location
   const a = loc.analysis;
   switch (t.kind) {
     case "opRef":
-      return t.collections.map((c) => ({ uri: toUri(c.file.path), range: c.nameRange }));
+      return t.collections.map((c) => ({ uri: session.uriOf(c.file.path), range: c.nameRange }));
     case "declaration": {
-      if (t.on === "callee" && t.decl.type) return [{ uri: toUri(t.decl.type.file), range: t.decl.type.spec.range }];
+      if (t.on === "callee" && t.decl.type) return [{ uri: session.uriOf(t.decl.type.file), range: t.decl.type.spec.range }];
       if (a.company.lockText === undefined) return null;
       const b = a.company.lock()?.bindings.find((x) => x.key === t.decl.id);
-      return b ? [{ uri: toUri(a.company.lockPath), range: b.keyRange }] : null;
+      return b ? [{ uri: session.uriOf(a.company.lockPath), range: b.keyRange }] : null;
     }
     case "lockBinding":
-      return t.decl ? [{ uri: toUri(t.decl.file.path), range: t.decl.fact.nameRange }] : null;
+      return t.decl ? [{ uri: session.uriOf(t.decl.file.path), range: t.decl.fact.nameRange }] : null;
     case "desiredKey":
-      return t.decl.type ? [{ uri: toUri(t.decl.type.file), range: t.decl.type.spec.range }] : null;
+      return t.decl.type ? [{ uri: session.uriOf(t.decl.type.file), range: t.decl.type.spec.range }] : null;
     case "collection":
-      return [{ uri: toUri(t.collection.file.path), range: t.collection.nameRange }];
+      return [{ uri: session.uriOf(t.collection.file.path), range: t.collection.nameRange }];
   }
   return null;
 }

@@ -2,7 +2,6 @@
 import type { Location, ReferenceParams } from "vscode-languageserver/node";
 import type { Collection } from "../../core/analysis.ts";
 import type { Session } from "../session.ts";
-import { toUri } from "../convert.ts";
 import { locate, referencesTo, targetAt } from "./target.ts";
 
 export function references(session: Session, params: ReferenceParams): Location[] | null {
@@ -15,8 +14,8 @@ export function references(session: Session, params: ReferenceParams): Location[
   if (!collections.length) return null;
   const out: Location[] = [];
   for (const c of collections) {
-    if (params.context.includeDeclaration) out.push({ uri: toUri(c.file.path), range: c.nameRange });
-    for (const { file, ref } of referencesTo(loc.analysis, c)) out.push({ uri: toUri(file.path), range: inner(ref.range) });
+    if (params.context.includeDeclaration) out.push({ uri: session.uriOf(c.file.path), range: c.nameRange });
+    for (const { file, ref } of referencesTo(loc.analysis, c)) out.push({ uri: session.uriOf(file.path), range: inner(ref.range) });
   }
   return out;
 }

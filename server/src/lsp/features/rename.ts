@@ -11,7 +11,6 @@ import { ResponseError, ErrorCodes } from "vscode-languageserver/node";
 import type { Collection } from "../../core/analysis.ts";
 import { containsPosition } from "../../core/text.ts";
 import type { Session } from "../session.ts";
-import { toUri } from "../convert.ts";
 import { locate, referencesTo, targetAt } from "./target.ts";
 import { inner } from "./references.ts";
 
@@ -55,7 +54,7 @@ export function rename(session: Session, params: RenameParams): WorkspaceEdit | 
   if (taken) throw new ResponseError(ErrorCodes.InvalidParams, `a collection named ${name} exists already (${taken.file.rel}): two collections of one name are a problem`);
   const lineOf = lineReader(session);
   const changes: Record<string, TextEdit[]> = {};
-  const add = (file: string, range: Range, newText: string) => (changes[toUri(file)] ??= []).push({ range, newText });
+  const add = (file: string, range: Range, newText: string) => (changes[session.uriOf(file)] ??= []).push({ range, newText });
   if (c.fact.nameLiteral) add(c.file.path, inner(c.fact.nameLiteral.range), name);
   else if (c.fact.nameNotLiteral) {
     // `name: NAME`: a second `name` would be a duplicate key, and what NAME holds is not ours to edit.
@@ -97,7 +96,7 @@ function lineReader(session: Session): (file: string, line: number) => string {
   const byFile = new Map<string, string[]>();
   return (file, line) => {
     let lines = byFile.get(file);
-    if (!lines) byFile.set(file, (lines = (session.documents.get(toUri(file))?.getText() ?? session.ws.fs.readFile(file) ?? "").split(/\r?\n/)));
+    if (!lines) byFile.set(file, (lines = (session.openText(file) ?? session.ws.fs.readFile(file) ?? "").split(/\r?\n/)));
     return lines[line] ?? "";
   };
 }

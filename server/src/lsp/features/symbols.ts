@@ -7,7 +7,6 @@ import { SymbolKind, type DocumentSymbol, type Position, type DocumentSymbolPara
 import type { Analysis } from "../../core/analysis.ts";
 import type { CompanyFile } from "../../core/model.ts";
 import type { Session } from "../session.ts";
-import { toUri } from "../convert.ts";
 import { locate } from "./target.ts";
 
 /** `range`: the name; `full`: the whole declaration statement. */
@@ -43,7 +42,7 @@ export async function workspaceSymbols(session: Session, params: WorkspaceSymbol
     if (!a) continue;
     for (const s of symbolsOf(a)) {
       if (q && !fuzzy(s.name.toLowerCase(), q)) continue;
-      out.push({ name: s.name, kind: s.kind, containerName: `${a.company.name} · ${s.file.rel}`, location: { uri: toUri(s.file.path), range: s.range } });
+      out.push({ name: s.name, kind: s.kind, containerName: `${a.company.name} · ${s.file.rel}`, location: { uri: session.uriOf(s.file.path), range: s.range } });
       if (out.length >= 1000) return out;
     }
   }
