@@ -639,6 +639,30 @@ export const w = (ctx: any) => ctx.call("data.nope.get", {});
   } finally { await c.shutdown(); removeFixture(root); }
 });
 
+test("server: each company leaves out the folders its own settings exclude, for files opened or created later too", async () => {
+  const company = `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/w.ts
+export const w = 1;
+//- /gen/x.ts
+export const x = (ctx: any) => ctx.call("data.nope.get", {});
+`;
+  const a = writeFixture(company), b = writeFixture(company);
+  const c = new LspClient({ settings: (scope?: string) => (scope === uri(a) ? { exclude: ["gen"] } : {}) });
+  try {
+    await c.initialize([a, b]);
+    await c.waitIdle();
+    await c.waitFor(() => c.diagnosticsFor(join(b, "gen/x.ts")).length === 1, "b reads its gen/");
+    assert.equal(c.diagnosticsFor(join(a, "gen/x.ts")).length, 0, "a leaves out its gen/");
+    const text = `export const y = (ctx: any) => ctx.call("data.nope.get", {});\n`;
+    for (const root of [a, b]) c.open(join(root, "gen/new.ts"), text);
+    await c.waitFor(() => c.diagnosticsFor(join(b, "gen/new.ts")).length === 1, "a new file in b's gen/ is judged");
+    await c.waitIdle();
+    assert.equal(c.diagnosticsFor(join(a, "gen/new.ts")).length, 0, "one in a's gen/ is not");
+  } finally { await c.shutdown(); removeFixture(a); removeFixture(b); }
+});
+
 test("server: files the company's walk skips stay out of it when opened, closed or reported by the watcher", async () => {
   // Each of these once joined the company in the server (found by a sweep against sanoma-check),
   // and its problems, and those it caused in real files, stayed until a restart.

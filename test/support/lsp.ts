@@ -79,7 +79,8 @@ export class LspClient {
     if (msg.id !== undefined && msg.method) {
       this.serverRequests.push({ method: msg.method, params: msg.params });
       let result: unknown = null;
-      if (msg.method === "workspace/configuration") result = (msg.params.items ?? []).map(() => this.settings ?? null);
+      // (`settings` may be a function of the scope asked about: per-folder settings.)
+      if (msg.method === "workspace/configuration") result = (msg.params.items ?? []).map((item: { scopeUri?: string }) => (typeof this.settings === "function" ? this.settings(item.scopeUri) : this.settings) ?? null);
       if (msg.method === "workspace/workspaceFolders") result = this.folderList();
       this.send({ jsonrpc: "2.0", id: msg.id, result });
       return;

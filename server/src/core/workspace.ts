@@ -85,8 +85,16 @@ export class Workspace {
   }
 
   removeCompany(root: string): void {
+    this.excludes.delete(root);
     this.companies.delete(root);
     this.resolvers.delete(root);
+  }
+
+  /** Folders a company's walk skips besides A3's, per company root (its settings); else `options.exclude`. */
+  readonly excludes = new Map<string, string[]>();
+
+  private excludeOf(root: string): string[] | undefined {
+    return this.excludes.get(root) ?? this.options.exclude;
   }
 
   /** The files a company's index holds, listed from disk; with `under`, only those under that folder. */
@@ -96,7 +104,7 @@ export class Workspace {
 
   /** `listFiles`, yielding every `WALK_STEP` folders (see `steps.ts`); with `under`, only the files under that folder. */
   listFilesSteps(root: string, under?: string): Steps<string[]> {
-    return listCompanyFilesSteps(this.fs, root, { exclude: this.options.exclude, onSkip: this.options.onSkip }, under);
+    return listCompanyFilesSteps(this.fs, root, { exclude: this.excludeOf(root), onSkip: this.options.onSkip }, under);
   }
 
   /** Reads every file of a company from disk (the check command's way; the server batches it). */
@@ -121,7 +129,7 @@ export class Workspace {
    * new, unsaved file) is judged by its path.
    */
   reads(root: string, file: string): boolean {
-    if (!walkReads(root, file, { exclude: this.options.exclude })) return false;
+    if (!walkReads(root, file, { exclude: this.excludeOf(root) })) return false;
     const dir = path.dirname(file);
     const dirReal = this.fs.realPath(dir);
     return dirReal === undefined || dirReal === path.join(this.fs.realPath(root) ?? root, path.relative(root, dir));

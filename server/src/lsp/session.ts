@@ -159,6 +159,9 @@ export class Session {
         if (dropped()) continue;
         this.state.set(root, { indexed: false, settings });
         for (const l of this.settingsListeners) l(root, settings);
+        // Each company walks with its own settings' folders left out; the search for companies
+        // with those of the last company read.
+        this.ws.excludes.set(root, settings.exclude);
         this.ws.options.exclude = settings.exclude;
         const files = await inSlices(this.ws.listFilesSteps(root));
         this.waitingToBeRead += files.length;
