@@ -102,6 +102,18 @@ test("hover: a declaration shows its type's contracts, fields and lock binding",
   assert.match(h.contents.value, /Lock binding: `cloud:vm\/1`/);
 });
 
+test("hover: a client that shows only plain text gets plain text", async () => {
+  const plain = new LspClient({ hoverFormats: ["plaintext"] });
+  try {
+    await plain.initialize([root]);
+    await plain.waitIdle();
+    const h = await plain.request("textDocument/hover", at("resources/infra.ts", "web ="));
+    assert.equal(h.contents.kind, "plaintext");
+    assert.match(h.contents.value, /Contracts: host/);
+    assert.doesNotMatch(h.contents.value, /[`*]/);
+  } finally { await plain.shutdown(); }
+});
+
 test("hover: an op id shows its collection's key, fields and operations, saveMany as a batch", async () => {
   const h = await c.request("textDocument/hover", at("workflows/nightly.ts", "data.orders.save", 3));
   assert.match(h.contents.value, /Collection \*\*orders\*\*/);

@@ -23,6 +23,8 @@ export interface Diag {
 export interface ClientOptions {
   /** Whether the client offers dynamic registration of watched files (Neovim 0.7 does not). */
   dynamicWatch?: boolean;
+  /** The hover formats the client shows (default markdown, then plain text). */
+  hoverFormats?: string[];
   /** Whether the client answers `workspace/configuration` (default true); without it, settings are pushed. */
   pullConfiguration?: boolean;
   settings?: unknown;
@@ -131,7 +133,7 @@ export class LspClient {
         textDocument: {
           publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true },
           completion: { completionItem: { snippetSupport: false } },
-          hover: { contentFormat: ["markdown", "plaintext"] },
+          hover: { contentFormat: this.options.hoverFormats ?? ["markdown", "plaintext"] },
           rename: { prepareSupport: true },
           codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ["quickfix"] } } },
         },

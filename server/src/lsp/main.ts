@@ -97,6 +97,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     folders,
     configuration: !!caps.workspace?.configuration,
     workDoneProgress: !!caps.window?.workDoneProgress,
+    markdownHover: caps.textDocument?.hover?.contentFormat?.includes("markdown") ?? true,
     docsUrl: docsUrlFor(params),
     log,
   });

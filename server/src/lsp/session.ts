@@ -41,6 +41,8 @@ export interface SessionOptions {
   /** Whether the client answers `workspace/configuration`. */
   configuration: boolean;
   workDoneProgress: boolean;
+  /** Whether hovers may be markdown (the client's `hover.contentFormat` names it, or says nothing). */
+  markdownHover?: boolean;
   docsUrl?: (rule: string) => string;
   log: (message: string) => void;
 }

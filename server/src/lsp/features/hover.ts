@@ -27,7 +27,13 @@ export function hover(session: Session, params: HoverParams): Hover | null {
       md = `**${t.binding.key}** → \`${t.binding.object}\` (${t.binding.type})` + (t.decl ? `\n\ndeclared in \`${t.decl.file.rel}\` as ${t.decl.type?.id ?? "an unknown type"}` : "\n\nno declaration declares it (an orphan)");
       break;
   }
+  if (session.options.markdownHover === false) return { contents: { kind: "plaintext", value: plainText(md) } };
   return { contents: { kind: "markdown", value: md } };
+}
+
+/** The hover's markdown as a client that shows only plain text would best show it: no `**`, no backticks. */
+export function plainText(md: string): string {
+  return md.replace(/\*\*/g, "").replace(/`/g, "");
 }
 
 export function typeMarkdown(type: ResourceType): string {
