@@ -135,6 +135,70 @@ for (const dynamicWatch of [true, false]) {
   });
 }
 
+test("server's own watcher: watches every company it indexes (no workspace folder, a folder added under a company, a file opened from elsewhere), and lets a forgotten one go", async () => {
+  // It watched only the companies known when the first indexing ended: the unopened files of
+  // those found later changed on disk unseen.
+  const company = (name: string) => `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const ${name} = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/${name}.ts
+export const ${name}Flow = (ctx: any) => ctx.call("data.${name}.get", {});
+//- /apps/billing/workflows/b.ts
+export const b = (ctx: any) => ctx.call("data.${name}.get", {});
+`;
+  const loose = writeFixture(company("loose"));
+  const upper = writeFixture(company("upper"));
+  const home = writeFixture(company("home"));
+  const bad = (name: string) => `export const ${name}Flow = (ctx: any) => ctx.call("data.nope.get", {});\n`;
+  const roots = async (c: LspClient) => (await c.request("sanoma/companies", null)).companies.map((co: any) => co.root).sort();
+  // No workspace folder at all: the company of the file opened.
+  const c = new LspClient({ dynamicWatch: false });
+  try {
+    await c.initialize([]);
+    await c.waitIdle(); // the first indexing over, with nothing to index
+    const opened = join(loose, "workflows/loose.ts");
+    c.open(opened, readFileSync(opened, "utf8"));
+    await c.waitIdle();
+    const b = join(loose, "apps/billing/workflows/b.ts");
+    writeFileSync(b, bad("b"));
+    await c.waitFor(() => codes(c.diagnosticsFor(b)).includes("collection-op"), "an unopened file changed on disk, in the opened file's company");
+    writeFileSync(join(loose, "resources/data.ts"), readFileSync(join(loose, "resources/data.ts"), "utf8").replace("loose", "renamed"));
+    await c.waitFor(() => codes(c.diagnosticsFor(opened)).includes("collection-op"), "the open file judged against the data file changed on disk");
+    // Closed, the company goes, and is watched no more: its config changed on disk does not bring it back.
+    c.close(opened);
+    await c.waitFor(() => c.diagnosticsFor(b).length === 0, "its problems go with its last open file");
+    await c.waitIdle();
+    assert.deepEqual(await roots(c), []);
+    writeFileSync(join(loose, "sanoma.config.ts"), "export default { };\n");
+    await new Promise((r) => setTimeout(r, 500));
+    await c.waitIdle();
+    assert.deepEqual(await roots(c), [], "a forgotten company is not watched");
+  } finally { await c.shutdown(); }
+  // A folder added later under a company, and a file opened from outside the folders.
+  const d = new LspClient({ dynamicWatch: false });
+  try {
+    await d.initialize([home]);
+    await d.waitIdle();
+    d.notify("workspace/didChangeWorkspaceFolders", { event: { added: [{ uri: uri(join(upper, "apps/billing")), name: "billing" }], removed: [] } });
+    const upperFlow = join(upper, "workflows/upper.ts");
+    await d.waitFor(() => d.diagnosticsFor(join(upper, "apps/billing/workflows/b.ts")).length === 0 && d.diagnosticsFor(upperFlow).length === 0, "the company above the folder indexed");
+    await d.waitIdle();
+    assert.deepEqual(await roots(d), [home, upper].sort());
+    writeFileSync(upperFlow, bad("upper"));
+    await d.waitFor(() => codes(d.diagnosticsFor(upperFlow)).includes("collection-op"), "a file above the added folder, in its company, changed on disk");
+    const opened = join(loose, "workflows/loose.ts");
+    d.open(opened, readFileSync(opened, "utf8"));
+    await d.waitIdle();
+    const b = join(loose, "apps/billing/workflows/b.ts");
+    assert.deepEqual(codes(d.diagnosticsFor(b)), ["collection-op"]);
+    writeFileSync(b, `export const b = (ctx: any) => ctx.call("data.renamed.get", {});\n`); // the collection's name since the rename above
+    await d.waitFor(() => d.diagnosticsFor(b).length === 0, "an unopened file of a company opened from elsewhere, changed on disk");
+  } finally { await d.shutdown(); for (const r of [loose, upper, home]) removeFixture(r); }
+});
+
 test("server: a folder deleted on disk (one event for the folder) keeps the open buffers under it: the editor's text wins", async () => {
   // Found by test/server/random-edits.test.ts: the folder's open files left the company, their
   // problems with them, until the next keystroke in each.

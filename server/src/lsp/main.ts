@@ -134,24 +134,35 @@ connection.onInitialized(() => {
       ],
     }).catch((e) => log(`could not register file watchers: ${e}`));
   } else {
-    // The client cannot watch for us (Neovim 0.7): watch the companies' folders ourselves,
-    // before indexing starts, so that nothing written meanwhile is missed.
-    watcher = new FolderWatcher((file, kind) => s.diskChanged(file, kind), log);
-    for (const f of s.options.folders) watcher.watchTree(f);
+    watchOurselves(s);
   }
-  void s.start().then(() => {
-    // Companies found above a folder (opened through a subfolder) are watched too.
-    if (watcher) for (const root of s.ws.companies.keys()) watcher.watchTree(root);
-  });
+  void s.start();
   try { connection.workspace.onDidChangeWorkspaceFolders((e) => {
     const added = e.added.map((f) => toPath(f.uri)).filter((p): p is string => !!p);
     const removed = e.removed.map((f) => toPath(f.uri)).filter((p): p is string => !!p);
     for (const p of added) { s.options.folders.push(p); watcher?.watchTree(p); }
+    // The companies that stay keep their trees watched.
+    for (const p of removed) watcher?.unwatchTree(p);
     // The removed folders' companies go first: a re-check keeps every company it knows.
     const dropped = removed.length > 0 ? s.foldersRemoved(removed) : Promise.resolve();
     if (added.length > 0) void dropped.then(() => s.recheckAll());
   }); } catch { /* the client does not announce folder changes */ }
 });
+
+/**
+ * The client cannot watch for us (Neovim 0.7): the server watches the workspace folders, and the
+ * root of every company as its indexing starts (so that nothing written meanwhile is missed): one
+ * found above a folder (opened through a subfolder), through a file opened from elsewhere or with
+ * no folder at all, or named by the settings. A company forgotten is no longer watched (its
+ * config changed on disk would bring it back), but for what a folder or another company holds.
+ */
+function watchOurselves(s: Session): void {
+  if (watcher) return;
+  const w = watcher = new FolderWatcher((file, kind) => s.diskChanged(file, kind), log);
+  s.companyListeners.push({ indexing: (root) => w.watchTree(root), gone: (root) => w.unwatchTree(root) });
+  for (const f of s.options.folders) w.watchTree(f);
+  for (const root of s.ws.companies.keys()) w.watchTree(root);
+}
 
 documents.onDidOpen((e) => session?.setText(e.document.uri, e.document.getText()));
 documents.onDidChangeContent((e) => session?.setText(e.document.uri, e.document.getText()));

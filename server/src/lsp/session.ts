@@ -79,6 +79,11 @@ export class Session {
   private settingsGeneration = 0;
   /** Told of each company's settings when they are pulled (the box service takes its tier from them). */
   readonly settingsListeners: ((root: string, settings: Settings) => void)[] = [];
+  /**
+   * Told when a company's indexing starts (before its files are listed, so nothing written
+   * meanwhile is missed) and when the company is forgotten: the server's own watcher follows them.
+   */
+  readonly companyListeners: { indexing(root: string): void; gone(root: string): void }[] = [];
   private primeTimer: ReturnType<typeof setTimeout> | undefined;
   /** Resolves when the current indexing round and the checks after it are done (tests, bench). */
   idle: Promise<void> = Promise.resolve();
@@ -152,6 +157,7 @@ export class Session {
         // dissolve), and an enclosing company listed meanwhile left its files out.
         if (!this.ws.fs.isFile(path.join(root, CONFIG_FILE))) { this.enclosingTakesBack(root); continue; }
         const company = this.ws.ensureCompany(root);
+        for (const l of this.companyListeners) l.indexing(root);
         // Dissolved (its config deleted) or dropped to be indexed anew while this round waited:
         // what dropped it has the last word, nothing of this reading is kept.
         const dropped = () => this.ws.companies.get(root) !== company;
@@ -296,6 +302,7 @@ export class Session {
     this.state.delete(root);
     for (const [uri, { file }] of this.published) if (file === company.lockPath || company.files.has(file)) this.publish(uri, file, []);
     for (const file of company.files.keys()) this.problemsByFile.delete(file);
+    for (const l of this.companyListeners) l.gone(root);
     return true;
   }
 
