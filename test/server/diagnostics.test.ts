@@ -199,6 +199,53 @@ export const b = (ctx: any) => ctx.call("data.${name}.get", {});
   } finally { await d.shutdown(); for (const r of [loose, upper, home]) removeFixture(r); }
 });
 
+test("server's own watcher: a folder deleted or moved away and made again at once (rm -rf gen && mkdir gen, a checkout) is watched again, and the files indexed under it are let go or read again", async () => {
+  // The folder was still a folder when its events were coalesced, so its old watch (of the folder
+  // that went) was kept: nothing under it was seen again, and what was indexed there stayed.
+  const root = writeFixture(BROKEN + `
+//- /workflows/gen/a.ts
+export const a = (ctx: any) => ctx.call("data.ghost.get", {});
+//- /workflows/gen/keep.ts
+export const keep = (ctx: any) => ctx.call("data.kept.get", {});
+//- /workflows/gen/deep/d.ts
+export const d = (ctx: any) => ctx.call("data.deep.get", {});
+`);
+  const c = new LspClient({ dynamicWatch: false });
+  const bad = (name: string) => `export const ${name} = (ctx: any) => ctx.call("data.nope.get", {});\n`;
+  const gen = join(root, "workflows/gen");
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    const [a, keep, d] = [join(gen, "a.ts"), join(gen, "keep.ts"), join(gen, "deep/d.ts")];
+    assert.ok([a, keep, d].every((f) => codes(c.diagnosticsFor(f)).includes("collection-op")));
+    // Moved away (the old folder's watch says only that it went) and made again, with one file
+    // fixed, one gone, one as it was, all before the events are coalesced.
+    const keepText = readFileSync(keep, "utf8");
+    renameSync(gen, join(root, ".gen-old"));
+    mkdirSync(gen);
+    writeFileSync(a, `export const a = (ctx: any) => ctx.call("data.orders.get", {});\n`);
+    writeFileSync(keep, keepText);
+    await c.waitFor(() => c.diagnosticsFor(a).length === 0 && c.diagnosticsFor(d).length === 0, "the files of the folder that went are let go or read again");
+    await c.waitIdle();
+    assert.deepEqual(codes(c.diagnosticsFor(keep)), ["collection-op"], "a file made again as it was keeps its problem");
+    // Written later into the folder made again, and into a folder under it.
+    const b = join(gen, "b.ts");
+    writeFileSync(b, bad("b"));
+    await c.waitFor(() => codes(c.diagnosticsFor(b)).includes("collection-op"), "a file written into the folder made again");
+    mkdirSync(join(gen, "deep"));
+    await c.waitIdle();
+    writeFileSync(d, bad("d"));
+    await c.waitFor(() => codes(c.diagnosticsFor(d)).includes("collection-op"), "a file written under it");
+    // A whole tree made again at once, folders under it too.
+    rmSync(join(root, "workflows"), { recursive: true });
+    mkdirSync(join(gen, "deep"), { recursive: true });
+    await c.waitFor(() => c.diagnosticsFor(join(root, "workflows/nightly.ts")).length === 0 && c.diagnosticsFor(b).length === 0, "the tree's files let go");
+    await c.waitIdle();
+    writeFileSync(d, bad("d"));
+    await c.waitFor(() => codes(c.diagnosticsFor(d)).includes("collection-op"), "a file written deep in the tree made again");
+  } finally { await c.shutdown(); removeFixture(root); }
+});
+
 test("server: a folder deleted on disk (one event for the folder) keeps the open buffers under it: the editor's text wins", async () => {
   // Found by test/server/random-edits.test.ts: the folder's open files left the company, their
   // problems with them, until the next keystroke in each.

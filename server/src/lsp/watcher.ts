@@ -5,6 +5,12 @@
  * The trees are the workspace folders and the roots of every company indexed (one found through
  * an open file, above a folder, or named by the settings); a tree is let go when nothing leads to
  * it any more, but for the folders another tree holds.
+ *
+ * A folder deleted and made again before its events are coalesced (`rm -rf gen && mkdir gen`, a
+ * checkout) is still a folder when looked at, but its watch watched the folder that went (an
+ * inode the kernel dropped; ext4 even gives the new folder the same inode number). Each watch keeps
+ * what it watched (device, inode and birth time) and notes the event its folder reports of itself
+ * when it goes: a folder found replaced is watched anew, whole, and reported deleted then created.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -13,8 +19,20 @@ import { isWithin } from "../core/model.ts";
 
 export type Change = "created" | "changed" | "deleted";
 
+interface Watch {
+  handle: fs.FSWatcher;
+  /** The folder watched: device, inode and birth time. */
+  id: string;
+  /** The folder reported itself gone (deleted or moved away): the watch sees nothing more. */
+  gone: boolean;
+}
+
+function identity(st: fs.BigIntStats): string {
+  return `${st.dev}:${st.ino}:${st.birthtimeNs}`;
+}
+
 export class FolderWatcher {
-  private readonly watchers = new Map<string, fs.FSWatcher>();
+  private readonly watchers = new Map<string, Watch>();
   private readonly pending = new Map<string, NodeJS.Timeout>();
   /** The trees asked for (`watchTree`), each watched whole. */
   private readonly roots = new Set<string>();
@@ -32,9 +50,14 @@ export class FolderWatcher {
     if (!this.roots.delete(root)) return;
     for (const [dir, w] of this.watchers) {
       if (!isWithin(root, dir) || [...this.roots].some((r) => isWithin(r, dir))) continue;
-      w.close();
+      w.handle.close();
       this.watchers.delete(dir);
     }
+  }
+
+  /** Closes the watches of a folder and of every folder under it (gone, or replaced). */
+  private unwatchUnder(dir: string): void {
+    for (const [d, w] of this.watchers) if (isWithin(dir, d)) { w.handle.close(); this.watchers.delete(d); }
   }
 
   private walk(root: string): void {
@@ -43,23 +66,33 @@ export class FolderWatcher {
     while (stack.length) {
       const dir = stack.pop()!;
       let real: string;
-      try { real = fs.realpathSync(dir); } catch { continue; }
-      if (seen.has(real) || this.watchers.has(dir)) continue;
+      let id: string;
+      try { real = fs.realpathSync(dir); id = identity(fs.statSync(dir, { bigint: true })); } catch { continue; }
+      if (seen.has(real)) continue;
+      const w = this.watchers.get(dir);
+      if (w && !w.gone && w.id === id) continue; // watched, and its tree with it
+      if (w) this.unwatchUnder(dir); // a folder replaced: those watches see nothing more
       seen.add(real);
-      this.watchDir(dir);
+      this.watchDir(dir, id);
       let entries: fs.Dirent[] = [];
       try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { continue; }
       for (const e of entries) if (e.isDirectory() && !isSkippedDirName(e.name)) stack.push(path.join(dir, e.name));
     }
   }
 
-  private watchDir(dir: string): void {
+  private watchDir(dir: string, id: string): void {
     try {
-      const w = fs.watch(dir, { persistent: false }, (_event, name) => {
-        if (name) this.touched(path.join(dir, name.toString()));
+      const self = path.basename(dir);
+      const handle = fs.watch(dir, { persistent: false }, (event, name) => {
+        if (!name) return;
+        // Its own name: the folder itself went (Linux names it so), or a child named like it came
+        // or went; either way the folder is looked at again, and reported whole if replaced.
+        if (event === "rename" && name.toString() === self) { watch.gone = true; this.touched(dir); return; }
+        this.touched(path.join(dir, name.toString()));
       });
-      w.on("error", () => { w.close(); this.watchers.delete(dir); });
-      this.watchers.set(dir, w);
+      const watch: Watch = { handle, id, gone: false };
+      handle.on("error", () => { handle.close(); if (this.watchers.get(dir) === watch) this.watchers.delete(dir); });
+      this.watchers.set(dir, watch);
     } catch (e) {
       this.log(`cannot watch ${dir}: ${(e as Error).message}`);
     }
@@ -70,26 +103,37 @@ export class FolderWatcher {
     if (t) clearTimeout(t);
     this.pending.set(p, setTimeout(() => {
       this.pending.delete(p);
-      let kind: Change;
-      let isDir = false;
-      try { isDir = fs.statSync(p).isDirectory(); kind = "changed"; } catch { kind = "deleted"; }
-      if (kind === "deleted") {
-        const w = this.watchers.get(p);
-        if (w) { w.close(); this.watchers.delete(p); }
-      } else if (isDir) {
+      let st: fs.BigIntStats;
+      try { st = fs.statSync(p, { bigint: true }); } catch {
+        this.unwatchUnder(p);
+        this.onChange(p, "deleted");
+        return;
+      }
+      if (st.isDirectory()) {
         if (isSkippedDirName(path.basename(p))) return;
-        if (!this.watchers.has(p)) {
+        const w = this.watchers.get(p);
+        if (!w) {
           if (![...this.roots].some((r) => isWithin(r, p))) return; // its tree let go meanwhile
           this.walk(p);
-          kind = "created";
+          this.onChange(p, "created");
+          return;
+        }
+        if (w.gone || w.id !== identity(st)) {
+          // Deleted and made again: watched anew, and reported as what happened, so that the
+          // files indexed under the folder that went (gone, or changed) are let go or read again.
+          this.unwatchUnder(p);
+          this.walk(p);
+          this.onChange(p, "deleted");
+          this.onChange(p, "created");
+          return;
         }
       }
-      this.onChange(p, kind);
+      this.onChange(p, "changed");
     }, 30));
   }
 
   close(): void {
-    for (const w of this.watchers.values()) w.close();
+    for (const w of this.watchers.values()) w.handle.close();
     this.watchers.clear();
     this.roots.clear();
     for (const t of this.pending.values()) clearTimeout(t);
