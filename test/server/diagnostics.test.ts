@@ -246,6 +246,23 @@ export const d = (ctx: any) => ctx.call("data.deep.get", {});
   } finally { await c.shutdown(); removeFixture(root); }
 });
 
+test("server: a client that offers to watch files but refuses the registration gets the server's own watcher", async () => {
+  // The server only logged the refusal: nothing changed on disk was seen until a restart.
+  const root = writeFixture(BROKEN);
+  const c = new LspClient({ dynamicWatch: true, refuseRegistration: true });
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    assert.ok(c.serverRequests.some((r) => r.method === "client/registerCapability"), "it was asked");
+    const file = join(root, "workflows/new.ts");
+    writeFileSync(file, `export const f = (ctx: any) => ctx.call("data.nope.get", {});\n`);
+    await c.waitFor(() => codes(c.diagnosticsFor(file)).includes("collection-op"), "a file created on disk, no client event sent");
+    const nightly = join(root, "workflows/nightly.ts");
+    writeFileSync(nightly, `export const n = (ctx: any) => ctx.call("data.orders.get", {});\n`);
+    await c.waitFor(() => c.diagnosticsFor(nightly).length === 0, "a file changed on disk");
+  } finally { await c.shutdown(); removeFixture(root); }
+});
+
 test("server: a folder deleted on disk (one event for the folder) keeps the open buffers under it: the editor's text wins", async () => {
   // Found by test/server/random-edits.test.ts: the folder's open files left the company, their
   // problems with them, until the next keystroke in each.

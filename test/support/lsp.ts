@@ -25,6 +25,8 @@ export interface ClientOptions {
   dynamicWatch?: boolean;
   /** The hover formats the client shows (default markdown, then plain text). */
   hoverFormats?: string[];
+  /** Whether the client refuses `client/registerCapability` (answers it with an error) though it offers dynamic registration. */
+  refuseRegistration?: boolean;
   /** Whether the client answers `workspace/configuration` (default true); without it, settings are pushed. */
   pullConfiguration?: boolean;
   settings?: unknown;
@@ -84,7 +86,8 @@ export class LspClient {
       // (`settings` may be a function of the scope asked about: per-folder settings.)
       if (msg.method === "workspace/configuration") result = (msg.params.items ?? []).map((item: { scopeUri?: string }) => (typeof this.settings === "function" ? this.settings(item.scopeUri) : this.settings) ?? null);
       if (msg.method === "workspace/workspaceFolders") result = this.folderList();
-      this.send({ jsonrpc: "2.0", id: msg.id, result });
+      if (msg.method === "client/registerCapability" && this.options.refuseRegistration) this.send({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "registration refused" } });
+      else this.send({ jsonrpc: "2.0", id: msg.id, result });
       return;
     }
     if (msg.method === "textDocument/publishDiagnostics") {

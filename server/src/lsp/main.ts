@@ -121,22 +121,33 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   };
 });
 
+/** How long indexing waits for the client to accept or refuse the file watchers, at most. */
+const REGISTRATION_WAIT_MS = 2000;
+
 connection.onInitialized(() => {
   if (!session) return;
   const s = session;
+  let watching: Promise<unknown> = Promise.resolve();
   if (dynamicWatch) {
     // A folder deleted, or renamed in or away, is one event for the folder's path in VS Code, which
     // the globs of files filter out: `**/*` reports those (and only those kinds) of any path.
-    void connection.client.register(DidChangeWatchedFilesNotification.type, {
+    const registered = connection.client.register(DidChangeWatchedFilesNotification.type, {
       watchers: [
         { globPattern: "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}" }, { globPattern: "**/sanoma.lock.json" }, { globPattern: "**/package.json" },
         { globPattern: "**/*", kind: WatchKind.Create | WatchKind.Delete },
       ],
-    }).catch((e) => log(`could not register file watchers: ${e}`));
+    }).then(() => undefined, (e) => {
+      // It offered to watch, then refused (or failed to): the server watches itself.
+      log(`could not register file watchers (${e}): the server watches the folders itself`);
+      watchOurselves(s);
+    });
+    // Indexing lists no company's files before the answer (so a fallback watcher misses nothing
+    // written meanwhile), but does not wait for ever for a client that never answers.
+    watching = Promise.race([registered, new Promise((resolve) => setTimeout(resolve, REGISTRATION_WAIT_MS).unref())]);
   } else {
     watchOurselves(s);
   }
-  void s.start();
+  void s.start(watching);
   try { connection.workspace.onDidChangeWorkspaceFolders((e) => {
     const added = e.added.map((f) => toPath(f.uri)).filter((p): p is string => !!p);
     const removed = e.removed.map((f) => toPath(f.uri)).filter((p): p is string => !!p);
@@ -150,7 +161,7 @@ connection.onInitialized(() => {
 });
 
 /**
- * The client cannot watch for us (Neovim 0.7): the server watches the workspace folders, and the
+ * The client cannot watch for us (Neovim 0.7), or refused to: the server watches the workspace folders, and the
  * root of every company as its indexing starts (so that nothing written meanwhile is missed): one
  * found above a folder (opened through a subfolder), through a file opened from elsewhere or with
  * no folder at all, or named by the settings. A company forgotten is no longer watched (its

@@ -96,8 +96,11 @@ export class Session {
 
   // ---- Companies and indexing ----------------------------------------------------------------
 
-  /** Finds the companies under (and above) the folders and indexes each in the background. */
-  start(): Promise<void> {
+  /**
+   * Finds the companies under (and above) the folders and indexes each in the background; no
+   * company's files are listed before `ready` (the client's answer to the file watchers' registration).
+   */
+  start(ready: Promise<unknown> = Promise.resolve()): Promise<void> {
     this.indexing++; // busy from the first moment, so no client sees "idle" before anything is indexed
     return this.enqueueIndex(async () => {
       // The client answers for the settings while the folders are walked.
@@ -114,7 +117,7 @@ export class Session {
         const root = file && this.ws.rootOf(file);
         if (root) add(root);
       }
-      try { await this.indexRoots([...roots.values()]); } finally { this.indexing--; }
+      try { await ready; await this.indexRoots([...roots.values()]); } finally { this.indexing--; }
     });
   }
 
