@@ -638,6 +638,62 @@ export const z = (ctx: any) => ctx.call("data.ghost.get", {});
   } finally { await c.shutdown(); removeFixture(root); removeFixture(elsewhere); }
 });
 
+for (const pull of [true, false]) {
+  test(`server: a change of the companyRoots setting indexes the roots it names now and lets go those it no longer names (${pull ? "pulled" : "pushed right after initialized"})`, async () => {
+    // The setting was read only at startup: a later change, or the first push of a client that
+    // cannot be asked (it pushes after \`initialized\`), was ignored.
+    const company = (name: string) => `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/${name}.ts
+export const ${name} = (ctx: any) => ctx.call("data.${name}.get", {});
+//- /workflows/${name}2.ts
+export const ${name}2 = (ctx: any) => ctx.call("data.${name}.get", {});
+`;
+    const home = writeFixture(company("home"));
+    const extra = writeFixture(company("extra"));
+    const c = new LspClient({ pullConfiguration: pull });
+    const setSettings = (sanoma: unknown) => {
+      if (pull) { c.settings = sanoma; c.notify("workspace/didChangeConfiguration", { settings: null }); }
+      else c.notify("workspace/didChangeConfiguration", { settings: { sanoma } });
+    };
+    const roots = async () => (await c.request("sanoma/companies", null)).companies.map((co: any) => co.root).sort();
+    const [a, b] = [join(extra, "workflows/extra.ts"), join(extra, "workflows/extra2.ts")];
+    try {
+      await c.initialize([home]);
+      if (pull) await c.waitIdle(); // started without it
+      setSettings({ companyRoots: [extra] });
+      await c.waitFor(() => c.diagnosticsFor(a).length === 1 && c.diagnosticsFor(b).length === 1, "the named company's problems");
+      await c.waitIdle();
+      assert.deepEqual(await roots(), [extra, home].sort());
+      // No longer named: it goes, with its problems.
+      setSettings({});
+      await c.waitFor(() => c.diagnosticsFor(a).length === 0 && c.diagnosticsFor(b).length === 0, "its problems go");
+      await c.waitIdle();
+      assert.deepEqual(await roots(), [home]);
+      // No longer named while a file of it is open: it stays until that file closes.
+      setSettings({ companyRoots: [extra] });
+      await c.waitFor(() => c.diagnosticsFor(b).length === 1, "named again");
+      c.open(a, readFileSync(a, "utf8"));
+      setSettings({ rules: {} });
+      await c.waitIdle();
+      assert.deepEqual(await roots(), [extra, home].sort(), "a file of it is open");
+      assert.equal(c.diagnosticsFor(b).length, 1);
+      c.close(a);
+      await c.waitFor(() => c.diagnosticsFor(b).length === 0, "gone with its last open file");
+      await c.waitIdle();
+      assert.deepEqual(await roots(), [home]);
+      // The workspace folder's own company stays when named and then no more.
+      setSettings({ companyRoots: [home] });
+      await c.waitIdle();
+      setSettings({});
+      await c.waitIdle();
+      assert.deepEqual(await roots(), [home]);
+      assert.equal(c.diagnosticsFor(join(home, "workflows/home.ts")).length, 1);
+    } finally { await c.shutdown(); removeFixture(home); removeFixture(extra); }
+  });
+}
+
 test("server: a company found only through open files goes when the last of them closes, with its problems; one the settings name stays", async () => {
   const company = (name: string) => `
 //- /sanoma.config.ts

@@ -75,6 +75,8 @@ export class Session {
   lastCheckMs: number | undefined;
   lastCheckAt: number | undefined;
   settingsProblems: string[] = [];
+  /** Settings changes being read (busy meanwhile: the diagnostics on screen may change). */
+  private settingsPending = 0;
   /** Bumped on every settings change: settings asked for before it are asked again. */
   private settingsGeneration = 0;
   /** Told of each company's settings when they are pulled (the box service takes its tier from them). */
@@ -629,7 +631,7 @@ export class Session {
    * cannot be asked (no `workspace/configuration`): one set of settings for every company.
    */
   private pushedSettings: unknown = undefined;
-  /** The roots the `companyRoots` setting named when the session started: kept whatever is open. */
+  /** The roots the `companyRoots` setting names (as last read): kept whatever is open. */
   private readonly manualRoots = new Set<string>();
 
   async fetchSettings(root: string | undefined): Promise<Settings> {
@@ -659,14 +661,41 @@ export class Session {
     }
     this.settingsGeneration++;
     this.settingsProblems = [];
-    for (const [root, st] of this.state) {
-      const next = await this.fetchSettings(root);
-      for (const l of this.settingsListeners) l(root, next);
-      const excludeChanged = JSON.stringify(next.exclude) !== JSON.stringify(st.settings.exclude);
-      st.settings = next;
-      if (excludeChanged) { st.indexed = false; this.ws.removeCompany(root); void this.enqueueIndex(() => this.indexRoots([root])); }
-      else this.markDirty(root);
+    this.settingsPending++;
+    try {
+      for (const [root, st] of this.state) {
+        const next = await this.fetchSettings(root);
+        for (const l of this.settingsListeners) l(root, next);
+        const excludeChanged = JSON.stringify(next.exclude) !== JSON.stringify(st.settings.exclude);
+        st.settings = next;
+        if (excludeChanged) { st.indexed = false; this.ws.removeCompany(root); void this.enqueueIndex(() => this.indexRoots([root])); }
+        else this.markDirty(root);
+      }
+      await this.enqueueIndex(() => this.companyRootsChanged());
+    } finally {
+      this.settingsPending--;
+      this.notifyStatus();
     }
+  }
+
+  /**
+   * The `companyRoots` setting read again (it was read only at startup: a later change, or the
+   * first push of a client that cannot be asked, was ignored): the roots it names now are
+   * indexed; those it no longer names go, unless a workspace folder leads to them or a file of
+   * them is open (then they go with the last of those files, as any company found through files).
+   */
+  private async companyRootsChanged(): Promise<void> {
+    const named = new Set(await this.settingsRoots());
+    const before = [...this.manualRoots];
+    this.manualRoots.clear();
+    for (const r of named) this.manualRoots.add(r);
+    const open = this.openRoots();
+    for (const root of before) {
+      if (named.has(root) || open.has(root) || this.kept(root) || !this.drop(root)) continue;
+      this.options.log(`dropped ${root}: the companyRoots setting no longer names it`);
+    }
+    await this.indexRoots([...named]);
+    this.notifyStatus();
   }
 
   /** Re-reads every company from disk (the "check the whole workspace now" command). */
@@ -685,8 +714,8 @@ export class Session {
     let indexed = 0;
     for (const c of this.ws.companies.values()) indexed += c.files.size;
     return {
-      // Busy while indexing or while a check is pending: "idle" means the published diagnostics are current.
-      state: this.indexing > 0 || this.dirty.size > 0 || this.checkScheduled || this.running.size > 0 ? "indexing" : "idle",
+      // Busy while indexing, reading changed settings or while a check is pending: "idle" means the published diagnostics are current.
+      state: this.indexing > 0 || this.settingsPending > 0 || this.dirty.size > 0 || this.checkScheduled || this.running.size > 0 ? "indexing" : "idle",
       companies: this.ws.companies.size,
       files: indexed + this.waitingToBeRead,
       indexedFiles: indexed,
