@@ -196,6 +196,15 @@ export const b = (ctx: any) => ctx.call("data.${name}.get", {});
     assert.deepEqual(codes(d.diagnosticsFor(b)), ["collection-op"]);
     writeFileSync(b, `export const b = (ctx: any) => ctx.call("data.renamed.get", {});\n`); // the collection's name since the rename above
     await d.waitFor(() => d.diagnosticsFor(b).length === 0, "an unopened file of a company opened from elsewhere, changed on disk");
+    // A workspace folder that is a company's root stays watched when the company dissolves.
+    const homeFlow = join(home, "workflows/home.ts");
+    const config = readFileSync(join(home, "sanoma.config.ts"), "utf8");
+    writeFileSync(homeFlow, bad("home"));
+    await d.waitFor(() => d.diagnosticsFor(homeFlow).length === 1, "the folder's company's file changed on disk");
+    unlinkSync(join(home, "sanoma.config.ts"));
+    await d.waitFor(() => d.diagnosticsFor(homeFlow).length === 0, "the dissolved company's problems go");
+    writeFileSync(join(home, "sanoma.config.ts"), config);
+    await d.waitFor(() => d.diagnosticsFor(homeFlow).length === 1, "the company back with its config");
   } finally { await d.shutdown(); for (const r of [loose, upper, home]) removeFixture(r); }
 });
 

@@ -151,9 +151,9 @@ connection.onInitialized(() => {
   try { connection.workspace.onDidChangeWorkspaceFolders((e) => {
     const added = e.added.map((f) => toPath(f.uri)).filter((p): p is string => !!p);
     const removed = e.removed.map((f) => toPath(f.uri)).filter((p): p is string => !!p);
-    for (const p of added) { s.options.folders.push(p); watcher?.watchTree(p); }
+    for (const p of added) { s.options.folders.push(p); watcher?.watchTree(p, "folder"); }
     // The companies that stay keep their trees watched.
-    for (const p of removed) watcher?.unwatchTree(p);
+    for (const p of removed) watcher?.unwatchTree(p, "folder");
     // The removed folders' companies go first: a re-check keeps every company it knows.
     const dropped = removed.length > 0 ? s.foldersRemoved(removed) : Promise.resolve();
     if (added.length > 0) void dropped.then(() => s.recheckAll());
@@ -170,9 +170,9 @@ connection.onInitialized(() => {
 function watchOurselves(s: Session): void {
   if (watcher) return;
   const w = watcher = new FolderWatcher((file, kind) => s.diskChanged(file, kind), log);
-  s.companyListeners.push({ indexing: (root) => w.watchTree(root), gone: (root) => w.unwatchTree(root) });
-  for (const f of s.options.folders) w.watchTree(f);
-  for (const root of s.ws.companies.keys()) w.watchTree(root);
+  s.companyListeners.push({ indexing: (root) => w.watchTree(root, "company"), gone: (root) => w.unwatchTree(root, "company") });
+  for (const f of s.options.folders) w.watchTree(f, "folder");
+  for (const root of s.ws.companies.keys()) w.watchTree(root, "company");
 }
 
 documents.onDidOpen((e) => session?.setText(e.document.uri, e.document.getText()));

@@ -34,22 +34,29 @@ function identity(st: fs.BigIntStats): string {
 export class FolderWatcher {
   private readonly watchers = new Map<string, Watch>();
   private readonly pending = new Map<string, NodeJS.Timeout>();
-  /** The trees asked for (`watchTree`), each watched whole. */
-  private readonly roots = new Set<string>();
+  /** The trees asked for (`watchTree`), each watched whole, with what asked for each (a folder and a company may share a root). */
+  private readonly roots = new Map<string, Set<string>>();
 
   constructor(private readonly onChange: (file: string, kind: Change) => void, private readonly log: (m: string) => void) {}
 
-  /** Watches a tree (idempotent: a folder already watched is not watched again, nor is its tree walked). */
-  watchTree(root: string): void {
-    this.roots.add(root);
+  /**
+   * Watches a tree for `owner` (idempotent: a folder already watched is not watched again, nor is
+   * its tree walked).
+   */
+  watchTree(root: string, owner: string): void {
+    let owners = this.roots.get(root);
+    if (!owners) this.roots.set(root, owners = new Set());
+    owners.add(owner);
     this.walk(root);
   }
 
-  /** Stops watching a tree, but for the folders of the trees still watched. */
-  unwatchTree(root: string): void {
-    if (!this.roots.delete(root)) return;
+  /** `owner` no longer needs a tree: when nothing else does, it is let go, but for the folders of the trees still watched. */
+  unwatchTree(root: string, owner: string): void {
+    const owners = this.roots.get(root);
+    if (!owners?.delete(owner) || owners.size > 0) return;
+    this.roots.delete(root);
     for (const [dir, w] of this.watchers) {
-      if (!isWithin(root, dir) || [...this.roots].some((r) => isWithin(r, dir))) continue;
+      if (!isWithin(root, dir) || [...this.roots.keys()].some((r) => isWithin(r, dir))) continue;
       w.handle.close();
       this.watchers.delete(dir);
     }
@@ -113,7 +120,7 @@ export class FolderWatcher {
         if (isSkippedDirName(path.basename(p))) return;
         const w = this.watchers.get(p);
         if (!w) {
-          if (![...this.roots].some((r) => isWithin(r, p))) return; // its tree let go meanwhile
+          if (![...this.roots.keys()].some((r) => isWithin(r, p))) return; // its tree let go meanwhile
           this.walk(p);
           this.onChange(p, "created");
           return;
