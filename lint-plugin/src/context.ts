@@ -1,7 +1,9 @@
 /**
  * The file a host lints → the core's `ImportContext` (root, company-relative path, role), or null
  * when the core would not look at the file at all: no company (or inside `node_modules`), under a
- * folder that company walks skip (a name starting with `.`), or not a code file.
+ * folder that company walks skip (a name starting with `.`), or not a code file. A company whose
+ * root lies under a dot folder below the host's working folder (`.attic/oldco/`) is one
+ * `sanoma-check` run there never finds (its search skips dot folders, A3): none either.
  *
  * What depends on the folder alone (its root, its path in the company, whether it is skipped) is
  * kept per folder for the current observation of the roots, so a file costs a map lookup and its
@@ -16,6 +18,8 @@ import { RootCache, type ObservationEnd } from "./roots.ts";
 
 interface Folder {
   observation: number;
+  /** The host's working folder the record was made for. */
+  cwd: string | undefined;
   root: string | undefined;
   /** The folder's path in its company (`""` for the root itself), or null when nothing in it is read. */
   rel: string | null;
@@ -32,18 +36,18 @@ export class FileContexts {
 
   constructor(readonly roots: RootCache = new RootCache()) {}
 
-  of(file: string, end: ObservationEnd): ImportContext | null {
-    return this.locate(file, end)?.ctx ?? null;
+  of(file: string, end: ObservationEnd, cwd?: string): ImportContext | null {
+    return this.locate(file, end, cwd)?.ctx ?? null;
   }
 
   /** The file's context and its folder's record (one object per folder and observation: a key for what depends on the folder alone). */
-  locate(file: string, end: ObservationEnd): { ctx: ImportContext; folder: object } | null {
+  locate(file: string, end: ObservationEnd, cwd?: string): { ctx: ImportContext; folder: object } | null {
     // `<input>`, `<text>`: text linted without a file has no place in a company.
     if (!path.isAbsolute(file) || !isCodeFile(file)) return null;
     // A host gives absolute, normalised paths: on POSIX the folder is what precedes the last `/`.
     const cut = path.sep === "/" ? file.lastIndexOf("/") : -1;
     const dir = cut > 0 ? file.slice(0, cut) : path.dirname(file);
-    const folder = this.folder(dir, file, end);
+    const folder = this.folder(dir, file, end, cwd);
     const last = this.last;
     if (last && last.file === file && last.observation === folder.observation) return last.ctx && { ctx: last.ctx, folder };
     let ctx: ImportContext | null = null;
@@ -72,12 +76,13 @@ export class FileContexts {
     return probe;
   }
 
-  private folder(dir: string, file: string, end: ObservationEnd): Folder {
+  private folder(dir: string, file: string, end: ObservationEnd, cwd: string | undefined): Folder {
     // Touching the roots first keeps the observation current (and ends it on time).
     this.roots.touch(end);
     const known = this.folders.get(dir);
-    if (known?.observation === this.roots.currentObservation) return known;
-    const root = this.roots.rootOf(file, end);
+    if (known?.observation === this.roots.currentObservation && known.cwd === cwd) return known;
+    let root = this.roots.rootOf(file, end);
+    if (root !== undefined && cwd !== undefined && underDotFolder(cwd, root)) root = undefined;
     const observation = this.roots.currentObservation;
     let rel: string | null = null;
     if (root !== undefined) {
@@ -85,8 +90,14 @@ export class FileContexts {
       // A company's files are listed skipping dot folders (A3): the check never reads these.
       if (rel !== null && rel.split("/").some((d) => d.startsWith("."))) rel = null;
     }
-    const folder = { observation, root, rel, role: rel === null ? null : folderRoleOf(rel), hasFile: root === undefined ? undefined : this.filesOf(root) };
+    const folder = { observation, cwd, root, rel, role: rel === null ? null : folderRoleOf(rel), hasFile: root === undefined ? undefined : this.filesOf(root) };
     this.folders.set(dir, folder);
     return folder;
   }
+}
+
+/** Whether `root` lies under `cwd` through a folder whose name starts with `.` (which a search from `cwd` skips). */
+function underDotFolder(cwd: string, root: string): boolean {
+  const rel = relativeTo(cwd, root);
+  return rel !== undefined && rel.split("/").some((d) => d.startsWith("."));
 }

@@ -73,7 +73,7 @@ function oxlintFileOf(context: RuleContext): OxlintFile {
   const known = oxlintFile;
   // The same file and text within one synchronous run of hooks: nothing on disk was asked anew.
   if (known !== undefined && known.file === file && known.text === text && known.observation === contexts.roots.currentObservation) return known;
-  const located = contexts.locate(file, OXLINT_OBSERVATION);
+  const located = contexts.locate(file, OXLINT_OBSERVATION, context.cwd);
   const ctx = located?.ctx ?? null;
   let fire = NO_RULE, found: Map<string, Found[]> | undefined;
   oxlintStats.files++;
@@ -168,7 +168,7 @@ function hostRule(rule: ImportRule): HostRule {
       ...(FIXABLE.has(rule.id) ? { fixable: "code" as const } : {}),
     },
     create(context) {
-      const ctx = contexts.of(fileOf(context), "task");
+      const ctx = contexts.of(fileOf(context), "task", context.cwd);
       return ctx === null ? {} : judging(rule, context, () => ctx);
     },
     createOnce(context) {

@@ -152,6 +152,19 @@ import { c } from "../apps/.hidden/lib/c";
 `,
   },
   {
+    // A company inside a dot folder (an old copy, a tool's cache) is one a check from above never
+    // finds (the search skips dot folders): the hosts, run from above, say nothing of it either.
+    name: "company-in-dot-folder",
+    text: `
+//- /.attic/oldco/sanoma.config.ts
+export default {};
+//- /.attic/oldco/apps/a/workflows/w.ts
+import { y } from "../../b/lib/y";
+//- /.attic/oldco/resources/r.ts
+import { secret } from "@sanoma-ai/workflows";
+`,
+  },
+  {
     name: "no-company",
     text: `
 //- /loose/readme.ts
