@@ -136,8 +136,18 @@ test("the README's .oxlintrc.json and eslint.config.js work as written, with the
       writeFileSync(join(dir, rule.id, rel), text);
     }
   }
+  // JavaScript files of a company are judged too (ESLint lints .jsx and .cjs only when told to).
+  for (const [rel, text] of Object.entries({
+    "js/sanoma.config.ts": "export default {};\n",
+    "js/apps/a/workflows/view.jsx": `import { y } from "../../b/lib/y";\nexport const View = () => <div>{y}</div>;\n`,
+    "js/apps/a/lib/old.cjs": `const { z } = require("../../b/lib/z");\nmodule.exports = { z };\n`,
+  })) {
+    mkdirSync(join(dir, rel, ".."), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
   const want = checkFound(dir);
   assert.equal(new Set(want.map((f) => f.rule)).size, IMPORT_RULES.length);
+  assert.equal(want.filter((f) => f.file.startsWith("js/")).length, 2, "the JavaScript files' problems");
 
   // Each .oxlintrc.json of the README (the recommended config extended; the rules named).
   const configs = snippets("json");
