@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { compareExpectations } from "../support/expect-comments.ts";
@@ -125,6 +125,55 @@ test("sanoma-check: bad usage exits 2 with the usage; --help exits 0", () => {
   const help = run(["--help"]);
   assert.equal(help.status, 0);
   assert.match(help.stdout, /Usage: sanoma-check/);
+});
+
+test("sanoma-check: --rule and --exclude do what the editor's sanoma.rules and sanoma.exclude settings do; --version; an empty path is refused plainly", () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-options-")));
+  try {
+    mkdirSync(join(dir, "workflows"), { recursive: true });
+    mkdirSync(join(dir, "generated"), { recursive: true });
+    writeFileSync(join(dir, "sanoma.config.ts"), "export default {};\n");
+    writeFileSync(join(dir, "workflows", "w.ts"), `export const w = (ctx: any) => ctx.call("data.nope.get", {});\n`);
+    writeFileSync(join(dir, "generated", "g.ts"), `export const g = (ctx: any) => ctx.call("data.nope.list", {});\n`);
+    const rules = (args: string[]) => JSON.parse(run([dir, "--format", "json", ...args]).stdout).problems.map((p: any) => `${relative(dir, p.file)} ${p.severity}`).sort();
+    assert.deepEqual(rules([]), ["generated/g.ts error", "workflows/w.ts error"]);
+    assert.deepEqual(rules(["--exclude", "generated"]), ["workflows/w.ts error"]);
+    assert.deepEqual(rules(["--exclude=generated", "--rule", "collection-op=warning"]), ["workflows/w.ts warning"]);
+    const off = run([dir, "--rule=collection-op=off"]);
+    assert.equal(off.status, 0, "a rule turned off finds nothing");
+    assert.equal(off.stdout, "");
+    assert.equal(run([dir, "--rule", "collection-op=warning"]).status, 0, "warnings alone exit 0");
+    const unknown = run([dir, "--rule", "no-such-rule=off"]);
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /no rule named "no-such-rule"/);
+    assert.match(run([dir, "--rule", "collection-op=loud"]).stderr, /takes off, error, warning, info, hint, not "loud"/);
+    assert.deepEqual(JSON.parse(run([dir, "--format", "json"]).stdout).companies, [dir], "the companies checked are listed");
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+  const version = run(["--version"]);
+  assert.equal(version.status, 0);
+  assert.match(version.stdout, /^sanoma-check \d+\.\d+\.\d+\n$/);
+  const empty = run([""]);
+  assert.equal(empty.status, 2);
+  assert.match(empty.stderr, /an empty path is no folder/);
+});
+
+test("sanoma-check: a line break in a message or a path is escaped in text output: one problem, one line", () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-lines-")));
+  try {
+    mkdirSync(join(dir, "workflows"), { recursive: true });
+    writeFileSync(join(dir, "sanoma.config.ts"), "export default {};\n");
+    writeFileSync(join(dir, "workflows", "w.ts"), `import { x } from "../apps/a/x\\n  error  fake-rule  injected";\n`);
+    const r = run([], dir);
+    assert.equal(r.status, 1);
+    const lines = r.stdout.split("\n").filter(Boolean);
+    assert.equal(lines.length, 1, r.stdout);
+    assert.match(lines[0], /^workflows\/w\.ts:1:19  error  no-app-import-from-root  .*\\n  error  fake-rule  injected/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test("sanoma-check --version says the package's version", () => {
+  const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8"));
+  assert.equal(run(["--version"]).stdout.trim(), `sanoma-check ${pkg.version}`);
 });
 
 test("sanoma-check: a folder with no company says so and exits 0", () => {
