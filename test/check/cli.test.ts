@@ -109,6 +109,22 @@ test("sanoma-check: one company given twice, by a symlink too, is checked once; 
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
+test("sanoma-check: a folder holding a company and a link to it finds the company by its real path, whatever the order (the link's path was printed when it came first)", () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-link-order-")));
+  try {
+    // "a-link" sorts before "co" and after it ("z-link"): both orders of the walk.
+    mkdirSync(join(dir, "co", "workflows"), { recursive: true });
+    writeFileSync(join(dir, "co", "sanoma.config.ts"), "export default {};\n");
+    writeFileSync(join(dir, "co", "workflows", "a.ts"), 'import x from "../apps/b/x";\nexport const a = x;\n');
+    symlinkSync("co", join(dir, "a-link"));
+    symlinkSync("co", join(dir, "z-link"));
+    const r = run([dir, "--format", "json"]);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual(out.companies, [join(dir, "co")]);
+    assert.deepEqual(out.problems.map((p: any) => relative(dir, p.file)), ["co/workflows/a.ts"]);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
 test("sanoma-check: warnings alone exit 0", () => {
   const r = run(["--format", "json", "test/check/fixtures/warnings-only"]);
   assert.equal(r.status, 0, r.stdout + r.stderr);

@@ -8,7 +8,7 @@ import { CONFIG_FILE, findCompanyRoot, isInNodeModules, isSkippedDirName } from 
 import { ConnectorResolver } from "./connectors.ts";
 import { checkCompany, checkCompanySteps, type CheckOptions, type CheckResult } from "./check.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
-import { Company, isWithin, listCompanyFilesSteps, walkReads, type Skipped } from "./model.ts";
+import { Company, listCompanyFilesSteps, walkReads, type Skipped } from "./model.ts";
 import type { FileSystem } from "./types.ts";
 
 export interface WorkspaceOptions {
@@ -43,7 +43,6 @@ export class Workspace {
       // Nothing inside `node_modules` belongs to a company (A1), even when the walk starts there.
       if (isInNodeModules(dir)) continue;
       const stack = [dir];
-      const dirReal = this.fs.realPath(dir) ?? dir;
       while (stack.length) {
         if (++n % WALK_STEP === 0) yield;
         const d = stack.pop()!;
@@ -54,8 +53,11 @@ export class Workspace {
           const p = path.join(d, e.name);
           // A config that is a symlink to a file counts, as it does for a file's walk up (A1).
           if (e.name === CONFIG_FILE && (e.kind === "file" || (e.kind === "symlink" && this.fs.isFile(p)))) addRoot(d);
-          // (Not a link to a folder outside the one searched: its parent would hold this very folder.)
-          else if ((e.kind === "dir" || (e.kind === "symlink" && this.fs.isDir(p) && isWithin(dirReal, this.fs.realPath(p)))) && !isSkippedDirName(e.name) && !exclude.has(e.name)) stack.push(p);
+          // No link to a folder is followed, as in a company's walk: one outside the folder searched
+          // leads to what is not under it (its parent would hold this very folder), one inside to
+          // a folder the search reaches by its own path, where its companies are found (and
+          // reported) by their real paths.
+          else if (e.kind === "dir" && !isSkippedDirName(e.name) && !exclude.has(e.name)) stack.push(p);
         }
       }
     }
