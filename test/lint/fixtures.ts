@@ -222,6 +222,7 @@ import { m } from "./my.app/lib/m";
   },
   {
     // An import without extension of apps/x reaches the file apps/x.ts when there is one, not app x.
+    // (A trailing \`/\` or a last \`.\` names the folder, never the file beside it.)
     name: "apps-files-without-extension",
     text: `
 //- /sanoma.config.ts
@@ -238,7 +239,13 @@ import { n } from "../../nothing";
 //                ^^^^^^^^^^^^^^^ no-cross-app-import
 import { b } from "../../b";
 //                ^^^^^^^^^ no-cross-app-import
-export const w = [s, lazy, n, b];
+import { f } from "../../shared/";
+//                ^^^^^^^^^^^^^^^ no-cross-app-import
+import { g } from "../../shared/.";
+//                ^^^^^^^^^^^^^^^^ no-cross-app-import
+export const w = [s, lazy, n, b, f, g];
+//- /apps/shared/index.ts
+export const f = 1;
 `,
   },
   {

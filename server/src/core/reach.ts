@@ -34,6 +34,13 @@ export interface Target {
   /** The target's path relative to the company root (`/` separators), or undefined outside it. */
   rel: string | undefined;
   abs: string;
+  /** The specifier can name a folder only (`../x/`, `..`, `./x/.`): never a file `x.ts`. */
+  folder: boolean;
+}
+
+/** Whether a path specifier names a folder only: it ends with `/`, or its last segment is `.` or `..`. */
+function namesFolder(specifier: string): boolean {
+  return specifier.endsWith("/") || specifier === "." || specifier === ".." || specifier.endsWith("/.") || specifier.endsWith("/..");
 }
 
 /**
@@ -83,18 +90,19 @@ function computeTarget(root: string, dirRel: string, dirPlain: boolean, specifie
   if (specifier.charCodeAt(0) !== 46 && path.isAbsolute(specifier)) {
     const abs = path.resolve(specifier);
     const rel = path.relative(root, abs);
-    return rel.startsWith("..") || path.isAbsolute(rel) ? { abs, rel: undefined } : { abs, rel: rel.split(path.sep).join("/") };
+    const folder = namesFolder(specifier);
+    return rel.startsWith("..") || path.isAbsolute(rel) ? { abs, rel: undefined, folder } : { abs, rel: rel.split(path.sep).join("/"), folder };
   }
   // Company-relative string math: the importing file's folder joined with the specifier.
   const joined = joinRelative(dirRel, specifier, dirPlain);
   const rel = joined === ".." || joined.startsWith("../") ? undefined : joined === "." ? "" : joined;
-  return new LazyTarget(root, joined, rel);
+  return new LazyTarget(root, joined, rel, namesFolder(specifier));
 }
 
 /** A target whose absolute path is worked out only when asked for (no import rule needs it). */
 class LazyTarget implements Target {
   private absPath: string | undefined;
-  constructor(private readonly root: string, private readonly joined: string, readonly rel: string | undefined) {}
+  constructor(private readonly root: string, private readonly joined: string, readonly rel: string | undefined, readonly folder: boolean) {}
   get abs(): string {
     return (this.absPath ??= path.join(this.root, this.joined));
   }
@@ -160,11 +168,12 @@ function joinSegments(dir: string, specifier: string): string {
  * before the folder): then it is no app either, where `hasFile` can tell; else it is taken for the
  * app's folder.
  */
-export function targetApp(rel: string, hasFile?: (rel: string) => boolean): string | null {
+export function targetApp(rel: string, hasFile?: (rel: string) => boolean, folder = false): string | null {
   if (!rel.startsWith("apps/")) return null;
   const end = rel.indexOf("/", 5);
   const app = end < 0 ? rel.slice(5) : rel.slice(5, end);
-  if (end < 0 && (CODE_FILE.test(app) || (hasFile !== undefined && RESOLVED_EXTENSIONS.some((ext) => hasFile(rel + ext))))) return null;
+  // (`apps/x/` names the folder: the app, whatever file lies beside it.)
+  if (end < 0 && !folder && (CODE_FILE.test(app) || (hasFile !== undefined && RESOLVED_EXTENSIONS.some((ext) => hasFile(rel + ext))))) return null;
   return app !== "" && !app.startsWith(".") ? app : null;
 }
 

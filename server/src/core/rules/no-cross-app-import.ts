@@ -29,7 +29,7 @@ export const rank = () => 1;
   judgeImport(site, ctx) {
     if (ctx.role.scope === null) return NO_FINDINGS;
     const target = importTarget(ctx, site.specifier);
-    const app = target?.rel !== undefined ? targetApp(target.rel, ctx.hasFile) : null;
+    const app = target?.rel !== undefined ? targetApp(target.rel, ctx.hasFile, target.folder) : null;
     if (app === null || app === ctx.role.scope) return NO_FINDINGS;
     return [{ range: site.specifierRange, message: `A file of app \`${ctx.role.scope}\` imports from app \`${app}\` (${target!.rel}); share the code through the root scope (outside apps/) instead` }];
   },
