@@ -128,6 +128,21 @@ for (const [name, lock, message] of [
   });
 }
 
+test("bad input: a file whose name is not UTF-8 is skipped, and --verbose says why", () => {
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/ok.ts
+export const ok = 1;
+`);
+  try {
+    writeFileSync(Buffer.concat([Buffer.from(join(root, "workflows", "bad")), Buffer.from([0xff]), Buffer.from(".ts")]), `import x from "../apps/b/x";\n`);
+    const r = check(root, "--verbose");
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /skipped .*workflows\/bad\uFFFD\.ts: a file name that is not UTF-8, not read/);
+  } finally { removeFixture(root); }
+});
+
 test("bad input: a file that vanishes between the walk and the read is skipped and said", () => {
   const root = writeFixture(`
 //- /sanoma.config.ts

@@ -232,7 +232,10 @@ export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: Wa
         if (fs.isFile(path.join(p, CONFIG_FILE))) continue; // a nested company: its own root
         stack.push(p);
       } else if (kind === "file") {
-        if (readsFile(e.name, dir === root)) out.push(p);
+        if (!readsFile(e.name, dir === root)) continue;
+        // A name that is not UTF-8 comes back with U+FFFD in it, a path that names no file.
+        if (e.name.includes("\uFFFD") && !fs.isFile(p)) { options.onSkip?.({ path: p, reason: "a file name that is not UTF-8, not read" }); continue; }
+        out.push(p);
       }
     }
   }
