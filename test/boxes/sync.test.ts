@@ -243,6 +243,36 @@ describe(".gitignore name patterns", () => {
 });
 
 describe("apply and names, at the edges (found by a sweep)", () => {
+  test("a file the box put where a folder was never deletes the workspace's folder with files the diff does not list; once the chosen deletions empty it, the file takes its place", async () => {
+    const { root, home, runsDir, sync } = setup();
+    await sync();
+    // The box: rm -rf scripts && echo … > scripts.
+    fs.rmSync(path.join(home, "scripts"), { recursive: true });
+    fs.writeFileSync(path.join(home, "scripts"), "now a file\n");
+    // The workspace's folder also holds an ignored file and one made since: neither is in the diff.
+    fs.writeFileSync(path.join(root, "scripts/build.log"), "ignored\n");
+    fs.writeFileSync(path.join(root, "scripts/mine.ts"), "the user's new file\n");
+    const listed = (await diffBox({ root, home, runsDir })).map((c) => `${c.change} ${c.path}`);
+    assert.ok(listed.includes("added scripts") && listed.includes("deleted scripts/run.sh"), listed.join(", "));
+    assert.ok(!listed.some((l) => l.includes("build.log") || l.includes("mine.ts")), listed.join(", "));
+    // Only the new file chosen: the folder stays, whole.
+    const only = await applyToWorkspace({ root, home, runsDir }, ["scripts"]);
+    assert.deepEqual(only.applied, []);
+    assert.match(only.skipped[0]?.reason ?? "", /folder there that holds files the diff does not list/);
+    for (const f of ["run.sh", "build.log", "mine.ts"]) assert.ok(fs.existsSync(path.join(root, "scripts", f)), f);
+    // Every listed change chosen, the new file named first: the listed deletions go, the folder still holds the others.
+    const all = await applyToWorkspace({ root, home, runsDir }, ["scripts", ...listed.filter((l) => l.startsWith("deleted")).map((l) => l.slice(8))]);
+    assert.ok(!all.applied.includes("scripts"));
+    assert.ok(fs.existsSync(path.join(root, "scripts/build.log")) && fs.existsSync(path.join(root, "scripts/mine.ts")));
+    assert.ok(!fs.existsSync(path.join(root, "scripts/run.sh")), "a listed deletion chosen is applied");
+    // The user moves their files away: now the file takes the emptied folder's place.
+    fs.rmSync(path.join(root, "scripts/build.log"));
+    fs.renameSync(path.join(root, "scripts/mine.ts"), path.join(root, "mine.ts"));
+    const last = await applyToWorkspace({ root, home, runsDir }, ["scripts"]);
+    assert.deepEqual(last.applied, ["scripts"]);
+    assert.equal(read(path.join(root, "scripts")), "now a file\n");
+  });
+
   test("apply takes a file named with a backslash or a colon, and a file named twice once", async () => {
     const { root, home, runsDir, sync } = setup();
     await sync();

@@ -69,6 +69,7 @@ export async function applyToWorkspace(sides: DiffSides, files: string[]): Promi
   const changes = new Map((await diffBox(sides)).map((c) => [c.path, c]));
   const manifest = readManifest(sides.runsDir, sides.root);
   const seen = new Set<string>();
+  const chosen: { rel: string; change: BoxFileChange }[] = [];
   for (const requested of new Set(files)) {
     // `\` is a separator on Windows only: elsewhere it may be part of a file's name.
     const rel = typeof requested === "string" ? requested.split(path.sep === "/" ? /\/+/ : /[/\\]+/).filter((s) => s && s !== ".").join("/") : "";
@@ -79,6 +80,12 @@ export async function applyToWorkspace(sides: DiffSides, files: string[]): Promi
       skipped.push({ path: String(requested), reason: "the box did not change it" });
       continue;
     }
+    chosen.push({ rel, change });
+  }
+  // Deletions first: a file the box put where a folder was (`rm -rf lib && echo … > lib`) can
+  // then take the place of a folder the chosen deletions emptied.
+  chosen.sort((a, b) => Number(b.change.change === "deleted") - Number(a.change.change === "deleted"));
+  for (const { rel, change } of chosen) {
     let workspaceFile: string;
     let boxFile: string;
     try {

@@ -165,13 +165,15 @@ export function sameContent(aPath: string, a: FileStat, bPath: string, b: FileSt
 }
 
 /**
- * Copies one file (or symlink) to `to`, replacing what is there; returns the copy's stat. Used by
- * `applyToWorkspace` (box → workspace), where a file is overwritten in place so the user's file
- * keeps its inode (hard links, ownership).
+ * Copies one file (or symlink) to `to`, replacing the file or symlink there; returns the copy's
+ * stat. Used by `applyToWorkspace` (box → workspace), where a file is overwritten in place so the
+ * user's file keeps its inode (hard links, ownership). A folder at `to` is replaced only when it is
+ * empty: what it holds was not in the diff (an ignored file, one made since), and applying one
+ * path never deletes a tree (`WorkspaceFolderInTheWay`).
  */
 export function copyEntry(from: string, to: string, stat: FileStat): FileStat | undefined {
   if (stat.kind === "link") {
-    fs.rmSync(to, { force: true, recursive: true });
+    clearForFile(to);
     fs.symlinkSync(stat.link!, to);
   } else {
     try {
@@ -179,12 +181,28 @@ export function copyEntry(from: string, to: string, stat: FileStat): FileStat | 
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== "EISDIR" && code !== "ENOTDIR" && code !== "EEXIST") throw error;
-      // A folder (or a file where a folder was needed) stands in the way: replace it.
-      fs.rmSync(to, { force: true, recursive: true });
+      clearForFile(to);
       fs.copyFileSync(from, to);
     }
   }
   return statOf(to);
+}
+
+/** A workspace folder that holds files where the box has a file: not replaced by an apply. */
+export class WorkspaceFolderInTheWay extends Error {}
+
+/** Makes room for a file at `to`: removes a file or symlink there, or an empty folder; throws `WorkspaceFolderInTheWay` for a folder with anything in it. */
+function clearForFile(to: string): void {
+  let st: fs.Stats;
+  try { st = fs.lstatSync(to); } catch { return; } // nothing there
+  if (!st.isDirectory()) { fs.unlinkSync(to); return; }
+  try {
+    fs.rmdirSync(to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
+    throw new WorkspaceFolderInTheWay("the workspace has a folder there that holds files the diff does not list (ignored, or made since): move them, then apply again");
+  }
 }
 
 /**
