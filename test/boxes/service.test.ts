@@ -142,6 +142,39 @@ for (const tier of TIERS) {
       }
     });
 
+    test("a run's parameters of the wrong kind are refused before anything starts (a stdin that was no text left its command running)", async () => {
+      const boxes = new BoxService({ boxesDir: tempDir(), tier });
+      const t = token("params");
+      tokens.push(t);
+      try {
+        const bad: Record<string, unknown>[] = [{ stdin: 12345 }, { cwd: 7 }, { env: "X=1" }, { env: ["X"] }, { command: 42 }];
+        for (const wrong of bad) {
+          await assert.rejects(boxes.run({ name: "p", command: 'exec -a "$T" cat', env: { T: t }, ...wrong } as never), TypeError, JSON.stringify(wrong));
+        }
+        await new Promise((r) => setTimeout(r, 300));
+        assert.deepEqual(processesWith(t), [], "nothing was started");
+        assert.equal((await boxes.stop({ name: "p" })).stopped, 0);
+      } finally {
+        await boxes.dispose();
+      }
+    });
+
+    // (In the namespace tier the stop's TERM ends the box's wrapper whatever the command traps.)
+    if (tier === "process") test("a stop that ends in SIGKILL (the command ignores TERM) names SIGKILL", async () => {
+      const boxes = new BoxService({ boxesDir: tempDir(), tier });
+      try {
+        const run = await boxes.run({ name: "stubborn", command: "trap '' TERM; echo ready; while :; do sleep 0.05; done" });
+        await waitFor(async () => (await boxes.events({ name: "stubborn" })).events.some((e) => e.kind === "output" && e.text.includes("ready")));
+        assert.equal((await boxes.stop({ name: "stubborn" })).stopped, 1);
+        await waitFor(async () => (await boxes.events({ name: "stubborn" })).events.some((e) => e.kind === "exit" && e.runId === run.runId), 15_000, "the exit");
+        const exit = (await boxes.events({ name: "stubborn" })).events.find((e) => e.kind === "exit" && e.runId === run.runId)!;
+        assert.ok(exit.kind === "exit");
+        assert.deepEqual([exit.exitCode, exit.signal], [137, "SIGKILL"]);
+      } finally {
+        await boxes.dispose();
+      }
+    });
+
     test("the whole boxes folder deleted by hand is made again by the next open", async () => {
       const boxes = new BoxService({ boxesDir: path.join(tempDir(), "boxes"), tier });
       try {
@@ -156,6 +189,23 @@ for (const tier of TIERS) {
     });
   });
 }
+
+describe("BoxService: a preview's company and file", () => {
+  test("a preview of a folder that is no company root, or of a file the company does not hold, is refused", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
+    try {
+      const base = tempDir();
+      fs.mkdirSync(path.join(base, "co", "apps", "billing", "workflows"), { recursive: true });
+      fs.writeFileSync(path.join(base, "co", "sanoma.config.ts"), "export default {};\n");
+      fs.writeFileSync(path.join(base, "co", "apps", "billing", "workflows", "charge.ts"), "export const charge = 1;\n");
+      await assert.rejects(boxes.preview({ root: path.join(base, "co", "apps", "billing"), file: "workflows/charge.ts", export: "charge" }), /is no company root \(it holds no sanoma\.config\.ts\)/);
+      await assert.rejects(boxes.preview({ root: path.join(base, "co"), file: "apps/billing/workflows/nope.ts", export: "charge" }), /is no file of the company/);
+      assert.deepEqual((await boxes.list()).boxes, [], "no box was made");
+    } finally {
+      await boxes.dispose();
+    }
+  });
+});
 
 describe("BoxService: operations that race (found by a sweep)", () => {
   test("a run sent right after a discard starts on a fresh box, which stop ends; its events are numbered anew", async () => {

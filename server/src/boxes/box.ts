@@ -339,7 +339,7 @@ export class Box {
         if (!plan.statusFd) {
           // A signal is named only when we sent it, as in the namespace tier (a command that
           // killed itself, or was killed from outside, exits 128 + n with no signal).
-          commandExited(code ?? 128 + signalNumber(signal), signal !== null && signal === group.killedBy ? signal : null);
+          commandExited(code ?? 128 + signalNumber(signal), signal !== null && group.sent?.has(signal) ? signal : null);
           return;
         }
         // bubblewrap ended; the status line, when written, may still be in its pipe.
@@ -550,7 +550,8 @@ function signalNumber(signal: NodeJS.Signals | null | undefined): number {
  * from a SIGTERM, so a signal is named only when we sent it.
  */
 function statusSignal(group: ProcessGroup, status: number): NodeJS.Signals | null {
-  return group.killedBy && status === 128 + signalNumber(group.killedBy) ? group.killedBy : null;
+  for (const sent of group.sent ?? []) if (status === 128 + signalNumber(sent)) return sent;
+  return null;
 }
 
 /** Polls `condition` every 20 ms until it holds or `ms` pass; resolves with whether it held. */

@@ -84,6 +84,7 @@ export async function applyToWorkspace(sides: DiffSides, files: string[]): Promi
   }
   // Deletions first: a file the box put where a folder was (`rm -rf lib && echo … > lib`) can
   // then take the place of a folder the chosen deletions emptied.
+  const order = new Map(chosen.map((c, i) => [c.rel, i]));
   chosen.sort((a, b) => Number(b.change.change === "deleted") - Number(a.change.change === "deleted"));
   for (const { rel, change } of chosen) {
     let workspaceFile: string;
@@ -117,5 +118,7 @@ export async function applyToWorkspace(sides: DiffSides, files: string[]): Promi
     }
   }
   writeManifest(sides.runsDir, manifest);
+  // Said in the order asked for.
+  applied.sort((a, b) => order.get(a)! - order.get(b)!);
   return { applied, skipped };
 }

@@ -163,6 +163,11 @@ export class BoxService {
 
   async run(params: BoxesRunParams): Promise<BoxesRunResult> {
     const name = this.box(params?.name).name;
+    // Checked before anything starts: a command must never be left running by a request refused after it.
+    if (typeof params.command !== "string") throw new TypeError("command must be the text of a bash command");
+    if (params.cwd !== undefined && typeof params.cwd !== "string") throw new TypeError("cwd must be a path");
+    if (params.stdin !== undefined && typeof params.stdin !== "string") throw new TypeError("stdin must be text");
+    if (params.env !== undefined && (typeof params.env !== "object" || params.env === null || Array.isArray(params.env))) throw new TypeError("env must be an object of variables");
     // Never while a preview syncs into the box (see `exclusively`), and on the box as it is then:
     // a discard queued before this run drops the box object it would otherwise have started on.
     const handle = await this.exclusively(name, async () => this.box(name).start(params.command, { cwd: params.cwd, env: params.env, stdin: params.stdin }));
@@ -239,7 +244,10 @@ export class BoxService {
     if (typeof params.export !== "string" || params.export === "") throw new Error("export must name the workflow's export");
     const root = path.resolve(params.root);
     if (!fs.existsSync(root)) throw new Error(`${root} does not exist`);
+    // A preview copies a company (A1: the folder holding sanoma.config.ts), and runs one of its files.
+    if (!fs.existsSync(path.join(root, "sanoma.config.ts"))) throw new Error(`${root} is no company root (it holds no sanoma.config.ts)`);
     const file = relativeFile(root, params.file);
+    if (!fs.statSync(path.join(root, file), { throwIfNoEntry: false })?.isFile()) throw new Error(`${file} is no file of the company at ${root}`);
     const scope = params.scope !== undefined ? params.scope : scopeOf(root, file);
     const box = this.box(previewBoxName(scope, params.export));
     const command = previewCommand(params.command || this.previewTemplate, { file, export: params.export, scope, root: box.home });

@@ -36,6 +36,8 @@ export interface ProcessGroup {
   ports: Set<number>;
   /** The first signal we sent it: tells "killed" from "could not start" when no status came. */
   killedBy: NodeJS.Signals | undefined;
+  /** Every signal we sent it (a stop sends TERM, then KILL): the one it died of is named if among them. */
+  sent?: Set<NodeJS.Signals>;
   onPort: (port: number) => void;
   onDead: () => void;
 }
@@ -74,6 +76,7 @@ export class Supervisor {
   signal(group: ProcessGroup, signal: NodeJS.Signals): boolean {
     if (!this.isAlive(group)) return false;
     group.killedBy ??= signal;
+    (group.sent ??= new Set()).add(signal);
     try {
       process.kill(-group.pid, signal);
     } catch (error) {
