@@ -7,6 +7,7 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { spawn } from "node:child_process";
 import { BoxService } from "../../server/src/boxes/service.ts";
 import type { BoxesChangedParams } from "../../server/src/protocol.ts";
 import { TIERS, cleanupTempDirs, killAllWith, processesWith, tempDir, token, waitFor } from "./helpers.ts";
@@ -189,6 +190,37 @@ for (const tier of TIERS) {
     });
   });
 }
+
+describe("BoxService: two servers and one boxes folder", () => {
+  test("a box whose record another live server keeps is refused with that server's pid, still listed, and taken over once that server is gone", async () => {
+    const boxesDir = tempDir();
+    const service = path.join(import.meta.dirname, "..", "..", "server", "src", "boxes", "service.ts");
+    // The other server: another process that runs in the box "shared", then waits.
+    const other = spawn(process.execPath, ["--import", "tsx", "-e", `
+      import(${JSON.stringify(service)}).then(async (m) => {
+        const BoxService = m.BoxService ?? m.default.BoxService;
+        const boxes = new BoxService({ boxesDir: ${JSON.stringify(boxesDir)}, tier: "process" });
+        await boxes.run({ name: "shared", command: "true", wait: true });
+        process.stdout.write("ready\\n");
+        setInterval(() => {}, 1000);
+      });`], { stdio: ["ignore", "pipe", "inherit"] });
+    const boxes = new BoxService({ boxesDir, tier: "process" });
+    try {
+      await new Promise<void>((resolve, reject) => { other.stdout!.on("data", (d) => { if (String(d).includes("ready")) resolve(); }); other.on("exit", (code) => reject(new Error(`the other server exited ${code}`))); });
+      await assert.rejects(boxes.run({ name: "shared", command: "true", wait: true }), new RegExp(`kept by another Sanoma language server \\(pid ${other.pid}\\)`));
+      assert.deepEqual((await boxes.list()).boxes.map((b) => b.name), ["shared"], "still listed");
+      assert.equal((await boxes.run({ name: "mine", command: "echo mine", wait: true })).result?.stdout, "mine\n", "other boxes are this server's to use");
+      other.kill("SIGKILL");
+      await new Promise((resolve) => other.on("exit", resolve));
+      const run = await boxes.run({ name: "shared", command: "echo taken", wait: true });
+      assert.equal(run.result?.stdout, "taken\n");
+      assert.equal((await boxes.runs({ name: "shared" })).runs.length, 2, "its record goes on");
+    } finally {
+      other.kill("SIGKILL");
+      await boxes.dispose();
+    }
+  });
+});
 
 describe("BoxService: a preview's company and file", () => {
   test("a preview of a folder that is no company root, or of a file the company does not hold, is refused", async () => {

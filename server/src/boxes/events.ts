@@ -8,6 +8,7 @@
  *   events.<N>.jsonl  earlier segments, N the first seq each holds
  *   runs.jsonl     one line when a run starts and one when it ends; folded into `BoxRunInfo`
  *   log.json       `{ logId }`: a new id whenever the log is made anew (after a discard)
+ *   writer.json    `{ pid, startTicks }`: the server that writes the log (see `claim`)
  *
  * A run records at most 64 MiB of output, but a box previewed day after day would keep every
  * run's. So the events are written in segments of `segmentBytes` (16 MiB), and once the segments
@@ -16,12 +17,16 @@
  *
  * Writes are synchronous appends to an open descriptor: a line is on disk before the event is
  * handed to live listeners, so a client that reads the log after a notification finds it there.
- * One server writes one boxes directory; two servers sharing one would interleave sequence numbers.
+ * One server writes one box's log: two (two editor windows sharing a boxes folder) would interleave
+ * sequence numbers and run ids. So the first to open a box's log claims it (`writer.json`), and
+ * another server is refused that box, with the other's pid, until the first closes the log or
+ * is gone (a claim of a process no longer alive, or of an earlier process with its pid, is taken over).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 import type { BoxEvent, BoxRunInfo } from "../protocol.ts";
+import { isLiveState, readProc } from "./procfs.ts";
 
 /** An event before the log numbers it. */
 export type NewBoxEvent = BoxEvent extends infer E ? (E extends BoxEvent ? Omit<E, "seq"> : never) : never;
@@ -131,8 +136,8 @@ export class EventLog {
   }
 
   /** Every run this log knows, folded from its records, in start order. */
+  /** The runs recorded, read without opening the log for writing (a box another server keeps is listed too). */
   runs(): BoxRunInfo[] {
-    this.ensureOpen();
     let text: string;
     try {
       text = fs.readFileSync(this.runsFile, "utf8");
@@ -168,6 +173,7 @@ export class EventLog {
 
   close(): void {
     this.closeFds();
+    this.releaseClaim();
   }
 
   /** Closes the log and deletes its folder. */
@@ -205,6 +211,34 @@ export class EventLog {
     }
   }
 
+  /** Claims the log for this process, or throws when another live server holds it (see the header). */
+  private claim(): void {
+    const file = path.join(this.dir, "writer.json");
+    const mine = JSON.stringify({ pid: process.pid, startTicks: readProc(process.pid)?.startTicks }) + "\n";
+    try {
+      fs.writeFileSync(file, mine, { flag: "wx" });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    let other: { pid?: unknown; startTicks?: unknown } = {};
+    try { other = JSON.parse(fs.readFileSync(file, "utf8")); } catch { /* torn or unreadable: taken over */ }
+    if (typeof other.pid === "number" && other.pid !== process.pid) {
+      const info = readProc(other.pid);
+      const alive = info !== undefined && isLiveState(info.state) && (typeof other.startTicks !== "number" || info.startTicks === other.startTicks);
+      if (alive) throw new Error(`the box's record (${this.dir}) is kept by another Sanoma language server (pid ${other.pid}): use that editor window for this box, or give this server another boxes folder (initializationOptions.boxesDir)`);
+    }
+    fs.writeFileSync(file, mine);
+  }
+
+  /** Lets the log go, when this process holds it. */
+  private releaseClaim(): void {
+    const file = path.join(this.dir, "writer.json");
+    try {
+      if ((JSON.parse(fs.readFileSync(file, "utf8")) as { pid?: unknown }).pid === process.pid) fs.unlinkSync(file);
+    } catch { /* none, or not ours */ }
+  }
+
   private closeFds(): void {
     for (const fd of [this.eventsFd, this.runsFd]) if (fd !== undefined) try { fs.closeSync(fd); } catch { /* already closed */ }
     this.eventsFd = this.runsFd = undefined;
@@ -216,6 +250,7 @@ export class EventLog {
 
   private openFiles(load: boolean): void {
     fs.mkdirSync(this.dir, { recursive: true });
+    this.claim();
     const idFile = path.join(this.dir, "log.json");
     try {
       this.logIdValue = String(JSON.parse(fs.readFileSync(idFile, "utf8")).logId ?? "");
