@@ -318,16 +318,24 @@ for (const tier of TIERS) {
         assert.equal((await handle.done).exitCode, 128 + 15);
       });
     } else {
-      test("a setsid escapee leaves the process tier's group and outlives stop (as docs/boxes.md says)", async () => {
+      test("a setsid escapee leaves the process tier's group, and stop still ends it (found by its run's tag), one run's or the box's", async () => {
         const { box } = fresh();
         const t = token("escape");
         tokens.push(t);
-        await box.run('setsid bash -c \'exec -a "$T" sleep 1000\' & echo', { env: { T: t } });
-        await waitFor(() => processesWith(t).length === 1, 15_000, "the escapee");
+        const first = await box.run('setsid bash -c \'exec -a "$T" sleep 1000\' & echo', { env: { T: t } });
+        await box.run('setsid bash -c \'exec -a "$T" sleep 1001\' & echo', { env: { T: t } });
+        await waitFor(() => processesWith(t).length === 2, 15_000, "the escapees");
+        // Their groups are gone (the runs ended): only their tag leads to them.
+        assert.equal(await box.stop({ runId: first.runId, graceMs: 200 }), 0, "no group of the run was alive");
+        await waitFor(() => processesWith(t).length === 1, 15_000, "the first run's escapee to end");
         await box.stop({ graceMs: 200 });
-        await new Promise((r) => setTimeout(r, 300));
-        assert.equal(processesWith(t).length, 1, "the escapee still runs");
-        killAllWith(t);
+        await waitFor(() => processesWith(t).length === 0, 15_000, "the other to end");
+      });
+
+      test("the tag a run's processes carry is SANOMA_BOX_RUN, the box's and the run's", async () => {
+        const { box } = fresh();
+        const run = await box.run("echo $SANOMA_BOX_RUN");
+        assert.match(run.stdout, new RegExp(`^[0-9a-f]{16}\\.${run.runId}\\n$`));
       });
     }
   });

@@ -5,7 +5,8 @@
  * **Architecture invariant: nothing here imports an editor or LSP module, and a box's command never
  * sees the server's environment** (which holds the user's credentials): it gets `PATH` (the running
  * Node's folder first), `HOME` (the box's home) and `TMPDIR` (a private folder beside the home),
- * under the caller's `env`.
+ * under the caller's `env`, and `SANOMA_BOX_RUN`: a tag of the box and the run that follows what
+ * the command starts out of its process group (`setsid`), so that stop ends that too.
  *
  * A run ends when its command exits, not when its pipes close (what it left running may hold
  * them), with up to `OUTPUT_GRACE_MS` for its last output. A command that cannot start exits 127.
@@ -15,10 +16,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { constants as osConstants } from "node:os";
+import { createHash } from "node:crypto";
 import type { BoxCapabilities, BoxEvent, BoxRunInfo, BoxRunResult, BoxTier } from "../protocol.ts";
 import { EventLog, type EventLogLimits, type NewBoxEvent } from "./events.ts";
 import { checkBoxName } from "./names.ts";
 import { checkHome } from "./sync.ts";
+import { processesWithEnv, readProc } from "./procfs.ts";
 import { BoxPathError, isInside, resolveInHome } from "./paths.ts";
 import type { ProcessGroup, Supervisor } from "./supervisor.ts";
 import { BASE_PATH, planSpawn, type TierChoice } from "./tiers.ts";
@@ -99,10 +102,30 @@ export class Box {
   readonly log: EventLog;
   private readonly runs = new Map<string, LiveRun>();
 
+  /** Tags its runs' processes (`SANOMA_BOX_RUN=<tag>.<runId>`): the same for this box in any server, so a later one's stop finds them too. */
+  private readonly tag: string;
+
   constructor(private readonly ctx: BoxContext, name: string) {
     this.name = checkBoxName(name);
     this.home = path.join(ctx.boxesDir, name);
     this.log = new EventLog(runsDir(ctx.boxesDir, name), ctx.logLimits);
+    this.tag = createHash("sha256").update(`${path.resolve(ctx.boxesDir)}\0${name}`).digest("hex").slice(0, 16);
+  }
+
+  /** The processes of this box's runs (or of `runId`) that left their process group, alive, and not the server itself. */
+  private escaped(runId?: string): number[] {
+    const found = runId === undefined ? processesWithEnv(`${RUN_TAG}=${this.tag}.`, true) : processesWithEnv(`${RUN_TAG}=${this.tag}.${runId}`);
+    const groups = new Set(this.ctx.supervisor.tracked(this.name).map((g) => g.pid));
+    return found.filter((p) => p.pid !== process.pid && !groups.has(p.pgrp)).map((p) => p.pid);
+  }
+
+  /** Signals processes found by `escaped`, each only while it is still the process found (its pid not reused). */
+  private static signalEscaped(pids: number[], signal: NodeJS.Signals, starts: Map<number, number>): void {
+    for (const pid of pids) {
+      const now = readProc(pid);
+      if (!now || now.startTicks !== starts.get(pid)) continue;
+      try { process.kill(pid, signal); } catch { /* gone */ }
+    }
   }
 
   get tier(): BoxTier {
@@ -152,6 +175,7 @@ export class Box {
     const relCwd = path.relative(this.home, cwd).split(path.sep).join("/");
     // The start event's seq names the run (appends are synchronous: nothing comes between).
     const runId = `run-${this.log.seq + 1}`;
+    env[RUN_TAG] = `${this.tag}.${runId}`;
     const start = this.append({ kind: "start", box: this.name, runId, at: startedAt, command, cwd: relCwd, tier: this.tier });
     const info: BoxRunInfo = { runId, box: this.name, command, cwd: relCwd, tier: this.tier, startedAt, state: "running", ports: [] };
     this.log.recordRun({ runId, box: this.name, command, cwd: relCwd, tier: this.tier, startedAt, state: "running", ports: [] });
@@ -440,19 +464,33 @@ export class Box {
     const groups = supervisor.tracked(this.name).filter((g) => options.runId === undefined || g.runId === options.runId);
     const ending = groups.map((g) => this.runs.get(g.runId)?.done).filter((d): d is Promise<BoxRunResult> => d !== undefined);
     const alive = groups.filter((g) => supervisor.signal(g, "SIGTERM"));
-    if (alive.length === 0) return 0;
+    // What left its group (`setsid`) is found by its tag, and ended alike.
+    const escaped = this.escapedWithStarts(options.runId);
+    Box.signalEscaped([...escaped.keys()], "SIGTERM", escaped);
+    if (alive.length === 0 && escaped.size === 0) return 0;
     const graceMs = options.graceMs ?? STOP_GRACE_MS;
-    await waitUntil(() => alive.every((g) => !supervisor.isAlive(g)), graceMs);
+    const escapedGone = () => [...escaped].every(([pid, start]) => readProc(pid)?.startTicks !== start || readProc(pid)?.state === "Z");
+    await waitUntil(() => alive.every((g) => !supervisor.isAlive(g)) && escapedGone(), graceMs);
     for (const g of alive) supervisor.signal(g, "SIGKILL");
+    Box.signalEscaped([...escaped.keys()], "SIGKILL", escaped);
     await waitUntil(() => alive.every((g) => !supervisor.isAlive(g)), 5000);
     // The runs' last output and exit are recorded before stop answers.
     await Promise.race([Promise.all(ending), new Promise((r) => setTimeout(r, 2 * OUTPUT_GRACE_MS + 100))]);
     return alive.length;
   }
 
-  /** SIGKILL to every live group at once, synchronously (for a server that is exiting). */
+  /** SIGKILL to every live group at once, and to what left them, synchronously (for a server that is exiting). */
   killAllNow(): void {
     for (const g of this.ctx.supervisor.tracked(this.name)) this.ctx.supervisor.signal(g, "SIGKILL");
+    const escaped = this.escapedWithStarts();
+    Box.signalEscaped([...escaped.keys()], "SIGKILL", escaped);
+  }
+
+  /** `escaped`, with each process's start time (to tell it from a later process with its pid). */
+  private escapedWithStarts(runId?: string): Map<number, number> {
+    const out = new Map<number, number>();
+    for (const pid of this.escaped(runId)) { const info = readProc(pid); if (info) out.set(pid, info.startTicks); }
+    return out;
   }
 
   /** Stops the box, then deletes its home, its temporary folder and its log. */
@@ -567,3 +605,6 @@ export async function waitUntil(condition: () => boolean, ms: number): Promise<b
 function formatBytes(n: number): string {
   return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MiB` : n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} bytes`;
 }
+
+/** The variable that tags a box's processes (see the header). */
+const RUN_TAG = "SANOMA_BOX_RUN";

@@ -157,3 +157,23 @@ export function socketInodes(pid: number): Set<string> {
   }
   return inodes;
 }
+
+/**
+ * The processes whose starting environment holds `entry` (a whole `NAME=value`, or its start when
+ * `prefix`): what a box tagged them with follows them out of their process group (`setsid`).
+ * Only our own processes' environments can be read; the others are passed over.
+ */
+export function processesWithEnv(entry: string, prefix = false): ProcInfo[] {
+  const out: ProcInfo[] = [];
+  const needle = Buffer.from(prefix ? entry : `${entry}\0`);
+  for (const info of listProcesses()) {
+    if (!isLiveState(info.state)) continue;
+    let environ: Buffer;
+    try { environ = fs.readFileSync(`/proc/${info.pid}/environ`); } catch { continue; }
+    // At an entry's start: the first, or right after a NUL.
+    for (let at = environ.indexOf(needle); at >= 0; at = environ.indexOf(needle, at + 1)) {
+      if (at === 0 || environ[at - 1] === 0) { out.push(info); break; }
+    }
+  }
+  return out;
+}
