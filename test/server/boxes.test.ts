@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { spawnSync } from "node:child_process";
 import { LspClient } from "../support/lsp.ts";
 
 const REPO = resolve(import.meta.dirname, "..", "..");
@@ -149,3 +150,16 @@ for (const [i, [how, end]] of ([
     for (const reaper of reapersOf(serverPid)) assert.ok(await gone(reaper), "nor does the watchdog");
   });
 }
+
+test("boxes over stdio: a waited run whose request the client cancels is stopped, and answers RequestCancelled", async () => {
+  const marker = `sanoma-cancel-${process.pid}-${Date.now()}`;
+  const running = c.request("sanoma/boxes/run", { name: "cancelled", command: 'exec -a "$T" sleep 30', env: { T: marker }, wait: true }, 20000);
+  const id = c.lastRequestId;
+  const alive = () => spawnSync("pgrep", ["-f", marker]).status === 0;
+  for (let i = 0; i < 100 && !alive(); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(alive(), "the command runs");
+  c.notify("$/cancelRequest", { id });
+  await assert.rejects(running, (e: Error & { code?: number }) => e.code === -32800 && /was stopped: its request was cancelled/.test(e.message));
+  for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(!alive(), "and is gone");
+});

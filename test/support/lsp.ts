@@ -110,6 +110,11 @@ export class LspClient {
     this.proc.stdin.write(body);
   }
 
+  /** The id of the last request sent (to cancel it with `$/cancelRequest`). */
+  get lastRequestId(): number {
+    return this.id;
+  }
+
   request<T = any>(method: string, params: unknown, timeoutMs = 30000): Promise<T> {
     const id = ++this.id;
     this.send({ jsonrpc: "2.0", id, method, params });

@@ -161,7 +161,8 @@ export class BoxService {
     return { box: this.info(box.name), created, tier: box.tier, capabilities: { ...CAPABILITIES } };
   }
 
-  async run(params: BoxesRunParams): Promise<BoxesRunResult> {
+  /** `signal`: aborting it stops the run (a client's cancellation of a waited run). */
+  async run(params: BoxesRunParams, signal?: AbortSignal): Promise<BoxesRunResult> {
     const name = this.box(params?.name).name;
     // Checked before anything starts: a command must never be left running by a request refused after it.
     if (typeof params.command !== "string") throw new TypeError("command must be the text of a bash command");
@@ -170,7 +171,7 @@ export class BoxService {
     if (params.env !== undefined && (typeof params.env !== "object" || params.env === null || Array.isArray(params.env))) throw new TypeError("env must be an object of variables");
     // Never while a preview syncs into the box (see `exclusively`), and on the box as it is then:
     // a discard queued before this run drops the box object it would otherwise have started on.
-    const handle = await this.exclusively(name, async () => this.box(name).start(params.command, { cwd: params.cwd, env: params.env, stdin: params.stdin }));
+    const handle = await this.exclusively(name, async () => this.box(name).start(params.command, { cwd: params.cwd, env: params.env, stdin: params.stdin, signal }));
     if (!params.wait) {
       handle.done.catch(() => {}); // failures are recorded as events
       return { runId: handle.runId, tier: handle.tier };

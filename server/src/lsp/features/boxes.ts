@@ -5,9 +5,9 @@
  * lens's) runs a preview for clients that execute commands through the server.
  */
 import * as path from "node:path";
-import { ErrorCodes, ResponseError, type Connection, type InitializeParams } from "vscode-languageserver/node";
+import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type Connection, type InitializeParams } from "vscode-languageserver/node";
 import {
-  BoxesApplyRequest, BoxesChangedNotification, BoxesEventNotification, BoxesPreviewRequest, type BoxesApplyParams, type BoxesPreviewParams,
+  BoxesApplyRequest, BoxesChangedNotification, BoxesEventNotification, BoxesPreviewRequest, BoxesRunRequest, type BoxesApplyParams, type BoxesPreviewParams, type BoxesRunParams,
 } from "../../protocol.ts";
 import { BoxService, boxRequestHandlers } from "../../boxes/service.ts";
 import type { Session } from "../session.ts";
@@ -27,10 +27,10 @@ export function attachBoxes(connection: Connection, session: Session, params: In
   service.onChanged((e) => void connection.sendNotification(BoxesChangedNotification, e).catch(() => undefined));
 
   /** Box errors the user can act on (a refused name, a missing box) reach the client as errors, with their words. */
-  const handle = <P, R>(method: string, run: (p: P) => Promise<R>) =>
-    connection.onRequest(method, async (p: P) => {
+  const handle = <P, R>(method: string, run: (p: P, token: CancellationToken) => Promise<R>) =>
+    connection.onRequest(method, async (p: P, token: CancellationToken) => {
       try {
-        return await run(p);
+        return await run(p, token);
       } catch (e) {
         if (e instanceof ResponseError) throw e;
         session.options.log(`${method} failed: ${(e as Error).stack ?? e}`);
@@ -51,6 +51,16 @@ export function attachBoxes(connection: Connection, session: Session, params: In
   // its company's settings, and applying files back re-reads them at once rather than wait for a watcher.
   for (const [method, run] of boxRequestHandlers(service)) {
     if (method === BoxesPreviewRequest) handle(method, (p: BoxesPreviewParams) => { configureFor(p.root); return service.preview(p); });
+    // A waited run the client cancels ($/cancelRequest) is stopped, and answers RequestCancelled.
+    else if (method === BoxesRunRequest) handle(method, async (p: BoxesRunParams, token) => {
+      const abort = new AbortController();
+      const listening = token.onCancellationRequested(() => abort.abort());
+      try {
+        const result = await service.run(p, abort.signal);
+        if (abort.signal.aborted && p.wait) throw new ResponseError(LSPErrorCodes.RequestCancelled, `the run ${result.runId} was stopped: its request was cancelled`);
+        return result;
+      } finally { listening.dispose(); }
+    });
     else if (method === BoxesApplyRequest) handle(method, async (p: BoxesApplyParams) => {
       const result = await service.apply(p);
       const root = (await service.diff({ name: p.name }).catch(() => undefined))?.root;
