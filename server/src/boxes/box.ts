@@ -112,18 +112,20 @@ export class Box {
     this.tag = createHash("sha256").update(`${path.resolve(ctx.boxesDir)}\0${name}`).digest("hex").slice(0, 16);
   }
 
-  /** The processes of this box's runs (or of `runId`) that left their process group, alive, and not the server itself. */
-  private escaped(runId?: string): number[] {
+  /**
+   * The processes of this box's runs (or of `runId`) that left their process groups, alive, not the
+   * server itself: pid → start time (which tells each from a later process with its pid).
+   */
+  private escaped(runId?: string): Map<number, number> {
     const found = runId === undefined ? processesWithEnv(`${RUN_TAG}=${this.tag}.`, true) : processesWithEnv(`${RUN_TAG}=${this.tag}.${runId}`);
     const groups = new Set(this.ctx.supervisor.tracked(this.name).map((g) => g.pid));
-    return found.filter((p) => p.pid !== process.pid && !groups.has(p.pgrp)).map((p) => p.pid);
+    return new Map(found.filter((p) => p.pid !== process.pid && !groups.has(p.pgrp)).map((p) => [p.pid, p.startTicks]));
   }
 
-  /** Signals processes found by `escaped`, each only while it is still the process found (its pid not reused). */
-  private static signalEscaped(pids: number[], signal: NodeJS.Signals, starts: Map<number, number>): void {
-    for (const pid of pids) {
-      const now = readProc(pid);
-      if (!now || now.startTicks !== starts.get(pid)) continue;
+  /** Signals the processes `escaped` found, each only while it is still the process found (its pid not reused). */
+  private static signalEscaped(escaped: Map<number, number>, signal: NodeJS.Signals): void {
+    for (const [pid, start] of escaped) {
+      if (readProc(pid)?.startTicks !== start) continue;
       try { process.kill(pid, signal); } catch { /* gone */ }
     }
   }
@@ -465,14 +467,14 @@ export class Box {
     const ending = groups.map((g) => this.runs.get(g.runId)?.done).filter((d): d is Promise<BoxRunResult> => d !== undefined);
     const alive = groups.filter((g) => supervisor.signal(g, "SIGTERM"));
     // What left its group (`setsid`) is found by its tag, and ended alike.
-    const escaped = this.escapedWithStarts(options.runId);
-    Box.signalEscaped([...escaped.keys()], "SIGTERM", escaped);
+    const escaped = this.escaped(options.runId);
+    Box.signalEscaped(escaped, "SIGTERM");
     if (alive.length === 0 && escaped.size === 0) return 0;
     const graceMs = options.graceMs ?? STOP_GRACE_MS;
-    const escapedGone = () => [...escaped].every(([pid, start]) => readProc(pid)?.startTicks !== start || readProc(pid)?.state === "Z");
+    const escapedGone = () => [...escaped].every(([pid, start]) => { const now = readProc(pid); return now?.startTicks !== start || now.state === "Z"; });
     await waitUntil(() => alive.every((g) => !supervisor.isAlive(g)) && escapedGone(), graceMs);
     for (const g of alive) supervisor.signal(g, "SIGKILL");
-    Box.signalEscaped([...escaped.keys()], "SIGKILL", escaped);
+    Box.signalEscaped(escaped, "SIGKILL");
     await waitUntil(() => alive.every((g) => !supervisor.isAlive(g)), 5000);
     // The runs' last output and exit are recorded before stop answers.
     await Promise.race([Promise.all(ending), new Promise((r) => setTimeout(r, 2 * OUTPUT_GRACE_MS + 100))]);
@@ -482,15 +484,7 @@ export class Box {
   /** SIGKILL to every live group at once, and to what left them, synchronously (for a server that is exiting). */
   killAllNow(): void {
     for (const g of this.ctx.supervisor.tracked(this.name)) this.ctx.supervisor.signal(g, "SIGKILL");
-    const escaped = this.escapedWithStarts();
-    Box.signalEscaped([...escaped.keys()], "SIGKILL", escaped);
-  }
-
-  /** `escaped`, with each process's start time (to tell it from a later process with its pid). */
-  private escapedWithStarts(runId?: string): Map<number, number> {
-    const out = new Map<number, number>();
-    for (const pid of this.escaped(runId)) { const info = readProc(pid); if (info) out.set(pid, info.startTicks); }
-    return out;
+    Box.signalEscaped(this.escaped(), "SIGKILL");
   }
 
   /** Stops the box, then deletes its home, its temporary folder and its log. */
