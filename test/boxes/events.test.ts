@@ -119,6 +119,9 @@ for (const tier of TIERS) {
       assert.deepEqual(window.runs.map((r) => r.command), ["exit 2", "echo b1"]);
       assert.equal(window.truncated, false);
       assert.deepEqual((await boxes.runs({ since: Date.now() + 60_000 })).runs, []);
+      // A window that is no number is refused, not an empty answer.
+      await assert.rejects(boxes.runs({ since: "x" as never }), /since must be a number/);
+      await assert.rejects(boxes.runs({ limit: "2" as never }), /limit must be a number/);
     });
 
     test("a running run is listed as running, then exited", async () => {

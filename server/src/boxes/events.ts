@@ -429,6 +429,10 @@ function parseEvent(line: string): BoxEvent | undefined {
 
 /** Runs of several boxes, newest first, started within [since, until], at most `limit`. */
 export function selectRuns(runs: BoxRunInfo[], window: { since?: number; until?: number; limit?: number }): { runs: BoxRunInfo[]; truncated: boolean } {
+  // (A client's `since: "x"` selected nothing, silently.)
+  for (const key of ["since", "until", "limit"] as const) {
+    if (window[key] !== undefined && typeof window[key] !== "number") throw new TypeError(`${key} must be a number${key === "limit" ? "" : " (milliseconds since the epoch)"}`);
+  }
   const since = window.since ?? -Infinity;
   const until = window.until ?? Infinity;
   const limit = Math.max(0, window.limit ?? 50);
