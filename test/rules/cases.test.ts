@@ -507,6 +507,34 @@ export const vm = defineResource({ vendor: VENDOR, type: "vm", schema: z.object(
 export const box = defineResource({ vendor: "x", type: "box", schema: z.object({ name: z.string() }) });
 `));
 
+test("cases: a type mismatch carries its fix at both places it is said: the binding and the declaration, each editing the lockfile's type", () => {
+  const fx = parseFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/ok.ts
+import { box } from "@x/cloud";
+export const bin = box({ name: "bin" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/ok.ts#bin": { "type": "x.vm", "object": "o:3" }
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const box = defineResource({ vendor: "x", type: "box", schema: z.object({ name: z.string() }) });
+`);
+  const dir = writeFixture(fx);
+  try {
+    const mismatch = checkDir(dir).filter((p) => p.rule === "lockfile");
+    assert.deepEqual(mismatch.map((p) => p.file.slice(dir.length + 1)).sort(), ["resources/ok.ts", "sanoma.lock.json"]);
+    for (const p of mismatch) {
+      assert.equal(p.fixes?.length, 1, p.file);
+      const edit = p.fixes![0].edits[0];
+      assert.deepEqual([p.fixes![0].title, edit.file, edit.newText, edit.range.start.line], [`Change to "x.box"`, join(dir, "sanoma.lock.json"), `"x.box"`, 1], p.file);
+    }
+  } finally { removeFixture(dir); }
+});
+
 test("cases: in a lockfile written one field a line, every binding problem is at the binding's key; a key written twice is said and hides no other problem (A6, B1)", () => check(`
 //- /sanoma.config.ts
 export default {};

@@ -147,9 +147,10 @@ function judgeBinding(b: LockBinding, a: Analysis, report: Report): void {
   // that cannot be read: unknown, not different.
   if (decl.type && decl.type.vendor !== undefined && decl.type.type !== undefined && decl.type.id !== b.type) {
     const message = `${b.key} is bound as ${b.type} but declared as ${decl.type.id}`;
-    // At the binding's key (A6, B1), its fix at the type it replaces; and at the declaration.
-    report({ file, range: b.keyRange, message, related: [{ file: decl.file.path, range: decl.fact.nameRange, message: `declared here as ${decl.type.id}` }], fixes: [{ title: `Change to "${decl.type.id}"`, edits: [{ file, range: b.typeRange, newText: JSON.stringify(decl.type.id) }] }] });
-    report({ file: decl.file.path, range: decl.fact.nameRange, message, related: [{ file, range: b.keyRange, message: `bound here as ${b.type}` }] });
+    // At the binding's key (A6, B1), and at the declaration; at both, the fix edits the type it replaces.
+    const fixes = [{ title: `Change to "${decl.type.id}"`, edits: [{ file, range: b.typeRange, newText: JSON.stringify(decl.type.id) }] }];
+    report({ file, range: b.keyRange, message, related: [{ file: decl.file.path, range: decl.fact.nameRange, message: `declared here as ${decl.type.id}` }], fixes });
+    report({ file: decl.file.path, range: decl.fact.nameRange, message, related: [{ file, range: b.keyRange, message: `bound here as ${b.type}` }], fixes });
   }
 }
 
