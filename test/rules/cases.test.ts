@@ -813,7 +813,7 @@ import k from "../scenarios/fixtures/x.json";
 export const z = [d, e, g, s, t, u, b, p, w, v, q, r, k];
 `));
 
-test("cases: collection() and secret() on a framework namespace count; a local that shadows the import does not (A7, A8)", () => check(`
+test("cases: collection() and secret() on a framework namespace count, secret() on any namespace too (A7: wherever it was imported from); a local that shadows the import does not (A7, A8)", () => check(`
 //- /sanoma.config.ts
 export default { secrets: { bindings: { TOKEN: { env: "TOKEN" } } } };
 //- /resources/data.ts
@@ -830,6 +830,14 @@ export const hooks = [1].map(() => { const secret = (x: string) => x; return sec
 export const more = (secret: (x: string) => string) => secret("param");
 export const last = secret("MISSING");
 //                         ^^^^^^^^^ secret-bindings
+//- /resources/more.ts
+import * as helpers from "../lib/helpers";
+export const viaHelpers = helpers.secret("MISSING_HELPER");
+//                                       ^^^^^^^^^^^^^^^^ secret-bindings
+export const other = helpers.collection({ key: "id", fields: { id: "string" } });
+//- /lib/helpers.ts
+export { secret } from "@sanoma-ai/workflows/resources";
+export const collection = (x: unknown) => x;
 //- /workflows/w.ts
 import * as data from "@sanoma-ai/workflows/data";
 export const cache = data.collection({ key: "id", fields: { id: "string" } });

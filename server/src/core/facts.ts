@@ -690,10 +690,12 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
   const secretLocals = new Set<string>();
   /** Namespaces of the framework's modules (`import * as d from "@sanoma-ai/workflows/data"`): `d.collection(…)`, `d.secret(…)`. */
   const frameworkNamespaces = new Set<string>();
+  /** Namespaces of any module: `h.secret(…)` is `secret` taken from there (A7: "wherever `secret` was imported from"). */
+  const namespaces = new Set<string>();
   for (const [local, b] of facts.bindings) {
     if (b.imported === "collection" && isFrameworkModule(b.source)) collectionLocals.add(local);
     if (b.imported === "secret") secretLocals.add(local);
-    if (b.imported === "*" && isFrameworkModule(b.source)) frameworkNamespaces.add(local);
+    if (b.imported === "*") { namespaces.add(local); if (isFrameworkModule(b.source)) frameworkNamespaces.add(local); }
   }
   const exportedCollectionCalls = new Map<ts.Node, { name: ts.Identifier; statement: ts.Node }>();
   for (const st of sf.statements) {
@@ -762,8 +764,8 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
       const call = chain[chain.length - 3];
       if (!call || !ts.isCallExpression(call) || call.expression !== parent) return;
       if (name === "defineResource") specOfCall(call);
-      else if (ts.isIdentifier(parent.expression) && frameworkNamespaces.has(parent.expression.text) && !shadowed(chain, parent.expression.text)) {
-        if (name === "collection") readCollection(call);
+      else if (ts.isIdentifier(parent.expression) && namespaces.has(parent.expression.text) && !shadowed(chain, parent.expression.text)) {
+        if (name === "collection" && frameworkNamespaces.has(parent.expression.text)) readCollection(call);
         else if (name === "secret") secretCall(call);
       }
     }
@@ -839,9 +841,9 @@ function readTreeFacts(fileName: string, text: string, options: Options): FileFa
     const start = identifierStart(text, m.index);
     if (start !== escaped) callAt((escaped = start));
   }
-  // `x.defineResource(...)`: the member form; `d.collection(...)` and `d.secret(...)` on a framework namespace.
+  // `x.defineResource(...)`: the member form; `d.collection(...)` on a framework namespace, `d.secret(...)` on any.
   for (let i = text.indexOf(".defineResource"); i >= 0; i = text.indexOf(".defineResource", i + 1)) callAt(i + 1);
-  if (frameworkNamespaces.size > 0) {
+  if (namespaces.size > 0) {
     for (const member of [".collection", ".secret"]) for (let i = text.indexOf(member); i >= 0; i = text.indexOf(member, i + 1)) callAt(i + 1);
   }
   for (let i = text.indexOf("data."); i >= 0; i = text.indexOf("data.", i + 5)) {
