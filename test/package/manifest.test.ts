@@ -41,6 +41,23 @@ test("manifest settings are the server's: keys, defaults and values", () => {
   for (const tier of ["auto", "process", "namespace"]) assert.deepEqual(parseSettings({ boxes: { isolation: tier } }).problems, []);
 });
 
+test("settings: one bad value falls back to its own default, said, and takes no other setting with it", () => {
+  const { settings, problems } = parseSettings({
+    rules: { "one-wakeup": "warn", "collection-op": "off", "no-such-rule": "error" },
+    exclude: ["generated"],
+    companyRoots: ["../co"],
+    preview: { command: "echo hi" },
+    boxes: { isolation: "vm" },
+  });
+  assert.deepEqual(settings.rules, { "collection-op": "off" }, "the bad level and the unknown rule are left out, the good one kept");
+  assert.deepEqual([settings.exclude, settings.companyRoots, settings.preview.command], [["generated"], ["../co"], "echo hi"]);
+  assert.equal(settings.boxes.isolation, DEFAULT_SETTINGS.boxes.isolation);
+  assert.equal(problems.length, 3, problems.join("\n"));
+  assert.ok(problems.some((p) => p.startsWith("sanoma.rules.one-wakeup:")) && problems.some((p) => p.includes('no rule named "no-such-rule"')) && problems.some((p) => p.startsWith("sanoma.boxes.isolation:")), problems.join("\n"));
+  assert.deepEqual(parseSettings({ exclude: "generated", rules: { "collection-op": "off" } }).settings.rules, { "collection-op": "off" });
+  assert.deepEqual(parseSettings([]).settings, DEFAULT_SETTINGS);
+});
+
 test("manifest commands are registered by the client, with the Sanoma category", () => {
   const source = readdirSync(join(repo, "client", "src")).map((f) => readFileSync(join(repo, "client", "src", f), "utf8")).join("\n");
   const ids: string[] = contributes.commands.map((c: { command: string }) => c.command);

@@ -21,15 +21,35 @@ export type Settings = z.infer<typeof SettingsSchema>;
 
 export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});
 
-/** Parses settings from a client; returns the defaults (and what was wrong) for what does not parse. */
+/**
+ * Parses settings from a client: each setting on its own, so one bad value falls back to its own
+ * default (and is said) without taking the others with it; a rule given a bad level is left out
+ * of `rules`, the other rules kept.
+ */
 export function parseSettings(raw: unknown): { settings: Settings; problems: string[] } {
   if (raw === null || raw === undefined) return { settings: DEFAULT_SETTINGS, problems: [] };
-  const parsed = SettingsSchema.safeParse(raw);
-  if (parsed.success) {
-    const unknown = Object.keys(parsed.data.rules).filter((k) => !(RULE_IDS as readonly string[]).includes(k));
-    return { settings: parsed.data, problems: unknown.map((k) => `sanoma.rules: no rule named "${k}"`) };
+  if (typeof raw !== "object" || Array.isArray(raw)) return { settings: DEFAULT_SETTINGS, problems: ["sanoma: expected an object of settings"] };
+  const problems: string[] = [];
+  const given = raw as Record<string, unknown>;
+  const settings = { ...DEFAULT_SETTINGS } as Record<string, unknown>;
+  for (const [key, schema] of Object.entries(SettingsSchema.shape)) {
+    if (given[key] === undefined) continue;
+    if (key === "rules" && typeof given.rules === "object" && given.rules !== null && !Array.isArray(given.rules)) {
+      const rules: Record<string, z.infer<typeof Level>> = {};
+      for (const [id, level] of Object.entries(given.rules as Record<string, unknown>)) {
+        const parsed = Level.safeParse(level);
+        if (!(RULE_IDS as readonly string[]).includes(id)) problems.push(`sanoma.rules: no rule named "${id}"`);
+        else if (!parsed.success) problems.push(`sanoma.rules.${id}: ${parsed.error.issues[0].message}`);
+        else rules[id] = parsed.data;
+      }
+      settings.rules = rules;
+      continue;
+    }
+    const parsed = (schema as z.ZodTypeAny).safeParse(given[key]);
+    if (parsed.success) settings[key] = parsed.data;
+    else problems.push(...parsed.error.issues.map((i) => `sanoma.${[key, ...i.path].join(".")}: ${i.message}`));
   }
-  return { settings: DEFAULT_SETTINGS, problems: parsed.error.issues.map((i) => `sanoma.${i.path.join(".")}: ${i.message}`) };
+  return { settings: settings as Settings, problems };
 }
 
 export function checkOptions(s: Settings): CheckOptions {
