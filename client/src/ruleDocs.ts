@@ -4,6 +4,7 @@
  * cursor (or in the active file). The address is the diagnostic's `codeDescription.href`.
  */
 import * as vscode from "vscode";
+import { docsOpenIn } from "./docsLink.ts";
 
 interface RuleLink { rule: string; href: vscode.Uri; message: string }
 
@@ -33,10 +34,16 @@ export class RuleDocsActions implements vscode.CodeActionProvider {
   }
 }
 
+/** Opens a rule's page: a shipped markdown page rendered in a tab, a web page in the browser. */
+async function showDocs(href: vscode.Uri): Promise<void> {
+  if (docsOpenIn(href.toString()) === "preview") await vscode.commands.executeCommand("markdown.showPreview", href);
+  else await vscode.env.openExternal(href);
+}
+
 /** `sanoma.openRuleDocs [href]`. */
 export async function openRuleDocs(href?: unknown): Promise<void> {
   if (typeof href === "string" || href instanceof vscode.Uri) {
-    await vscode.env.openExternal(typeof href === "string" ? vscode.Uri.parse(href) : href);
+    await showDocs(typeof href === "string" ? vscode.Uri.parse(href) : href);
     return;
   }
   const editor = vscode.window.activeTextEditor;
@@ -58,5 +65,5 @@ export async function openRuleDocs(href?: unknown): Promise<void> {
         candidates.map((x) => ({ label: x.link!.rule, description: `line ${x.d.range.start.line + 1}`, detail: x.d.message, x })),
         { title: "Open the documentation of which rule?" },
       ).then((p) => p?.x);
-  if (chosen?.link) await vscode.env.openExternal(chosen.link.href);
+  if (chosen?.link) await showDocs(chosen.link.href);
 }
