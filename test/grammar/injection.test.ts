@@ -46,6 +46,12 @@ const samples: Sample[] = [
   { scope: "source.ts", line: `const a = " data.orders.save", b = "data.orders.save ";`, expect: "none", why: "spaces around" },
   { scope: "source.ts", line: `// ctx.call("data.orders.save")`, expect: "none", why: "a comment" },
   { scope: "source.ts", line: `const a = "../resources/x.ts#y", b = "resources/x.ts#", c = "resources/x.js#y";`, expect: "none", why: "not a company-relative .ts id" },
+  { scope: "source.ts", line: `const m = await import("data.orders.save"), r = require("data.orders.save");`, expect: "none", why: "import() and require() specifiers (A8: module specifiers are not references)" },
+  { scope: "source.ts", line: `import x = require("data.orders.save");`, expect: "none", why: "an import-equals specifier" },
+  { scope: "source.ts", line: `declare module "data.orders.save" { }`, expect: "none", why: "an ambient module's name" },
+  { scope: "source.ts", line: `const s = "say 'data.orders.save' now", d = 'the "resources/x.ts#y" id';`, expect: "none", why: "a quoted word inside another string" },
+  { scope: "source.ts", line: "const t = `call \"data.orders.save\" ${x}`;", expect: "none", why: "quoted text inside a template with a substitution" },
+  { scope: "source.ts", line: `const a = "data.x².get";`, expect: "none", why: "a digit that is no decimal digit, as the server reads ids" },
 ];
 
 async function loadRegistry(): Promise<textmate.Registry> {
