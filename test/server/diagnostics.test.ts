@@ -832,6 +832,25 @@ export const w = (ctx: any) => ctx.call("data.nope.get", {});
   } finally { await c.shutdown(); removeFixture(root); }
 });
 
+test("server: each workspace folder's companyRoots setting is read, its relative paths from that folder", async () => {
+  const company = (name: string) => `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/${name}.ts
+export const ${name} = (ctx: any) => ctx.call("data.${name}.get", {});
+`;
+  const top = writeFixture(company("x").replace(/\/\/- \//g, "//- /one/x/") + company("y").replace(/\/\/- \//g, "//- /two/y/"));
+  const [a, b] = [join(top, "one", "a"), join(top, "two", "b")];
+  mkdirSync(a, { recursive: true });
+  mkdirSync(b, { recursive: true });
+  const c = new LspClient({ settings: (scope?: string) => (scope === uri(a) ? { companyRoots: ["../x"] } : scope === uri(b) ? { companyRoots: ["../y"] } : {}) });
+  try {
+    await c.initialize([a, b]);
+    await c.waitIdle();
+    assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root).sort(), [join(top, "one", "x"), join(top, "two", "y")]);
+  } finally { await c.shutdown(); removeFixture(top); }
+});
+
 test("server: each company leaves out the folders its own settings exclude, for files opened or created later too", async () => {
   const company = `
 //- /sanoma.config.ts

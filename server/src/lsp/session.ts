@@ -124,9 +124,18 @@ export class Session {
   }
 
   /** The company roots the `companyRoots` setting names (those that hold a config). */
+  /**
+   * The company roots the `companyRoots` setting names (those that hold a config): asked of each
+   * workspace folder, a relative path resolved against the folder whose setting it is (a
+   * multi-root workspace's folders each have theirs).
+   */
   private async settingsRoots(): Promise<string[]> {
-    const s = await this.fetchSettings(this.options.folders[0]);
-    return s.companyRoots.map((r) => path.resolve(this.options.folders[0] ?? "/", r)).filter((r) => this.ws.fs.isFile(path.join(r, CONFIG_FILE)));
+    const folders = this.options.folders.length > 0 ? this.options.folders : [undefined];
+    const named = new Set<string>();
+    for (const [folder, s] of await Promise.all(folders.map(async (f) => [f, await this.fetchSettings(f)] as const))) {
+      for (const r of s.companyRoots) named.add(path.resolve(folder ?? "/", r));
+    }
+    return [...named].filter((r) => this.ws.fs.isFile(path.join(r, CONFIG_FILE)));
   }
 
   private enqueueIndex(task: () => Promise<void>): Promise<void> {
