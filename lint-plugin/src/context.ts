@@ -88,7 +88,7 @@ export class FileContexts {
     if (root !== undefined) {
       rel = dir === root ? "" : relativeTo(root, dir) ?? null;
       // A company's files are listed skipping dot folders (A3): the check never reads these.
-      if (rel !== null && rel.split("/").some((d) => d.startsWith("."))) rel = null;
+      if (rel !== null && hasDotFolder(rel)) rel = null;
     }
     const folder = { observation, cwd, root, rel, role: rel === null ? null : folderRoleOf(rel), hasFile: root === undefined ? undefined : this.filesOf(root) };
     this.folders.set(dir, folder);
@@ -99,5 +99,10 @@ export class FileContexts {
 /** Whether `root` lies under `cwd` through a folder whose name starts with `.` (which a search from `cwd` skips). */
 function underDotFolder(cwd: string, root: string): boolean {
   const rel = relativeTo(cwd, root);
-  return rel !== undefined && rel.split("/").some((d) => d.startsWith("."));
+  return rel !== undefined && hasDotFolder(rel);
+}
+
+/** Whether a `/`-separated relative path passes through a folder whose name starts with `.` (A3: skipped). */
+function hasDotFolder(rel: string): boolean {
+  return rel.split("/").some((d) => d.startsWith("."));
 }

@@ -210,7 +210,7 @@ export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: Wa
     const dir = stack.pop()!;
     const real = fs.realPath(dir);
     if (real === undefined) { options.onSkip?.({ path: dir, reason: "a folder that cannot be read" }); continue; }
-    if (seen.has(real)) { if (dir !== under) options.onSkip?.({ path: dir, reason: "a folder already visited (a symlink loop?)" }); continue; }
+    if (seen.has(real)) { if (dir !== under) options.onSkip?.({ path: dir, reason: "a folder already visited (mounted twice?)" }); continue; }
     seen.add(real);
     const entries = fs.readDir(dir);
     if (entries === undefined) { options.onSkip?.({ path: dir, reason: "a folder that cannot be read" }); continue; }
