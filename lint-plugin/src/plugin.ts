@@ -20,7 +20,8 @@ import { ruleDocsUrl } from "../../server/src/core/rules/docs-url.ts";
 import type { ImportContext, ImportFinding, ImportRule, ImportSite } from "../../server/src/core/rules/rule.ts";
 import type { Fixer, Ranged, RuleContext, Visitor } from "./estree.ts";
 import { FileContexts } from "./context.ts";
-import { Prefilter, prefilterEnabled, scanEnabled } from "./prefilter.ts";
+import { Prefilter, headerEnabled, prefilterEnabled, scanEnabled, type Firing } from "./prefilter.ts";
+import { readHeader } from "./header.ts";
 import { scanSites, scannable } from "../../server/src/core/scan.ts";
 import { siteVisitor } from "./sites.ts";
 
@@ -64,7 +65,7 @@ const EVERY_RULE: ReadonlySet<string> = new Set(IMPORT_RULES.map((r) => r.id));
 const NO_RULE: ReadonlySet<string> = new Set();
 
 /** How oxlint's files went (for the bench and the tests: `SANOMA_LINT_STATS=1` prints them at exit). */
-export const oxlintStats = { files: 0, skipped: 0, fromText: 0, tree: 0, unsure: 0, notTypeScript: 0 };
+export const oxlintStats = { files: 0, skipped: 0, fromText: 0, header: 0, tree: 0, unsure: 0, notTypeScript: 0 };
 if (process.env.SANOMA_LINT_STATS) process.on("exit", () => process.stderr.write(`sanoma-lint-stats ${JSON.stringify(oxlintStats)}\n`));
 
 function oxlintFileOf(context: RuleContext): OxlintFile {
@@ -79,12 +80,19 @@ function oxlintFileOf(context: RuleContext): OxlintFile {
   oxlintStats.files++;
   if (located !== null) {
     const reading = readingOf(context, located.folder);
-    fire = reading.prefilter ? prefilter.firing(located.ctx, text) : EVERY_RULE;
-    if (fire !== EVERY_RULE && fire.size > 0 && reading.scan) {
+    const verdict = reading.prefilter ? prefilter.verdict(located.ctx, text, located.folder) : undefined;
+    fire = verdict?.fire ?? EVERY_RULE;
+    if (verdict !== undefined && fire.size > 0 && reading.scan) {
       if (scannable(file)) {
-        const sites = scanSites(text);
-        if (sites !== undefined) found = judgeAll(sites, located.ctx, fire);
-        else oxlintStats.unsure++;
+        // Where the literals that fire stand in the lines of imports the file opens with, those
+        // lines are all that is read; else the tokenizer reads the file.
+        if (verdict.firing !== undefined && reading.header) found = fromHeader(text, verdict.firing, located.ctx);
+        if (found !== undefined) oxlintStats.header++;
+        else {
+          const sites = scanSites(text);
+          if (sites !== undefined) found = judgeAll(sites, located.ctx, fire);
+          else oxlintStats.unsure++;
+        }
       } else {
         oxlintStats.notTypeScript++;
       }
@@ -102,14 +110,46 @@ function oxlintFileOf(context: RuleContext): OxlintFile {
  * JSON, parsed anew each time `context.settings` is asked, and a folder's files share them (its
  * config file's; overrides cannot set settings), so they are asked once per folder record.
  */
-const readings = new WeakMap<object, { prefilter: boolean; scan: boolean }>();
-function readingOf(context: RuleContext, folder: object): { prefilter: boolean; scan: boolean } {
+interface Reading { prefilter: boolean; scan: boolean; header: boolean }
+const readings = new WeakMap<object, Reading>();
+function readingOf(context: RuleContext, folder: object): Reading {
   let reading = readings.get(folder);
   if (reading === undefined) {
     const settings = context.settings;
-    readings.set(folder, (reading = { prefilter: prefilterEnabled(settings), scan: scanEnabled(settings) }));
+    readings.set(folder, (reading = { prefilter: prefilterEnabled(settings), scan: scanEnabled(settings), header: headerEnabled(settings) }));
   }
   return reading;
+}
+
+/**
+ * The findings of a file whose firing literals all stand in its header (`header.ts`), or
+ * undefined when one lies past it. Each header site at a firing literal is judged by the rules
+ * that fired on it there (the prefilter judged the literal with at least the names the site
+ * takes, and more names never make a rule stop firing); the header's other sites, and its
+ * literals that are no site (in a comment), cannot fire.
+ */
+function fromHeader(text: string, firing: readonly Firing[], ctx: ImportContext): Map<string, Found[]> | undefined {
+  const header = readHeader(text, new Set(firing.map((f) => f.at)));
+  if (firing[firing.length - 1].at >= header.end) return undefined; // (firing literals come in the text's order)
+  const found = new Map<string, Found[]>();
+  let k = 0;
+  for (const site of header.sites) {
+    const at = site.specifierRange.range[0];
+    while (k < firing.length && firing[k].at < at) k++;
+    if (k === firing.length) break;
+    if (firing[k].at !== at) continue;
+    const rules = firing[k].rules;
+    for (let i = 0; i < IMPORT_RULES.length; i++) {
+      if ((rules & (1 << i)) === 0) continue;
+      const rule = IMPORT_RULES[i];
+      let out = found.get(rule.id);
+      for (const finding of rule.judgeImport(site, ctx)) {
+        if (out === undefined) found.set(rule.id, (out = []));
+        out.push({ site, finding });
+      }
+    }
+  }
+  return found;
 }
 
 /** Every rule that could fire, over sites read from the text: what each finds. */

@@ -31,7 +31,7 @@
  * (also tested).
  */
 import { isFrameworkModule } from "../../server/src/core/company.ts";
-import { isPathSpecifier } from "../../server/src/core/reach.ts";
+import { bareVerdictKey, importTarget, isPathSpecifier, sharesVerdict, verdictFolder } from "../../server/src/core/reach.ts";
 import { isLineBreak, unescape } from "../../server/src/core/scan.ts";
 import type { ImportContext, ImportRule, ImportSite } from "../../server/src/core/rules/rule.ts";
 
@@ -39,6 +39,7 @@ import type { ImportContext, ImportRule, ImportSite } from "../../server/src/cor
  * `settings.sanoma.prefilter: false` turns the prefilter off, and with it every reading of the
  * text: each file's syntax tree is visited (the bench and the tests compare). `scan: false` keeps
  * the prefilter but reads the sites of the files it lets through from their trees, not their text.
+ * `header: false` reads them with the tokenizer even where the header would do (`header.ts`).
  */
 export function prefilterEnabled(settings: Record<string, unknown> | undefined): boolean {
   const s = settings?.sanoma as { prefilter?: unknown } | undefined;
@@ -50,60 +51,73 @@ export function scanEnabled(settings: Record<string, unknown> | undefined): bool
   return s?.scan !== false;
 }
 
-/** A candidate: the specifier's value and the names it is judged with. */
-export interface Candidate { specifier: string; names: string[] }
+export function headerEnabled(settings: Record<string, unknown> | undefined): boolean {
+  const s = settings?.sanoma as { header?: unknown } | undefined;
+  return s?.header !== false;
+}
+
+/** A candidate: the specifier's value, the names it is judged with, and where its literal opens (the quote). */
+export interface Candidate { specifier: string; names: string[]; at: number }
 
 /**
- * Every candidate of a text, or "all" when the text holds a literal that cannot be read.
+ * Every candidate of a text, in order, or "all" when the text holds a literal that cannot be read.
  * `frameworkNames`: whether names taken from the framework can matter (a data file's can).
  */
 export function candidates(text: string, frameworkNames = true): Candidate[] | "all" {
   const out: Candidate[] = [];
-  // (No closure over `text` here, and an index loop: both keep this function quick before V8
-  // optimizes it, which on a company of 10,000 files is much of the run.)
   let fileWords: string[] | undefined;
   // `collection` taken from any module is judged (A8), so where the word can be (written out, or
-  // with an escape), every literal is a candidate; elsewhere bare specifiers are passed over.
+  // with an escape), every literal is a candidate; elsewhere bare specifiers are passed over, and
+  // the quotes that can open a candidate are found by one native search rather than a loop over
+  // every quote (most of the plugin's time on a large company is its code running cold).
   const anySpecifier = text.includes("collection") || text.includes("\\u");
-  for (let k = 0; k < QUOTES.length; k++) {
-    const q = QUOTES[k];
-    for (let open = text.indexOf(q); open >= 0; open = text.indexOf(q, open + 1)) {
-      const first = text.charCodeAt(open + 1);
-      if (first !== 46 /* . */ && first !== 47 /* / */ && first !== 92 /* \ */ && first !== 64 /* @ */ && !anySpecifier) continue;
-      const close = text.indexOf(q, open + 1);
-      if (q !== "`") {
-        const nl = lineEnd(text, open + 1, close < 0 ? text.length : close);
-        if (nl < (close < 0 ? text.length : close)) {
-          // A string cannot hold a raw line break: either this quote opened no literal, or a
-          // backslash continues the line and the value takes more than this scan reads.
-          if (text.charCodeAt(nl - 1) === 92) return "all";
-          continue;
-        }
+  const openers = anySpecifier ? ANY_QUOTE : CANDIDATE_QUOTE;
+  // Without a carriage return, a literal's line ends at the next \n, found natively (and kept:
+  // the openers come in order, so the text is searched for line feeds once in all).
+  const cr = text.includes("\r");
+  let lf = -1;
+  openers.lastIndex = 0;
+  for (let m = openers.exec(text); m !== null; m = openers.exec(text)) {
+    const open = m.index;
+    openers.lastIndex = open + 1; // (every quote may open a literal, the one closing this too)
+    const q = text[open];
+    const close = text.indexOf(q, open + 1);
+    const limit = close < 0 ? text.length : close;
+    if (q !== "`") {
+      if (!cr && lf <= open) { lf = text.indexOf("\n", open + 1); if (lf < 0) lf = text.length; }
+      const nl = cr ? lineEnd(text, open + 1, limit) : Math.min(lf, limit);
+      if (nl < limit) {
+        // A string cannot hold a raw line break: either this quote opened no literal, or a
+        // backslash continues the line and the value takes more than this scan reads.
+        if (text.charCodeAt(nl - 1) === 92) return "all";
+        continue;
       }
-      if (close < 0) continue; // no closing quote: no literal starts here
-      const raw = text.slice(open + 1, close);
-      if (q === "`" && hasSubstitution(raw)) continue;
-      // A template's raw line breaks are \n in its value.
-      const normalized = q === "`" && raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw;
-      const value = normalized.includes("\\") ? unescape(normalized) : normalized;
-      if (value === undefined) return "all";
-      // (A path's names matter only for `collection`: judged without them where it cannot be.)
-      if (!anySpecifier && isPathSpecifier(value)) out.push({ specifier: value, names: NO_NAMES });
-      else if (anySpecifier || (frameworkNames && isFrameworkModule(value))) {
-        let names = clauseNames(text, open);
-        if (names === undefined) {
-          // A name written with an escape (`c\u006fllection`) is no word of the text.
-          if (text.includes("\\u")) return "all";
-          names = fileWords ??= words(text);
-        }
-        out.push({ specifier: value, names });
+    }
+    if (close < 0) continue; // no closing quote: no literal starts here
+    const raw = text.slice(open + 1, close);
+    if (q === "`" && hasSubstitution(raw)) continue;
+    // A template's raw line breaks are \n in its value.
+    const normalized = q === "`" && raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw;
+    const value = normalized.includes("\\") ? unescape(normalized) : normalized;
+    if (value === undefined) return "all";
+    // (A path's names matter only for `collection`: judged without them where it cannot be.)
+    if (!anySpecifier && isPathSpecifier(value)) out.push({ specifier: value, names: NO_NAMES, at: open });
+    else if (anySpecifier || (frameworkNames && isFrameworkModule(value))) {
+      let names = clauseNames(text, open);
+      if (names === undefined) {
+        // A name written with an escape (`c\u006fllection`) is no word of the text.
+        if (text.includes("\\u")) return "all";
+        names = fileWords ??= words(text);
       }
+      out.push({ specifier: value, names, at: open });
     }
   }
   return out;
 }
 
-const QUOTES = ["'", '"', "`"];
+/** Every quote, and (where bare specifiers are passed over) the quotes that may open a path, a framework module or an escape. */
+const ANY_QUOTE = /['"`]/g;
+const CANDIDATE_QUOTE = /['"`][./\\@]/g;
 
 const NO_NAMES: string[] = [];
 
@@ -113,6 +127,7 @@ function words(text: string): string[] {
   return [...new Set(text.match(WORD) ?? [])];
 }
 
+/** Where the first \n or \r in `text[from, limit)` is, else `limit`. */
 function lineEnd(text: string, from: number, limit: number): number {
   for (let i = from; i < limit; i++) {
     const c = text.charCodeAt(i);
@@ -152,9 +167,10 @@ function clauseNames(text: string, open: number): string[] | undefined {
   // is (`*/` ends in `/`; a line comment may end the line before), and a character past ASCII may
   // be a space or part of a word.
   if (i >= 0 && (text.charCodeAt(i) === 47 /* / */ || text.charCodeAt(i) >= 128)) return undefined;
-  // A call's argument (`require("m")`, `import("m")`): `const { secret } = require("m")` takes the
-  // names of its pattern, which this does not read.
-  if (i >= 0 && text.charCodeAt(i) === 40 /* ( */) return undefined;
+  // A call's argument. Of `require("m")` or `import("m")`: `const { secret } = require("m")`
+  // takes the names of its pattern, which this does not read. Of a call of any other name
+  // (`ctx.call("data.x.get")`), it is no specifier at all.
+  if (i >= 0 && text.charCodeAt(i) === 40 /* ( */) return calledName(text, i) === "other" ? BASE_NAMES : undefined;
   if (lineBreak && lineHasComment(text, i)) return undefined;
   const base = ["*", "default"];
   const fromAt = i - 3;
@@ -180,6 +196,25 @@ function clauseNames(text: string, open: number): string[] | undefined {
 }
 
 const ASCII_WORD = /[A-Za-z_$][\w$]*/g;
+
+/** The names a literal that is no import's specifier is judged with (any would do: it cannot fire). */
+const BASE_NAMES = ["*", "default"];
+
+/**
+ * What is called with the `(` at `paren`: `require` or `import` (a site's own call), another
+ * plain word (`call`, `log`, `if`: no site), or unsure (`)(`, `?.(`, a comment, a word with an
+ * escape or a character past ASCII).
+ */
+function calledName(text: string, paren: number): "site" | "other" | "unsure" {
+  let end = paren - 1;
+  while (end >= 0 && isSpace(text.charCodeAt(end))) end--;
+  let start = end + 1;
+  while (start > 0 && isIdentChar(text.charCodeAt(start - 1))) start--;
+  if (start > end) return "unsure";
+  const word = text.slice(start, end + 1);
+  if (!/^[A-Za-z_$][\w$]*$/.test(word)) return "unsure";
+  return word === "require" || word === "import" ? "site" : "other";
+}
 
 /** Whether the line holding `at` has a `//` before it (a line comment, or one in a string: unsure either way). */
 function lineHasComment(text: string, at: number): boolean {
@@ -207,20 +242,39 @@ function lastKeyword(text: string, from: number, to: number): number {
   return -1;
 }
 
+/** A candidate the rules may fire on: where its literal opens, and which of the prefilter's rules (bit `i` for `rules[i]`). */
+export interface Firing { at: number; rules: number }
+
+/**
+ * What the prefilter says of one file: the rules that could fire, and where (`firing`, in the
+ * text's order), or `firing` undefined when every rule could, anywhere (a collections file, a
+ * literal that cannot be read).
+ */
+export interface Verdict { fire: ReadonlySet<string>; firing: readonly Firing[] | undefined }
 
 /**
  * Per file: which rules could fire. One file's answer is kept for the five rules that ask.
- * Judgements are not kept from one file to the next: a cache of them by folder, role and specifier
- * was tried, and on the bench company (most imports distinct) keeping every entry alive to the end
- * of the run cost as much CPU as judging again, or a little more (docs/bench.md).
+ *
+ * Verdicts are shared within a folder (a host's record of it, `folder`) through the core's
+ * `verdictFolder`: `./lib/a` and `./lib/b`, judged from files of one folder and role that take
+ * no names that matter, get the same verdict from every import rule, so most of a company's
+ * imports are judged once per folder and specifier folder (18,000 judgements become about 1,100
+ * on the bench's 10,000 files, and the judging code then never runs long enough for V8 to spend
+ * time optimizing it). The folder's record is new in each observation of the roots, and so are
+ * its verdicts.
  */
 export class Prefilter {
   private last: { ctx: ImportContext; text: string; fire: ReadonlySet<string> } | undefined;
-  private readonly all: ReadonlySet<string>;
-  private static readonly NONE: ReadonlySet<string> = new Set();
+  private readonly every: Verdict;
+  private readonly sets = new Map<number, ReadonlySet<string>>();
+  /** By folder record: for its data files and its other files, the specifier's folder → the rules' bits, or -1 (judged each time). */
+  private readonly byFolder = new WeakMap<object, [Map<string, number>, Map<string, number>]>();
+  /** Specifiers that are no path, with their names, by role (`verdictOfBare`): the rules' bits. */
+  private readonly bare = new Map<string, number>();
+  private static readonly NONE: Verdict = { fire: new Set(), firing: [] };
 
   constructor(private readonly rules: readonly ImportRule[]) {
-    this.all = new Set(rules.map((r) => r.id));
+    this.every = { fire: new Set(rules.map((r) => r.id)), firing: undefined };
   }
 
   /** Whether one rule could fire (the last file's answer is kept for the next rule that asks). */
@@ -234,18 +288,65 @@ export class Prefilter {
 
   /** The rules that could fire on a file of this context and text. */
   firing(ctx: ImportContext, text: string): ReadonlySet<string> {
+    return this.verdict(ctx, text).fire;
+  }
+
+  /** The rules that could fire, and on which candidates; `folder`: the host's record of the file's folder, where verdicts are shared. */
+  verdict(ctx: ImportContext, text: string, folder?: object): Verdict {
     // (Read for every file: V8 then knows it before it optimizes this, though the first
     // collections file may come long after.)
-    const all = this.all;
-    if (ctx.role.isCollectionsFile) return all;
+    const every = this.every;
+    if (ctx.role.isCollectionsFile) return every;
     const found = candidates(text, ctx.role.isDataFile);
-    if (found === "all") return all;
-    let fire: Set<string> | undefined;
-    for (const c of found) {
-      const site: ImportSite<null> = { specifier: c.specifier, specifierRange: null, names: c.names.length === 0 ? NO_NAMES_IN_SITE : c.names.map((imported) => ({ imported, range: null })) };
-      for (const rule of this.rules) if (rule.judgeImport(site, ctx).length > 0) (fire ??= new Set()).add(rule.id);
+    if (found === "all") return every;
+    let shared: Map<string, number> | undefined;
+    if (folder !== undefined) {
+      let maps = this.byFolder.get(folder);
+      if (maps === undefined) this.byFolder.set(folder, (maps = [new Map(), new Map()]));
+      shared = maps[ctx.role.isDataFile ? 0 : 1];
     }
-    return fire ?? Prefilter.NONE;
+    let mask = 0;
+    let firing: Firing[] | undefined;
+    for (const c of found) {
+      const rules = this.judge(c, ctx, shared);
+      if (rules === 0) continue;
+      mask |= rules;
+      (firing ??= []).push({ at: c.at, rules });
+    }
+    return mask === 0 ? Prefilter.NONE : { fire: this.setOf(mask), firing };
+  }
+
+  /** The bits of the rules that fire on one candidate, shared where the core allows (`shared`: the folder's, for the file's role). */
+  private judge(c: Candidate, ctx: ImportContext, shared: Map<string, number> | undefined): number {
+    let key: string | undefined;
+    let memo: Map<string, number> | undefined;
+    if (shared !== undefined) {
+      if (c.names.length === 0) {
+        key = verdictFolder(c.specifier);
+        memo = shared;
+      } else if (!isPathSpecifier(c.specifier)) {
+        key = bareVerdictKey(c.specifier, c.names, ctx.role);
+        memo = this.bare;
+      }
+      if (key !== undefined) {
+        const known = memo!.get(key);
+        if (known !== undefined) {
+          if (known >= 0) return known;
+          key = undefined;
+        }
+      }
+    }
+    const site: ImportSite<null> = { specifier: c.specifier, specifierRange: null, names: c.names.length === 0 ? NO_NAMES_IN_SITE : c.names.map((imported) => ({ imported, range: null })) };
+    let rules = 0;
+    for (let i = 0; i < this.rules.length; i++) if (this.rules[i].judgeImport(site, ctx).length > 0) rules |= 1 << i;
+    if (key !== undefined) memo!.set(key, memo === this.bare || sharesVerdict(importTarget(ctx, c.specifier)) ? rules : -1);
+    return rules;
+  }
+
+  private setOf(mask: number): ReadonlySet<string> {
+    let set = this.sets.get(mask);
+    if (set === undefined) this.sets.set(mask, (set = new Set(this.rules.filter((_, i) => mask & (1 << i)).map((r) => r.id))));
+    return set;
   }
 }
 

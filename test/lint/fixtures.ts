@@ -76,6 +76,46 @@ export const all = [a, b, c, d, e, f, g, h, i];
 `,
   },
   {
+    // The lines of imports a file opens with (lint-plugin/src/header.ts): what they read, and
+    // the fake imports in comments and strings they must not take for sites, before and after.
+    name: "header",
+    text: `
+//- /sanoma.config.ts
+export default {};
+//- /apps/maps/workflows/header.ts
+#!/usr/bin/env node
+/**
+ * Licence. See import x from "../../search/lib/no" and require('../../../../no').
+ */
+// import y from "../../search/lib/no2"
+import {
+  rank,
+  type Score as S,
+} from "../../search/lib/rank"; // it's "../../search/lib/no3"
+//     ^^^^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
+export * from "../../search/lib/all"
+//            ^^^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
+const out = require('../../../../shared/out'); // '
+//                  ^^^^^^^^^^^^^^^^^^^^^^^^ no-import-outside-company
+import own from "../lib/own";
+export const header = [rank, out, own] as S[];
+//- /apps/maps/workflows/body.ts
+import { own } from "../lib/own";
+export const path = "../../search/lib/not-a-site";
+export const load = () => import("../../search/lib/late");
+//                               ^^^^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
+//- /apps/maps/resources/infra.ts
+const { secret } = require("@sanoma-ai/workflows");
+//                         ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+import type { W } from "../workflows/header";
+//                     ^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+export const key = secret("KEY");
+//- /apps/search/lib/rank.ts
+export const rank = 1;
+export type Score = number;
+`,
+  },
+  {
     name: "import-equals",
     text: `
 //- /sanoma.config.ts

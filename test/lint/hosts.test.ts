@@ -1,9 +1,11 @@
 /**
  * One plugin, two hosts, one truth: every import rule's documented examples and the plugin's own
  * fixtures (`fixtures.ts`) are written side by side into one folder and linted once by the real
- * `oxlint` binary (three ways: as shipped, where the prefilter skips files and import sites are
- * read from the text where the scanner vouches for it; with the prefilter but every site read from
- * the syntax tree; with neither), once by real ESLint, and once by the code of `sanoma-check`. Per
+ * `oxlint` binary (four ways: as shipped, where the prefilter skips files and import sites are
+ * read from the text, from the lines of imports a file opens with where the literals that fire
+ * stand there, else by the tokenizer where it vouches for the text; with the tokenizer alone; with
+ * the prefilter but every site read from the syntax tree; with neither), once by real ESLint, and
+ * once by the code of `sanoma-check`. Per
  * fixture: `sanoma-check` reports exactly the markers drawn in the fixture, and each host reports
  * exactly what `sanoma-check` reports for the five import rules — same file, line, columns
  * (UTF-16), rule and message.
@@ -31,10 +33,10 @@ const CASES: Case[] = [
 ];
 
 let dir = "";
-const seen: Record<"check" | "oxlint" | "oxlintTree" | "oxlintNoPrefilter" | "eslint", Found[]> = { check: [], oxlint: [], oxlintTree: [], oxlintNoPrefilter: [], eslint: [] };
+const seen: Record<"check" | "oxlint" | "oxlintTokenizer" | "oxlintTree" | "oxlintNoPrefilter" | "eslint", Found[]> = { check: [], oxlint: [], oxlintTokenizer: [], oxlintTree: [], oxlintNoPrefilter: [], eslint: [] };
 let oxlintOther: unknown[] = [];
 /** How oxlint's default run went, file by file (the plugin's `SANOMA_LINT_STATS`). */
-let oxlintStats: { files: number; skipped: number; fromText: number; tree: number; unsure: number; notTypeScript: number } | undefined;
+let oxlintStats: { files: number; skipped: number; fromText: number; header: number; tree: number; unsure: number; notTypeScript: number } | undefined;
 
 before(async () => {
   assert.ok(existsSync(BUNDLE), `${BUNDLE} is missing: run node scripts/build.mjs`);
@@ -52,6 +54,7 @@ before(async () => {
   oxlintOther = ox.other;
   const stats = /sanoma-lint-stats (\{.*\})/.exec(ox.result.stderr);
   oxlintStats = stats ? JSON.parse(stats[1]) : undefined;
+  seen.oxlintTokenizer = runOxlint(dir, { settings: { sanoma: { header: false } } }).found;
   seen.oxlintTree = runOxlint(dir, { settings: { sanoma: { scan: false } } }).found;
   seen.oxlintNoPrefilter = runOxlint(dir, { settings: { sanoma: { prefilter: false } } }).found;
   seen.eslint = (await runEslint(dir)).found;
@@ -70,7 +73,7 @@ for (const c of CASES) {
     test("sanoma-check reports exactly the fixture's markers", () => {
       assert.equal(diffExpected(c.fixture.expected, under(seen.check, c.name), { rules: IMPORT_RULE_IDS }), "");
     });
-    for (const host of ["oxlint", "oxlintTree", "oxlintNoPrefilter", "eslint"] as const) {
+    for (const host of ["oxlint", "oxlintTokenizer", "oxlintTree", "oxlintNoPrefilter", "eslint"] as const) {
       test(`${host} reports exactly what sanoma-check reports`, () => {
         assert.equal(show(under(seen[host], c.name)), show(under(seen.check, c.name)));
       });
@@ -85,13 +88,14 @@ test("every import rule fires somewhere in the fixtures, in both hosts", () => {
   }
 });
 
-test("oxlint read most files' sites from their text, left some to the tree, and skipped others", () => {
+test("oxlint read most files' sites from their text (most from their header), left some to the tree, and skipped others", () => {
   assert.ok(oxlintStats, "the plugin printed its stats");
-  const { files, skipped, fromText, tree, unsure, notTypeScript } = oxlintStats!;
+  const { files, skipped, fromText, header, tree, unsure, notTypeScript } = oxlintStats!;
   assert.equal(skipped + fromText + tree, files);
   assert.equal(tree, unsure + notTypeScript, "every tree visited was a file the scanner could not vouch for, or JavaScript");
   assert.ok(notTypeScript >= 3, "the JavaScript fixtures");
   assert.ok(fromText > 30, `${fromText} files read from the text`);
+  assert.ok(header > 20 && header < fromText, `${header} of them from their header alone, the others by the tokenizer`);
   assert.ok(unsure >= 1, "the fixture the scanner cannot vouch for went to the tree");
   assert.ok(skipped > 10, `${skipped} files skipped by the prefilter`);
 });

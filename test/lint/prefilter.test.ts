@@ -12,6 +12,7 @@ import { readFacts } from "../../server/src/core/facts.ts";
 import { IMPORT_RULES } from "../../server/src/core/rules/imports.ts";
 import type { ImportContext } from "../../server/src/core/rules/rule.ts";
 import { Prefilter, candidates } from "../../lint-plugin/src/prefilter.ts";
+import { bareVerdictKey, importTarget, sharesVerdict, verdictFolder } from "../../server/src/core/reach.ts";
 import { unescape } from "../../server/src/core/scan.ts";
 
 const ROOT = "/co";
@@ -26,6 +27,11 @@ const PATHS = [".", "..", "./x", "../x", "../../x", "../../../x", "../../../../x
 const FRAMEWORK = ["@sanoma-ai/workflows", "@sanoma-ai/workflows/resources", "@sanoma-ai/workflows/data", "@sanoma-ai/workflows/runtime"];
 const BARE = ["zod", "node:path", "@acme/x", "@sanoma-ai/workflowsx", "@sanoma-ai/other", "sanoma", "secret", "collection", "workflows", "apps/b/x", "~/x", ""];
 const NAMES = ["*", "default", "secret", "sanoma", "collection", "other", "import"];
+/** A text's candidates without their places (`at`, checked on its own below). */
+function cands(text: string, frameworkNames?: boolean): { specifier: string; names: string[] }[] | "all" {
+  const found = candidates(text, frameworkNames);
+  return found === "all" ? found : found.map(({ specifier, names }) => ({ specifier, names }));
+}
 const subsets = <T>(xs: T[]): T[][] => xs.reduce<T[][]>((acc, x) => acc.concat(acc.map((s) => [...s, x])), [[]]);
 const firing = (specifier: string, names: string[], ctx: ImportContext) =>
   IMPORT_RULES.filter((r) => r.judgeImport({ specifier, specifierRange: 0, names: names.map((imported) => ({ imported, range: 0 })) }, ctx).length > 0).map((r) => r.id);
@@ -74,28 +80,148 @@ test("core assumption: more names never make a rule stop firing", () => {
   }
 });
 
-test("candidates: path and framework specifiers, with the names their clause can take", () => {
-  const found = candidates(`import { defineWorkflow } from "@sanoma-ai/workflows";
+// ---- Verdicts shared (reach.ts's verdictFolder and bareVerdictKey) -----------------------------
+
+/** Folders of importing files, and for each some files of two roles or more. */
+const FOLDER_FILES = [
+  ["lib/x.ts", "lib/y.ts", "lib/z.test.ts"], ["x.ts", "y.ts", "sanoma.config.ts"], ["workflows/w.ts", "workflows/w.test.ts", "workflows/w.d.ts"],
+  ["resources/r.ts", "resources/s.ts", "resources/r.d.ts", "resources/r.test.ts"], ["resources/deep/r.ts", "resources/deep/x.json.ts"],
+  ["scenarios/s.ts", "scenarios/t.ts"], ["apps/readme.ts", "apps/other.ts"], ["apps/a/app.ts", "apps/a/b.ts"], ["apps/a/workflows/w.ts", "apps/a/workflows/v.ts"],
+  ["apps/a/resources/r.ts", "apps/a/resources/q.ts", "apps/a/resources/r.spec.ts"], ["apps/a/lib/l.ts", "apps/a/lib/m.ts"], ["apps/a/lib/deep/l.ts"], ["apps/.x/lib/l.ts"],
+];
+/** Folder parts of specifiers: every kind of place a target can land (the root, apps/ itself, an app, kind folders, dot folders, outside). */
+const SPEC_FOLDERS = [".", "..", "../..", "../../..", "../../../..", "./lib", "./apps", "../apps", "../../apps", "./apps/a", "../apps/b", "../../b", "../../a", "../../b/lib",
+  "./workflows", "../workflows", "../../workflows", "./scenarios", "../scenarios", "./resources", "../resources", "./.hidden", "./node_modules/x", "../apps/.x", "./a/../../apps"];
+const PLAIN = ["a", "b", "index", "node_modules", "Workflows", "x-y", "apps2", "$z"];
+const NOT_PLAIN = ["a.ts", "a.test", "apps", "workflows", "scenarios", "", ".", "..", "a.d"];
+
+test("core assumption: from files of one folder and one data-file role, path specifiers of one verdictFolder get one verdict from every rule, but where the target lies directly in apps/", () => {
+  let shared = 0, unshared = 0;
+  for (const files of FOLDER_FILES) {
+    for (const data of [true, false]) {
+      const ctxs = files.map(ctxOf).filter((c) => c.role.isDataFile === data && !c.role.isCollectionsFile);
+      if (ctxs.length === 0) continue;
+      for (const folder of SPEC_FOLDERS) {
+        const specs = PLAIN.map((n) => `${folder}/${n}`);
+        for (const spec of specs) assert.equal(verdictFolder(spec), folder, spec);
+        const first = ctxs[0];
+        if (!sharesVerdict(importTarget(first, specs[0]))) {
+          // Directly in apps/: each name is an app's, judged on its own.
+          for (const spec of specs) assert.ok(!sharesVerdict(importTarget(first, spec)), spec);
+          unshared++;
+          continue;
+        }
+        const verdict = firing(specs[0], [], first);
+        for (const ctx of ctxs) for (const spec of specs) assert.deepEqual(firing(spec, [], ctx), verdict, `${ctx.rel}: ${spec} against ${first.rel}: ${specs[0]}`);
+        shared++;
+      }
+    }
+  }
+  assert.ok(shared > 200 && unshared > 5, `${shared} folders shared, ${unshared} not`);
+});
+
+test("verdictFolder: a last segment that is no plain name (an extension, a kind's or apps' name, a dot) and every other specifier are judged on their own", () => {
+  for (const folder of SPEC_FOLDERS) for (const name of NOT_PLAIN) assert.equal(verdictFolder(`${folder}/${name}`), undefined, `${folder}/${name}`);
+  for (const spec of [...FRAMEWORK, ...BARE, "/abs/x", ".hidden/x", "./", "../", ".", "..", "./a\\b"]) assert.equal(verdictFolder(spec), undefined, spec);
+});
+
+test("core assumption: a specifier that is no path gets one verdict for one bareVerdictKey (its names and the file's role), wherever the file is", () => {
+  const byKey = new Map<string, { verdict: string[]; at: string }>();
+  let compared = 0;
+  for (const rel of FILES) {
+    const ctx = ctxOf(rel);
+    for (const spec of [...FRAMEWORK, ...BARE]) {
+      for (const names of subsets(NAMES)) {
+        const key = bareVerdictKey(spec, names, ctx.role);
+        const verdict = firing(spec, names, ctx);
+        const known = byKey.get(key);
+        if (known === undefined) byKey.set(key, { verdict, at: rel });
+        else { compared++; assert.deepEqual(verdict, known.verdict, `${rel} and ${known.at}: ${spec} {${names}}`); }
+      }
+    }
+  }
+  assert.ok(compared > 10_000, `${compared} verdicts compared`);
+});
+
+test("prefilter: with verdicts shared per folder record, every file gets the verdict it gets alone, on 3,000 generated files", () => {
+  const alone = new Prefilter(IMPORT_RULES);
+  const sharing = new Prefilter(IMPORT_RULES);
+  const records = new Map<string, object>(); // one record per folder, as the plugin's FileContexts keeps
+  let firingFiles = 0;
+  const texts = [...generated(3000)];
+  for (const files of FOLDER_FILES) {
+    const record = {};
+    for (const rel of files) records.set(rel, record);
+  }
+  for (const text of texts) {
+    for (const files of FOLDER_FILES) {
+      for (const rel of files) {
+        const ctx = ctxOf(rel);
+        const want = alone.verdict(ctx, text);
+        const got = sharing.verdict(ctx, text, records.get(rel));
+        assert.deepEqual([...got.fire].sort(), [...want.fire].sort(), `${rel}:\n${text}`);
+        assert.deepEqual(got.firing, want.firing, `${rel}:\n${text}`);
+        if (got.fire.size > 0) firingFiles++;
+      }
+    }
+  }
+  assert.ok(firingFiles > 10_000, `${firingFiles} files with a rule firing`);
+});
+
+test("prefilter: a verdict names each firing literal at its opening quote, with the rules that fire on it", () => {
+  const text = `import { a } from "../../b/lib/a";\nimport { c } from "./c";\nconst o = require('../../../../out');\n`;
+  const v = new Prefilter(IMPORT_RULES).verdict(ctxOf("apps/a/lib/l.ts"), text);
+  const ids = (bits: number) => IMPORT_RULES.filter((_, i) => bits & (1 << i)).map((r) => r.id);
+  assert.deepEqual(v.firing?.map((f) => [text.slice(f.at, f.at + 2), ids(f.rules)]), [[`".`, ["no-cross-app-import"]], ["'.", ["no-import-outside-company"]]]);
+  assert.deepEqual([...v.fire].sort(), ["no-cross-app-import", "no-import-outside-company"]);
+  // A collections file, or a literal that cannot be read: every rule, at no known place.
+  assert.equal(new Prefilter(IMPORT_RULES).verdict(ctxOf("resources/data.ts"), text).firing, undefined);
+  assert.equal(new Prefilter(IMPORT_RULES).verdict(ctxOf("lib/x.ts"), `import "./a\\"b";`).firing, undefined);
+});
+
+test("candidates: where collection may be written, a literal passed to a call of another name than require or import is judged as no site's", () => {
+  const text = `import { collection } from "@sanoma-ai/workflows/data";\nawait ctx.call("./x", { a: 1 });\nconst y = require("./y");\nf (  '../z');\n`;
+  const found = cands(text);
+  assert.ok(found !== "all");
+  assert.deepEqual(found.map((c) => c.specifier), ["@sanoma-ai/workflows/data", "./x", "./y", "../z"]);
+  assert.deepEqual(found[0].names, ["*", "default", "collection"]);
+  assert.deepEqual(found[1].names, ["*", "default"], "ctx.call(…): no site");
+  assert.deepEqual(found[3].names, ["*", "default"], "f (…): no site");
+  // Of require (and where what is called cannot be read simply): every word of the text.
+  assert.ok(found[2].names.includes("collection") && found[2].names.includes("ctx"), "require(…): every word");
+  const odd = cands(`import { collection } from "x";\n(require)("./a"); a?.("./b");`);
+  assert.ok(odd !== "all");
+  // (Every quote may open a literal there, the one closing "./a" too.)
+  assert.deepEqual(odd.filter((c) => c.specifier.startsWith("./")).map((c) => [c.specifier, c.names.includes("collection")]), [["./a", true], ["./b", true]], "`)(` and `?.(` are unsure: every word");
+  // A called name written with an escape may be require: with a `\u` in the text, every rule.
+  assert.equal(cands(`import { collection } from "x";\n\\u0072equire("./c");`), "all");
+});
+
+test("candidates: path and framework specifiers, with the names their clause can take, in the text's order, at their opening quotes", () => {
+  const text = `import { defineWorkflow } from "@sanoma-ai/workflows";
 import x, { a as b } from '../lib/x';
 import * as ns from "./ns";
 const z = require("zod"), y = require(\`../y\`);
 export * from "/abs";
-`);
-  assert.deepEqual(found, [
-    { specifier: "../lib/x", names: [] },
+`;
+  assert.deepEqual(cands(text), [
     { specifier: "@sanoma-ai/workflows", names: ["*", "default", "defineWorkflow"] },
+    { specifier: "../lib/x", names: [] },
     { specifier: "./ns", names: [] },
-    { specifier: "/abs", names: [] },
     { specifier: "../y", names: [] },
+    { specifier: "/abs", names: [] },
   ]);
+  const found = candidates(text);
+  assert.ok(found !== "all");
+  assert.deepEqual(found.map((c) => text.slice(c.at, c.at + c.specifier.length + 2)), [`"@sanoma-ai/workflows"`, "'../lib/x'", `"./ns"`, "`../y`", `"/abs"`]);
 });
 
 test("candidates: the framework's modules are candidates only where their names can matter (a data file), or where `collection` may be written", () => {
   const text = `import { defineWorkflow } from "@sanoma-ai/workflows";\nimport { a } from "./a";\n`;
-  assert.deepEqual(candidates(text, false), [{ specifier: "./a", names: [] }]);
-  assert.deepEqual(candidates(text, true), [{ specifier: "@sanoma-ai/workflows", names: ["*", "default", "defineWorkflow"] }, { specifier: "./a", names: [] }]);
+  assert.deepEqual(cands(text, false), [{ specifier: "./a", names: [] }]);
+  assert.deepEqual(cands(text, true), [{ specifier: "@sanoma-ai/workflows", names: ["*", "default", "defineWorkflow"] }, { specifier: "./a", names: [] }]);
   const withCollection = `import { collection } from "@sanoma-ai/workflows";\n`;
-  assert.deepEqual(candidates(withCollection, false), [{ specifier: "@sanoma-ai/workflows", names: ["*", "default", "collection"] }]);
+  assert.deepEqual(cands(withCollection, false), [{ specifier: "@sanoma-ai/workflows", names: ["*", "default", "collection"] }]);
   // Through the prefilter: a workflow's framework import is passed over, a data file's is judged.
   const secretText = `import { secret } from "@sanoma-ai/workflows";\n`;
   const prefilter = new Prefilter(IMPORT_RULES);
@@ -105,8 +231,8 @@ test("candidates: the framework's modules are candidates only where their names 
 
 test("candidates: escapes are decoded, and a literal that cannot be read makes every rule a candidate", () => {
   // (A `\\u` may spell `collection`: the path is judged with the names its clause takes.)
-  assert.deepEqual(candidates(`import "\\u002e\\x2e/a";`), [{ specifier: "../a", names: ["*", "default"] }]);
-  assert.deepEqual(candidates(`import "\\x2e./a";`), [{ specifier: "../a", names: [] }]);
+  assert.deepEqual(cands(`import "\\u002e\\x2e/a";`), [{ specifier: "../a", names: ["*", "default"] }]);
+  assert.deepEqual(cands(`import "\\x2e./a";`), [{ specifier: "../a", names: [] }]);
   assert.equal(candidates(`import "./a\\"b";`), "all", "an escaped quote");
   assert.equal(candidates(`const s = "./a\\\nb";`), "all", "a line continuation");
   assert.equal(candidates(`import "./\\u{110000}";`), "all", "an escape that is no character");
@@ -117,11 +243,11 @@ test("candidates: escapes are decoded, and a literal that cannot be read makes e
 });
 
 test("candidates: where the text holds the word collection, every literal is a candidate with its clause's names (collection is judged from any module)", () => {
-  assert.deepEqual(candidates(`import { collection, doc } from "firebase/firestore";\nimport { a } from "./a";`), [
+  assert.deepEqual(cands(`import { collection, doc } from "firebase/firestore";\nimport { a } from "./a";`), [
     { specifier: "firebase/firestore", names: ["*", "default", "collection", "doc"] },
     { specifier: "./a", names: ["*", "default", "a"] },
   ]);
-  assert.deepEqual(candidates(`import { doc } from "firebase/firestore";\nimport { a } from "./a";`), [{ specifier: "./a", names: [] }]);
+  assert.deepEqual(cands(`import { doc } from "firebase/firestore";\nimport { a } from "./a";`), [{ specifier: "./a", names: [] }]);
 });
 
 test("candidates: a clause that cannot be read simply takes every word of the file", () => {

@@ -107,6 +107,7 @@ describe("scanSites on written-out cases", () => {
 const CHECKER = `
 const { scanSites } = require(${JSON.stringify(join(REPO, "server/src/core/scan.ts"))});
 const { siteVisitor } = require(${JSON.stringify(join(REPO, "lint-plugin/src/sites.ts"))});
+const { readHeader } = require(${JSON.stringify(join(REPO, "lint-plugin/src/header.ts"))});
 let tree = [];
 const row = (s) => [s.specifier, s.specifierRange.range, s.names.map((n) => [n.imported, n.range.range])];
 const order = (a, b) => a[1][0] - b[1][0] || a[1][1] - b[1][1];
@@ -124,6 +125,16 @@ module.exports = { meta: { name: "scan-check" }, rules: { agree: { meta: { schem
         message = a === b ? "agree " + tree.length : "DIFF tree " + a + " text " + b;
       }
       context.report({ node: { range: [0, 0] }, message });
+      // The header: its sites are the tree's sites before its end, read whole and read only at the tree's literals.
+      const src = context.sourceCode.text;
+      const whole = readHeader(src);
+      const before = JSON.stringify(tree.filter((s) => s[1][0] < whole.end).sort(order));
+      const read = JSON.stringify(whole.sites.map(row).sort(order));
+      const lazy = readHeader(src, new Set(tree.map((s) => s[1][0])));
+      const lazyBefore = JSON.stringify(tree.filter((s) => s[1][0] < lazy.end).sort(order));
+      const lazyRead = JSON.stringify(lazy.sites.map(row).sort(order));
+      const ok = before === read && lazyBefore === lazyRead && lazy.end >= whole.end;
+      context.report({ node: { range: [0, 0] }, message: ok ? "header " + whole.sites.length + " " + (whole.end === src.length ? "whole" : "part") : "HEADER DIFF tree " + before + " header " + read + " | lazy tree " + lazyBefore + " header " + lazyRead });
     },
   };
 } } } };
@@ -206,6 +217,60 @@ function* generated(count: number): Generator<string> {
   }
 }
 
+/**
+ * Generated headers: files that open with lines of imports of every form the header reads, with
+ * the spacing, comments and names it must read or refuse, then a body that may import more.
+ */
+function* generatedHeaders(count: number): Generator<string> {
+  let seed = 11;
+  const rnd = (n: number) => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return (seed >>> 12) % n; }; // (imul: a product past 2^53 loses the low bits, and the sequence cycles)
+  const pick = <T>(xs: T[]): T => xs[rnd(xs.length)];
+  let unique = 0;
+  // Now and then a literal the header does not read (an escape, the other quote inside).
+  const spec = () => (rnd(10) ? pick(["'./a'", '"../b"', '"@sanoma-ai/workflows"', '"zod"', "'../../c/d'", '"/abs"', '"./f"', "'../g/h'"]) : pick(['"./e\\x2ef"', `"./it's"`, `'./q"'`]));
+  // Local names are new each time (a name bound twice does not parse); now and then one a parser reads two ways.
+  const id = () => (rnd(12) ? pick(["a", "b", "x", "$y", "_z", "q"]) + unique++ : pick(["from", "type", "as", `é${unique++}`]));
+  const name = () => pick(["a", "secret", "collection", "default", "type", "as", "from", "x"]);
+  const sp = () => pick([" ", " ", " ", "  ", "\t"]);
+  const nl = () => pick(["\n", "\n", "\n", "\r\n", "\n\n"]);
+  const end = () => pick([";", ";", "", " ;", "; // c", " // it's", ";\t", "; /* c */"]);
+  const spec1 = () => pick([`${name()} as ${id()}`, `${name()} as ${id()}`, id(), `type ${name()} as ${id()}`, `type ${id()}`]);
+  const specs = () => Array.from({ length: rnd(4) }, spec1).join(pick([", ", ", ", ",", ",\n  "])) + pick(["", "", ",", " "]);
+  const forms = [
+    () => `import${sp()}${id()}${sp()}from${sp()}${spec()}${end()}`,
+    () => `import${sp()}{${sp()}${specs()}${sp()}}${sp()}from${pick([" ", ""])}${spec()}${end()}`,
+    () => `import ${id()}, { ${specs()} } from ${spec()}${end()}`,
+    () => `import ${id()},${sp()}*${sp()}as${sp()}${id()} from ${spec()}${end()}`,
+    () => `import * as ${id()} from ${spec()}${end()}`,
+    () => `import${pick([" ", ""])}${spec()}${end()}`,
+    () => `import type ${pick([id(), `{ ${specs()} }`, `* as ${id()}`])} from ${spec()}${end()}`,
+    () => `import ${id()} = require(${spec()})${end()}`,
+    () => `export ${pick(["", "type "])}{ ${specs()} } from ${spec()}${end()}`,
+    () => `export ${pick(["", "type "])}*${pick(["", ` as ${id()}`])} from ${spec()}${end()}`,
+    () => `${pick(["const", "let", "var"])} ${pick([id(), `{ ${Array.from({ length: 1 + rnd(3) }, () => pick([id(), `${name()}: ${id()}`])).join(", ")} }`])} = ${pick(["require", "await import", "import"])}(${spec()})${end()}`,
+    () => `// import ${id()} from ${spec()}`,
+    () => `/* export * from ${spec()} */`,
+    () => `/**${nl()} * it's "a" licence: import x from "./no"${nl()} */`,
+    () => ``,
+    () => `import /* c */ ${id()} from ${spec()};`,
+    () => `import ${id()} from ${spec()}; import ${id()} from ${spec()};`,
+    () => `export * from ${spec()} with { type: "json" };`,
+  ];
+  const body = [
+    () => `export const v${unique++} = 1;`,
+    () => `const d${unique++} = await import(${spec()});`,
+    () => `const r${unique++} = require(${spec()});`,
+    () => `import late${unique++} from ${spec()};`,
+    () => `type T${unique++} = import(${spec()}).X;`,
+  ];
+  for (let i = 0; i < count; i++) {
+    // Mostly the forms read whole (the first eleven), some of what ends a header.
+    const head = Array.from({ length: 1 + rnd(8) }, () => (rnd(5) ? forms[rnd(11)] : pick(forms))());
+    const rest = Array.from({ length: rnd(3) }, () => pick(body)());
+    yield (rnd(20) === 0 ? "#!/usr/bin/env node\n" : "") + [...head, ...rest].join(nl()) + (rnd(4) ? nl() : "");
+  }
+}
+
 function tsFiles(dir: string, out: string[] = []): string[] {
   for (const e of readdirSync(dir)) {
     if (e === "node_modules" || e.startsWith(".")) continue;
@@ -219,7 +284,8 @@ function tsFiles(dir: string, out: string[] = []): string[] {
 describe("scanSites against oxc's tree, in oxlint", () => {
   let dir = "";
   const verdicts = new Map<string, string>(); // file (relative) → message
-  const corpora: Record<string, string[]> = { repo: [], types: [], generated: [] };
+  const headers = new Map<string, string>(); // file (relative) → the header's message
+  const corpora: Record<string, string[]> = { repo: [], types: [], generated: [], headers: [] };
 
   before(() => {
     dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-scan-")));
@@ -238,14 +304,35 @@ describe("scanSites against oxc's tree, in oxlint", () => {
     for (const f of tsFiles(join(REPO, "node_modules/@types"))) write("types", relative(join(REPO, "node_modules/@types"), f), readFileSync(f, "utf8"));
     let i = 0;
     for (const text of generated(3000)) write("generated", `g${i++}.ts`, text);
+    i = 0;
+    for (const text of generatedHeaders(3000)) write("headers", `h${i++}.ts`, text);
     writeFileSync(join(dir, ".oxlintrc.json"), JSON.stringify({ jsPlugins: [plugin], categories: { correctness: "off" }, rules: { "scan-check/agree": "error" } }));
     const r = spawnSync(OXLINT, ["-c", ".oxlintrc.json", "-f", "json", "files"], { cwd: dir, encoding: "utf8", maxBuffer: 256 << 20 });
     if (!r.stdout.startsWith("{")) throw new Error(`oxlint: ${r.stdout}\n${r.stderr}`);
     for (const d of JSON.parse(r.stdout).diagnostics as { code?: string; message: string; filename: string }[]) {
-      if (d.code === "scan-check(agree)") verdicts.set(d.filename, d.message);
+      if (d.code === "scan-check(agree)") (d.message.startsWith("header ") || d.message.startsWith("HEADER") ? headers : verdicts).set(d.filename, d.message);
     }
   });
   after(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+
+  for (const corpus of ["repo", "types", "generated", "headers"]) {
+    test(`${corpus}: the header's sites are the tree's sites before its end (\`readHeader\`)`, (t) => {
+      const files = corpora[corpus];
+      let read = 0, whole = 0, sites = 0;
+      for (const f of files) {
+        const v = headers.get(f);
+        if (v === undefined) continue; // not parsed by oxc (counted below)
+        assert.ok(!v.startsWith("HEADER DIFF"), `${f}: ${v}\n${readFileSync(join(dir, f), "utf8").slice(0, 3000)}`);
+        read++;
+        const [, n, how] = v.split(" ");
+        sites += Number(n);
+        if (how === "whole") whole++;
+      }
+      t.diagnostic(`${read} files: ${sites} header sites, all as in the tree; ${whole} files all header`);
+      if (corpus === "headers") assert.ok(read > 2000 && sites > 2500 && whole > 250, `the generated headers parse and are read (${read} files, ${sites} sites, ${whole} whole)`);
+      if (corpus === "repo") assert.ok(sites > 500, `the repository's headers are read (${sites} sites)`);
+    });
+  }
 
   for (const corpus of ["repo", "types", "generated"]) {
     test(`${corpus}: where the text is vouched for, its sites are the tree's`, (t) => {
