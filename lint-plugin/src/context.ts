@@ -17,6 +17,8 @@ import type { ImportContext } from "../../server/src/core/rules/rule.ts";
 import { RootCache, type ObservationEnd } from "./roots.ts";
 
 interface Folder {
+  /** The folder's absolute path. */
+  dir: string;
   observation: number;
   /** The host's working folder the record was made for. */
   cwd: string | undefined;
@@ -33,6 +35,8 @@ export class FileContexts {
   private readonly folders = new Map<string, Folder>();
   private readonly fileProbes = new Map<string, (rel: string) => boolean>();
   private last: { file: string; observation: number; ctx: ImportContext | null } | undefined;
+  /** The last two folders asked about, the last first. */
+  private readonly recent: [Folder | undefined, Folder | undefined] = [undefined, undefined];
 
   constructor(readonly roots: RootCache = new RootCache()) {}
 
@@ -46,8 +50,17 @@ export class FileContexts {
     if (!path.isAbsolute(file) || !isCodeFile(file)) return null;
     // A host gives absolute, normalised paths: on POSIX the folder is what precedes the last `/`.
     const cut = path.sep === "/" ? file.lastIndexOf("/") : -1;
-    const dir = cut > 0 ? file.slice(0, cut) : path.dirname(file);
-    const folder = this.folder(dir, file, end, cwd);
+    // Most files are in one of the last two folders asked about (oxlint's two lint threads walk
+    // two folders at a time): those are found without cutting the path and hashing it.
+    const recent = this.recent;
+    let folder: Folder;
+    if (cut > 0 && recent[0] !== undefined && recent[0].dir.length === cut && file.startsWith(recent[0].dir)) folder = this.current(recent[0], file, end, cwd);
+    else if (cut > 0 && recent[1] !== undefined && recent[1].dir.length === cut && file.startsWith(recent[1].dir)) folder = this.current(recent[1], file, end, cwd);
+    else {
+      folder = this.folder(cut > 0 ? file.slice(0, cut) : path.dirname(file), file, end, cwd);
+      recent[1] = recent[0];
+      recent[0] = folder;
+    }
     const last = this.last;
     if (last && last.file === file && last.observation === folder.observation) return last.ctx && { ctx: last.ctx, folder };
     let ctx: ImportContext | null = null;
@@ -76,6 +89,12 @@ export class FileContexts {
     return probe;
   }
 
+  /** A recent folder's record, when it is still current for this observation and working folder; else the folder's record anew. */
+  private current(known: Folder, file: string, end: ObservationEnd, cwd: string | undefined): Folder {
+    this.roots.touch(end);
+    return known.observation === this.roots.currentObservation && known.cwd === cwd ? known : this.folder(known.dir, file, end, cwd);
+  }
+
   private folder(dir: string, file: string, end: ObservationEnd, cwd: string | undefined): Folder {
     // Touching the roots first keeps the observation current (and ends it on time).
     this.roots.touch(end);
@@ -90,8 +109,11 @@ export class FileContexts {
       // A company's files are listed skipping dot folders (A3): the check never reads these.
       if (rel !== null && hasDotFolder(rel)) rel = null;
     }
-    const folder = { observation, cwd, root, rel, role: rel === null ? null : folderRoleOf(rel), hasFile: root === undefined ? undefined : this.filesOf(root) };
+    const folder = { dir, observation, cwd, root, rel, role: rel === null ? null : folderRoleOf(rel), hasFile: root === undefined ? undefined : this.filesOf(root) };
     this.folders.set(dir, folder);
+    // (A record made anew replaces the stale one among the recent.)
+    if (this.recent[0]?.dir === dir) this.recent[0] = folder;
+    else if (this.recent[1]?.dir === dir) this.recent[1] = folder;
     return folder;
   }
 }

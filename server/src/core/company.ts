@@ -24,7 +24,8 @@ const FRAMEWORK_PREFIX = FRAMEWORK + "/";
 export const CODE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
 
 export function isCodeFile(file: string): boolean {
-  return CODE_EXTENSIONS.some((e) => file.endsWith(e));
+  for (let i = 0; i < CODE_EXTENSIONS.length; i++) if (file.endsWith(CODE_EXTENSIONS[i])) return true;
+  return false;
 }
 
 /** A walk skips `node_modules` and every folder whose name starts with `.` (A3). */
@@ -86,6 +87,12 @@ export interface FileRole {
 
 const EXCLUDED_TS = [".test.ts", ".spec.ts", ".d.ts"];
 
+/** A `.ts` name that is no workflow source or data file (A3). (A loop, not `some`: no closure per file for hosts that ask for every file.) */
+function isExcludedTs(name: string): boolean {
+  for (let i = 0; i < EXCLUDED_TS.length; i++) if (name.endsWith(EXCLUDED_TS[i])) return true;
+  return false;
+}
+
 /**
  * What a file's role takes from its folder (a company-relative folder path, `""` for the root):
  * the same for every file in it, so a host that sees a folder's files one by one reads it once.
@@ -120,7 +127,7 @@ export function roleIn(folder: FolderRole, name: string): FileRole {
   // Both read for every file, so V8 has seen them before it optimizes this (a comparison it has
   // never seen run sends the optimized code of its caller back to the interpreter).
   const isConfigName = name === CONFIG_FILE;
-  const isTs = name.endsWith(".ts") && !EXCLUDED_TS.some((e) => name.endsWith(e));
+  const isTs = name.endsWith(".ts") && !isExcludedTs(name);
   // (`.test.` or `.spec.` first: most names have neither, and the pattern needs one.)
   const isTest = (name.includes(".test.") || name.includes(".spec.")) && TEST_NAME.test(name);
   return {
@@ -153,7 +160,7 @@ export function isWorkflowOrScenarioPath(rel: string): boolean {
   if (role.kind === "scenarios") return true;
   if (role.kind !== "workflows") return false;
   const name = rel.slice(rel.lastIndexOf("/") + 1);
-  if (EXCLUDED_TS.some((e) => name.endsWith(e)) || /\.(test|spec)(\.[cm]?js)?$/.test(name)) return false;
+  if (isExcludedTs(name) || /\.(test|spec)(\.[cm]?js)?$/.test(name)) return false;
   // A workflow source's name ends in `.ts` (A3), which an import names as `.ts`, `.js` (TypeScript's
   // ESM spelling) or without an extension (`../workflows/nightly`); another extension is another file.
   return !OTHER_EXTENSION.test(name);
