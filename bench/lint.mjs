@@ -217,7 +217,7 @@ function countOxlint(work, config) {
   return { found: out, stats: stats ? JSON.parse(stats[1]) : undefined };
 }
 
-const read = (stats) => stats ? `${stats.skipped} files skipped, ${stats.fromText} read from the text, ${stats.tree} syntax trees built` : "(no stats)";
+const read = (stats) => stats ? `${stats.skipped} files skipped, ${stats.fromText} read from the text (${stats.header ?? 0} from their header alone), ${stats.tree} syntax trees built` : "(no stats)";
 
 function countEslint(work, config, prefix) {
   const r = spawnSync(BIN("eslint"), ["-c", config, "-f", "json", "--no-warn-ignored", "company"], { cwd: work, encoding: "utf8", maxBuffer: 512 << 20 });

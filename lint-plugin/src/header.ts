@@ -59,14 +59,14 @@ const IMPORT_EQUALS = new RegExp(String.raw`([ \t]*import[ \t]+)(${ID})([ \t]*=[
 const REQUIRE = new RegExp(String.raw`([ \t]*(?:const|let|var)[ \t]+)(${ID}|\{[\w$ \t:,]*\})([ \t]*=[ \t]*)(require|await[ \t]+import|import)([ \t]*\([ \t]*)${LITERAL}\6[ \t]*\)[ \t]*;` + EOL, "y");
 
 /**
- * The header of a text (see above). `namesAt`: the literals (their opening quote) whose sites are
- * wanted; the others are passed over with their names unread, and left out of `sites` (every
- * site when not given). A line is known by its shape alone: `import …` up to `from` and a
+ * The header of a text (see above). `wanted`: the literals (their opening quote) whose sites are
+ * wanted, each with whether its names are (`false`: the caller knows they cannot matter, and the
+ * site comes with none); the others are passed over and left out of `sites` (every site, with its
+ * names, when not given). A line is known by its shape alone: `import …` up to `from` and a
  * literal, with nothing in between that could hide a string or a comment, is one import
- * declaration whatever its names; only a wanted site's names must be read here for its line to
- * be known.
+ * declaration whatever its names; only names asked for must be read for their line to be known.
  */
-export function readHeader(text: string, namesAt?: ReadonlySet<number>): Header {
+export function readHeader(text: string, wanted?: ReadonlyMap<number, boolean>): Header {
   const sites: TextSite[] = [];
   let pos = 0;
   if (text.charCodeAt(0) === 35 /* # */ && text.charCodeAt(1) === 33 /* ! */) {
@@ -75,14 +75,14 @@ export function readHeader(text: string, namesAt?: ReadonlySet<number>): Header 
   }
   for (;;) {
     if (pos >= text.length) return { sites, end: text.length };
-    const next = line(text, pos, sites, namesAt);
+    const next = line(text, pos, sites, wanted);
     if (next < 0) return { sites, end: pos };
     pos = next;
   }
 }
 
 /** Where the line at `pos` ends, when it is one the header knows (its site pushed where wanted); else -1. */
-function line(text: string, pos: number, sites: TextSite[], namesAt: ReadonlySet<number> | undefined): number {
+function line(text: string, pos: number, sites: TextSite[], wanted: ReadonlyMap<number, boolean> | undefined): number {
   let first = pos;
   let c = text.charCodeAt(first);
   while (c === 32 || c === 9) c = text.charCodeAt(++first);
@@ -92,13 +92,13 @@ function line(text: string, pos: number, sites: TextSite[], namesAt: ReadonlySet
     if ((m = match(IMPORT, text, pos))) {
       const clause = pos + m[1].length + 6;
       const at = clause + m[2].length + 4 + m[3].length;
-      return site(sites, m, at, m[5], namesAt, () => importNames(text, clause, m![2]));
+      return site(sites, m, at, m[5], wanted, () => importNames(text, clause, m![2]));
     }
-    if ((m = match(SIDE_EFFECT, text, pos))) return site(sites, m, pos + m[1].length, m[3], namesAt, () => []);
+    if ((m = match(SIDE_EFFECT, text, pos))) return site(sites, m, pos + m[1].length, m[3], wanted, () => []);
     if ((m = match(IMPORT_EQUALS, text, pos))) {
       const id = pos + m[1].length;
       const name = m[2];
-      return site(sites, m, id + name.length + m[3].length, m[5], namesAt, () => AMBIGUOUS.has(name) ? undefined : [{ imported: "*", range: { range: [id, id + name.length] } }]);
+      return site(sites, m, id + name.length + m[3].length, m[5], wanted, () => AMBIGUOUS.has(name) ? undefined : [{ imported: "*", range: { range: [id, id + name.length] } }]);
     }
     return -1;
   }
@@ -108,26 +108,29 @@ function line(text: string, pos: number, sites: TextSite[], namesAt: ReadonlySet
     const clause = keyword + 6;
     const at = clause + m[2].length + 4 + m[3].length;
     const end = m[7] === undefined ? at + m[5].length + 2 : at + m[5].length + 2 + m[6].length + 1;
-    return site(sites, m, at, m[5], namesAt, () => exportNames(text, clause, m![2], [keyword, end]));
+    return site(sites, m, at, m[5], wanted, () => exportNames(text, clause, m![2], [keyword, end]));
   }
   if (c === 99 /* c */ || c === 108 /* l */ || c === 118 /* v */) {
     if (!(m = match(REQUIRE, text, pos))) return -1;
     const binding = pos + m[1].length;
     const at = binding + m[2].length + m[3].length + m[4].length + m[5].length;
-    return site(sites, m, at, m[7], namesAt, () => bindingNames(text, binding, m![2], m![4], at, m![7]));
+    return site(sites, m, at, m[7], wanted, () => bindingNames(text, binding, m![2], m![4], at, m![7]));
   }
   return -1;
 }
 
-/** Pushes the line's site (when wanted, with its names) and gives where the line ends, or -1 when a wanted site's names cannot be read. */
-function site(sites: TextSite[], m: RegExpExecArray, at: number, value: string, namesAt: ReadonlySet<number> | undefined, names: () => Names | undefined): number {
-  if (namesAt === undefined || namesAt.has(at)) {
-    const read = names();
+/** Pushes the line's site (when wanted, with its names where asked) and gives where the line ends, or -1 when names asked for cannot be read. */
+function site(sites: TextSite[], m: RegExpExecArray, at: number, value: string, wanted: ReadonlyMap<number, boolean> | undefined, names: () => Names | undefined): number {
+  const want = wanted === undefined ? true : wanted.get(at);
+  if (want !== undefined) {
+    const read = want ? names() : NO_NAMES;
     if (read === undefined) return -1;
     sites.push({ specifier: value, specifierRange: { range: [at, at + value.length + 2] }, names: read });
   }
   return m.index + m[0].length;
 }
+
+const NO_NAMES: Names = [];
 
 function match(re: RegExp, text: string, pos: number): RegExpExecArray | null {
   re.lastIndex = pos;

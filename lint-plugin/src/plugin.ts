@@ -125,11 +125,14 @@ function readingOf(context: RuleContext, folder: object): Reading {
  * The findings of a file whose firing literals all stand in its header (`header.ts`), or
  * undefined when one lies past it. Each header site at a firing literal is judged by the rules
  * that fired on it there (the prefilter judged the literal with at least the names the site
- * takes, and more names never make a rule stop firing); the header's other sites, and its
- * literals that are no site (in a comment), cannot fire.
+ * takes, and more names never make a rule stop firing), with its names where they were judged
+ * (a path in a text that cannot name `collection` is judged without: no rule reads them); the
+ * header's other sites, and its literals that are no site (in a comment), cannot fire.
  */
 function fromHeader(text: string, firing: readonly Firing[], ctx: ImportContext): Map<string, Found[]> | undefined {
-  const header = readHeader(text, new Set(firing.map((f) => f.at)));
+  const wanted = new Map<number, boolean>();
+  for (const f of firing) wanted.set(f.at, f.named);
+  const header = readHeader(text, wanted);
   if (firing[firing.length - 1].at >= header.end) return undefined; // (firing literals come in the text's order)
   const found = new Map<string, Found[]>();
   let k = 0;

@@ -7,8 +7,10 @@
  * decides, and the real judgement is made again on the syntax tree.
  *
  * Candidates. Every import site's specifier is a string literal (or a template without
- * substitutions) in the text. The scan looks at every quote followed by `.`, `/`, `@` or `\`: the
- * first character of a path specifier, of the framework's modules, or an escape. The literal's value
+ * substitutions) in the text. The scan looks at every quote followed by `.`, `/`, `@` or `\` (found
+ * by one regular expression, natively): the first character of a path specifier, of the
+ * framework's modules, or an escape. Each candidate keeps where its literal opens, so the plugin can
+ * read just the sites at the literals that fire (`header.ts`). The literal's value
  * is read up to the closing quote (escapes decoded; an escape that cannot be decoded, or a literal
  * cut short by an escaped quote, makes the whole file a candidate). Bare specifiers (`zod`,
  * `node:path`) are not candidates: the A9 rules judge paths, and names only when taken from the
@@ -25,10 +27,16 @@
  * names that include every name its import can take: `*`, `default` and the words of its import
  * clause (back to the `import`/`export` keyword before the `from` that precedes it), or every word
  * of the file when the clause cannot be read that simply (a comment or a quote in it or before the
- * specifier, a character past ASCII beside `from`, a call's argument: `const { secret } =
- * require("m")`), and every rule is a candidate when a name could
- * be written with an escape (the file has a `\u`). The rules only ever find more with more names
- * (also tested).
+ * specifier, a character past ASCII beside `from`, the argument of `require(…)` or `import(…)`:
+ * `const { secret } = require("m")`), and every rule is a candidate when a name could be written
+ * with an escape (the file has a `\u`). The argument of a call of any other plain name
+ * (`ctx.call("data.x.get")`) is no specifier: it is judged with `*` and `default` only. The rules
+ * only ever find more with more names (also tested).
+ *
+ * Verdicts. A candidate's verdict is shared where the core says it may be (`reach.ts`'s
+ * `verdictFolder` and `bareVerdictKey`, held to every import rule by the same tests): a path judged
+ * without names, from one folder and data-file role, by its folder part when its last segment is
+ * a plain name; a specifier that is no path, by itself, its names and the file's role.
  */
 import { isFrameworkModule } from "../../server/src/core/company.ts";
 import { bareVerdictKey, importTarget, isPathSpecifier, sharesVerdict, verdictFolder } from "../../server/src/core/reach.ts";
@@ -242,8 +250,12 @@ function lastKeyword(text: string, from: number, to: number): number {
   return -1;
 }
 
-/** A candidate the rules may fire on: where its literal opens, and which of the prefilter's rules (bit `i` for `rules[i]`). */
-export interface Firing { at: number; rules: number }
+/**
+ * A candidate the rules may fire on: where its literal opens, which of the prefilter's rules (bit
+ * `i` for `rules[i]`), and whether its names were judged (`false`: a path in a text that cannot
+ * name `collection`, whose names no rule reads).
+ */
+export interface Firing { at: number; rules: number; named: boolean }
 
 /**
  * What the prefilter says of one file: the rules that could fire, and where (`firing`, in the
@@ -269,7 +281,9 @@ export class Prefilter {
   private readonly sets = new Map<number, ReadonlySet<string>>();
   /** By folder record: for its data files and its other files, the specifier's folder → the rules' bits, or -1 (judged each time). */
   private readonly byFolder = new WeakMap<object, [Map<string, number>, Map<string, number>]>();
-  /** Specifiers that are no path, with their names, by role (`verdictOfBare`): the rules' bits. */
+  private lastFolder: object | undefined;
+  private lastMaps: [Map<string, number>, Map<string, number>] | undefined;
+  /** Specifiers that are no path, with their names, by role (`bareVerdictKey`): the rules' bits. */
   private readonly bare = new Map<string, number>();
   private static readonly NONE: Verdict = { fire: new Set(), firing: [] };
 
@@ -301,8 +315,10 @@ export class Prefilter {
     if (found === "all") return every;
     let shared: Map<string, number> | undefined;
     if (folder !== undefined) {
-      let maps = this.byFolder.get(folder);
+      let maps = this.lastFolder === folder ? this.lastMaps : this.byFolder.get(folder);
       if (maps === undefined) this.byFolder.set(folder, (maps = [new Map(), new Map()]));
+      this.lastFolder = folder;
+      this.lastMaps = maps;
       shared = maps[ctx.role.isDataFile ? 0 : 1];
     }
     let mask = 0;
@@ -311,7 +327,7 @@ export class Prefilter {
       const rules = this.judge(c, ctx, shared);
       if (rules === 0) continue;
       mask |= rules;
-      (firing ??= []).push({ at: c.at, rules });
+      (firing ??= []).push({ at: c.at, rules, named: c.names.length > 0 });
     }
     return mask === 0 ? Prefilter.NONE : { fire: this.setOf(mask), firing };
   }

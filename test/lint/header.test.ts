@@ -11,8 +11,8 @@ import { readHeader } from "../../lint-plugin/src/header.ts";
 type Row = [specifier: string, at: string, names: string[]];
 
 /** The header's sites as short rows (specifier, its literal, each name with its text), and what follows the header. */
-function read(text: string, namesAt?: ReadonlySet<number>): { rows: Row[]; rest: string } {
-  const h = readHeader(text, namesAt);
+function read(text: string, wanted?: ReadonlyMap<number, boolean>): { rows: Row[]; rest: string } {
+  const h = readHeader(text, wanted);
   const at = (r: [number, number]) => text.slice(r[0], r[1]);
   return { rows: h.sites.map((s) => [s.specifier, at(s.specifierRange.range), s.names.map((n) => `${n.imported}@${at(n.range.range)}`)]), rest: text.slice(h.end) };
 }
@@ -56,18 +56,20 @@ for (const [name, text, rows, rest] of cases) {
   test(`readHeader: ${name}`, () => assert.deepEqual(read(text), { rows, rest }));
 }
 
-test("readHeader: with namesAt, only those sites, each as the whole reading gives it; other lines are known by their shape", () => {
+test("readHeader: asked for some literals, only their sites, as the whole reading gives them (without names where not asked); other lines are known by their shape", () => {
   const text = `import a from "./a";\nimport { type as } from "./odd";\nimport { b } from "./b";\nconst c = 1;\n`;
   // Read whole, the header ends before the line it cannot name.
   assert.deepEqual(read(text), { rows: [["./a", `"./a"`, ["default@a"]]], rest: text.slice(text.indexOf("import { type")) });
   // Asked for ./b only: the odd line is an import declaration all the same, and the header runs to `const`.
   const b = text.indexOf(`"./b"`);
-  assert.deepEqual(read(text, new Set([b])), { rows: [["./b", `"./b"`, ["b@b"]]], rest: "const c = 1;\n" });
-  // Asked for the odd line's literal, whose names cannot be read: the header ends before it.
+  assert.deepEqual(read(text, new Map([[b, true]])), { rows: [["./b", `"./b"`, ["b@b"]]], rest: "const c = 1;\n" });
+  assert.deepEqual(read(text, new Map([[b, false]])), { rows: [["./b", `"./b"`, []]], rest: "const c = 1;\n" }, "its names not asked for");
+  // Asked for the odd line's literal with its names, which cannot be read: the header ends before it; without them, it is read.
   const odd = text.indexOf(`"./odd"`);
-  assert.deepEqual(read(text, new Set([odd, b])), { rows: [], rest: text.slice(text.indexOf("import { type")) });
+  assert.deepEqual(read(text, new Map([[odd, true], [b, true]])), { rows: [], rest: text.slice(text.indexOf("import { type")) });
+  assert.deepEqual(read(text, new Map([[odd, false], [b, true]])).rows, [["./odd", `"./odd"`, []], ["./b", `"./b"`, ["b@b"]]]);
   // A place that is no literal of the header takes nothing.
-  assert.deepEqual(read(text, new Set([0])).rows, []);
+  assert.deepEqual(read(text, new Map([[0, true]])).rows, []);
 });
 
 test("readHeader: a huge header is read whole; texts that open with no import line end it at 0 (no search runs past a first quote, `;` or slash)", () => {

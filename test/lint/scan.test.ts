@@ -130,7 +130,7 @@ module.exports = { meta: { name: "scan-check" }, rules: { agree: { meta: { schem
       const whole = readHeader(src);
       const before = JSON.stringify(tree.filter((s) => s[1][0] < whole.end).sort(order));
       const read = JSON.stringify(whole.sites.map(row).sort(order));
-      const lazy = readHeader(src, new Set(tree.map((s) => s[1][0])));
+      const lazy = readHeader(src, new Map(tree.map((s) => [s[1][0], true])));
       const lazyBefore = JSON.stringify(tree.filter((s) => s[1][0] < lazy.end).sort(order));
       const lazyRead = JSON.stringify(lazy.sites.map(row).sort(order));
       const ok = before === read && lazyBefore === lazyRead && lazy.end >= whole.end;
