@@ -29,7 +29,7 @@ import type { TextSite } from "../../server/src/core/scan.ts";
 export interface Header {
   /** The sites of the header's lines, in order. */
   sites: TextSite[];
-  /** Where the header ends: the start of the first line it does not know, or the text's length. */
+  /** Where the header ends: the start of the first line it does not know, or the text's length (asked for some literals: or past the line of the last). */
   end: number;
 }
 
@@ -73,8 +73,12 @@ export function readHeader(text: string, wanted?: ReadonlyMap<number, boolean>):
     HASHBANG.lastIndex = 0;
     if (HASHBANG.test(text)) pos = HASHBANG.lastIndex;
   }
+  // Asked for some literals, the reading stops past the last of them: what follows cannot change them.
+  let last = -1;
+  if (wanted !== undefined) for (const at of wanted.keys()) if (at > last) last = at;
   for (;;) {
     if (pos >= text.length) return { sites, end: text.length };
+    if (wanted !== undefined && pos > last) return { sites, end: pos };
     const next = line(text, pos, sites, wanted);
     if (next < 0) return { sites, end: pos };
     pos = next;

@@ -35,8 +35,11 @@ interface Memo<T> { observation: number; value: T }
 
 /** Whether `dir` holds a `sanoma.config.ts` file, never throwing (a missing folder holds nothing). */
 export function holdsConfig(dir: string): boolean {
+  const file = path.join(dir, CONFIG_FILE);
   try {
-    return fs.statSync(path.join(dir, CONFIG_FILE), { throwIfNoEntry: false })?.isFile() ?? false;
+    // (Most folders hold none: `existsSync` says so without making a `Stats`; a folder named
+    // like the config is no config, which only `stat` tells.)
+    return fs.existsSync(file) && (fs.statSync(file, { throwIfNoEntry: false })?.isFile() ?? false);
   } catch {
     return false; // EACCES, ENOTDIR, ELOOP: no config can be read there
   }

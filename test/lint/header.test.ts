@@ -60,10 +60,12 @@ test("readHeader: asked for some literals, only their sites, as the whole readin
   const text = `import a from "./a";\nimport { type as } from "./odd";\nimport { b } from "./b";\nconst c = 1;\n`;
   // Read whole, the header ends before the line it cannot name.
   assert.deepEqual(read(text), { rows: [["./a", `"./a"`, ["default@a"]]], rest: text.slice(text.indexOf("import { type")) });
-  // Asked for ./b only: the odd line is an import declaration all the same, and the header runs to `const`.
+  // Asked for ./b only: the odd line is an import declaration all the same, and the reading stops past ./b's line.
   const b = text.indexOf(`"./b"`);
   assert.deepEqual(read(text, new Map([[b, true]])), { rows: [["./b", `"./b"`, ["b@b"]]], rest: "const c = 1;\n" });
   assert.deepEqual(read(text, new Map([[b, false]])), { rows: [["./b", `"./b"`, []]], rest: "const c = 1;\n" }, "its names not asked for");
+  const a = text.indexOf(`"./a"`);
+  assert.deepEqual(read(text, new Map([[a, true]])), { rows: [["./a", `"./a"`, ["default@a"]]], rest: text.slice(text.indexOf("import { type")) }, "nothing past the line of the last literal asked for is read");
   // Asked for the odd line's literal with its names, which cannot be read: the header ends before it; without them, it is read.
   const odd = text.indexOf(`"./odd"`);
   assert.deepEqual(read(text, new Map([[odd, true], [b, true]])), { rows: [], rest: text.slice(text.indexOf("import { type")) });
