@@ -26,9 +26,12 @@
  */
 import type { TextSite } from "../../server/src/core/scan.ts";
 
+/** A site of the header, with where its line starts (for `namesOf`). */
+export interface HeaderSite extends TextSite { line: number }
+
 export interface Header {
   /** The sites of the header's lines, in order. */
-  sites: TextSite[];
+  sites: HeaderSite[];
   /** Where the header ends: the start of the first line it does not know, or the text's length (asked for some literals: or past the line of the last). */
   end: number;
 }
@@ -61,80 +64,57 @@ const REQUIRE = new RegExp(String.raw`([ \t]*(?:const|let|var)[ \t]+)(${ID}|\{[\
 /**
  * The header of a text (see above). `wanted`: the literals (their opening quote) whose sites are
  * wanted, each with whether its names are (`false`: the caller knows they cannot matter, and the
- * site comes with none); the others are passed over and left out of `sites` (every site, with its
- * names, when not given). A line is known by its shape alone: `import …` up to `from` and a
- * literal, with nothing in between that could hide a string or a comment, is one import
- * declaration whatever its names; only names asked for must be read for their line to be known.
+ * site comes with none); the others are passed over and left out of `sites`. `"shape"`: every
+ * site, none with its names (read them with `namesOf` where they matter). Not given: every site
+ * with its names. A line is known by its shape alone: `import …` up to `from` and a literal, with
+ * nothing in between that could hide a string or a comment, is one import declaration whatever
+ * its names; only names asked for must be read for their line to be known.
  */
-export function readHeader(text: string, wanted?: ReadonlyMap<number, boolean>): Header {
-  const sites: TextSite[] = [];
+export function readHeader(text: string, wanted?: ReadonlyMap<number, boolean> | "shape"): Header {
+  const sites: HeaderSite[] = [];
   let pos = 0;
   if (text.charCodeAt(0) === 35 /* # */ && text.charCodeAt(1) === 33 /* ! */) {
     HASHBANG.lastIndex = 0;
     if (HASHBANG.test(text)) pos = HASHBANG.lastIndex;
   }
   // Asked for some literals, the reading stops past the last of them: what follows cannot change them.
-  let last = -1;
-  if (wanted !== undefined) for (const at of wanted.keys()) if (at > last) last = at;
+  let last = Infinity;
+  if (wanted !== undefined && wanted !== "shape") { last = -1; for (const at of wanted.keys()) if (at > last) last = at; }
   for (;;) {
     if (pos >= text.length) return { sites, end: text.length };
-    if (wanted !== undefined && pos > last) return { sites, end: pos };
+    if (pos > last) return { sites, end: pos };
     const next = line(text, pos, sites, wanted);
     if (next < 0) return { sites, end: pos };
     pos = next;
   }
 }
 
+/** The forms of a line with a site. */
+const IMPORT_FORM = 1, SIDE_EFFECT_FORM = 2, IMPORT_EQUALS_FORM = 3, EXPORT_FORM = 4, REQUIRE_FORM = 5;
+
 /** Where the line at `pos` ends, when it is one the header knows (its site pushed where wanted); else -1. */
-function line(text: string, pos: number, sites: TextSite[], wanted: ReadonlyMap<number, boolean> | undefined): number {
+function line(text: string, pos: number, sites: HeaderSite[], wanted: ReadonlyMap<number, boolean> | "shape" | undefined): number {
   let first = pos;
   let c = text.charCodeAt(first);
   while (c === 32 || c === 9) c = text.charCodeAt(++first);
   if (c === 10 || c === 13 || c === 47 /* / */) return after(text.charCodeAt(first + 1) === 42 /* * */ ? BLOCK : BLANK, text, pos);
   let m: RegExpExecArray | null;
   if (c === 105 /* i */) {
-    if ((m = match(IMPORT, text, pos))) {
-      const clause = pos + m[1].length + 6;
-      const at = clause + m[2].length + 4 + m[3].length;
-      return site(sites, m, at, m[5], wanted, () => importNames(text, clause, m![2]));
-    }
-    if ((m = match(SIDE_EFFECT, text, pos))) return site(sites, m, pos + m[1].length, m[3], wanted, () => []);
-    if ((m = match(IMPORT_EQUALS, text, pos))) {
-      const id = pos + m[1].length;
-      const name = m[2];
-      return site(sites, m, id + name.length + m[3].length, m[5], wanted, () => AMBIGUOUS.has(name) ? undefined : [{ imported: "*", range: { range: [id, id + name.length] } }]);
-    }
+    if ((m = match(IMPORT, text, pos))) return site(text, sites, pos, m, IMPORT_FORM, pos + m[1].length + 6 + m[2].length + 4 + m[3].length, m[5], wanted);
+    if ((m = match(SIDE_EFFECT, text, pos))) return site(text, sites, pos, m, SIDE_EFFECT_FORM, pos + m[1].length, m[3], wanted);
+    if ((m = match(IMPORT_EQUALS, text, pos))) return site(text, sites, pos, m, IMPORT_EQUALS_FORM, pos + m[1].length + m[2].length + m[3].length, m[5], wanted);
     return -1;
   }
   if (c === 101 /* e */) {
     if (!(m = match(EXPORT, text, pos))) return -1;
-    const keyword = pos + m[1].length;
-    const clause = keyword + 6;
-    const at = clause + m[2].length + 4 + m[3].length;
-    const end = m[7] === undefined ? at + m[5].length + 2 : at + m[5].length + 2 + m[6].length + 1;
-    return site(sites, m, at, m[5], wanted, () => exportNames(text, clause, m![2], [keyword, end]));
+    return site(text, sites, pos, m, EXPORT_FORM, pos + m[1].length + 6 + m[2].length + 4 + m[3].length, m[5], wanted);
   }
   if (c === 99 /* c */ || c === 108 /* l */ || c === 118 /* v */) {
     if (!(m = match(REQUIRE, text, pos))) return -1;
-    const binding = pos + m[1].length;
-    const at = binding + m[2].length + m[3].length + m[4].length + m[5].length;
-    return site(sites, m, at, m[7], wanted, () => bindingNames(text, binding, m![2], m![4], at, m![7]));
+    return site(text, sites, pos, m, REQUIRE_FORM, pos + m[1].length + m[2].length + m[3].length + m[4].length + m[5].length, m[7], wanted);
   }
   return -1;
 }
-
-/** Pushes the line's site (when wanted, with its names where asked) and gives where the line ends, or -1 when names asked for cannot be read. */
-function site(sites: TextSite[], m: RegExpExecArray, at: number, value: string, wanted: ReadonlyMap<number, boolean> | undefined, names: () => Names | undefined): number {
-  const want = wanted === undefined ? true : wanted.get(at);
-  if (want !== undefined) {
-    const read = want ? names() : NO_NAMES;
-    if (read === undefined) return -1;
-    sites.push({ specifier: value, specifierRange: { range: [at, at + value.length + 2] }, names: read });
-  }
-  return m.index + m[0].length;
-}
-
-const NO_NAMES: Names = [];
 
 function match(re: RegExp, text: string, pos: number): RegExpExecArray | null {
   re.lastIndex = pos;
@@ -144,6 +124,43 @@ function match(re: RegExp, text: string, pos: number): RegExpExecArray | null {
 function after(re: RegExp, text: string, pos: number): number {
   re.lastIndex = pos;
   return re.test(text) ? re.lastIndex : -1;
+}
+
+/** Pushes the line's site (when wanted, with its names where asked) and gives where the line ends, or -1 when names asked for cannot be read. */
+function site(text: string, sites: HeaderSite[], line: number, m: RegExpExecArray, form: number, at: number, value: string, wanted: ReadonlyMap<number, boolean> | "shape" | undefined): number {
+  const want = wanted === undefined ? true : wanted === "shape" ? false : wanted.get(at);
+  if (want !== undefined) {
+    const read = want ? namesAt(text, line, m, form, at) : NO_NAMES;
+    if (read === undefined) return -1;
+    sites.push({ specifier: value, specifierRange: { range: [at, at + value.length + 2] }, names: read, line });
+  }
+  return m.index + m[0].length;
+}
+
+/** The names of the line at `pos` matched as `form` (its literal at `at`), or undefined where they cannot be read here. */
+function namesAt(text: string, pos: number, m: RegExpExecArray, form: number, at: number): Names | undefined {
+  switch (form) {
+    case IMPORT_FORM: return importNames(text, pos + m[1].length + 6, m[2]);
+    case SIDE_EFFECT_FORM: return [];
+    case IMPORT_EQUALS_FORM: {
+      const id = pos + m[1].length;
+      return AMBIGUOUS.has(m[2]) ? undefined : [{ imported: "*", range: { range: [id, id + m[2].length] } }];
+    }
+    case EXPORT_FORM: {
+      const keyword = pos + m[1].length;
+      const end = m[7] === undefined ? at + m[5].length + 2 : at + m[5].length + 2 + m[6].length + 1;
+      return exportNames(text, keyword + 6, m[2], [keyword, end]);
+    }
+    default: return bindingNames(text, pos + m[1].length, m[2], m[4], at, m[7]);
+  }
+}
+
+const NO_NAMES: Names = [];
+
+/** The names of a site read by its shape (`"shape"`), read now; undefined where they cannot be read (the line is then one the header does not know). */
+export function namesOf(text: string, site: HeaderSite): TextSite["names"] | undefined {
+  const one: HeaderSite[] = [];
+  return line(text, site.line, one, new Map([[site.specifierRange.range[0], true]])) < 0 ? undefined : one[0]?.names;
 }
 
 // ---- Names --------------------------------------------------------------------------------------

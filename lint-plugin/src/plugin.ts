@@ -21,7 +21,6 @@ import type { ImportContext, ImportFinding, ImportRule, ImportSite } from "../..
 import type { Fixer, Ranged, RuleContext, Visitor } from "./estree.ts";
 import { FileContexts } from "./context.ts";
 import { Prefilter, headerEnabled, prefilterEnabled, scanEnabled, type Firing } from "./prefilter.ts";
-import { readHeader } from "./header.ts";
 import { scanSites, scannable } from "../../server/src/core/scan.ts";
 import { siteVisitor } from "./sites.ts";
 
@@ -86,7 +85,7 @@ function oxlintFileOf(context: RuleContext): OxlintFile {
       if (scannable(file)) {
         // Where the literals that fire stand in the lines of imports the file opens with, those
         // lines are all that is read; else the tokenizer reads the file.
-        if (verdict.firing !== undefined && reading.header) found = fromHeader(text, verdict.firing, located.ctx);
+        if (verdict.firing !== undefined && reading.header) found = fromHeader(verdict.firing, located.ctx);
         if (found !== undefined) oxlintStats.header++;
         else {
           const sites = scanSites(text);
@@ -122,33 +121,22 @@ function readingOf(context: RuleContext, folder: object): Reading {
 }
 
 /**
- * The findings of a file whose firing literals all stand in its header (`header.ts`), or
- * undefined when one lies past it. Each header site at a firing literal is judged by the rules
- * that fired on it there (the prefilter judged the literal with at least the names the site
- * takes, and more names never make a rule stop firing), with its names where they were judged
- * (a path in a text that cannot name `collection` is judged without: no rule reads them); the
- * header's other sites, and its literals that are no site (in a comment), cannot fire.
+ * The findings of a file whose firing literals all stand in its header (`header.ts`: the
+ * prefilter read them there as sites), or undefined when one lies past it. Each is judged by the
+ * rules that fired on it, with its names where any can matter (a path in a line that cannot take
+ * `collection` is judged without: no rule reads them).
  */
-function fromHeader(text: string, firing: readonly Firing[], ctx: ImportContext): Map<string, Found[]> | undefined {
-  const wanted = new Map<number, boolean>();
-  for (const f of firing) wanted.set(f.at, f.named);
-  const header = readHeader(text, wanted);
-  if (firing[firing.length - 1].at >= header.end) return undefined; // (firing literals come in the text's order)
+function fromHeader(firing: readonly Firing[], ctx: ImportContext): Map<string, Found[]> | undefined {
+  for (const f of firing) if (f.site === undefined) return undefined;
   const found = new Map<string, Found[]>();
-  let k = 0;
-  for (const site of header.sites) {
-    const at = site.specifierRange.range[0];
-    while (k < firing.length && firing[k].at < at) k++;
-    if (k === firing.length) break;
-    if (firing[k].at !== at) continue;
-    const rules = firing[k].rules;
+  for (const f of firing) {
     for (let i = 0; i < IMPORT_RULES.length; i++) {
-      if ((rules & (1 << i)) === 0) continue;
+      if ((f.rules & (1 << i)) === 0) continue;
       const rule = IMPORT_RULES[i];
       let out = found.get(rule.id);
-      for (const finding of rule.judgeImport(site, ctx)) {
+      for (const finding of rule.judgeImport(f.site!, ctx)) {
         if (out === undefined) found.set(rule.id, (out = []));
-        out.push({ site, finding });
+        out.push({ site: f.site!, finding });
       }
     }
   }

@@ -42,6 +42,8 @@ import { isFrameworkModule } from "../../server/src/core/company.ts";
 import { bareVerdictKey, importTarget, isPathSpecifier, sharesVerdict, verdictFolder } from "../../server/src/core/reach.ts";
 import { isLineBreak, unescape } from "../../server/src/core/scan.ts";
 import type { ImportContext, ImportRule, ImportSite } from "../../server/src/core/rules/rule.ts";
+import type { TextSite } from "../../server/src/core/scan.ts";
+import { namesOf, readHeader } from "./header.ts";
 
 /**
  * `settings.sanoma.prefilter: false` turns the prefilter off, and with it every reading of the
@@ -70,21 +72,23 @@ export interface Candidate { specifier: string; names: string[]; at: number }
 /**
  * Every candidate of a text, in order, or "all" when the text holds a literal that cannot be read.
  * `frameworkNames`: whether names taken from the framework can matter (a data file's can).
+ * `from`: where to start, at the start of a statement (past the lines a header read).
  */
-export function candidates(text: string, frameworkNames = true): Candidate[] | "all" {
+export function candidates(text: string, frameworkNames = true, from = 0): Candidate[] | "all" {
   const out: Candidate[] = [];
   let fileWords: string[] | undefined;
   // `collection` taken from any module is judged (A8), so where the word can be (written out, or
   // with an escape), every literal is a candidate; elsewhere bare specifiers are passed over, and
   // the quotes that can open a candidate are found by one native search rather than a loop over
   // every quote (most of the plugin's time on a large company is its code running cold).
-  const anySpecifier = text.includes("collection") || text.includes("\\u");
+  const escapes = text.indexOf("\\u", from) >= 0;
+  const anySpecifier = escapes || text.indexOf("collection", from) >= 0;
   const openers = anySpecifier ? ANY_QUOTE : CANDIDATE_QUOTE;
   // Without a carriage return, a literal's line ends at the next \n, found natively (and kept:
   // the openers come in order, so the text is searched for line feeds once in all).
   const cr = text.includes("\r");
   let lf = -1;
-  openers.lastIndex = 0;
+  openers.lastIndex = from;
   for (let m = openers.exec(text); m !== null; m = openers.exec(text)) {
     const open = m.index;
     openers.lastIndex = open + 1; // (every quote may open a literal, the one closing this too)
@@ -114,8 +118,9 @@ export function candidates(text: string, frameworkNames = true): Candidate[] | "
       let names = clauseNames(text, open);
       if (names === undefined) {
         // A name written with an escape (`c\u006fllection`) is no word of the text.
-        if (text.includes("\\u")) return "all";
-        names = fileWords ??= words(text);
+        if (escapes) return "all";
+        // (From `from` on: a statement there begins there, and so does its clause.)
+        names = fileWords ??= words(from === 0 ? text : text.slice(from));
       }
       out.push({ specifier: value, names, at: open });
     }
@@ -255,7 +260,13 @@ function lastKeyword(text: string, from: number, to: number): number {
  * `i` for `rules[i]`), and whether its names were judged (`false`: a path in a text that cannot
  * name `collection`, whose names no rule reads).
  */
-export interface Firing { at: number; rules: number; named: boolean }
+export interface Firing {
+  at: number;
+  rules: number;
+  named: boolean;
+  /** The site at this literal, where the file's header read it (with its names where any can matter). */
+  site?: TextSite;
+}
 
 /**
  * What the prefilter says of one file: the rules that could fire, and where (`firing`, in the
@@ -305,14 +316,16 @@ export class Prefilter {
     return this.verdict(ctx, text).fire;
   }
 
-  /** The rules that could fire, and on which candidates; `folder`: the host's record of the file's folder, where verdicts are shared. */
+  /**
+   * The rules that could fire, and where; `folder`: the host's record of the file's folder, where
+   * verdicts are shared. The lines of imports a file opens with are read as sites (`header.ts`)
+   * and judged as such, the rest of the text by its candidates.
+   */
   verdict(ctx: ImportContext, text: string, folder?: object): Verdict {
     // (Read for every file: V8 then knows it before it optimizes this, though the first
     // collections file may come long after.)
     const every = this.every;
     if (ctx.role.isCollectionsFile) return every;
-    const found = candidates(text, ctx.role.isDataFile);
-    if (found === "all") return every;
     let shared: Map<string, number> | undefined;
     if (folder !== undefined) {
       let maps = this.lastFolder === folder ? this.lastMaps : this.byFolder.get(folder);
@@ -321,6 +334,43 @@ export class Prefilter {
       this.lastMaps = maps;
       shared = maps[ctx.role.isDataFile ? 0 : 1];
     }
+    let mask = 0;
+    let firing: Firing[] | undefined;
+    const header = readHeader(text, "shape");
+    const collection = text.indexOf("collection");
+    for (const site of header.sites) {
+      const specifier = site.specifier;
+      const at = site.specifierRange.range[0];
+      // Names matter where they may take `collection` (the word stands before the literal on its
+      // line), and in a data file taking from the framework; else a path is judged without them,
+      // and any other specifier cannot fire (the core assumptions of test/lint/prefilter.test.ts).
+      const named = (collection >= 0 && collection < at && text.lastIndexOf("collection", at) >= site.line) || (ctx.role.isDataFile && isFrameworkModule(specifier));
+      if (!named && !isPathSpecifier(specifier)) continue;
+      if (named) {
+        const names = namesOf(text, site);
+        if (names === undefined) return this.byCandidates(ctx, text, shared); // names the header cannot read: the whole text's candidates
+        site.names = names;
+      }
+      const rules = this.judge({ specifier, names: named ? site.names.map((n) => n.imported) : NO_NAMES, at }, ctx, shared);
+      if (rules === 0) continue;
+      mask |= rules;
+      (firing ??= []).push({ at, rules, named, site });
+    }
+    const body = header.end === text.length ? NO_CANDIDATES : candidates(text, ctx.role.isDataFile, header.end);
+    if (body === "all") return every;
+    for (const c of body) {
+      const rules = this.judge(c, ctx, shared);
+      if (rules === 0) continue;
+      mask |= rules;
+      (firing ??= []).push({ at: c.at, rules, named: c.names.length > 0 });
+    }
+    return mask === 0 ? Prefilter.NONE : { fire: this.setOf(mask), firing };
+  }
+
+  /** The verdict from every candidate of the text, its header read as any other text (where a header's names cannot be read). */
+  private byCandidates(ctx: ImportContext, text: string, shared: Map<string, number> | undefined): Verdict {
+    const found = candidates(text, ctx.role.isDataFile);
+    if (found === "all") return this.every;
     let mask = 0;
     let firing: Firing[] | undefined;
     for (const c of found) {
@@ -365,6 +415,8 @@ export class Prefilter {
     return set;
   }
 }
+
+const NO_CANDIDATES: Candidate[] = [];
 
 /** A site without names (most candidates): one shared array, never written. */
 const NO_NAMES_IN_SITE: ImportSite<null>["names"] = [];
