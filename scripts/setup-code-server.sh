@@ -34,7 +34,10 @@ if [ ! -x "$N24/bin/node" ]; then
 fi
 
 # npm must run under Node 24 (code-server's postinstall checks the version), and node-gyp must take
-# that Node's headers instead of downloading them.
+# that Node's headers instead of downloading them. Run from `npm test`, this script inherits the
+# outer npm's settings as `npm_config_*` variables, its user agent among them ("node/v20"), which
+# the inner npm would take as its own and hand to the postinstall: none are kept.
+for v in $(env | sed -n 's/^\(npm_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
 export PATH="$N24/bin:$PATH"
 export npm_config_nodedir="$N24"
 export NODE_DISABLE_COMPILE_CACHE=1
