@@ -248,8 +248,9 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.lengt
 
 /**
  * Times commands (run in `cwd`), round-robin: run 1 of every command, then run 2 of every command,
- * and so on, so a neighbour's load on a shared machine falls on all of them alike and the ratios
- * hold. Wall-clock and CPU (user+sys, from /usr/bin/time when there) medians.
+ * and so on (each round in a shuffled order), so a neighbour's load on a shared machine falls on
+ * all of them alike and the ratios hold. Wall-clock and CPU (user+sys, from /usr/bin/time when
+ * there) medians.
  * `--hyperfine` times with hyperfine instead (one command after the other).
  */
 function time(commands, runs, cwd, warmup) {
@@ -264,8 +265,16 @@ function time(commands, runs, cwd, warmup) {
   const timer = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
   const out = join(cwd, "time.txt");
   const walls = commands.map(() => []), cpus = commands.map(() => []);
+  // Each round runs the commands in an order of its own (seeded, so runs of the bench compare): a
+  // command that always ran right after another would always pay for what that one left behind
+  // (the kernel reclaiming its memory), or always find the machine as it left it.
+  let seed = 20261201;
+  const rnd = (n) => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return (seed >>> 8) % n; };
   for (let i = 0; i < warmup + runs; i++) {
-    commands.forEach((c, k) => {
+    const order = commands.map((_, k) => k);
+    for (let j = order.length - 1; j > 0; j--) { const r = rnd(j + 1); [order[j], order[r]] = [order[r], order[j]]; }
+    order.forEach((k) => {
+      const c = commands[k];
       const [bin, ...args] = c.cmd.split(" ");
       const t = process.hrtime.bigint();
       if (timer) spawnSync(timer, ["-f", "%U %S", "-o", out, bin, ...args], { cwd, stdio: "ignore" });
