@@ -5,12 +5,15 @@
  * specifiers, names and ranges), and no other import site can stand before its end: every
  * character before it belongs to a line read here.
  *
- * Why: in oxlint, a file where some rule may fire needs its import sites read exactly. The
- * tokenizer (`server/src/core/scan.ts`) can read them, but on a company with thousands of such
- * files it is a lot of code for V8 to warm up in every run. The literals a rule fires on almost
- * always stand in the lines of imports at the top of a file, and those lines are read here by
- * native regular expressions. The plugin asks the header only about the literals the prefilter
- * found firing; where one lies past the header, the tokenizer reads the file.
+ * Why: in oxlint, every file's imports are judged, and a file where some rule fires needs its
+ * import sites read exactly. The tokenizer (`server/src/core/scan.ts`) can read them, but on a
+ * company with thousands of such files it is a lot of code for V8 to warm up in every run. Most
+ * import sites, and almost all that rules fire on, stand in the lines of imports at the top of a
+ * file, and those lines are read here by native regular expressions. The prefilter reads each
+ * file's header by its shape (specifiers and places; names with `namesOf`, only where they can
+ * matter) and the rest of the text by its candidates; a file whose firing literals all stand in
+ * its header has its findings from those sites, and where one lies past it, the tokenizer reads
+ * the file.
  *
  * Lines known (spaces and tabs between words, ASCII names; a line comment may end any of them):
  *   - a blank line, a line comment, a block comment that ends its line, a hashbang first;
@@ -230,22 +233,30 @@ function braces(ts: Token[], i: number, names: Names): Names | undefined {
   if (ts[i]?.text !== "{" || last <= i || ts[last].text !== "}") return undefined;
   // (`default` may be named in braces: `{ default as x }`, `export { default } from`.)
   const named = (t: Token | undefined): t is Token => t !== undefined && isWord(t) && (t.text === "default" || !AMBIGUOUS.has(t.text));
-  i++;
-  while (i < last) {
-    if (ts[i].text === "type" && named(ts[i + 1])) i++;
-    const name = ts[i];
-    if (!named(name)) return undefined;
-    i++;
-    if (ts[i].text === "as") {
-      if (!named(ts[i + 1])) return undefined;
-      i += 2;
+  return commaList(ts, i + 1, last, (k) => {
+    if (ts[k].text === "type" && named(ts[k + 1])) k++;
+    const name = ts[k];
+    if (!named(name)) return -1;
+    k++;
+    if (ts[k].text === "as") {
+      if (!named(ts[k + 1])) return -1;
+      k += 2;
     }
     names.push({ imported: name.text, range: rangeOf(name) });
-    if (i === last) break;
-    if (ts[i].text !== ",") return undefined;
-    i++; // (a trailing comma leaves `i` at the closing brace)
+    return k;
+  }) ? names : undefined;
+}
+
+/** Items separated by commas from token `i` to `last` (a closing brace; a trailing comma allowed): whether `item` read each (it gives where its item ends, or -1). */
+function commaList(ts: Token[], i: number, last: number, item: (i: number) => number): boolean {
+  while (i < last) {
+    const next = item(i);
+    if (next < 0) return false;
+    if (next === last) return true;
+    if (ts[next].text !== ",") return false;
+    i = next + 1; // (a trailing comma leaves `i` at the closing brace)
   }
-  return names;
+  return true;
 }
 
 /** `const x = require("m")` and `await import("m")`: `*` at the literal; `const { a, b: c } = require("m")`: each key at itself. */
@@ -256,21 +267,17 @@ function bindingNames(text: string, at: number, binding: string, call: string, l
   const ts = tokens(binding, at);
   if (ts === undefined) return undefined;
   const names: Names = [];
-  const last = ts.length - 1;
-  let i = 1;
-  while (i < last) {
-    const key = ts[i];
-    if (!isName(key)) return undefined;
-    i++;
-    if (ts[i].text === ":") {
-      if (!isName(ts[i + 1])) return undefined;
-      i += 2;
+  const read = commaList(ts, 1, ts.length - 1, (k) => {
+    const key = ts[k];
+    if (!isName(key)) return -1;
+    k++;
+    if (ts[k].text === ":") {
+      if (!isName(ts[k + 1])) return -1;
+      k += 2;
     }
     names.push({ imported: key.text, range: rangeOf(key) });
-    if (i === last) break;
-    if (ts[i].text !== ",") return undefined;
-    i++;
-  }
+    return k;
+  });
   // `const {} = require("m")`: no names, as the tree gives; left to the tokenizer.
-  return names.length > 0 ? names : undefined;
+  return read && names.length > 0 ? names : undefined;
 }

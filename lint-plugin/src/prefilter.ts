@@ -356,23 +356,17 @@ export class Prefilter {
       mask |= rules;
       (firing ??= []).push({ at, rules, named, site });
     }
-    const body = header.end === text.length ? NO_CANDIDATES : candidates(text, ctx.role.isDataFile, header.end);
-    if (body === "all") return every;
-    for (const c of body) {
-      const rules = this.judge(c, ctx, shared);
-      if (rules === 0) continue;
-      mask |= rules;
-      (firing ??= []).push({ at: c.at, rules, named: c.names.length > 0 });
-    }
-    return mask === 0 ? Prefilter.NONE : { fire: this.setOf(mask), firing };
+    return this.withCandidates(header.end === text.length ? NO_CANDIDATES : candidates(text, ctx.role.isDataFile, header.end), ctx, shared, mask, firing);
   }
 
   /** The verdict from every candidate of the text, its header read as any other text (where a header's names cannot be read). */
   private byCandidates(ctx: ImportContext, text: string, shared: Map<string, number> | undefined): Verdict {
-    const found = candidates(text, ctx.role.isDataFile);
+    return this.withCandidates(candidates(text, ctx.role.isDataFile), ctx, shared, 0, undefined);
+  }
+
+  /** The verdict of a file: the rules that `mask` says fire, where `firing` says, and those that fire on `found`. */
+  private withCandidates(found: Candidate[] | "all", ctx: ImportContext, shared: Map<string, number> | undefined, mask: number, firing: Firing[] | undefined): Verdict {
     if (found === "all") return this.every;
-    let mask = 0;
-    let firing: Firing[] | undefined;
     for (const c of found) {
       const rules = this.judge(c, ctx, shared);
       if (rules === 0) continue;
