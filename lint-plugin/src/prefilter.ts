@@ -399,7 +399,11 @@ export class Prefilter {
     const site: ImportSite<null> = { specifier: c.specifier, specifierRange: null, names: c.names.length === 0 ? NO_NAMES_IN_SITE : c.names.map((imported) => ({ imported, range: null })) };
     let rules = 0;
     for (let i = 0; i < this.rules.length; i++) if (this.rules[i].judgeImport(site, ctx).length > 0) rules |= 1 << i;
-    if (key !== undefined) memo!.set(key, memo === this.bare || sharesVerdict(importTarget(ctx, c.specifier)) ? rules : -1);
+    if (key !== undefined) {
+      // (The company-wide table is a pure function of its keys, never stale; bounded for a host that lints for days.)
+      if (memo === this.bare && this.bare.size >= 10_000) this.bare.clear();
+      memo!.set(key, memo === this.bare || sharesVerdict(importTarget(ctx, c.specifier)) ? rules : -1);
+    }
     return rules;
   }
 

@@ -342,3 +342,17 @@ test("prefilter: files of one folder with other roles are judged by their own ro
   }
 });
 
+
+test("prefilter: the verdicts shared company-wide (specifiers that are no path) stay bounded in a host that lints for days", () => {
+  const prefilter = new Prefilter(IMPORT_RULES);
+  const ctx = ctxOf("resources/r.ts");
+  const bare = (prefilter as unknown as { bare: Map<string, number> }).bare;
+  let most = 0;
+  for (let i = 0; i < 12_000; i++) {
+    prefilter.verdict(ctx, `import { secret, name${i} } from "@sanoma-ai/workflows";\n`, {});
+    most = Math.max(most, bare.size);
+  }
+  assert.ok(most >= 9_000 && most <= 10_000, `at most ${most} kept`);
+  // Still right after the table was emptied.
+  assert.deepEqual([...prefilter.verdict(ctx, `import { secret } from "@sanoma-ai/workflows";\n`, {}).fire], ["data-file-imports"]);
+});
