@@ -8,12 +8,15 @@
  * Each rule has two entry points: `create` (ESLint, and any host of the classic API: called per
  * file) and `createOnce` (oxlint: called once, with a `before` hook per file that can skip the file
  * before its syntax tree is even handed to JavaScript). In oxlint a file's text is read first: the
- * prefilter (`prefilter.ts`) skips the files where no rule can fire, and in the others the import
- * sites are read from the text (`scan.ts`) and judged at once, in `before`; only a file whose text
- * the scanner cannot vouch for is visited in its syntax tree.
+ * prefilter (`prefilter.ts`) reads the lines of imports it opens with as sites (`header.ts`) and
+ * the rest of it by its candidate literals, and skips the files where no rule can fire; in the
+ * others the findings come from those sites when every literal that fires stands among them,
+ * else the import sites are read from the text (`scan.ts`), and judged at once, in `before`; only
+ * a file whose text the scanner cannot vouch for is visited in its syntax tree.
  *
  * Architecture invariant: nothing here judges an import. The bundle holds the core's path rules
- * and company model, never the TypeScript parser.
+ * and company model, never the TypeScript parser. What the prefilter shares between files is only
+ * where a rule may fire; every finding reported is `judgeImport`'s, on a site read exactly.
  */
 import { IMPORT_RULES } from "../../server/src/core/rules/imports.ts";
 import { ruleDocsUrl } from "../../server/src/core/rules/docs-url.ts";
