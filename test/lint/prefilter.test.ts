@@ -278,7 +278,7 @@ test("candidates: a clause that cannot be read simply takes every word of the fi
 /** A small deterministic generator of import-heavy files, with the tricks a reader can trip on. */
 function* generated(count: number): Generator<string> {
   let seed = 42;
-  const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
+  const rnd = (n: number) => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return seed % n; };
   const pick = <T>(xs: T[]): T => xs[rnd(xs.length)];
   const spec = () => {
     const s = pick([...PATHS, ...FRAMEWORK, ...BARE.filter(Boolean)]);

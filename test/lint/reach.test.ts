@@ -13,7 +13,7 @@ import { importTarget, isPathSpecifier, joinRelative, targetApp } from "../../se
 import type { ImportContext } from "../../server/src/core/rules/rule.ts";
 
 function random(seed: number) {
-  return (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return (seed >>> 12) % n; };
+  return (n: number) => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return (seed >>> 12) % n; };
 }
 
 const SEGMENTS = ["a", "b", ".", "..", "", "apps", "x.ts", "...", ".hidden", "workflows"];

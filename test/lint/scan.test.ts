@@ -144,7 +144,7 @@ module.exports = { meta: { name: "scan-check" }, rules: { agree: { meta: { schem
 /** Generated files: import forms with gaps, among the constructs a tokenizer can misread. */
 function* generated(count: number): Generator<string> {
   let seed = 7;
-  const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return (seed >>> 12) % n; }; // high bits: the low ones cycle
+  const rnd = (n: number) => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return (seed >>> 12) % n; }; // high bits: the low ones cycle
   const pick = <T>(xs: T[]): T => xs[rnd(xs.length)];
   const spec = () => pick(["'./a'", '"../b"', '"@sanoma-ai/workflows"', '"zod"', "'../../c/d'", '"./e\\x2ef"', '"./é"', '"/abs"']);
   const dq = () => spec().replace(/'/g, '"');

@@ -75,7 +75,7 @@ test("jsonErrorAt: a strict JSON reading accepts exactly what JSON.parse accepts
   const base = `{"version": 1, "bindings": {"r/a.ts#x": {"type": "t.a", "object": "o:1", "n": [-0.5e+3, 12, true, false, null, "\\u00e9\\n"]}}}`;
   const alphabet = ` \t\n{}[],:"'\\-+.0123456789eEtrufalsn\u0001x`;
   let seed = 7;
-  const rand = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
+  const rand = (n: number) => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return seed % n; };
   let rejected = 0;
   for (let k = 0; k < 4000; k++) {
     let t = base;

@@ -34,7 +34,7 @@ const SEGMENTS = ["apps", "a", ".x", "", "workflows", "resources", "scenarios", 
 
 test("roleOf, and a folder's role then a name's, read a path as the one-step reading did", () => {
   let seed = 11;
-  const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return (seed >>> 12) % n; };
+  const rnd = (n: number) => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return (seed >>> 12) % n; };
   const seen = new Set<string>();
   for (let i = 0; i < 30_000; i++) {
     const rel = Array.from({ length: 1 + rnd(5) }, () => SEGMENTS[rnd(SEGMENTS.length)]).join("/");
