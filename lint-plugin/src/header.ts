@@ -103,18 +103,18 @@ function line(text: string, pos: number, sites: HeaderSite[], wanted: ReadonlyMa
   if (c === 10 || c === 13 || c === 47 /* / */) return after(text.charCodeAt(first + 1) === 42 /* * */ ? BLOCK : BLANK, text, pos);
   let m: RegExpExecArray | null;
   if (c === 105 /* i */) {
-    if ((m = match(IMPORT, text, pos))) return site(text, sites, pos, m, IMPORT_FORM, pos + m[1].length + 6 + m[2].length + 4 + m[3].length, m[5], wanted);
-    if ((m = match(SIDE_EFFECT, text, pos))) return site(text, sites, pos, m, SIDE_EFFECT_FORM, pos + m[1].length, m[3], wanted);
-    if ((m = match(IMPORT_EQUALS, text, pos))) return site(text, sites, pos, m, IMPORT_EQUALS_FORM, pos + m[1].length + m[2].length + m[3].length, m[5], wanted);
+    if ((m = match(IMPORT, text, pos))) return site(sites, pos, m, IMPORT_FORM, pos + m[1].length + 6 + m[2].length + 4 + m[3].length, m[5], wanted);
+    if ((m = match(SIDE_EFFECT, text, pos))) return site(sites, pos, m, SIDE_EFFECT_FORM, pos + m[1].length, m[3], wanted);
+    if ((m = match(IMPORT_EQUALS, text, pos))) return site(sites, pos, m, IMPORT_EQUALS_FORM, pos + m[1].length + m[2].length + m[3].length, m[5], wanted);
     return -1;
   }
   if (c === 101 /* e */) {
     if (!(m = match(EXPORT, text, pos))) return -1;
-    return site(text, sites, pos, m, EXPORT_FORM, pos + m[1].length + 6 + m[2].length + 4 + m[3].length, m[5], wanted);
+    return site(sites, pos, m, EXPORT_FORM, pos + m[1].length + 6 + m[2].length + 4 + m[3].length, m[5], wanted);
   }
   if (c === 99 /* c */ || c === 108 /* l */ || c === 118 /* v */) {
     if (!(m = match(REQUIRE, text, pos))) return -1;
-    return site(text, sites, pos, m, REQUIRE_FORM, pos + m[1].length + m[2].length + m[3].length + m[4].length + m[5].length, m[7], wanted);
+    return site(sites, pos, m, REQUIRE_FORM, pos + m[1].length + m[2].length + m[3].length + m[4].length + m[5].length, m[7], wanted);
   }
   return -1;
 }
@@ -130,10 +130,10 @@ function after(re: RegExp, text: string, pos: number): number {
 }
 
 /** Pushes the line's site (when wanted, with its names where asked) and gives where the line ends, or -1 when names asked for cannot be read. */
-function site(text: string, sites: HeaderSite[], line: number, m: RegExpExecArray, form: number, at: number, value: string, wanted: ReadonlyMap<number, boolean> | "shape" | undefined): number {
+function site(sites: HeaderSite[], line: number, m: RegExpExecArray, form: number, at: number, value: string, wanted: ReadonlyMap<number, boolean> | "shape" | undefined): number {
   const want = wanted === undefined ? true : wanted === "shape" ? false : wanted.get(at);
   if (want !== undefined) {
-    const read = want ? namesAt(text, line, m, form, at) : NO_NAMES;
+    const read = want ? namesAt(line, m, form, at) : NO_NAMES;
     if (read === undefined) return -1;
     sites.push({ specifier: value, specifierRange: { range: [at, at + value.length + 2] }, names: read, line });
   }
@@ -141,9 +141,9 @@ function site(text: string, sites: HeaderSite[], line: number, m: RegExpExecArra
 }
 
 /** The names of the line at `pos` matched as `form` (its literal at `at`), or undefined where they cannot be read here. */
-function namesAt(text: string, pos: number, m: RegExpExecArray, form: number, at: number): Names | undefined {
+function namesAt(pos: number, m: RegExpExecArray, form: number, at: number): Names | undefined {
   switch (form) {
-    case IMPORT_FORM: return importNames(text, pos + m[1].length + 6, m[2]);
+    case IMPORT_FORM: return importNames(pos + m[1].length + 6, m[2]);
     case SIDE_EFFECT_FORM: return [];
     case IMPORT_EQUALS_FORM: {
       const id = pos + m[1].length;
@@ -152,9 +152,9 @@ function namesAt(text: string, pos: number, m: RegExpExecArray, form: number, at
     case EXPORT_FORM: {
       const keyword = pos + m[1].length;
       const end = m[7] === undefined ? at + m[5].length + 2 : at + m[5].length + 2 + m[6].length + 1;
-      return exportNames(text, keyword + 6, m[2], [keyword, end]);
+      return exportNames(keyword + 6, m[2], [keyword, end]);
     }
-    default: return bindingNames(text, pos + m[1].length, m[2], m[4], at, m[7]);
+    default: return bindingNames(pos + m[1].length, m[2], m[4], at, m[7]);
   }
 }
 
@@ -196,7 +196,7 @@ function clauseTokens(clause: string, at: number): Token[] | undefined {
 }
 
 /** `import d, * as ns`, `import d, { a as b }`, `import { … }`: default at d, `*` at ns, each imported name at itself. */
-function importNames(text: string, at: number, clause: string): Names | undefined {
+function importNames(at: number, clause: string): Names | undefined {
   const ts = clauseTokens(clause, at);
   if (ts === undefined) return undefined;
   const names: Names = [];
@@ -216,7 +216,7 @@ function importNames(text: string, at: number, clause: string): Names | undefine
 }
 
 /** `export * from` (`*` at the statement, `;` included: `statement`), `export * as ns` (at ns), `export { a as b }` (each local name at itself). */
-function exportNames(text: string, at: number, clause: string, statement: [number, number]): Names | undefined {
+function exportNames(at: number, clause: string, statement: [number, number]): Names | undefined {
   const ts = clauseTokens(clause, at);
   if (ts === undefined) return undefined;
   if (ts[0].text === "*") {
@@ -260,7 +260,7 @@ function commaList(ts: Token[], i: number, last: number, item: (i: number) => nu
 }
 
 /** `const x = require("m")` and `await import("m")`: `*` at the literal; `const { a, b: c } = require("m")`: each key at itself. */
-function bindingNames(text: string, at: number, binding: string, call: string, literal: number, value: string): Names | undefined {
+function bindingNames(at: number, binding: string, call: string, literal: number, value: string): Names | undefined {
   const whole: Names = [{ imported: "*", range: { range: [literal, literal + value.length + 2] } }];
   if (!binding.startsWith("{")) return AMBIGUOUS.has(binding) ? undefined : whole;
   if (call !== "require") return whole;
