@@ -35,7 +35,7 @@ export interface HeaderSite extends TextSite { line: number }
 export interface Header {
   /** The sites of the header's lines, in order. */
   sites: HeaderSite[];
-  /** Where the header ends: the start of the first line it does not know, or the text's length (asked for some literals: or past the line of the last). */
+  /** Where the header ends: the start of the first line it does not know, or the text's length. */
   end: number;
 }
 
@@ -65,28 +65,23 @@ const IMPORT_EQUALS = new RegExp(String.raw`([ \t]*import[ \t]+)(${ID})([ \t]*=[
 const REQUIRE = new RegExp(String.raw`([ \t]*(?:const|let|var)[ \t]+)(${ID}|\{[\w$ \t:,]*\})([ \t]*=[ \t]*)(require|await[ \t]+import|import)([ \t]*\([ \t]*)${LITERAL}\6[ \t]*\)[ \t]*;` + EOL, "y");
 
 /**
- * The header of a text (see above). `wanted`: the literals (their opening quote) whose sites are
- * wanted, each with whether its names are (`false`: the caller knows they cannot matter, and the
- * site comes with none); the others are passed over and left out of `sites`. `"shape"`: every
- * site, none with its names (read them with `namesOf` where they matter). Not given: every site
- * with its names. A line is known by its shape alone: `import …` up to `from` and a literal, with
- * nothing in between that could hide a string or a comment, is one import declaration whatever
- * its names; only names asked for must be read for their line to be known.
+ * The header of a text (see above), every site with its names; `"shape"`: every site with none
+ * (read them with `namesOf` where they matter). A line is known by its shape alone: `import …` up
+ * to `from` and a literal, with nothing in between that could hide a string or a comment, is one
+ * import declaration whatever its names; read by its shape, a header runs on past a line whose
+ * names it could not read (`namesOf` then says so).
  */
-export function readHeader(text: string, wanted?: ReadonlyMap<number, boolean> | "shape"): Header {
+export function readHeader(text: string, read?: "shape"): Header {
+  const names = read !== "shape";
   const sites: HeaderSite[] = [];
   let pos = 0;
   if (text.charCodeAt(0) === 35 /* # */ && text.charCodeAt(1) === 33 /* ! */) {
     HASHBANG.lastIndex = 0;
     if (HASHBANG.test(text)) pos = HASHBANG.lastIndex;
   }
-  // Asked for some literals, the reading stops past the last of them: what follows cannot change them.
-  let last = Infinity;
-  if (wanted !== undefined && wanted !== "shape") { last = -1; for (const at of wanted.keys()) if (at > last) last = at; }
   for (;;) {
     if (pos >= text.length) return { sites, end: text.length };
-    if (pos > last) return { sites, end: pos };
-    const next = line(text, pos, sites, wanted);
+    const next = line(text, pos, sites, names);
     if (next < 0) return { sites, end: pos };
     pos = next;
   }
@@ -95,26 +90,26 @@ export function readHeader(text: string, wanted?: ReadonlyMap<number, boolean> |
 /** The forms of a line with a site. */
 const IMPORT_FORM = 1, SIDE_EFFECT_FORM = 2, IMPORT_EQUALS_FORM = 3, EXPORT_FORM = 4, REQUIRE_FORM = 5;
 
-/** Where the line at `pos` ends, when it is one the header knows (its site pushed where wanted); else -1. */
-function line(text: string, pos: number, sites: HeaderSite[], wanted: ReadonlyMap<number, boolean> | "shape" | undefined): number {
+/** Where the line at `pos` ends, when it is one the header knows (its site pushed, with its names when `names`); else -1. */
+function line(text: string, pos: number, sites: HeaderSite[], names: boolean): number {
   let first = pos;
   let c = text.charCodeAt(first);
   while (c === 32 || c === 9) c = text.charCodeAt(++first);
   if (c === 10 || c === 13 || c === 47 /* / */) return after(text.charCodeAt(first + 1) === 42 /* * */ ? BLOCK : BLANK, text, pos);
   let m: RegExpExecArray | null;
   if (c === 105 /* i */) {
-    if ((m = match(IMPORT, text, pos))) return site(sites, pos, m, IMPORT_FORM, pos + m[1].length + 6 + m[2].length + 4 + m[3].length, m[5], wanted);
-    if ((m = match(SIDE_EFFECT, text, pos))) return site(sites, pos, m, SIDE_EFFECT_FORM, pos + m[1].length, m[3], wanted);
-    if ((m = match(IMPORT_EQUALS, text, pos))) return site(sites, pos, m, IMPORT_EQUALS_FORM, pos + m[1].length + m[2].length + m[3].length, m[5], wanted);
+    if ((m = match(IMPORT, text, pos))) return site(sites, pos, m, IMPORT_FORM, pos + m[1].length + 6 + m[2].length + 4 + m[3].length, m[5], names);
+    if ((m = match(SIDE_EFFECT, text, pos))) return site(sites, pos, m, SIDE_EFFECT_FORM, pos + m[1].length, m[3], names);
+    if ((m = match(IMPORT_EQUALS, text, pos))) return site(sites, pos, m, IMPORT_EQUALS_FORM, pos + m[1].length + m[2].length + m[3].length, m[5], names);
     return -1;
   }
   if (c === 101 /* e */) {
     if (!(m = match(EXPORT, text, pos))) return -1;
-    return site(sites, pos, m, EXPORT_FORM, pos + m[1].length + 6 + m[2].length + 4 + m[3].length, m[5], wanted);
+    return site(sites, pos, m, EXPORT_FORM, pos + m[1].length + 6 + m[2].length + 4 + m[3].length, m[5], names);
   }
   if (c === 99 /* c */ || c === 108 /* l */ || c === 118 /* v */) {
     if (!(m = match(REQUIRE, text, pos))) return -1;
-    return site(sites, pos, m, REQUIRE_FORM, pos + m[1].length + m[2].length + m[3].length + m[4].length + m[5].length, m[7], wanted);
+    return site(sites, pos, m, REQUIRE_FORM, pos + m[1].length + m[2].length + m[3].length + m[4].length + m[5].length, m[7], names);
   }
   return -1;
 }
@@ -129,14 +124,11 @@ function after(re: RegExp, text: string, pos: number): number {
   return re.test(text) ? re.lastIndex : -1;
 }
 
-/** Pushes the line's site (when wanted, with its names where asked) and gives where the line ends, or -1 when names asked for cannot be read. */
-function site(sites: HeaderSite[], line: number, m: RegExpExecArray, form: number, at: number, value: string, wanted: ReadonlyMap<number, boolean> | "shape" | undefined): number {
-  const want = wanted === undefined ? true : wanted === "shape" ? false : wanted.get(at);
-  if (want !== undefined) {
-    const read = want ? namesAt(line, m, form, at) : NO_NAMES;
-    if (read === undefined) return -1;
-    sites.push({ specifier: value, specifierRange: { range: [at, at + value.length + 2] }, names: read, line });
-  }
+/** Pushes the line's site (with its names when `names`) and gives where the line ends, or -1 when its names cannot be read. */
+function site(sites: HeaderSite[], line: number, m: RegExpExecArray, form: number, at: number, value: string, names: boolean): number {
+  const read = names ? namesAt(line, m, form, at) : NO_NAMES;
+  if (read === undefined) return -1;
+  sites.push({ specifier: value, specifierRange: { range: [at, at + value.length + 2] }, names: read, line });
   return m.index + m[0].length;
 }
 
@@ -163,7 +155,7 @@ const NO_NAMES: Names = [];
 /** The names of a site read by its shape (`"shape"`), read now; undefined where they cannot be read (the line is then one the header does not know). */
 export function namesOf(text: string, site: HeaderSite): TextSite["names"] | undefined {
   const one: HeaderSite[] = [];
-  return line(text, site.line, one, new Map([[site.specifierRange.range[0], true]])) < 0 ? undefined : one[0]?.names;
+  return line(text, site.line, one, true) < 0 ? undefined : one[0]?.names;
 }
 
 // ---- Names --------------------------------------------------------------------------------------

@@ -255,15 +255,10 @@ function lastKeyword(text: string, from: number, to: number): number {
   return -1;
 }
 
-/**
- * A candidate the rules may fire on: where its literal opens, which of the prefilter's rules (bit
- * `i` for `rules[i]`), and whether its names were judged (`false`: a path in a text that cannot
- * name `collection`, whose names no rule reads).
- */
+/** A candidate the rules may fire on: where its literal opens, and which of the prefilter's rules (bit `i` for `rules[i]`). */
 export interface Firing {
   at: number;
   rules: number;
-  named: boolean;
   /** The site at this literal, where the file's header read it (with its names where any can matter). */
   site?: TextSite;
 }
@@ -354,7 +349,7 @@ export class Prefilter {
       const rules = this.judge({ specifier, names: named ? site.names.map((n) => n.imported) : NO_NAMES, at }, ctx, shared);
       if (rules === 0) continue;
       mask |= rules;
-      (firing ??= []).push({ at, rules, named, site });
+      (firing ??= []).push({ at, rules, site });
     }
     return this.withCandidates(header.end === text.length ? NO_CANDIDATES : candidates(text, ctx.role.isDataFile, header.end), ctx, shared, mask, firing);
   }
@@ -371,7 +366,7 @@ export class Prefilter {
       const rules = this.judge(c, ctx, shared);
       if (rules === 0) continue;
       mask |= rules;
-      (firing ??= []).push({ at: c.at, rules, named: c.names.length > 0 });
+      (firing ??= []).push({ at: c.at, rules });
     }
     return mask === 0 ? Prefilter.NONE : { fire: this.setOf(mask), firing };
   }

@@ -6,13 +6,13 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readHeader } from "../../lint-plugin/src/header.ts";
+import { namesOf, readHeader } from "../../lint-plugin/src/header.ts";
 
 type Row = [specifier: string, at: string, names: string[]];
 
 /** The header's sites as short rows (specifier, its literal, each name with its text), and what follows the header. */
-function read(text: string, wanted?: ReadonlyMap<number, boolean>): { rows: Row[]; rest: string } {
-  const h = readHeader(text, wanted);
+function read(text: string, how?: "shape"): { rows: Row[]; rest: string } {
+  const h = readHeader(text, how);
   const at = (r: [number, number]) => text.slice(r[0], r[1]);
   return { rows: h.sites.map((s) => [s.specifier, at(s.specifierRange.range), s.names.map((n) => `${n.imported}@${at(n.range.range)}`)]), rest: text.slice(h.end) };
 }
@@ -56,22 +56,16 @@ for (const [name, text, rows, rest] of cases) {
   test(`readHeader: ${name}`, () => assert.deepEqual(read(text), { rows, rest }));
 }
 
-test("readHeader: asked for some literals, only their sites, as the whole reading gives them (without names where not asked); other lines are known by their shape", () => {
+test("readHeader by shape: every site, without names, past a line whose names cannot be read; namesOf reads them as the whole reading does", () => {
   const text = `import a from "./a";\nimport { type as } from "./odd";\nimport { b } from "./b";\nconst c = 1;\n`;
   // Read whole, the header ends before the line it cannot name.
   assert.deepEqual(read(text), { rows: [["./a", `"./a"`, ["default@a"]]], rest: text.slice(text.indexOf("import { type")) });
-  // Asked for ./b only: the odd line is an import declaration all the same, and the reading stops past ./b's line.
-  const b = text.indexOf(`"./b"`);
-  assert.deepEqual(read(text, new Map([[b, true]])), { rows: [["./b", `"./b"`, ["b@b"]]], rest: "const c = 1;\n" });
-  assert.deepEqual(read(text, new Map([[b, false]])), { rows: [["./b", `"./b"`, []]], rest: "const c = 1;\n" }, "its names not asked for");
-  const a = text.indexOf(`"./a"`);
-  assert.deepEqual(read(text, new Map([[a, true]])), { rows: [["./a", `"./a"`, ["default@a"]]], rest: text.slice(text.indexOf("import { type")) }, "nothing past the line of the last literal asked for is read");
-  // Asked for the odd line's literal with its names, which cannot be read: the header ends before it; without them, it is read.
-  const odd = text.indexOf(`"./odd"`);
-  assert.deepEqual(read(text, new Map([[odd, true], [b, true]])), { rows: [], rest: text.slice(text.indexOf("import { type")) });
-  assert.deepEqual(read(text, new Map([[odd, false], [b, true]])).rows, [["./odd", `"./odd"`, []], ["./b", `"./b"`, ["b@b"]]]);
-  // A place that is no literal of the header takes nothing.
-  assert.deepEqual(read(text, new Map([[0, true]])).rows, []);
+  // By its shape, the odd line is an import declaration all the same, and the header runs to `const`.
+  assert.deepEqual(read(text, "shape"), { rows: [["./a", `"./a"`, []], ["./odd", `"./odd"`, []], ["./b", `"./b"`, []]], rest: "const c = 1;\n" });
+  const sites = readHeader(text, "shape").sites;
+  const at = (r: [number, number]) => text.slice(r[0], r[1]);
+  assert.deepEqual(sites.map((s) => namesOf(text, s)?.map((n) => `${n.imported}@${at(n.range.range)}`)), [["default@a"], undefined, ["b@b"]]);
+  assert.deepEqual(sites.map((s) => text.slice(s.line, s.line + 8)), ["import a", "import {", "import {"], "each site knows where its line starts");
 });
 
 test("readHeader: a huge header is read whole; texts that open with no import line end it at 0 (no search runs past a first quote, `;` or slash)", () => {

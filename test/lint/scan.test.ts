@@ -107,7 +107,7 @@ describe("scanSites on written-out cases", () => {
 const CHECKER = `
 const { scanSites } = require(${JSON.stringify(join(REPO, "server/src/core/scan.ts"))});
 const { siteVisitor } = require(${JSON.stringify(join(REPO, "lint-plugin/src/sites.ts"))});
-const { readHeader } = require(${JSON.stringify(join(REPO, "lint-plugin/src/header.ts"))});
+const { namesOf, readHeader } = require(${JSON.stringify(join(REPO, "lint-plugin/src/header.ts"))});
 let tree = [];
 const row = (s) => [s.specifier, s.specifierRange.range, s.names.map((n) => [n.imported, n.range.range])];
 const order = (a, b) => a[1][0] - b[1][0] || a[1][1] - b[1][1];
@@ -125,17 +125,23 @@ module.exports = { meta: { name: "scan-check" }, rules: { agree: { meta: { schem
         message = a === b ? "agree " + tree.length : "DIFF tree " + a + " text " + b;
       }
       context.report({ node: { range: [0, 0] }, message });
-      // The header: its sites are the tree's sites before its end, read whole and read only at the tree's literals.
+      // The header: its sites are the tree's sites before its end, read whole and by its shape.
       const src = context.sourceCode.text;
       const whole = readHeader(src);
       const before = JSON.stringify(tree.filter((s) => s[1][0] < whole.end).sort(order));
       const read = JSON.stringify(whole.sites.map(row).sort(order));
-      const lazy = readHeader(src, new Map(tree.map((s) => [s[1][0], true])));
-      const lazyBefore = JSON.stringify(tree.filter((s) => s[1][0] < lazy.end).sort(order));
-      const lazyRead = JSON.stringify(lazy.sites.map(row).sort(order));
-      // (Asked for literals, the reading stops past the line of the last: no further than the whole's, unless that stopped before one.)
-      const ok = before === read && lazyBefore === lazyRead;
-      context.report({ node: { range: [0, 0] }, message: ok ? "header " + whole.sites.length + " " + (whole.end === src.length ? "whole" : "part") : "HEADER DIFF tree " + before + " header " + read + " | lazy tree " + lazyBefore + " header " + lazyRead });
+      // As the prefilter reads it: by its shape, the tree's sites before its end (specifiers and places),
+      // and where namesOf reads a site's names, the tree's names of that site.
+      const shape = readHeader(src, "shape");
+      const places = (rows) => JSON.stringify(rows.map((r) => [r[0], r[1]]).sort(order));
+      const shapeTree = places(tree.filter((s) => s[1][0] < shape.end)), shapeRead = places(shape.sites.map(row));
+      const namesDiffer = shape.sites.filter((s) => {
+        const names = namesOf(src, s);
+        const t = tree.find((r) => r[1][0] === s.specifierRange.range[0]);
+        return names !== undefined && (t === undefined || JSON.stringify(t[2]) !== JSON.stringify(row({ ...s, names })[2]));
+      });
+      const ok = before === read && shapeTree === shapeRead && namesDiffer.length === 0 && shape.end >= whole.end;
+      context.report({ node: { range: [0, 0] }, message: ok ? "header " + whole.sites.length + " " + (whole.end === src.length ? "whole" : "part") : "HEADER DIFF tree " + before + " header " + read + " | by shape: tree " + shapeTree + " header " + shapeRead + " names differ at " + JSON.stringify(namesDiffer.map(row)) });
     },
   };
 } } } };
