@@ -15,6 +15,7 @@ import { findCompanyRoot } from "../../server/src/core/company.ts";
 import { walkReads } from "../../server/src/core/model.ts";
 import { readFacts } from "../../server/src/core/facts.ts";
 import { exportsTarget } from "../../server/src/core/connectors.ts";
+import { CLOUD_PACKAGE } from "../support/companies.ts";
 import { join } from "node:path";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 
@@ -348,6 +349,7 @@ test("cases: a lockfile binding into a data file with syntax errors is not an or
 export default {};
 //- /resources/broken.ts
 export const web = vm({ name: "web" ;;;
+//                                  ^ syntax-error resources/broken.ts does not parse (',' expected.): Sanoma cannot load it
 //- /sanoma.lock.json
 { "version": 1, "bindings": {
   "resources/broken.ts#web": { "type": "x.vm", "object": "x:1" },
@@ -400,6 +402,7 @@ test("cases: a binding into a data file with syntax errors shares no object: not
 export default {};
 //- /resources/broken.ts
 export const x = vm({ name: "x" ;
+//                              ^ syntax-error
 //- /resources/ok.ts
 import { vm } from "@x/cloud";
 export const a = vm({ name: "a" });
@@ -487,6 +490,8 @@ export default {};
 import { box } from "@x/cloud";
 export const web = box({ name: "web" });
 export const oops = box({ name: "x" }
+  export const after = 1;
+//^^^^^^ syntax-error ',' expected
 //- /resources/ok.ts
 import { vm, box } from "@x/cloud";
 export const api = vm({ name: "api" });
@@ -1098,24 +1103,26 @@ export { hidden, other as api };
 export const trigger = defineResource({ vendor: "x", type: "trigger", schema: z.object({ path: z.string() }), wakeup: { verify: "hmac" } });
 `));
 
-test("cases: a collections file that fails to load: a collection not found may be declared there, so nothing is said of it; an unknown operation still is (A6's rule for the lockfile, B1)", () => check(`
+test("cases: a collections file that fails to load declares no collection: a reference to a collection not found may name one of it, so nothing is said; an unknown operation of a collection of a file that loads still is (A6's rule for the lockfile, A11, B1)", () => check(`
 //- /sanoma.config.ts
 export default {};
 //- /resources/data.ts
 import { collection } from "@sanoma-ai/workflows/data";
 export const orders = collection({ key: "id", fields: { id: "string" } });
 export const broken = collection({ key: "id", fields: { id: "string" } ;
+//                                                                     ^ syntax-error
 export const items = collection({ key: "id", fields: { id: "string" } });
+export const twice = collection({ name: "mine", key: "nope", fields: { id: "string" } });
 //- /workflows/w.ts
 export const ops = ["data.orders.get", "data.items.get", "data.orders.upsert"];
-//                                                       ^^^^^^^^^^^^^^^^^^^^ collection-op
 //- /apps/a/resources/data.ts
 import { collection } from "@sanoma-ai/workflows/data";
 export const mine = collection({ key: "id", fields: { id: "string" } });
 //- /apps/b/workflows/w.ts
 export const ops = ["data.nope.get"];
 //- /apps/a/workflows/w.ts
-export const ops = ["data.mine.get", "data.nope.get"];
+export const ops = ["data.mine.get", "data.nope.get", "data.mine.upsert"];
+//                                                    ^^^^^^^^^^^^^^^^^^ collection-op
 `));
 
 test("cases: a call without a desired object lacks every required field; a lock binding into any file with syntax errors is not an orphan; a copy of the bindings elsewhere in the lockfile does not move where problems land (A4, A6)", () => check(`
@@ -1128,6 +1135,7 @@ export const a = vm();
 //           ^ lockfile bound as x.bucket
 //- /workflows/broken.ts
 export const w = (;
+//                ^ syntax-error workflows/broken.ts does not parse (Expression expected.)
 //- /sanoma.lock.json
 { "previous": { "bindings": { "resources/infra.ts#a": { "type": "x.bucket", "object": "o:1" } } },
   "version": 1, "bindings": {
@@ -1223,4 +1231,129 @@ export default {};
 import { shared } from "/nonexistent-sanoma-elsewhere/shared/config";
 //                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ no-import-outside-company
 import { z } from "zod";
+`));
+
+// ---- A11: files that do not load ------------------------------------------------------------------
+
+test("cases: a data file whose declaration lost its `})` is one syntax-error; nothing it declares is judged, its imports are (A11, the flood of `const is not a field`)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm, trigger } from "@hooli/cloud";
+import { secret } from "@sanoma-ai/workflows";
+//                     ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+import { nightly } from "../workflows/nightly";
+//                      ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+export const bad = vm({ nmae: "bad" });
+export const web = vm({ name: "web", zone: "eu-1"
+  export const wake = trigger({ path: "/wake" });
+//^^^^^^ syntax-error resources/infra.ts does not parse (',' expected.): Sanoma cannot load it
+export const db = vm({ name: "db" });
+export const key = secret("NOPE");
+//- /resources/events.ts
+import { trigger } from "@hooli/cloud";
+export const other = trigger({ path: "/other" });
+//           ^^^^^ lockfile bound as cloud.vm
+//- /workflows/nightly.ts
+export const nightly = async (ctx: any) => ctx.call("data.nope.get", {});
+//                                                  ^^^^^^^^^^^^^^^ collection-op
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#gone": { "type": "cloud.vm", "object": "cloud:vm/1" },
+  "resources/events.ts#other": { "type": "cloud.vm", "object": "cloud:vm/2" }
+//^^^^^^^^^^^^^^^^^^^^^^^^^^^ lockfile bound as cloud.vm
+} }
+${CLOUD_PACKAGE}`));
+
+test("cases: a workflow source that does not parse is a syntax-error; its imports and operation ids are still judged (A11)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /apps/a/workflows/w.ts
+import { x } from "../../b/lib/x";
+//                ^^^^^^^^^^^^^^^ no-cross-app-import
+export const w = async (ctx: any) => {
+  await ctx.call("data.nope.get", {});
+//               ^^^^^^^^^^^^^^^ collection-op
+  ctx.
+  };
+//^ syntax-error Identifier expected
+//- /apps/b/lib/x.ts
+export const x = 1;
+`));
+
+test("cases: a library, a scenario, a test or a declaration file that does not parse is not ours to report (A11: the framework does not load them)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /lib/util.ts
+export const a = (;
+//- /scenarios/s.ts
+export const s = {;
+//- /workflows/w.test.ts
+test("x", () => {;
+//- /resources/types.d.ts
+declare const x: ;
+//- /connectors/c.ts
+export const c = [;
+`));
+
+test("cases: a config that does not parse binds nothing that can be known: neither its bindings nor any secret() call is judged (A11)", () => check(`
+//- /sanoma.config.ts
+export default {
+  secrets: { bindings: { PUSH: { host: true }, A: { env: "X", host: true }, B: { env: "X", host: true } } },
+  name: "x"
+  more: 1,
+//^^^^ syntax-error sanoma.config.ts does not parse (',' expected.)
+};
+//- /resources/infra.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const key = secret("NOT_BOUND");
+`));
+
+test("cases: a data file that does not parse calls no secret(): nothing is said of its calls while the config's bindings are still judged (A11)", () => check(`
+//- /sanoma.config.ts
+export default { secrets: { bindings: { PUSH: { host: true } } } };
+//                                      ^^^^ secret-bindings
+//- /resources/infra.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const key = secret("NOT_BOUND") +;
+//                                      ^ syntax-error
+//- /resources/ok.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const key = secret("ALSO_NOT_BOUND");
+//                        ^^^^^^^^^^^^^^^^ secret-bindings
+`));
+
+test("cases: a declaration in a file that does not parse holds no wakeup or sandbox: the pair it made goes (A11)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/a.ts
+import { trigger, runner } from "@hooli/cloud";
+export const wake = trigger({ path: "/a" });
+export const run = runner({ image: "a" });
+//- /resources/b.ts
+import { trigger, runner } from "@hooli/cloud";
+export const wake = trigger({ path: "/b" });
+export const run = runner({ image: "b" }) }
+//                                        ^ syntax-error
+${CLOUD_PACKAGE}`));
+
+test("cases: a collections file that does not parse declares no collection: no duplicate name, no key judged, no collection() outside a collections file said of a broken workflow source (A11)", () => check(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "nope", fields: { id: "string" } });
+export const again = collection({ name: "users", key: "id", fields: { id: "string" } ]);
+//                                                                                   ^ syntax-error
+//- /apps/a/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const users = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+import { collection } from "@sanoma-ai/workflows/data";
+//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
+export const c = collection({ key: "id", fields: { id: "string" } }
+  export const d = 1;
+//^^^^^^ syntax-error
+//- /workflows/x.ts
+export const x = "data.users.get";
 `));

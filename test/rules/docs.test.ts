@@ -7,7 +7,7 @@ import { RULES, RULE_IDS, ruleDocsUrl } from "../../server/src/core/rules/index.
 import { pages } from "../../scripts/rule-docs.ts";
 
 const DOCS = join(import.meta.dirname, "..", "..", "docs", "rules");
-const SPEC_RULES = ["resource-type", "resource-fields", "resource-type-spec", "one-wakeup", "one-sandbox", "lockfile", "secret-bindings", "collection-op", "collection-file", "collection-import", "collection-name", "collection-key", "collection-scope", "no-cross-app-import", "no-app-import-from-root", "no-import-outside-company", "data-file-imports"];
+const SPEC_RULES = ["resource-type", "resource-fields", "resource-type-spec", "one-wakeup", "one-sandbox", "lockfile", "secret-bindings", "collection-op", "collection-file", "collection-import", "collection-name", "collection-key", "collection-scope", "no-cross-app-import", "no-app-import-from-root", "no-import-outside-company", "data-file-imports", "syntax-error"];
 
 test("docs: the registry holds exactly the rule ids of the spec, one file each", () => {
   assert.deepEqual([...RULE_IDS].sort(), [...SPEC_RULES].sort());

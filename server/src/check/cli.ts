@@ -110,7 +110,8 @@ export function runCheck(argv: string[], io: Io): number {
     const start = io.now();
     ws.loadCompany(root);
     const result = ws.check(root, options);
-    problems.push(...result.problems);
+    // (One at a time: a spread of a 150,000-binding lockfile's problems overflows the stack.)
+    for (const p of result.problems) problems.push(p);
     if (args.verbose) io.err(`${root}: ${ws.companies.get(root)!.files.size} files, ${result.problems.length} problems, ${io.now() - start} ms\n`);
   }
   // No company: said on stderr in either format (a mistyped path in CI should not pass unseen).

@@ -4,7 +4,7 @@
  * Built from facts alone, and kept between checks: a check re-derives only the files changed
  * since the last one.
  */
-import type { CompanyFile, Company } from "./model.ts";
+import { loadFailure, type CompanyFile, type Company } from "./model.ts";
 import { type ConnectorResolver, type Resolution, type ResourceType, contractsOf } from "./connectors.ts";
 import { isFrameworkModule, type CollectionFact, type DeclarationFact, type SecretBindingFact } from "./facts.ts";
 import type { LockFacts } from "./lockfile.ts";
@@ -86,7 +86,10 @@ interface Derived { file: CompanyFile; declarations: Declaration[]; collections:
 function derive(file: CompanyFile, resolver: ConnectorResolver): Derived {
   const declarations: Declaration[] = [];
   const collections: Collection[] = [];
-  const facts = file.facts;
+  // A data file that fails to load (A11: a syntax error) or could not be read declares nothing:
+  // what the parser's recovery made of it is not what Sanoma would load.
+  const failed = !!file.skipped || loadFailure(file) !== undefined;
+  const facts = failed ? undefined : file.facts;
   if (facts) {
     for (const fact of facts.declarations) {
       const resolution = resolveDeclaration(resolver, file, fact);
@@ -102,7 +105,7 @@ function derive(file: CompanyFile, resolver: ConnectorResolver): Derived {
       collections.push({ file, fact, name, scope: file.role.scope, nameRange: fact.nameLiteral?.range ?? fact.nameRange });
     }
   }
-  return { file, declarations, collections, failed: !!file.skipped || (!!facts && facts.syntaxErrors > 0) };
+  return { file, declarations, collections, failed };
 }
 
 let nextVersion = 1;
@@ -270,7 +273,9 @@ export function* analyseSteps(company: Company, resolver: ConnectorResolver): St
     changed = changes;
   }
   index.settle();
-  const config = company.configFile;
+  // A config that fails to load (A11) binds nothing that can be known.
+  const configFile = company.configFile;
+  const config = configFile && !loadFailure(configFile) ? configFile : undefined;
   const idx = index;
   return {
     company, resolver,
@@ -285,7 +290,7 @@ export function* analyseSteps(company: Company, resolver: ConnectorResolver): St
     holders: idx.holders,
     secretBindings: config?.facts?.config?.secretBindings,
     secretBindingsOpen: config?.facts?.config?.secretBindingsOpen === true,
-    hasConfigFacts: !!config?.facts?.config && config.facts.syntaxErrors === 0,
+    hasConfigFacts: !!config?.facts?.config,
     lock: company.lock(),
     failedFiles: idx.failedFiles,
     changed,

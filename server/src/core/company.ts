@@ -142,6 +142,15 @@ export function roleIn(folder: FolderRole, name: string): FileRole {
   };
 }
 
+/**
+ * Whether the framework loads a file of this role by importing it (A11): the config, every data
+ * file and every workflow source. Such a file with a syntax error fails to load; other files'
+ * syntax errors are the compiler's business.
+ */
+export function isLoadedByFramework(role: FileRole): boolean {
+  return role.isConfig || role.isDataFile || role.isWorkflowSource;
+}
+
 /** Scope and kind of a company-relative path (A2, A3). */
 export function roleOf(rel: string): FileRole {
   const cut = rel.lastIndexOf("/");

@@ -122,11 +122,17 @@ export interface ConfigFact {
 /** `range`: its name (where a code lens goes); `declaration`: the whole statement that defines it. */
 export interface WorkflowFact { name: string; range: Range; declaration: Range }
 
+/** Whether a text parses: its count of syntax errors, and the first one (the parser's message, where). */
+export interface SyntaxVerdict {
+  errors: number;
+  first?: { message: string; range: Range };
+}
+
 export interface FileFacts {
   /** Why nothing of the text could be read (it nests deeper than the parser's stack), if so. */
   unread?: string;
   syntaxErrors: number;
-  firstSyntaxError?: { message: string; range: Range };
+  firstSyntaxError?: SyntaxVerdict["first"];
   imports: ImportFact[];
   /** Local name → the import it binds. */
   bindings: Map<string, { source: string; imported: string; typeOnly: boolean }>;
@@ -186,6 +192,20 @@ export function treeRead(facts: FileFacts): boolean {
   return !(facts instanceof LightFacts) || facts.treeRead;
 }
 
+/**
+ * The text of a file read without a syntax tree whose syntax is not known yet (nothing has parsed
+ * it), or undefined: what a caller can parse elsewhere (another thread) and tell the facts with
+ * `knowSyntax`, so that no later question parses it here.
+ */
+export function textAwaitingSyntax(facts: FileFacts): string | undefined {
+  return facts instanceof LightFacts && !facts.syntaxKnown ? facts.pendingText : undefined;
+}
+
+/** Tells facts read without a syntax tree whether their text parses (see `textAwaitingSyntax`); other facts know it already. */
+export function knowSyntax(facts: FileFacts, verdict: SyntaxVerdict): void {
+  if (facts instanceof LightFacts) facts.knowSyntax(verdict);
+}
+
 /** Shared by every light file: frozen, so that a push into it would fail loudly. */
 const NONE = Object.freeze([]) as unknown as never[];
 
@@ -197,6 +217,7 @@ class LightFacts implements FileFacts {
   readonly secretCalls: SecretCallFact[] = NONE;
   private text: string | undefined;
   private tree: FileFacts | undefined;
+  private verdict: SyntaxVerdict | undefined;
 
   /** `strings`: the text's string literals starting with `data.`, in order. */
   constructor(private readonly fileName: string, text: string, sites: TextSite[], strings: TextString[]) {
@@ -228,8 +249,33 @@ class LightFacts implements FileFacts {
     return this.tree;
   }
 
-  get syntaxErrors(): number { return this.full().syntaxErrors; }
-  get firstSyntaxError(): FileFacts["firstSyntaxError"] { return this.full().firstSyntaxError; }
+  /**
+   * Whether the text parses, known without a syntax tree kept: told (`knowSyntax`, from a parse
+   * made elsewhere: another thread, another host's tree), read from the tree once it is read, or
+   * parsed for this alone (the tree dropped at once: the file stays light).
+   */
+  private syntax(): SyntaxVerdict {
+    if (this.verdict === undefined) this.verdict = this.tree ? { errors: this.tree.syntaxErrors, first: this.tree.firstSyntaxError } : syntaxVerdict(this.fileName, this.text!);
+    return this.verdict;
+  }
+
+  /** Whether `syntax()` would parse. */
+  get syntaxKnown(): boolean {
+    return this.verdict !== undefined || this.tree !== undefined;
+  }
+
+  /** Takes a verdict on this text's syntax computed elsewhere (the same text: the caller's to know). */
+  knowSyntax(verdict: SyntaxVerdict): void {
+    if (!this.syntaxKnown) this.verdict = verdict;
+  }
+
+  /** The text, while the tree is not read (after, it is let go). */
+  get pendingText(): string | undefined {
+    return this.text;
+  }
+
+  get syntaxErrors(): number { return this.syntax().errors; }
+  get firstSyntaxError(): FileFacts["firstSyntaxError"] { return this.syntax().first; }
   get bindings(): FileFacts["bindings"] { return this.full().bindings; }
   get locals(): FileFacts["locals"] { return this.full().locals; }
   get exports(): FileFacts["exports"] { return this.full().exports; }
@@ -293,6 +339,34 @@ interface Options { isConfig?: boolean }
 /** What a file nested too deeply to parse is read as: nothing, and one syntax error saying why. */
 export const TOO_DEEP = "nested too deeply to be read (the parser ran out of stack)";
 
+const PARSE_OPTIONS: ts.CreateSourceFileOptions = { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone };
+
+/** The parser's syntax errors of a source file: how many, and the first. */
+function verdictOf(sf: ts.SourceFile, lines: LineMap): SyntaxVerdict {
+  const parseDiagnostics: readonly ts.DiagnosticWithLocation[] = (sf as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  if (parseDiagnostics.length === 0) return { errors: 0 };
+  const d = parseDiagnostics[0];
+  return { errors: parseDiagnostics.length, first: { message: ts.flattenDiagnosticMessageText(d.messageText, "\n"), range: lines.range(d.start, d.start + (d.length || 0)) } };
+}
+
+/** What a text nested deeper than the parser's stack is said to be: one syntax error saying why. */
+function tooDeep(text: string): SyntaxVerdict {
+  return { errors: 1, first: { message: `This file is ${TOO_DEEP}`, range: new LineMap(text).range(0, 0) } };
+}
+
+/**
+ * Whether a text parses (the same verdict as its facts' `syntaxErrors` and `firstSyntaxError`),
+ * the tree dropped at once. Never throws on bad code.
+ */
+export function syntaxVerdict(fileName: string, text: string): SyntaxVerdict {
+  try {
+    return verdictOf(ts.createSourceFile(fileName, text, PARSE_OPTIONS, false, scriptKind(fileName)), new LineMap(text));
+  } catch (e) {
+    if (!(e instanceof RangeError && /call stack/i.test(e.message))) throw e;
+    return tooDeep(text);
+  }
+}
+
 /**
  * Reads a file's facts. Never throws on bad code: a text nested deeper than the parser's stack
  * (`((((…1…))))` a thousand deep) is read as holding nothing, with `unread` saying why.
@@ -302,8 +376,9 @@ export function readFacts(fileName: string, text: string, options: Options = {})
     return readTreeFacts(fileName, text, options);
   } catch (e) {
     if (!(e instanceof RangeError && /call stack/i.test(e.message))) throw e;
+    const deep = tooDeep(text);
     return {
-      unread: TOO_DEEP, syntaxErrors: 1, firstSyntaxError: { message: `This file is ${TOO_DEEP}`, range: new LineMap(text).range(0, 0) },
+      unread: TOO_DEEP, syntaxErrors: deep.errors, firstSyntaxError: deep.first,
       imports: [], bindings: new Map(), locals: new Map(), exports: new Map(), starExports: [], specs: [],
       declarations: [], collections: [], opRefs: [], secretCalls: [], workflows: [],
     };
@@ -312,19 +387,16 @@ export function readFacts(fileName: string, text: string, options: Options = {})
 
 function readTreeFacts(fileName: string, text: string, options: Options): FileFacts {
   // JSDoc is never read: skipping it makes parsing cheaper.
-  const sf = ts.createSourceFile(fileName, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, scriptKind(fileName));
+  const sf = ts.createSourceFile(fileName, text, PARSE_OPTIONS, false, scriptKind(fileName));
   const lines = new LineMap(text);
   const r = (node: ts.Node): Range => lines.range(node.getStart(sf), node.end);
   const facts: FileFacts = {
     syntaxErrors: 0, imports: [], bindings: new Map(), locals: new Map(), exports: new Map(), starExports: [], specs: [],
     declarations: [], collections: [], opRefs: [], secretCalls: [], workflows: [],
   };
-  const parseDiagnostics: readonly ts.DiagnosticWithLocation[] = (sf as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
-  facts.syntaxErrors = parseDiagnostics.length;
-  if (parseDiagnostics.length > 0) {
-    const d = parseDiagnostics[0];
-    facts.firstSyntaxError = { message: ts.flattenDiagnosticMessageText(d.messageText, "\n"), range: lines.range(d.start, d.start + (d.length || 0)) };
-  }
+  const verdict = verdictOf(sf, lines);
+  facts.syntaxErrors = verdict.errors;
+  if (verdict.first) facts.firstSyntaxError = verdict.first;
   const specifierNodes = new Set<ts.Node>();
   /** The file's top-level consts by name, with their statement (built on first use). */
   let topConsts: Map<string, { init: ts.Expression; statement: ts.VariableStatement; exported: boolean }> | undefined;

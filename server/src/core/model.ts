@@ -5,12 +5,12 @@
  * loops (each real folder is visited once).
  */
 import * as path from "node:path";
-import { CONFIG_FILE, LOCK_FILE, isCodeFile, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
+import { CONFIG_FILE, LOCK_FILE, isCodeFile, isLoadedByFramework, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
 import { readFacts, readFactsLightly, type FileFacts } from "./facts.ts";
 import { readLock, type LockFacts } from "./lockfile.ts";
 import { isDirectlyInApps } from "./reach.ts";
 import { WALK_STEP, type Steps } from "./steps.ts";
-import type { FileSystem, Problem } from "./types.ts";
+import type { FileSystem, Problem, Range } from "./types.ts";
 
 /** Files larger than this are not parsed (said in --verbose and the server's log). */
 export const MAX_FILE_BYTES = 2_000_000;
@@ -29,6 +29,18 @@ export interface CompanyFile {
 }
 
 export interface Skipped { path: string; reason: string }
+
+/**
+ * Why a file fails to load (A11), if it does: the framework imports it (the config, a data file, a
+ * workflow source) and it does not parse. Its first syntax error, with the parser's message.
+ * Nothing such a file declares is read: no declaration, collection, secret call or binding of it
+ * counts. (A file read without a syntax tree is parsed by this question.)
+ */
+export function loadFailure(file: CompanyFile): { message: string; range: Range } | undefined {
+  const facts = file.facts;
+  if (!facts || !isLoadedByFramework(file.role) || facts.syntaxErrors === 0) return undefined;
+  return facts.firstSyntaxError;
+}
 
 export class Company {
   readonly files = new Map<string, CompanyFile>();

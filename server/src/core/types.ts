@@ -15,7 +15,8 @@ export type RuleId =
   | "resource-type" | "resource-fields" | "resource-type-spec" | "one-wakeup" | "one-sandbox"
   | "lockfile" | "secret-bindings"
   | "collection-op" | "collection-file" | "collection-import" | "collection-name" | "collection-key" | "collection-scope"
-  | "no-cross-app-import" | "no-app-import-from-root" | "no-import-outside-company" | "data-file-imports";
+  | "no-cross-app-import" | "no-app-import-from-root" | "no-import-outside-company" | "data-file-imports"
+  | "syntax-error";
 
 export interface Location { file: string; range: Range }
 export interface RelatedInfo extends Location { message: string }

@@ -9,6 +9,7 @@ import { ConnectorResolver } from "./connectors.ts";
 import { checkCompany, checkCompanySteps, type CheckOptions, type CheckResult } from "./check.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
 import { Company, listCompanyFilesSteps, walkReads, type Skipped } from "./model.ts";
+import { knowSyntax, textAwaitingSyntax, type SyntaxVerdict } from "./facts.ts";
 import type { FileSystem } from "./types.ts";
 
 export interface WorkspaceOptions {
@@ -144,6 +145,16 @@ export class Workspace {
     if (entry?.skipped) this.options.onSkip?.({ path: file, reason: entry.skipped });
     // Every company's resolver: a connector in one company's tree may be imported by another.
     for (const r of this.resolvers.values()) r.fileChanged(file, existedBefore, existsNow);
+  }
+
+  /**
+   * A verdict on a file's syntax, parsed elsewhere from `text` (a host that holds its syntax tree
+   * already, as tsserver does): taken if the file's facts still await it for that very text, else
+   * dropped (the file changed since). The check is exact either way: it parses what it is not told.
+   */
+  knowSyntax(root: string, file: string, text: string, verdict: SyntaxVerdict): void {
+    const facts = this.companies.get(root)?.files.get(file)?.facts;
+    if (facts && textAwaitingSyntax(facts) === text) knowSyntax(facts, verdict);
   }
 
   /** A file under a `node_modules` folder changed: forget what was read of it. */

@@ -1,4 +1,5 @@
 /** `collection-file` (SPEC A8): `collection()` is called only in a collections file. */
+import { loadFailure } from "../model.ts";
 import type { Rule } from "./rule.ts";
 
 export const rule: Rule = {
@@ -25,7 +26,8 @@ export const cache = collection({ key: "id", fields: { id: "string" } });
 `,
   },
   checkFile(file, _root, report) {
-    if (file.role.isCollectionsFile || !file.facts) return;
+    // (A file that fails to load declares nothing, misplaced or not: A11.)
+    if (file.role.isCollectionsFile || !file.facts || file.facts.collections.length === 0 || loadFailure(file)) return;
     for (const c of file.facts.collections) {
       report({ file: file.path, range: c.callRange, message: `\`collection()\` declares nothing outside a collections file; move it to ${file.role.scope === null ? "" : `apps/${file.role.scope}/`}resources/data.ts` });
     }

@@ -18,11 +18,12 @@ import { rule as noCrossAppImport } from "./no-cross-app-import.ts";
 import { rule as noAppImportFromRoot } from "./no-app-import-from-root.ts";
 import { rule as noImportOutsideCompany } from "./no-import-outside-company.ts";
 import { rule as dataFileImports } from "./data-file-imports.ts";
+import { rule as syntaxError } from "./syntax-error.ts";
 
 export const RULES: readonly Rule[] = [
   resourceType, resourceFields, resourceTypeSpec, oneWakeup, oneSandbox, lockfile, secretBindings,
   collectionOp, collectionFile, collectionImport, collectionName, collectionKey, collectionScope,
-  noCrossAppImport, noAppImportFromRoot, noImportOutsideCompany, dataFileImports,
+  noCrossAppImport, noAppImportFromRoot, noImportOutsideCompany, dataFileImports, syntaxError,
 ];
 
 export { IMPORT_RULES } from "./imports.ts";

@@ -6,6 +6,7 @@ import { didYouMean, suggestion } from "../text.ts";
 import type { Analysis } from "../analysis.ts";
 import type { SecretBindingFact } from "../facts.ts";
 import type { Rule } from "./rule.ts";
+import { loadFailure } from "../model.ts";
 
 export const rule: Rule = {
   id: "secret-bindings",
@@ -77,7 +78,8 @@ export const image = secret("RUNNER_IMAGE");
   fileInputs: (a) => [bindingNames(a)?.key],
   checkFileIn(file, a, report) {
     const names = bindingNames(a);
-    if (!names || !file.role.isDataFile || !file.facts) return;
+    // (A data file that fails to load calls nothing: A11.)
+    if (!names || !file.role.isDataFile || !file.facts || file.facts.secretCalls.length === 0 || loadFailure(file)) return;
     const config = a.company.configFile;
     for (const s of file.facts.secretCalls) {
       if (names.set.has(s.name)) continue;
