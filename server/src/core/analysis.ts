@@ -273,6 +273,7 @@ export function* analyseSteps(company: Company, resolver: ConnectorResolver): St
     changed = changes;
   }
   index.settle();
+  const lock = yield* company.lockSteps();
   // A config that fails to load (A11) binds nothing that can be known.
   const configFile = company.configFile;
   const config = configFile && !loadFailure(configFile) ? configFile : undefined;
@@ -291,7 +292,7 @@ export function* analyseSteps(company: Company, resolver: ConnectorResolver): St
     secretBindings: config?.facts?.config?.secretBindings,
     secretBindingsOpen: config?.facts?.config?.secretBindingsOpen === true,
     hasConfigFacts: !!config?.facts?.config,
-    lock: company.lock(),
+    lock,
     failedFiles: idx.failedFiles,
     changed,
   };

@@ -336,7 +336,7 @@ export function scriptKind(fileName: string): ts.ScriptKind {
 
 interface Options { isConfig?: boolean }
 
-/** What a file nested too deeply to parse is read as: nothing, and one syntax error saying why. */
+/** What a file nested too deeply to parse is read as: nothing, not even whether it parses (`unread` says why). */
 export const TOO_DEEP = "nested too deeply to be read (the parser ran out of stack)";
 
 const PARSE_OPTIONS: ts.CreateSourceFileOptions = { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone };
@@ -349,10 +349,11 @@ function verdictOf(sf: ts.SourceFile, lines: LineMap): SyntaxVerdict {
   return { errors: parseDiagnostics.length, first: { message: ts.flattenDiagnosticMessageText(d.messageText, "\n"), range: lines.range(d.start, d.start + (d.length || 0)) } };
 }
 
-/** What a text nested deeper than the parser's stack is said to be: one syntax error saying why. */
-function tooDeep(text: string): SyntaxVerdict {
-  return { errors: 1, first: { message: `This file is ${TOO_DEEP}`, range: new LineMap(text).range(0, 0) } };
-}
+/**
+ * Whether a text nested deeper than the parser's stack parses is not known: no error is claimed
+ * (a runtime with a deeper stack may load it), as nothing else is read of it.
+ */
+const TOO_DEEP_VERDICT: SyntaxVerdict = Object.freeze({ errors: 0 });
 
 /**
  * Whether a text parses (the same verdict as its facts' `syntaxErrors` and `firstSyntaxError`),
@@ -363,7 +364,7 @@ export function syntaxVerdict(fileName: string, text: string): SyntaxVerdict {
     return verdictOf(ts.createSourceFile(fileName, text, PARSE_OPTIONS, false, scriptKind(fileName)), new LineMap(text));
   } catch (e) {
     if (!(e instanceof RangeError && /call stack/i.test(e.message))) throw e;
-    return tooDeep(text);
+    return TOO_DEEP_VERDICT;
   }
 }
 
@@ -376,9 +377,8 @@ export function readFacts(fileName: string, text: string, options: Options = {})
     return readTreeFacts(fileName, text, options);
   } catch (e) {
     if (!(e instanceof RangeError && /call stack/i.test(e.message))) throw e;
-    const deep = tooDeep(text);
     return {
-      unread: TOO_DEEP, syntaxErrors: deep.errors, firstSyntaxError: deep.first,
+      unread: TOO_DEEP, syntaxErrors: TOO_DEEP_VERDICT.errors,
       imports: [], bindings: new Map(), locals: new Map(), exports: new Map(), starExports: [], specs: [],
       declarations: [], collections: [], opRefs: [], secretCalls: [], workflows: [],
     };

@@ -6,6 +6,7 @@
 import ts from "typescript";
 import { z } from "zod";
 import { LineMap } from "./text.ts";
+import { runSteps, type Steps } from "./steps.ts";
 import type { Range } from "./types.ts";
 
 export const LOCK_VERSION = 1;
@@ -36,8 +37,26 @@ export interface LockFacts {
   malformed?: { key: string; message: string; range: Range }[];
 }
 
+/**
+ * A lockfile's bindings, or the problem that keeps it from being read. A lockfile apply wrote (or
+ * one like it) is read by a strict scan of its text, in steps (`readLockSteps`); any other, by
+ * `JSON.parse` and TypeScript's JSON syntax tree, which place each problem.
+ */
 export function readLock(text: string): LockFacts {
+  return runSteps(readLockSteps(text));
+}
+
+/** `readLock`, yielding every `LOCK_STEP` bindings (see `steps.ts`): a lockfile of 500,000 bindings is read in slices. */
+export function* readLockSteps(text: string): Steps<LockFacts> {
   const lines = new LineMap(text);
+  const scanned = yield* scanLock(text, lines);
+  return scanned ?? readLockByTree(text, lines);
+}
+
+/** Bindings between two yields of `readLockSteps`: a few milliseconds of scanning. */
+export const LOCK_STEP = 512;
+
+function readLockByTree(text: string, lines: LineMap): LockFacts {
   const firstLine = lines.range(0, Math.max(0, text.indexOf("\n") < 0 ? text.length : text.indexOf("\n")));
   let value: unknown;
   try {
@@ -112,9 +131,6 @@ export function readLock(text: string): LockFacts {
   if (data.version !== LOCK_VERSION) {
     return { error: { message: `sanoma.lock.json has version ${data.version}, which this tool does not know (it reads version ${LOCK_VERSION}); update the Sanoma tooling`, range: rangeOf(nodeAt(["version"])) }, bindings: [] };
   }
-  // A lockfile written by apply is found by a plain scan; anything unusual takes the syntax tree.
-  const fast = malformed ? undefined : locateBindings(text, data.bindings, lines);
-  if (fast) return { bindings: fast };
   const bindingsNode = nodeAt(["bindings"]);
   const bindings: LockBinding[] = [];
   if (bindingsNode && ts.isObjectLiteralExpression(bindingsNode)) {
@@ -236,59 +252,187 @@ function isLockShaped(value: unknown): value is z.infer<typeof LockSchema> {
 }
 
 /**
- * The bindings' positions by scanning the text in the order JSON.parse read them, each value
- * checked against what JSON.parse read, one right after the other; undefined as soon as anything
- * does not match (odd escapes, a key written twice, keys JSON.parse reorders, an entry passed
- * over), and the caller then asks the syntax tree.
- * A lockfile of thousands of bindings is read on every edit of it: this keeps that cheap.
+ * A binding read by the scan: its places kept as offsets, made into ranges when asked (a
+ * lockfile of 500,000 bindings would hold four and a half million position objects otherwise).
  */
-function locateBindings(text: string, bindings: Record<string, { type: string; object: string }>, lines: LineMap): LockBinding[] | undefined {
-  const keys = Object.keys(bindings);
-  if (keys.some((k) => /^(0|[1-9]\d*)$/.test(k))) return undefined; // integer-like keys come first in JSON.parse's order
-  const name = text.indexOf('"bindings"');
-  // A second "bindings" (an extra field holding a copy of them) could be the one found first.
-  if (name < 0 || text.indexOf('"bindings"', name + 1) >= 0) return undefined;
-  const out: LockBinding[] = [];
-  const skipSpace = (i: number) => { while (i < text.length && /\s/.test(text[i])) i++; return i; };
-  /** The string literal starting at `i` (a quote): its end (after the closing quote), or -1. */
-  const stringEnd = (i: number) => {
-    if (text[i] !== '"') return -1;
-    for (let j = i + 1; j < text.length; j++) { if (text[j] === "\\") j++; else if (text[j] === '"') return j + 1; }
-    return -1;
+class ScannedBinding implements LockBinding {
+  constructor(
+    private readonly lines: LineMap,
+    readonly key: string, readonly type: string, readonly object: string,
+    private readonly keyStart: number, private readonly keyEnd: number,
+    private readonly typeStart: number, private readonly typeEnd: number,
+    private readonly objectStart: number, private readonly objectEnd: number,
+  ) {}
+  get keyRange(): Range { return this.lines.range(this.keyStart, this.keyEnd); }
+  get typeRange(): Range { return this.lines.range(this.typeStart, this.typeEnd); }
+  get objectRange(): Range { return this.lines.range(this.objectStart, this.objectEnd); }
+}
+
+/** A key `JSON.parse` puts before the others (an array index: an integer below 2^32 - 1, written plainly). */
+function isIndexLike(key: string): boolean {
+  const c = key.charCodeAt(0);
+  return c >= 48 && c <= 57 && /^(0|[1-9]\d*)$/.test(key);
+}
+
+/** Nesting a skipped value may have before the scan leaves the file to `JSON.parse` (and the tree). */
+const MAX_SKIP_DEPTH = 64;
+
+/**
+ * The bindings of a lockfile of the usual shape, read by a strict scan (RFC 8259) of the text in
+ * one pass: `{ "version": 1, "bindings": { "<key>": { "type": "…", "object": "…", … }, … }, … }`,
+ * in any order, with any other fields. Undefined as soon as anything is not plainly so — not JSON,
+ * another version, a key written twice, a key `JSON.parse` would reorder (an integer) or treat
+ * apart (`__proto__`), a binding of another shape, a value nested deeper than `MAX_SKIP_DEPTH` —
+ * and the caller reads the file by its syntax tree, which says what is wrong and where. What it
+ * returns is what that reading would: the bindings in `JSON.parse`'s order, with their places.
+ */
+function* scanLock(text: string, lines: LineMap): Steps<LockFacts | undefined> {
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const n = text.length;
+  const space = () => {
+    for (let c = text.charCodeAt(i); c === 32 || c === 10 || c === 13 || c === 9; c = text.charCodeAt(++i));
   };
-  // Each key must stand right where the previous binding ends (after `{`, then after `,`), and the
-  // object end after the last: so no entry is passed over (a key written twice, in particular).
-  const nameColon = skipSpace(name + '"bindings"'.length);
-  if (text[nameColon] !== ":") return undefined;
-  const brace = skipSpace(nameColon + 1);
-  if (text[brace] !== "{") return undefined;
-  let expected = brace + 1;
-  for (const key of keys) {
-    const quoted = JSON.stringify(key);
-    const at = skipSpace(expected);
-    if (!text.startsWith(quoted, at)) return undefined;
-    const colon = skipSpace(at + quoted.length);
-    if (text[colon] !== ":") return undefined;
-    const open = skipSpace(colon + 1);
-    if (text[open] !== "{") return undefined;
-    const close = text.indexOf("}", open);
-    if (close < 0) return undefined;
-    const field = (name: string, want: string): { start: number; end: number } | undefined => {
-      const f = text.indexOf(JSON.stringify(name), open);
-      if (f < 0 || f > close) return undefined;
-      const c = skipSpace(f + name.length + 2);
-      if (text[c] !== ":") return undefined;
-      const start = skipSpace(c + 1);
-      const end = stringEnd(start);
-      if (end < 0 || end > close) return undefined;
-      try { return JSON.parse(text.slice(start, end)) === want ? { start, end } : undefined; } catch { return undefined; }
-    };
-    const b = bindings[key];
-    const t = field("type", b.type), o = field("object", b.object);
-    if (!t || !o) return undefined;
-    out.push({ key, keyRange: lines.range(at, at + quoted.length), type: b.type, typeRange: lines.range(t.start, t.end), object: b.object, objectRange: lines.range(o.start, o.end) });
-    const comma = skipSpace(close + 1);
-    expected = text[comma] === "," ? comma + 1 : comma;
-  }
-  return text[skipSpace(expected)] === "}" ? out : undefined;
+  /** The string literal at `i` (after its closing quote when done): its value, or undefined (not a string, or a bad one). */
+  const string = (): string | undefined => {
+    if (text.charCodeAt(i) !== 34) return undefined;
+    const start = i;
+    let escaped = false;
+    for (i++; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 34) break;
+      if (c < 32) return undefined;
+      if (c === 92) { escaped = true; i++; }
+    }
+    if (i >= n) return undefined;
+    i++;
+    if (!escaped) return text.slice(start + 1, i - 1);
+    try { return JSON.parse(text.slice(start, i)) as string; } catch { return undefined; }
+  };
+  const number = (): number | undefined => {
+    const start = i;
+    if (text.charCodeAt(i) === 45) i++;
+    const digits = () => { const from = i; for (let c = text.charCodeAt(i); c >= 48 && c <= 57; c = text.charCodeAt(++i)); return i > from; };
+    if (text.charCodeAt(i) === 48) i++; else if (!digits()) return undefined;
+    if (text.charCodeAt(i) === 46) { i++; if (!digits()) return undefined; }
+    if (text.charCodeAt(i) === 101 || text.charCodeAt(i) === 69) { i++; if (text.charCodeAt(i) === 43 || text.charCodeAt(i) === 45) i++; if (!digits()) return undefined; }
+    return Number(text.slice(start, i));
+  };
+  /** Passes over any JSON value at `i`; false if it is none (or nests too deep for this scan). */
+  const skip = (depth: number): boolean => {
+    space();
+    const c = text.charCodeAt(i);
+    if (c === 34) return string() !== undefined;
+    if (c === 45 || (c >= 48 && c <= 57)) return number() !== undefined;
+    for (const word of ["true", "false", "null"]) if (text.startsWith(word, i)) { i += word.length; return true; }
+    if (c !== 123 && c !== 91) return false;
+    if (depth >= MAX_SKIP_DEPTH) return false;
+    const close = c === 123 ? 125 : 93;
+    i++; space();
+    if (text.charCodeAt(i) === close) { i++; return true; }
+    for (;;) {
+      if (c === 123) {
+        space();
+        if (string() === undefined) return false;
+        space();
+        if (text.charCodeAt(i) !== 58) return false;
+        i++;
+      }
+      if (!skip(depth + 1)) return false;
+      space();
+      const d = text.charCodeAt(i++);
+      if (d === close) return true;
+      if (d !== 44) return false;
+    }
+  };
+  /**
+   * Reads an object's members at `i`: `member` is called with `i` at each value, and leaves `i`
+   * after it (false: the scan gives up). True when the object closed well.
+   */
+  const readObject = (member: (key: string) => boolean): boolean => {
+    space();
+    if (text.charCodeAt(i) !== 123) return false;
+    i++; space();
+    if (text.charCodeAt(i) === 125) { i++; return true; }
+    for (;;) {
+      space();
+      const key = string();
+      if (key === undefined) return false;
+      space();
+      if (text.charCodeAt(i) !== 58) return false;
+      i++; space();
+      if (!member(key)) return false;
+      space();
+      const d = text.charCodeAt(i++);
+      if (d === 125) return true;
+      if (d !== 44) return false;
+    }
+  };
+
+  let version: number | undefined;
+  let bindings: LockBinding[] | undefined;
+  const top = new Set<string>();
+  // The top object, by hand: its `bindings` are read in steps.
+  space();
+  if (text.charCodeAt(i) !== 123) return undefined;
+  i++; space();
+  if (text.charCodeAt(i) !== 125) {
+    for (;;) {
+      space();
+      const key = string();
+      if (key === undefined || top.has(key)) return undefined; // (a key twice: JSON.parse keeps the last; the tree says which)
+      top.add(key);
+      space();
+      if (text.charCodeAt(i) !== 58) return undefined;
+      i++; space();
+      if (key === "version") { if ((version = number()) === undefined) return undefined; }
+      else if (key !== "bindings") { if (!skip(0)) return undefined; }
+      else {
+        if (text.charCodeAt(i) !== 123) return undefined;
+        const list: LockBinding[] = (bindings = []);
+        const keys = new Set<string>();
+        i++; space();
+        if (text.charCodeAt(i) !== 125) {
+          for (;;) {
+            space();
+            const keyStart = i;
+            const bkey = string();
+            // A key twice, an integer-like key (JSON.parse's order puts it first) or `__proto__`: the tree reads it.
+            if (bkey === undefined || keys.has(bkey) || isIndexLike(bkey) || bkey === "__proto__") return undefined;
+            keys.add(bkey);
+            const keyEnd = i;
+            space();
+            if (text.charCodeAt(i) !== 58) return undefined;
+            i++;
+            let type: string | undefined, object: string | undefined;
+            let typeStart = 0, typeEnd = 0, objectStart = 0, objectEnd = 0;
+            const fields = new Set<string>();
+            const read = readObject((field) => {
+              if (fields.has(field)) return false;
+              fields.add(field);
+              if (field !== "type" && field !== "object") return skip(0);
+              const start = i;
+              const value = string();
+              if (value === undefined) return false; // no string: a binding of another shape, said by the tree
+              if (field === "type") { type = value; typeStart = start; typeEnd = i; } else { object = value; objectStart = start; objectEnd = i; }
+              return true;
+            });
+            if (!read || type === undefined || object === undefined) return undefined;
+            list.push(new ScannedBinding(lines, bkey, type, object, keyStart, keyEnd, typeStart, typeEnd, objectStart, objectEnd));
+            if (list.length % LOCK_STEP === 0) yield;
+            space();
+            const d = text.charCodeAt(i++);
+            if (d === 125) break;
+            if (d !== 44) return undefined;
+          }
+        } else i++;
+      }
+      space();
+      const d = text.charCodeAt(i++);
+      if (d === 125) break;
+      if (d !== 44) return undefined;
+    }
+  } else i++;
+  space();
+  if (i < n || version !== LOCK_VERSION || bindings === undefined) return undefined;
+  return { bindings };
 }

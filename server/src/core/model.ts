@@ -7,9 +7,9 @@
 import * as path from "node:path";
 import { CONFIG_FILE, LOCK_FILE, isCodeFile, isLoadedByFramework, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
 import { readFacts, readFactsLightly, type FileFacts } from "./facts.ts";
-import { readLock, type LockFacts } from "./lockfile.ts";
+import { readLockSteps, type LockFacts } from "./lockfile.ts";
 import { isDirectlyInApps } from "./reach.ts";
-import { WALK_STEP, type Steps } from "./steps.ts";
+import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
 import type { FileSystem, Problem, Range } from "./types.ts";
 
 /** Files larger than this are not parsed (said in --verbose and the server's log). */
@@ -56,8 +56,17 @@ export class Company {
 
   /** The lockfile's bindings, parsed once per text (a big lockfile must not be re-read on every keystroke). */
   lock(): LockFacts | undefined {
-    if (this.lockText === undefined) return undefined;
-    if (this.parsedLock?.text !== this.lockText) this.parsedLock = { text: this.lockText, facts: readLock(this.lockText) };
+    return runSteps(this.lockSteps());
+  }
+
+  /** `lock`, yielding as it reads a lockfile not read yet (see `readLockSteps`). */
+  *lockSteps(): Steps<LockFacts | undefined> {
+    const text = this.lockText;
+    if (text === undefined) return undefined;
+    if (this.parsedLock?.text !== text) {
+      const facts = yield* readLockSteps(text);
+      this.parsedLock = { text, facts };
+    }
     return this.parsedLock.facts;
   }
 

@@ -35,3 +35,25 @@ export function toDiagnostic(p: Problem, docsUrl: (rule: string) => string): Dia
   if (p.tags?.length) d.tags = p.tags.map((t) => (t === "unnecessary" ? DiagnosticTag.Unnecessary : DiagnosticTag.Deprecated));
   return d;
 }
+
+/**
+ * The most diagnostics published for one file. A lockfile of 500,000 orphan bindings has as many
+ * problems: sent whole, the message is a hundred megabytes that the server builds and the client
+ * parses while both answer nothing. Past this many, the first are sent, with one more that says
+ * how many are left out and where to see them all.
+ */
+export const MAX_DIAGNOSTICS_PER_FILE = 1000;
+
+/** A file's problems as the diagnostics published for it: all of them, or the first `MAX_DIAGNOSTICS_PER_FILE` and a note of the rest. */
+export function toDiagnostics(problems: readonly Problem[], docsUrl: (rule: string) => string): Diagnostic[] {
+  if (problems.length <= MAX_DIAGNOSTICS_PER_FILE) return problems.map((p) => toDiagnostic(p, docsUrl));
+  const shown = problems.slice(0, MAX_DIAGNOSTICS_PER_FILE).map((p) => toDiagnostic(p, docsUrl));
+  const more = problems.length - MAX_DIAGNOSTICS_PER_FILE;
+  shown.push({
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: DiagnosticSeverity.Information,
+    source: "sanoma",
+    message: `${more.toLocaleString("en")} more problem${more === 1 ? "" : "s"} in this file not shown (${problems.length.toLocaleString("en")} in all; the editor shows the first ${MAX_DIAGNOSTICS_PER_FILE.toLocaleString("en")}): run sanoma-check to list them all`,
+  });
+  return shown;
+}

@@ -18,7 +18,7 @@ import type { Problem } from "../core/types.ts";
 import { Workspace } from "../core/workspace.ts";
 import { nodeFileSystem } from "../node/fs.ts";
 import { StatusChangedNotification, type StatusResult } from "../protocol.ts";
-import { toDiagnostic, toPath, toUri } from "./convert.ts";
+import { toDiagnostics, toPath, toUri, type toDiagnostic } from "./convert.ts";
 import { checkOptions, DEFAULT_SETTINGS, parseSettings, type Settings } from "./settings.ts";
 
 /**
@@ -200,9 +200,9 @@ export class Session {
           const entry = company.files.get(file);
           if (entry) warmFileRules(entry, root);
           else if (file === company.lockPath) {
-            // Parsed here, in a turn of its own (a big lockfile takes tens of ms), not in the first check.
+            // Parsed here, in slices of its own (500,000 bindings take a second), not in the first check.
             await yieldToRequests();
-            company.lock();
+            await inSlices(company.lockSteps());
             await yieldToRequests();
             openDocuments = this.openDocuments();
             t = performance.now();
@@ -546,7 +546,7 @@ export class Session {
     for (const file of files) {
       const list = result.problemsByFile.get(file);
       if (list) this.problemsByFile.set(file, list as Problem[]); else this.problemsByFile.delete(file);
-      this.publishFile(file, (list ?? []).map((p) => toDiagnostic(p, this.docsUrl)));
+      this.publishFile(file, toDiagnostics(list ?? [], this.docsUrl));
     }
     this.lastCheckMs = Math.round((performance.now() - start) * 10) / 10;
     this.lastCheckAt = Date.now();
@@ -616,7 +616,7 @@ export class Session {
   /** A file was opened or closed under another spelling than its problems were published to: they move. */
   private respell(file: string): void {
     const before = this.publishedTo.get(file);
-    if (before !== undefined && before !== this.uriOf(file)) this.publishFile(file, (this.problemsByFile.get(file) ?? []).map((p) => toDiagnostic(p, this.docsUrl)));
+    if (before !== undefined && before !== this.uriOf(file)) this.publishFile(file, toDiagnostics(this.problemsByFile.get(file) ?? [], this.docsUrl));
   }
 
   private publish(uri: string, file: string, diagnostics: ReturnType<typeof toDiagnostic>[]): void {

@@ -5,6 +5,7 @@
 import * as path from "node:path";
 import type { Analysis } from "../analysis.ts";
 import type { LockBinding, LockFacts } from "../lockfile.ts";
+import type { Problem } from "../types.ts";
 import type { Report, Rule } from "./rule.ts";
 
 export const rule: Rule = {
@@ -58,11 +59,15 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
   checkFileIn(file, a, report) {
     const lock = a.lock;
     if (!lock || lock.error) return;
-    for (const b of bindingsByRel(lock).get(file.rel) ?? []) judgeBinding(b, a, report);
+    const bindings = bindingsByRel(lock).get(file.rel);
+    if (!bindings) return;
+    const rel = relFacts(file.rel, a);
+    for (const b of bindings) judgeBinding(b, rel, a, report);
   },
   // (A data file that fails to load takes its bindings out of the shared-object count: its list is an input.)
   companyInputs: (a) => [a.lock, a.company.membershipVersion, a.failedFiles.size === 0 ? "" : [...a.failedFiles].sort().join("\n")],
-  checkCompany(a, report) {
+  // In steps: a lockfile may hold hundreds of thousands of bindings, and the server keeps answering meanwhile.
+  *checkCompany(a, report) {
     const lock = a.lock;
     if (!lock) return;
     const file = a.company.lockPath;
@@ -70,19 +75,28 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
     // A key written twice: said where, and the bindings are judged as JSON.parse reads them.
     for (const d of lock.duplicates ?? []) report({ file, range: d.range, message: d.message, related: [{ file, range: d.first, message: `${d.key} first bound here` }] });
     for (const m of lock.malformed ?? []) report({ file, range: m.range, message: m.message });
+    let n = 0;
     for (const [rel, bindings] of bindingsByRel(lock)) {
       if (a.company.files.get(path.join(a.company.root, rel))?.rel === rel) continue; // judged with its file
-      for (const b of bindings) judgeBinding(b, a, report);
+      const facts = relFacts(rel, a);
+      for (const b of bindings) {
+        judgeBinding(b, facts, a, report);
+        if (++n % STEP === 0) yield;
+      }
     }
-    const byObject = new Map<string, LockBinding[]>();
+    // Each object's first binding, and a list only for an object bound more than once.
+    const byObject = new Map<string, LockBinding | LockBinding[]>();
     for (const b of lock.bindings) {
       // Its file failed to load: nothing is said of its bindings (A6), so it shares nothing either.
       if (a.failedFiles.size > 0 && a.failedFiles.has(relOf(b.key))) continue;
-      const list = byObject.get(b.object);
-      if (list) list.push(b); else byObject.set(b.object, [b]);
+      const seen = byObject.get(b.object);
+      if (seen === undefined) byObject.set(b.object, b);
+      else if (Array.isArray(seen)) seen.push(b);
+      else byObject.set(b.object, [seen, b]);
+      if (++n % STEP === 0) yield;
     }
     for (const [object, list] of byObject) {
-      if (list.length < 2) continue;
+      if (!Array.isArray(list)) continue;
       for (const b of list) {
         const others = list.filter((o) => o !== b);
         report({
@@ -95,6 +109,12 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
     }
   },
 };
+
+/** The tag of an orphan binding's problem: one array for all of them (a lockfile may hold 500,000). */
+const UNNECESSARY: Problem["tags"] = Object.freeze(["unnecessary"]) as unknown as Problem["tags"];
+
+/** Bindings judged between two yields of the company-wide part. */
+const STEP = 1024;
 
 function relOf(key: string): string {
   const hash = key.lastIndexOf("#");
@@ -118,28 +138,51 @@ function bindingsByRel(lock: LockFacts): Map<string, LockBinding[]> {
   return out;
 }
 
-function judgeBinding(b: LockBinding, a: Analysis, report: Report): void {
+/** What a binding's judgement asks of the file its key names: the same for all its bindings. */
+interface RelFacts {
+  rel: string;
+  /** It exists but failed to load (syntax errors): nothing is said of its bindings. */
+  silent: boolean;
+  /** A declaration id's file part as A3 writes it: company-relative, `/` separators, normalised. */
+  wellFormed: boolean;
+  exists: boolean;
+  /** Whether the file has syntax errors, whatever its kind (asked once, and only of a binding with no declaration). */
+  broken(): boolean;
+}
+
+function relFacts(rel: string, a: Analysis): RelFacts {
+  const entry = a.company.files.get(path.join(a.company.root, rel));
+  const exists = entry?.rel === rel;
+  let broken: boolean | undefined;
+  return {
+    rel, exists,
+    broken: () => (broken ??= (entry?.facts?.syntaxErrors ?? 0) > 0),
+    // (Any file of the company, not only a data file: A6 says "its file". Its syntax is asked only
+    // where it matters: a file whose bindings are all declared is never parsed for it.)
+    silent: a.failedFiles.has(rel),
+    wellFormed: !rel.includes("\\") && path.posix.normalize(rel) === rel && !rel.startsWith("/") && !rel.startsWith("../"),
+  };
+}
+
+function judgeBinding(b: LockBinding, rel: RelFacts, a: Analysis, report: Report): void {
   const file = a.company.lockPath;
-  const rel = relOf(b.key);
   // Its file failed to load (syntax errors): nothing is said of its bindings, of what they are
   // bound as either (what the file declares was only partly read).
-  if (a.failedFiles.has(rel)) return;
+  if (rel.silent) return;
   const decl = a.declarationsById.get(b.key);
-  // (Any file of the company, not only a data file: A6 says "its file".)
-  if (!decl && (a.company.files.get(path.join(a.company.root, rel))?.facts?.syntaxErrors ?? 0) > 0) return;
+  if (!decl && rel.broken()) return;
   if (!decl) {
     const hash = b.key.lastIndexOf("#");
     // A declaration id is `<file>#<export>`, the file by its company-relative path with `/` separators (A3).
-    const wellFormed = hash > 0 && hash < b.key.length - 1 && !rel.includes("\\") && path.posix.normalize(rel) === rel && !rel.startsWith("/") && !rel.startsWith("../");
-    const fileExists = a.company.files.get(path.join(a.company.root, rel))?.rel === rel;
+    const wellFormed = hash > 0 && hash < b.key.length - 1 && rel.wellFormed;
     const deleting = `apply will ask to delete ${b.object}`;
     report({
-      file, range: b.keyRange, severity: "warning", tags: ["unnecessary"],
+      file, range: b.keyRange, severity: "warning", tags: UNNECESSARY,
       message: !wellFormed
         ? `Orphan binding: \`${b.key}\` is no declaration id (\`<file>#<export>\`, the file's path from the company root with / separators); ${deleting}`
-        : fileExists
-          ? `Orphan binding: ${rel} declares no \`${b.key.slice(hash + 1)}\`; ${deleting}`
-          : `Orphan binding: ${rel} is no file of this company; ${deleting}`,
+        : rel.exists
+          ? `Orphan binding: ${rel.rel} declares no \`${b.key.slice(hash + 1)}\`; ${deleting}`
+          : `Orphan binding: ${rel.rel} is no file of this company; ${deleting}`,
     });
     return;
   }

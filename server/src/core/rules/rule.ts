@@ -8,6 +8,7 @@ import type { Analysis } from "../analysis.ts";
 import type { CompanyFile } from "../model.ts";
 import type { FileRole } from "../company.ts";
 import type { Fix, Problem, Range, RelatedInfo, RuleId, Severity } from "../types.ts";
+import type { Steps } from "../steps.ts";
 
 export interface RuleDoc {
   /** One line: what the rule reports. */
@@ -54,7 +55,8 @@ interface RuleBase {
 export interface CompanyRule extends RuleBase {
   checkFileIn?(file: CompanyFile, a: Analysis, report: Report): void;
   fileInputs?(a: Analysis): readonly unknown[];
-  checkCompany?(a: Analysis, report: Report): void;
+  /** May work in steps (a generator, yielding every so often: see `steps.ts`) where its input can be large (a lockfile's bindings). */
+  checkCompany?(a: Analysis, report: Report): void | Steps<void>;
   companyInputs?(a: Analysis): readonly unknown[];
   checkFile?: undefined;
 }
