@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { removeFixture, writeFixture } from "../support/fixture.ts";
-import { LspClient } from "../support/lsp.ts";
+import { LspClient, uri } from "../support/lsp.ts";
 import { CLOUD_PACKAGE } from "../support/companies.ts";
 import { Workspace } from "../../server/src/core/workspace.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
@@ -311,6 +311,40 @@ export const a = 1;
     assert.equal(diags.length, 1001);
     assert.equal(diags[999].range.start.line, 1000, "the first 1,000, in order");
     assert.equal(diags[1000].message, "499,000 more problems in this file not shown (500,000 in all; the editor shows the first 1,000): run sanoma-check to list them all");
+  } finally {
+    await c.shutdown();
+    removeFixture(root);
+  }
+});
+
+test("bad input: a 5 MB single-line file open in the editor is no file of the company to any feature: completion and hover answer at once, and the server takes no more memory than its text (it parsed it: seconds, and hundreds of MB)", async () => {
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+`);
+  const file = join(root, "workflows/big.ts");
+  mkdirSync(join(root, "workflows"));
+  const line = `export const x = ["data.a.get", ${'"d", '.repeat(1_000_000)}];`;
+  writeFileSync(file, line);
+  const c = new LspClient();
+  const rssMb = (field: "VmRSS" | "VmHWM") => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${c.proc.pid}/status`, "utf8"))![1]) / 1024;
+  try {
+    await c.initialize([root]);
+    await c.waitIdle();
+    const idle = rssMb("VmRSS");
+    c.open(file, line);
+    await c.request("sanoma/status", null); // the open is handled
+    const where = { textDocument: { uri: uri(file) }, position: { line: 0, character: 22 } };
+    let t = performance.now();
+    assert.deepEqual(await c.request("textDocument/completion", where), []);
+    const completionMs = performance.now() - t;
+    t = performance.now();
+    assert.equal(await c.request("textDocument/hover", where), null);
+    const hoverMs = performance.now() - t;
+    // Loose bounds for a shared machine (they took 3 s and 350 MB): the figures are in the closing note.
+    assert.ok(completionMs < 1000 && hoverMs < 1000, `completion ${Math.round(completionMs)} ms, hover ${Math.round(hoverMs)} ms`);
+    const grew = rssMb("VmHWM") - idle;
+    assert.ok(grew < 60, `peak memory grew ${Math.round(grew)} MB over the idle figure for a 5 MB file`);
   } finally {
     await c.shutdown();
     removeFixture(root);

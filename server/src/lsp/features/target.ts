@@ -32,7 +32,11 @@ export function locate(session: Session, uri: string): Located | undefined {
   if (!where) return undefined;
   const result = session.resultOf(where.company.root);
   if (!result) return undefined;
-  return { analysis: result.analysis, file: where.company.files.get(where.file), path: where.file, root: where.company.root };
+  const file = where.company.files.get(where.file);
+  // A file not read (over 2 MB, binary) is no file of the company to any feature: parsing a 5 MB
+  // line to complete in it took seconds and a gigabyte and a half.
+  if (file?.skipped) return undefined;
+  return { analysis: result.analysis, file, path: where.file, root: where.company.root };
 }
 
 export function targetAt(loc: Located, pos: Position): Target | undefined {
