@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import {
-  createConnection, DidChangeWatchedFilesNotification, ErrorCodes, FileChangeType, ProposedFeatures, ResponseError, TextDocuments,
+  createConnection, DidChangeWatchedFilesNotification, StreamMessageReader, StreamMessageWriter, ErrorCodes, FileChangeType, ProposedFeatures, ResponseError, TextDocuments,
   TextDocumentSyncKind, WatchKind, type InitializeParams, type InitializeResult,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
@@ -18,6 +18,7 @@ import { CompaniesRequest, CompanyOfRequest, StatusRequest } from "../protocol.t
 import { Session } from "./session.ts";
 import { toPath } from "./convert.ts";
 import { FolderWatcher } from "./watcher.ts";
+import { FrameGuard } from "./frames.ts";
 import { hover } from "./features/hover.ts";
 import { definition } from "./features/definition.ts";
 import { references } from "./features/references.ts";
@@ -32,7 +33,16 @@ import { attachBoxes, type Boxes } from "./features/boxes.ts";
 if (process.argv.includes("--version")) { console.log("sanoma-language-server 0.1.0"); process.exit(0); }
 if (!process.argv.some((a) => a === "--stdio" || a === "--node-ipc" || a.startsWith("--socket") || a.startsWith("--pipe"))) process.argv.push("--stdio");
 
-const connection = createConnection(ProposedFeatures.all);
+// Over stdio, the frames are checked before vscode-jsonrpc reads them (`frames.ts`): a bad one is
+// logged and passed over rather than leaving the server deaf.
+const connection = process.argv.includes("--stdio")
+  ? createConnection(ProposedFeatures.all, new StreamMessageReader(process.stdin.pipe(new FrameGuard((m) => logBadFrame(m)))), new StreamMessageWriter(process.stdout))
+  : createConnection(ProposedFeatures.all);
+/** On stderr (which every client shows), and to the client's log once the connection can say it. */
+function logBadFrame(message: string): void {
+  process.stderr.write(`sanoma-language-server: ${message}\n`);
+  try { connection.console.log(message); } catch { /* not listening yet */ }
+}
 const documents = new TextDocuments(TextDocument);
 const log = (m: string) => connection.console.log(m);
 let session: Session | undefined;
@@ -206,8 +216,12 @@ connection.onRequest(CompanyOfRequest, guard("companyOf", null, companyOf));
 connection.onRequest(StatusRequest, guard("status", null, (s) => s.status()));
 connection.onExecuteCommand(guard("executeCommand", null, async (s, params: { command: string; arguments?: unknown[] }) => {
   if (params.command === CHECK_WORKSPACE_COMMAND) { await s.recheckAll(); return s.status(); }
-  if (params.command === PREVIEW_COMMAND && boxes) return boxes.preview(params.arguments?.[0] as { uri: string; export: string });
-  return null;
+  if (params.command === PREVIEW_COMMAND) {
+    if (!boxes) throw new ResponseError(ErrorCodes.InvalidRequest, "previews are not ready: the server is not initialized");
+    return boxes.preview(params.arguments?.[0] as { uri: string; export: string });
+  }
+  // (An error, not a null that reads as done: a client that sends a command we never offered should hear so.)
+  throw new ResponseError(ErrorCodes.InvalidParams, `sanoma-language-server has no command ${JSON.stringify(params.command)} (its commands: ${CHECK_WORKSPACE_COMMAND}, ${PREVIEW_COMMAND})`);
 }));
 
 connection.onShutdown(async () => {
