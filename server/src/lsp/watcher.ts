@@ -11,6 +11,10 @@
  * inode the kernel dropped; ext4 even gives the new folder the same inode number). Each watch keeps
  * what it watched (device, inode and birth time) and notes the event its folder reports of itself
  * when it goes: a folder found replaced is watched anew, whole, and reported deleted then created.
+ *
+ * A tree's root that goes (a workspace folder deleted whole) leaves no watch to see it come back:
+ * such a root is looked for every `MISSING_POLL_MS` until it is there again, then watched and
+ * reported created.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -18,6 +22,9 @@ import { isSkippedDirName } from "../core/company.ts";
 import { isWithin } from "../core/model.ts";
 
 export type Change = "created" | "changed" | "deleted";
+
+/** How often a tree's root that is gone is looked for. */
+const MISSING_POLL_MS = 250;
 
 interface Watch {
   handle: fs.FSWatcher;
@@ -36,6 +43,9 @@ export class FolderWatcher {
   private readonly pending = new Map<string, NodeJS.Timeout>();
   /** The trees asked for (`watchTree`), each watched whole, with what asked for each (a folder and a company may share a root). */
   private readonly roots = new Map<string, Set<string>>();
+  /** Roots of trees asked for that are not there (deleted, or not made yet): looked for until they are. */
+  private readonly missing = new Set<string>();
+  private poll: NodeJS.Timeout | undefined;
 
   constructor(private readonly onChange: (file: string, kind: Change) => void, private readonly log: (m: string) => void) {}
 
@@ -47,7 +57,24 @@ export class FolderWatcher {
     let owners = this.roots.get(root);
     if (!owners) this.roots.set(root, owners = new Set());
     owners.add(owner);
+    if (!isDirectory(root)) { this.miss(root); return; }
     this.walk(root);
+  }
+
+  /** A tree's root is not there: looked for until it is, then watched, whole, and reported created. */
+  private miss(root: string): void {
+    this.missing.add(root);
+    this.poll ??= setInterval(() => {
+      for (const r of this.missing) {
+        if (!this.roots.has(r)) { this.missing.delete(r); continue; }
+        if (!isDirectory(r)) continue;
+        this.missing.delete(r);
+        this.walk(r);
+        this.onChange(r, "created");
+      }
+      if (this.missing.size === 0) { clearInterval(this.poll); this.poll = undefined; }
+    }, MISSING_POLL_MS);
+    this.poll.unref();
   }
 
   /** `owner` no longer needs a tree: when nothing else does, it is let go, but for the folders of the trees still watched. */
@@ -114,6 +141,7 @@ export class FolderWatcher {
       try { st = fs.statSync(p, { bigint: true }); } catch {
         this.unwatchUnder(p);
         this.onChange(p, "deleted");
+        if (this.roots.has(p)) this.miss(p);
         return;
       }
       if (st.isDirectory()) {
@@ -140,10 +168,17 @@ export class FolderWatcher {
   }
 
   close(): void {
+    if (this.poll) clearInterval(this.poll);
+    this.poll = undefined;
+    this.missing.clear();
     for (const w of this.watchers.values()) w.handle.close();
     this.watchers.clear();
     this.roots.clear();
     for (const t of this.pending.values()) clearTimeout(t);
     this.pending.clear();
   }
+}
+
+function isDirectory(p: string): boolean {
+  try { return fs.statSync(p).isDirectory(); } catch { return false; }
 }
