@@ -8,7 +8,7 @@
 import * as path from "node:path";
 import { isCertainFix } from "../core/fixes.ts";
 import { RULES, ruleDocsUrl } from "../core/rules/index.ts";
-import type { SettingsProblem } from "../core/sanomarc.ts";
+import { SANOMARC_DOCS_URL, type SettingsProblem } from "../core/sanomarc.ts";
 import type { Problem, Range, Severity } from "../core/types.ts";
 
 export type Format = "text" | "json" | "sarif" | "github";
@@ -29,7 +29,7 @@ export interface Report {
 }
 
 /** Where the settings file's problems point for their documentation. */
-export const SETTINGS_DOCS_URL = "https://github.com/sanoma-ai/sanoma-tooling/blob/main/docs/settings.md";
+const SETTINGS_DOCS_URL = SANOMARC_DOCS_URL;
 
 /** A path as printed: relative to the working folder when under it, else absolute. */
 export function shownPath(cwd: string, file: string): string {

@@ -19,6 +19,8 @@ import { didYouMean, LineMap } from "./text.ts";
 import type { FileSystem, Range } from "./types.ts";
 
 export const SANOMARC = ".sanomarc.json";
+/** The page that documents the file, where its problems point. */
+export const SANOMARC_DOCS_URL = "https://github.com/sanoma-ai/sanoma-tooling/blob/main/docs/settings.md";
 
 export type Level = "off" | "error" | "warning" | "info" | "hint";
 export const LEVELS: readonly Level[] = ["off", "error", "warning", "info", "hint"];
