@@ -4,8 +4,10 @@
  *   - the baseline, `bench/parse.mjs` (walk, read, `ts.createSourceFile`, nothing else),
  *   - `node dist/check.js <dir> --format json`, end to end as a process,
  *   - `Workspace.discoverRoots + loadCompany + check` in process (`bench/core.ts`),
+ *   - `node dist/check.js <dir> --format sarif`, against the JSON run of the same round (issue 19),
  * and prints medians as ratios to the baseline, wall and CPU time, and each one's peak RSS.
- * Goals (printed, not asserted): check ≤ 1.5× the baseline, peak memory < 400 MB.
+ * Goals (printed, not asserted): check ≤ 1.5× the baseline, peak memory < 400 MB; SARIF ≤ 1.05×
+ * JSON (the median of each round's ratio).
  *
  *   node bench/check.mjs [--files 10000] [--runs 3] [--seed 1] [--quick] [--keep]
  */
@@ -26,24 +28,31 @@ console.log(`check: a generated company of ${fmtInt(gen.files)} files (${gen.app
 const CHECK = join(ROOT, "dist", "check.js");
 const parse = () => runNode([join(ROOT, "bench", "parse.mjs"), dir]);
 const check = () => runNode([CHECK, dir, "--format", "json"]);
+const sarif = () => runNode([CHECK, dir, "--format", "sarif"]);
 const core = () => runNode(["--import", "tsx", join(ROOT, "bench", "core.ts"), dir]);
 
 // One untimed pass of each: the files are in the page cache and the bundles compiled alike for all.
 await parse();
 await check();
+await sarif();
 
 const base = [];
 const cli = [];
 const inproc = [];
+const sarifs = [];
 for (let i = 0; i < runs; i++) {
-  // Alternate the order so that a slow patch of a shared machine does not hit one side only.
-  const order = i % 2 ? [core, check, parse] : [parse, check, core];
+  // Alternate the order so that a slow patch of a shared machine does not hit one side only (the
+  // SARIF run beside the JSON one, before it in one round and after it in the next).
+  const order = i % 2 ? [core, sarif, check, parse] : [parse, check, sarif, core];
   for (const f of order) {
     const r = await f();
     if (f === parse) { if (r.code !== 0) throw new Error(r.stderr); base.push({ ...r, inner: lastJson(r.stdout) }); }
     else if (f === check) {
       if (r.code !== 0 && r.code !== 1) throw new Error(`sanoma-check exited ${r.code}: ${r.stderr}`);
       cli.push({ ...r, problems: JSON.parse(r.stdout).problems.length });
+    } else if (f === sarif) {
+      if (r.code !== 0 && r.code !== 1) throw new Error(`sanoma-check --format sarif exited ${r.code}: ${r.stderr}`);
+      sarifs.push({ ...r, results: JSON.parse(r.stdout).runs[0].results.length });
     } else { if (r.code !== 0) throw new Error(r.stderr); inproc.push({ ...r, inner: lastJson(r.stdout) }); }
   }
 }
@@ -75,5 +84,12 @@ const ratios = [m(cli, (r) => r.wallMs) / baseWall, m(cli, (r) => r.cpuMs) / bas
 console.log(`\ngoal: sanoma-check ≤ 1.50× the baseline: ${fmtX(ratios[0])} wall, ${fmtX(ratios[1])} CPU, ${fmtX(ratios[2])} main-thread CPU (${ratios.every((x) => x <= 1.5) ? "met" : ratios.some((x) => x <= 1.5) ? "met on some clocks only" : "missed"}); peak memory < 400 MB: ${fmtMb(peakCli)} (${peakCli < 400 * 1024 ? "met" : "missed"})`);
 console.log(`runs, wall ms: baseline ${base.map((r) => fmtMs(r.wallMs)).join(" ")} · check ${cli.map((r) => fmtMs(r.wallMs)).join(" ")} · in process ${inproc.map((r) => fmtMs(r.inner.ms)).join(" ")}`);
 console.log(`runs, check ÷ baseline (main-thread CPU, paired): ${cli.map((r, i) => fmtX(r.mainCpuMs / base[i].mainCpuMs)).join(" ")}`);
+
+// SARIF against JSON, each round's pair (the same company, the same problems).
+if (sarifs.some((r, i) => r.results !== cli[i].problems)) throw new Error("--format sarif and --format json disagree on the problems");
+const pair = (f) => median(sarifs.map((r, i) => f(r) / f(cli[i])));
+const sarifRatios = [pair((r) => r.wallMs), pair((r) => r.cpuMs), pair((r) => r.mainCpuMs)];
+console.log(`\ngoal: --format sarif ≤ 1.05× --format json (median of the rounds' paired ratios): ${fmtX(sarifRatios[0])} wall, ${fmtX(sarifRatios[1])} CPU, ${fmtX(sarifRatios[2])} main-thread CPU (${sarifRatios.every((x) => x <= 1.05) ? "met" : sarifRatios.some((x) => x <= 1.05) ? "met on some clocks only" : "missed"}); medians ${fmtMs(m(sarifs, (r) => r.wallMs))} against ${fmtMs(m(cli, (r) => r.wallMs))} wall, peak RSS ${fmtMb(Math.max(...sarifs.map((r) => r.maxRssKb)))}`);
+console.log(`runs, sarif ÷ json (wall, paired): ${sarifs.map((r, i) => fmtX(r.wallMs / cli[i].wallMs)).join(" ")}`);
 
 if (!flags.keep) rmSync(join(dir, ".."), { recursive: true, force: true });

@@ -1,8 +1,9 @@
 // Bundles each entry point with esbuild: the server, the check command, the VS Code client and the
-// lint plugin are single files that need nothing installed beside them.
+// lint plugin are single files that need nothing installed beside them; the language-server package
+// (server/) ships the server and the check command as one bundle.
 import { build } from "esbuild";
-import { chmodSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const common = { bundle: true, platform: "node", target: "node20", format: "cjs", sourcemap: "linked", logLevel: "warning", legalComments: "none" };
@@ -13,8 +14,32 @@ await Promise.all([
   build({ ...common, entryPoints: ["server/src/check/main.ts"], outfile: "dist/check.js", minify: production, banner: { js: "#!/usr/bin/env node" } }),
   build({ ...common, entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js", external: ["vscode"], minify: production }),
   build({ ...common, entryPoints: ["lint-plugin/src/index.ts"], outfile: "lint-plugin/dist/index.mjs", format: "esm", minify: false, sourcemap: false }),
+  // The @sanoma-ai/language-server package (server/): both commands in one bundle, no source map
+  // (the bundle reads as its sources), and the licences of the code bundled in it.
+  build({ ...common, entryPoints: ["server/src/bin.ts"], outfile: "server/dist/sanoma.js", sourcemap: false, metafile: true, banner: { js: "/* @sanoma-ai/language-server: bundled; third-party licences in THIRD-PARTY-NOTICES.md */\n/* eslint-disable */" } })
+    .then((r) => writeFileSync("server/dist/THIRD-PARTY-NOTICES.md", notices(r.metafile))),
 ].map((p) => p.catch((e) => { console.error(e.message); process.exitCode = 1; })));
 for (const f of ["dist/server.js", "dist/check.js"]) { try { chmodSync(f, 0o755); } catch {} }
+
+/** The licence of every package whose code a bundle holds (from esbuild's metafile), for a package that ships the bundle. */
+function notices(metafile) {
+  const packages = new Map();
+  for (const input of Object.keys(metafile.inputs)) {
+    const m = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (!m) continue;
+    const dir = input.slice(0, m.index + m[0].length - 1);
+    if (!packages.has(m[1])) packages.set(m[1], dir);
+  }
+  const out = ["# Third-party notices", "", "This package's bundle (`dist/sanoma.js`) holds code of these packages, under these licences.", ""];
+  for (const [name, dir] of [...packages].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(f));
+    out.push(`## ${name} ${pkg.version} (${pkg.license ?? "see below"})`, "", file ? readFileSync(join(dir, file), "utf8").trim() : "(no licence file in the package)", "");
+    // A package's own notices of what it holds (TypeScript's ThirdPartyNoticeText.txt).
+    for (const f of readdirSync(dir).filter((f) => /^third-?party/i.test(f))) out.push(`### ${name}: ${f}`, "", readFileSync(join(dir, f), "utf8").trim(), "");
+  }
+  return out.join("\n");
+}
 
 // The plugin's recommended config for oxlint, which reads JSON configs only: the rules of the
 // plugin's own `configs.recommended`, with the bundle beside it (oxlint resolves a `jsPlugins` path

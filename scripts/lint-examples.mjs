@@ -57,11 +57,12 @@ function oxlintFindings(dir, config) {
 }
 
 function checkFindings(dir) {
-  const r = spawnSync(process.execPath, [CHECK, dir, "--format", "json"], { encoding: "utf8", maxBuffer: 64 << 20 });
+  // Run from the company's folder: sanoma-check prints paths relative to it.
+  const r = spawnSync(process.execPath, [CHECK, ".", "--format", "json"], { cwd: dir, encoding: "utf8", maxBuffer: 64 << 20 });
   if (r.status !== 0 && r.status !== 1) throw new Error(`sanoma-check failed (exit ${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout).problems
     .filter((p) => RULES.includes(p.rule))
-    .map((p) => `${p.file.slice(dir.length + 1).split("\\").join("/")}:${p.line}:${p.column} ${p.rule} ${p.message}`)
+    .map((p) => `${p.file.split("\\").join("/")}:${p.line}:${p.column} ${p.rule} ${p.message}`)
     .sort();
 }
 

@@ -80,6 +80,7 @@ export class ServerHost implements vscode.Disposable {
         { scheme: "file", language: "typescriptreact" },
         { scheme: "file", language: "javascript" },
         { scheme: "file", language: "json", pattern: "**/sanoma.lock.json" },
+        { scheme: "file", language: "json", pattern: "**/.sanomarc.json" },
       ],
       // Boxes live in the workspace's storage, outside the company: a preview never copies itself.
       initializationOptions: { boxesDir: vscode.Uri.joinPath(storage, "boxes").fsPath },

@@ -15,6 +15,7 @@ import path from "node:path"; // (the default import: a bundle reads its functio
 import { folderRoleOf, isCodeFile, relativeTo, roleIn, type FolderRole } from "../../server/src/core/company.ts";
 import type { ImportContext } from "../../server/src/core/rules/rule.ts";
 import { RootCache, type ObservationEnd } from "./roots.ts";
+import { excludes, NO_SHARED, readShared, type Shared } from "./shared.ts";
 
 interface Folder {
   /** The folder's absolute path. */
@@ -29,6 +30,8 @@ interface Folder {
   role: FolderRole | null;
   /** Whether its company holds a file at a company-relative path (asked of the disk, rarely: see `ImportContext.hasFile`). */
   hasFile: ((rel: string) => boolean) | undefined;
+  /** The rules its company's `.sanomarc.json` turns off. */
+  off: ReadonlySet<string>;
 }
 
 export class FileContexts {
@@ -38,14 +41,25 @@ export class FileContexts {
   /** The last two folders asked about, the last first. */
   private readonly recent: [Folder | undefined, Folder | undefined] = [undefined, undefined];
 
-  constructor(readonly roots: RootCache = new RootCache()) {}
+  /** Each company's `.sanomarc.json`, read once per observation. */
+  private readonly shared = new Map<string, { observation: number; shared: Shared }>();
+
+  constructor(readonly roots: RootCache = new RootCache(), private readonly readSharedOf: (root: string) => Shared = readShared) {}
+
+  private sharedOf(root: string): Shared {
+    const known = this.shared.get(root);
+    if (known?.observation === this.roots.currentObservation) return known.shared;
+    const shared = this.readSharedOf(root);
+    this.shared.set(root, { observation: this.roots.currentObservation, shared });
+    return shared;
+  }
 
   of(file: string, end: ObservationEnd, cwd?: string): ImportContext | null {
     return this.locate(file, end, cwd)?.ctx ?? null;
   }
 
   /** The file's context and its folder's record (one object per folder and observation: a key for what depends on the folder alone). */
-  locate(file: string, end: ObservationEnd, cwd?: string): { ctx: ImportContext; folder: object } | null {
+  locate(file: string, end: ObservationEnd, cwd?: string): { ctx: ImportContext; folder: Folder } | null {
     // `<input>`, `<text>`: text linted without a file has no place in a company.
     if (!path.isAbsolute(file) || !isCodeFile(file)) return null;
     // A host gives absolute, normalised paths: on POSIX the folder is what precedes the last `/`.
@@ -104,12 +118,16 @@ export class FileContexts {
     if (root !== undefined && cwd !== undefined && underDotFolder(cwd, root)) root = undefined;
     const observation = this.roots.currentObservation;
     let rel: string | null = null;
+    let shared = NO_SHARED;
     if (root !== undefined) {
       rel = dir === root ? "" : relativeTo(root, dir) ?? null;
       // A company's files are listed skipping dot folders (A3): the check never reads these.
       if (rel !== null && hasDotFolder(rel)) rel = null;
+      shared = this.sharedOf(root);
+      // Nor the folders its .sanomarc.json leaves out.
+      if (rel !== null && excludes(shared, rel)) rel = null;
     }
-    const folder = { dir, observation, cwd, root, rel, role: rel === null ? null : folderRoleOf(rel), hasFile: root === undefined ? undefined : this.filesOf(root) };
+    const folder = { dir, observation, cwd, root, rel, role: rel === null ? null : folderRoleOf(rel), hasFile: root === undefined ? undefined : this.filesOf(root), off: shared.off };
     this.folders.set(dir, folder);
     // (A record made anew replaces the stale one among the recent.)
     if (this.recent[0]?.dir === dir) this.recent[0] = folder;

@@ -98,9 +98,9 @@ function line(text: string, pos: number, sites: HeaderSite[], names: boolean): n
   if (c === 10 || c === 13 || c === 47 /* / */) return after(text.charCodeAt(first + 1) === 42 /* * */ ? BLOCK : BLANK, text, pos);
   let m: RegExpExecArray | null;
   if (c === 105 /* i */) {
-    if ((m = match(IMPORT, text, pos))) return site(sites, pos, m, IMPORT_FORM, pos + m[1].length + 6 + m[2].length + 4 + m[3].length, m[5], names);
-    if ((m = match(SIDE_EFFECT, text, pos))) return site(sites, pos, m, SIDE_EFFECT_FORM, pos + m[1].length, m[3], names);
-    if ((m = match(IMPORT_EQUALS, text, pos))) return site(sites, pos, m, IMPORT_EQUALS_FORM, pos + m[1].length + m[2].length + m[3].length, m[5], names);
+    if ((m = match(IMPORT, text, pos)) !== null) return site(sites, pos, m, IMPORT_FORM, pos + m[1].length + 6 + m[2].length + 4 + m[3].length, m[5], names);
+    if ((m = match(SIDE_EFFECT, text, pos)) !== null) return site(sites, pos, m, SIDE_EFFECT_FORM, pos + m[1].length, m[3], names);
+    if ((m = match(IMPORT_EQUALS, text, pos)) !== null) return site(sites, pos, m, IMPORT_EQUALS_FORM, pos + m[1].length + m[2].length + m[3].length, m[5], names);
     return -1;
   }
   if (c === 101 /* e */) {

@@ -84,6 +84,9 @@ function oxlintFileOf(context: RuleContext): OxlintFile {
     const reading = readingOf(context, located.folder);
     const verdict = reading.prefilter ? prefilter.verdict(located.ctx, text, located.folder) : undefined;
     fire = verdict?.fire ?? EVERY_RULE;
+    // The rules the company's .sanomarc.json turns off do not fire (nor report what the header's sites found).
+    const off = located.folder.off;
+    if (off.size > 0 && [...fire].some((id) => off.has(id))) fire = new Set([...fire].filter((id) => !off.has(id)));
     if (verdict !== undefined && fire.size > 0 && reading.scan) {
       if (scannable(file)) {
         // Where the literals that fire stand in the lines of imports the file opens with, those
@@ -100,6 +103,7 @@ function oxlintFileOf(context: RuleContext): OxlintFile {
       }
     }
   }
+  if (found !== undefined && located !== null) for (const id of located.folder.off) found.delete(id);
   if (fire.size === 0) oxlintStats.skipped++;
   else if (found !== undefined) oxlintStats.fromText++;
   else oxlintStats.tree++;
@@ -202,8 +206,8 @@ function hostRule(rule: ImportRule): HostRule {
       ...(FIXABLE.has(rule.id) ? { fixable: "code" as const } : {}),
     },
     create(context) {
-      const ctx = contexts.of(fileOf(context), "task", context.cwd);
-      return ctx === null ? {} : judging(rule, context, () => ctx);
+      const located = contexts.locate(fileOf(context), "task", context.cwd);
+      return located === null || located.folder.off.has(rule.id) ? {} : judging(rule, context, () => located.ctx);
     },
     createOnce(context) {
       let ctx: ImportContext | null = null;

@@ -92,16 +92,18 @@ test("an option given to a rule is refused by both hosts (the schema takes none)
   await assert.rejects(eslint.lintText("export {};\n", { filePath: join(dir, "a.js") }), /no-cross-app-import/);
 });
 
-test("package.json stands on its own: main, exports, files, no dependencies, optional peers", () => {
+test("package.json stands on its own: main, exports, files, no dependencies, oxlint a peer npm installs with it, ESLint an optional one", () => {
   assert.equal(pkg.name, "@sanoma-ai/lint-plugin");
   assert.equal(pkg.main, "./dist/index.mjs");
   assert.equal(pkg.exports["."], "./dist/index.mjs");
   assert.equal(pkg.exports["./oxlint-recommended.json"], "./dist/oxlint-recommended.json");
-  assert.deepEqual(pkg.files, ["dist/index.mjs", "dist/oxlint-recommended.json", "README.md"]);
+  assert.deepEqual(pkg.files, ["dist/index.mjs", "dist/oxlint-recommended.json", "README.md", "LICENSE"]);
   assert.equal(pkg.dependencies, undefined);
-  for (const peer of Object.keys(pkg.peerDependencies ?? {})) assert.equal(pkg.peerDependenciesMeta?.[peer]?.optional, true, peer);
+  assert.deepEqual(Object.keys(pkg.peerDependencies).sort(), ["eslint", "oxlint"]);
+  assert.equal(pkg.peerDependenciesMeta?.oxlint?.optional, undefined, "oxlint is installed with the plugin");
+  assert.equal(pkg.peerDependenciesMeta?.eslint?.optional, true);
   const packed = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: PKG_DIR, encoding: "utf8" }));
-  assert.deepEqual(packed[0].files.map((f: { path: string }) => f.path).sort(), ["README.md", "dist/index.mjs", "dist/oxlint-recommended.json", "package.json"]);
+  assert.deepEqual(packed[0].files.map((f: { path: string }) => f.path).sort(), ["LICENSE", "README.md", "dist/index.mjs", "dist/oxlint-recommended.json", "package.json"]);
 });
 
 test("the README names every rule, with its summary and its page", () => {

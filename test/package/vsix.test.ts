@@ -62,6 +62,7 @@ test("npm run package makes a small vsix holding only what runs", () => {
     "dist/server.js",
     "syntaxes/sanoma.injection.tmLanguage.json",
     "schemas/sanoma.lock.schema.json",
+    "schemas/sanomarc.schema.json",
     "media/icon.png",
     "media/activitybar.svg",
     "changelog.md",

@@ -1357,3 +1357,39 @@ export const c = collection({ key: "id", fields: { id: "string" } }
 //- /workflows/x.ts
 export const x = "data.users.get";
 `));
+
+test("cases: an operation id naming a collection by the export that declares it (another name) suggests the collection's name, in its message, its related place and its certain fix", () => {
+  const fixture = `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const people = collection({ name: "contacts", key: "id", fields: { id: "string" } });
+export const peeps = collection({ key: "id", fields: { id: "string" } });
+export const friends = collection({ name: "peeps2", key: "id", fields: { id: "string" } });
+//- /apps/crm/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const leads = collection({ name: "prospects", key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+export async function w(ctx: any) {
+  await ctx.call("data.people.get", {});
+//               ^^^^^^^^^^^^^^^^^ collection-op \`people\` is the export that declares the collection \`contacts\`: did you mean \`contacts\`?
+  await ctx.call("data.contacts.list", {});
+  await ctx.call("data.peeps.get", {});
+  await ctx.call("data.leads.get", {});
+//               ^^^^^^^^^^^^^^^^ collection-op
+}
+`;
+  check(fixture);
+  const dir = writeFixture(fixture);
+  try {
+    const problems = checkDir(dir).filter((p) => p.rule === "collection-op");
+    const people = problems.find((p) => p.message.includes("`people`"))!;
+    assert.deepEqual(people.fixes?.map((f) => [f.title, f.preferred, f.edits.map((e) => e.newText)]), [["Change to data.contacts.get", true, ["data.contacts.get"]]]);
+    assert.deepEqual(people.related?.map((r) => [r.file.slice(dir.length), r.range.start.line, r.message]), [["/resources/data.ts", 1, "`contacts` is declared here, exported as `people`"]]);
+    // An export of a scope the file cannot see is no suggestion.
+    const leads = problems.find((p) => p.message.includes("`leads`"))!;
+    assert.equal(leads.message, "No collection `leads` in data.leads.get");
+    assert.equal(leads.fixes, undefined);
+  } finally { removeFixture(dir); }
+});

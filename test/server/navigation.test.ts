@@ -159,6 +159,7 @@ test("code actions: did-you-mean replacements and the right import source", asyn
   const d = c.diagnosticsFor(nightly).find((x) => x.code === "collection-op")!;
   const actions = await c.request("textDocument/codeAction", { textDocument: { uri: uri(nightly) }, range: d.range, context: { diagnostics: [d] } });
   assert.equal(actions[0].title, "Change to data.orders.list");
+  assert.equal(actions[0].isPreferred, true, "the core's certain fix, as sanoma-check --fix applies it");
   assert.equal(actions[0].edit.changes[uri(nightly)][0].newText, "data.orders.list");
   const infra = join(root, "resources/infra.ts");
   const imp = c.diagnosticsFor(infra).find((x) => x.code === "data-file-imports")!;

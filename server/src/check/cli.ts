@@ -1,46 +1,65 @@
 /**
- * `sanoma-check [dir...] [--format text|json] [--verbose]`: every rule over every company under
- * the folders, headless. The same Workspace and rules as the language server.
+ * `sanoma-check [dir...]`: every rule over every company under the folders, headless, for CI and
+ * scripts. The same Workspace, rules, shared settings (`.sanomarc.json`) and certain fixes as the
+ * language server. Output formats are in `formats.ts`; this file reads the flags, runs the check,
+ * applies fixes and says the summary.
  */
 import * as path from "node:path";
 import { z } from "zod";
 import { Workspace } from "../core/workspace.ts";
 import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
-import type { FileSystem, Problem } from "../core/types.ts";
+import { applyEdits, planFixes } from "../core/fixes.ts";
+import { excludeFor, layer, LEVELS, readSanomaRc, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
+import type { FileSystem, Problem, Severity } from "../core/types.ts";
+import { unifiedDiff } from "./diff.ts";
+import { paint, render, shownPath, type Report } from "./formats.ts";
 
 /** Kept equal to the package's version by a test. */
 export const VERSION = "0.1.0";
 
-export const USAGE = `Usage: sanoma-check [dir...] [--format text|json] [--rule id=level]... [--exclude folder]... [--verbose]
+export const USAGE = `Usage: sanoma-check [dir...] [options]
 
-Checks every Sanoma company (a folder holding sanoma.config.ts) under the given folders
+Checks every Sanoma company (a folder holding sanoma.config.ts) in or under the given folders
 (default: the current folder) with every rule of the Sanoma language server. A folder inside a
-company checks that whole company.
+company checks that whole company. Settings a team shares are read from the nearest
+.sanomarc.json at or above each company root; --rule and --exclude are laid over them.
 
-  --format text   one problem a line: file:line:col  severity  rule  message (default); a line
-                  break in a message or a path is written \\n, so each problem is one line
-  --format json   { "companies": [ root, ... ], "problems": [ { file, line, column, endLine,
-                  endColumn, severity, rule, message } ] }
-  --rule id=level a rule's severity, as the editor's sanoma.rules setting: off, error, warning,
-                  info or hint (repeatable)
-  --exclude name  a folder to leave out, by name or by its path in the company, as the editor's
-                  sanoma.exclude setting (repeatable)
-  --verbose       also say, on stderr, which files and folders were skipped and why
-  --version       the version
-  --help          this text
-  --              the arguments after it are folders, even one starting with -
+  --format text      one problem a line: file:line:col  severity  rule  message (default); a line
+                     break in a message or a path is written \\n, so each problem is one line
+  --format json      { companies, problems: [ { file, line, column, endLine, endColumn, severity,
+                     rule, message, docs, related, fixes } ], settings, skipped }
+  --format sarif     SARIF 2.1.0 (one run, every rule in the driver), for code scanning
+  --format github    GitHub Actions annotations, one per problem
+  --rule id=level    a rule's severity, as the editor's sanoma.rules setting: off, error, warning
+                     (or warn), info or hint (repeatable)
+  --exclude folder   a folder to leave out, by name or by its path in the company, as the editor's
+                     sanoma.exclude setting (repeatable)
+  --quiet, -q        errors only (the summary still counts every severity)
+  --max-warnings N   exit 1 when there are more than N warnings
+  --fix              apply the certain fixes (those the editor marks preferred) and report what is
+                     left; a file changed while the check ran is not touched
+  --fix-dry-run      print the certain fixes as a unified diff (for git apply) and write nothing
+  --verbose, -v      also say, on stderr, which files and folders were skipped and why
+  --version          the version
+  --help, -h         this text
+  --                 the arguments after it are folders, even one starting with -
 
-A company reached by two paths (a symlink) is checked once. No company found is said on stderr.
-Exit status: 0 without errors (no company found included), 1 when there is an error, 2 on bad usage.`;
-
-const LEVELS = ["off", "error", "warning", "info", "hint"] as const;
+Paths are printed relative to the current folder (absolute when outside it). The summary (on
+stderr, last) counts errors, warnings, info and hints, and the files skipped. Colours only on a
+terminal; NO_COLOR turns them off, FORCE_COLOR on.
+Exit status: 0 without errors, 1 when there is an error (or more warnings than --max-warnings),
+2 on bad usage (an unknown option, a folder that does not exist or holds no company).`;
 
 const Args = z.object({
   dirs: z.array(z.string().min(1, "an empty path is no folder")),
-  format: z.enum(["text", "json"]),
-  rules: z.record(z.string(), z.enum(LEVELS)),
+  format: z.enum(["text", "json", "sarif", "github"]),
+  rules: z.record(z.string(), z.enum(LEVELS as [Level, ...Level[]])),
   exclude: z.array(z.string().min(1, "--exclude takes a folder's name or path")),
+  quiet: z.boolean(),
+  maxWarnings: z.number().int().nonnegative().optional(),
+  fix: z.boolean(),
+  fixDryRun: z.boolean(),
   verbose: z.boolean(),
   help: z.boolean(),
   version: z.boolean(),
@@ -48,7 +67,7 @@ const Args = z.object({
 export type Args = z.infer<typeof Args>;
 
 export function parseArgs(argv: string[]): Args | { error: string } {
-  const raw = { dirs: [] as string[], format: "text", rules: {} as Record<string, string>, exclude: [] as string[], verbose: false, help: false, version: false };
+  const raw = { dirs: [] as string[], format: "text", rules: {} as Record<string, string>, exclude: [] as string[], quiet: false, maxWarnings: undefined as number | undefined, fix: false, fixDryRun: false, verbose: false, help: false, version: false };
   /** An option's value: `--opt value` or `--opt=value`. */
   const valueOf = (a: string, name: string, i: number): [string | undefined, number] | undefined =>
     a === name ? [argv[i + 1], i + 1] : a.startsWith(`${name}=`) ? [a.slice(name.length + 1), i] : undefined;
@@ -61,30 +80,40 @@ export function parseArgs(argv: string[]): Args | { error: string } {
     else if ((v = valueOf(a, "--format", i))) { raw.format = v[0] ?? ""; i = v[1]; }
     else if ((v = valueOf(a, "--rule", i))) {
       i = v[1];
-      const [id, level] = (v[0] ?? "").split("=");
+      const [id, given] = (v[0] ?? "").split("=");
+      const level = given === "warn" ? "warning" : given;
       if (!(RULE_IDS as readonly string[]).includes(id)) return { error: `--rule takes id=level; there is no rule named "${id}"` };
-      if (!(LEVELS as readonly string[]).includes(level)) return { error: `--rule ${id}= takes ${LEVELS.join(", ")}, not "${level ?? ""}"` };
+      if (!(LEVELS as readonly string[]).includes(level)) return { error: `--rule ${id}= takes ${LEVELS.join(", ")}, not "${given ?? ""}"` };
       raw.rules[id] = level;
     }
     else if ((v = valueOf(a, "--exclude", i))) { raw.exclude.push(v[0] ?? ""); i = v[1]; }
+    else if ((v = valueOf(a, "--max-warnings", i))) {
+      i = v[1];
+      const n = v[0] ?? "";
+      if (!/^\d+$/.test(n)) return { error: `--max-warnings takes a number of warnings (0 or more), not "${n}"` };
+      raw.maxWarnings = Number(n);
+    }
+    else if (a === "--quiet" || a === "-q") raw.quiet = true;
+    else if (a === "--fix") raw.fix = true;
+    else if (a === "--fix-dry-run") raw.fixDryRun = true;
     else if (a === "--verbose" || a === "-v") raw.verbose = true;
     else if (a === "--help" || a === "-h") raw.help = true;
     else if (a === "--version") raw.version = true;
     else if (a.startsWith("-")) return { error: `unknown option ${a}` };
     else raw.dirs.push(a);
   }
+  if (raw.fix && raw.fixDryRun) return { error: "--fix writes the fixes, --fix-dry-run only shows them: give one of them" };
+  if (raw.fixDryRun && raw.format !== "text") return { error: "--fix-dry-run prints a diff: it takes no --format" };
   const parsed = Args.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { error: issue.path[0] === "format" ? `--format takes text or json, not "${raw.format}"` : issue.message };
+    return { error: issue.path[0] === "format" ? `--format takes text, json, sarif or github, not "${raw.format}"` : issue.message };
   }
   return parsed.data;
 }
 
-/** A message or a path on one line of text output: its line breaks written as escapes. */
-function oneLine(text: string): string {
-  return text.replace(/[\r\n\u2028\u2029]/g, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\u2028" ? "\\u2028" : "\\u2029"));
-}
+/** Whether a file is written: "written", or why not ("changed": its text on disk is not the text the fixes were made on). */
+export type WriteResult = "written" | "changed" | "failed";
 
 export interface Io {
   fs: FileSystem;
@@ -92,6 +121,82 @@ export interface Io {
   out(text: string): void;
   err(text: string): void;
   now(): number;
+  /** The environment (`NO_COLOR`, `FORCE_COLOR`, `TERM`). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Whether stdout and stderr are terminals. */
+  tty?: { out: boolean; err: boolean };
+  /** Writes `after` to a file whose text is still `before` (read again just before writing). */
+  writeIfUnchanged?(file: string, before: string, after: string): WriteResult;
+}
+
+/**
+ * Whether to colour a stream: FORCE_COLOR given wins (`0` or `false`: no colour), then NO_COLOR
+ * (any value but empty: none), then a dumb terminal (none), then whether it is a terminal; as
+ * Node's own `tty` reads them.
+ */
+export function colorFor(env: Readonly<Record<string, string | undefined>>, isTty: boolean): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return !(force === "0" || force === "false");
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.TERM === "dumb") return false;
+  return isTty;
+}
+
+interface Run {
+  roots: string[];
+  problems: Problem[];
+  settings: SettingsProblem[];
+  skipped: { file: string; reason: string }[];
+}
+
+/** Checks every company under the folders: what it found, or a usage error. */
+function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: boolean): Run | { usage: string } {
+  const ws = new Workspace(fs, { exclude: args.exclude, onSkip: verbose ? (s) => io.err(`skipped ${shownPath(io.cwd, s.path)}: ${s.reason}\n`) : undefined });
+  const rcs = new Map<string, SanomaRc>();
+  const rcOf = (dir: string): SanomaRc => {
+    const rc = readSanomaRc(fs, dir, RULE_IDS);
+    const key = rc.file ?? "";
+    if (!rcs.has(key)) rcs.set(key, rc);
+    return rcs.get(key)!;
+  };
+  const roots: string[] = [];
+  const reals = new Set<string>();
+  for (const dir of dirs) {
+    // The folder names the nearest shared settings leave out are left out of the search too.
+    const names = rcOf(dir).settings.exclude.filter((e) => !e.includes("/"));
+    ws.options.exclude = [...new Set([...names, ...args.exclude])];
+    const found = ws.discoverRoots([dir]);
+    if (found.length === 0) return { usage: `no company (no sanoma.config.ts) in, under or above ${shownPath(io.cwd, dir)}` };
+    // One company reached by two of the folders (one through a link) is checked once.
+    for (const r of found) { const real = fs.realPath(r) ?? r; if (!reals.has(real)) { reals.add(real); roots.push(r); } }
+  }
+  roots.sort();
+  if (verbose) io.err(`companies: ${roots.map((r) => shownPath(io.cwd, r)).join(", ")}\n`);
+  const problems: Problem[] = [];
+  const skipped: Run["skipped"] = [];
+  for (const root of roots) {
+    const start = io.now();
+    const rc = rcOf(root);
+    const mine = layer({ rules: rc.settings.rules, exclude: excludeFor(rc.file, rc.settings.exclude, root) }, { rules: args.rules as Record<string, Level>, exclude: args.exclude });
+    if (verbose && rc.file) io.err(`${shownPath(io.cwd, root)}: settings from ${shownPath(io.cwd, rc.file)}\n`);
+    ws.excludes.set(root, mine.exclude);
+    const company = ws.loadCompany(root);
+    const result = ws.check(root, { rules: mine.rules as CheckOptions["rules"] });
+    // (One at a time: a spread of a 150,000-binding lockfile's problems overflows the stack.)
+    for (const p of result.problems) problems.push(p);
+    for (const f of company.files.values()) if (f.skipped) skipped.push({ file: f.path, reason: f.skipped });
+    if (verbose) io.err(`${shownPath(io.cwd, root)}: ${company.files.size} files, ${result.problems.length} problems, ${io.now() - start} ms\n`);
+  }
+  const settings = [...rcs.values()].flatMap((rc) => rc.problems);
+  skipped.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return { roots, problems, settings, skipped };
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The summary's words for a reason a file was skipped. */
+function shortReason(reason: string): string {
+  return reason.replace(/, not read$/, "").replace(/^a /, "");
 }
 
 export function runCheck(argv: string[], io: Io): number {
@@ -99,39 +204,81 @@ export function runCheck(argv: string[], io: Io): number {
   if ("error" in args) { io.err(`sanoma-check: ${args.error}\n\n${USAGE}\n`); return 2; }
   if (args.help) { io.out(USAGE + "\n"); return 0; }
   if (args.version) { io.out(`sanoma-check ${VERSION}\n`); return 0; }
+  const env = io.env ?? {};
   const dirs = (args.dirs.length ? args.dirs : ["."]).map((d) => path.resolve(io.cwd, d));
-  for (const d of dirs) if (!io.fs.isDir(d)) { io.err(`sanoma-check: ${d} is not a folder\n`); return 2; }
-  const ws = new Workspace(io.fs, { exclude: args.exclude, onSkip: args.verbose ? (s) => io.err(`skipped ${s.path}: ${s.reason}\n`) : undefined });
-  const options: CheckOptions = { rules: args.rules as CheckOptions["rules"] };
-  const roots = ws.discoverRoots(dirs);
-  if (args.verbose) io.err(`companies: ${roots.length ? roots.join(", ") : "none"}\n`);
-  const problems: Problem[] = [];
-  for (const root of roots) {
-    const start = io.now();
-    ws.loadCompany(root);
-    const result = ws.check(root, options);
-    // (One at a time: a spread of a 150,000-binding lockfile's problems overflows the stack.)
-    for (const p of result.problems) problems.push(p);
-    if (args.verbose) io.err(`${root}: ${ws.companies.get(root)!.files.size} files, ${result.problems.length} problems, ${io.now() - start} ms\n`);
-  }
-  // No company: said on stderr in either format (a mistyped path in CI should not pass unseen).
-  if (args.format === "json" && roots.length === 0) io.err(`sanoma-check: no company (no sanoma.config.ts) under ${dirs.join(", ")}\n`);
-  if (args.format === "json") {
-    io.out(JSON.stringify({ companies: roots, problems: problems.map((p) => ({
-      file: p.file, line: p.range.start.line + 1, column: p.range.start.character + 1,
-      endLine: p.range.end.line + 1, endColumn: p.range.end.character + 1,
-      severity: p.severity, rule: p.rule, message: p.message,
-    })) }, null, 2) + "\n");
-  } else {
-    for (const p of problems) {
-      const rel = path.relative(io.cwd, p.file);
-      const shown = rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel) ? p.file : rel;
-      io.out(`${oneLine(shown)}:${p.range.start.line + 1}:${p.range.start.character + 1}  ${p.severity}  ${p.rule}  ${oneLine(p.message)}\n`);
+  for (const d of dirs) {
+    if (!io.fs.isDir(d)) {
+      io.err(`sanoma-check: ${shownPath(io.cwd, d)} ${io.fs.isFile(d) ? "is a file: sanoma-check takes folders" : "does not exist"}\n`);
+      return 2;
     }
-    const errors = problems.filter((p) => p.severity === "error").length;
-    const warnings = problems.filter((p) => p.severity === "warning").length;
-    if (roots.length === 0) io.err(`sanoma-check: no company (no sanoma.config.ts) under ${dirs.join(", ")}\n`);
-    else io.err(`${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"} in ${roots.length} compan${roots.length === 1 ? "y" : "ies"}\n`);
   }
-  return problems.some((p) => p.severity === "error") ? 1 : 0;
+  // With fixes to make, the text each file had when it was read is kept: a fix is made on it, and
+  // never written over a file whose text moved on since.
+  const texts = new Map<string, string>();
+  const fixing = args.fix || args.fixDryRun;
+  const fs: FileSystem = fixing ? { ...io.fs, readFile(p) { const t = io.fs.readFile(p); if (t !== undefined) texts.set(p, t); return t; } } : io.fs;
+  let run = checkAll(args, dirs, io, fs, args.verbose);
+  if ("usage" in run) { io.err(`sanoma-check: ${run.usage}\n`); return 2; }
+
+  const notes: string[] = [];
+  if (fixing) {
+    const plan = planFixes(run.problems);
+    const after = new Map<string, string>();
+    for (const [file, edits] of plan.edits) {
+      const before = texts.get(file);
+      if (before !== undefined) after.set(file, applyEdits(before, edits));
+    }
+    if (args.fixDryRun) {
+      for (const [file, text] of after) io.out(unifiedDiff(shownPath(io.cwd, file).replace(/^\//, ""), texts.get(file)!, text));
+      // What would be left: the check again, over the fixed texts.
+      const overlay: FileSystem = { ...io.fs, readFile: (p) => after.get(p) ?? io.fs.readFile(p) };
+      const again = checkAll(args, dirs, io, overlay, false);
+      if (!("usage" in again)) run = again;
+      notes.push(`would fix ${plural(plan.taken.length, "problem", "problems")} in ${plural(after.size, "file", "files")} (nothing written)`);
+    } else {
+      let fixed = 0;
+      const written = new Set<string>();
+      for (const [file, text] of after) {
+        const result = io.writeIfUnchanged?.(file, texts.get(file)!, text) ?? "failed";
+        if (result === "written") written.add(file);
+        else io.err(`sanoma-check: ${shownPath(io.cwd, file)} ${result === "changed" ? "changed while sanoma-check ran: not fixed" : "could not be written: not fixed"}\n`);
+      }
+      for (const t of plan.taken) if (t.fix.edits.every((e) => written.has(e.file))) fixed++;
+      // What is left: the check again, from the disk.
+      const again = checkAll(args, dirs, io, io.fs, false);
+      if (!("usage" in again)) run = again;
+      notes.push(`fixed ${plural(fixed, "problem", "problems")} in ${plural(written.size, "file", "files")}`);
+    }
+    if (plan.overlapping.length) notes.push(`${plural(plan.overlapping.length, "fix", "fixes")} overlapping another left for a next run`);
+    if (args.verbose) for (const t of plan.taken) io.err(`${args.fixDryRun ? "would fix" : "fix"} ${shownPath(io.cwd, t.problem.file)}:${t.problem.range.start.line + 1}:${t.problem.range.start.character + 1}  ${t.problem.rule}  ${t.fix.title}\n`);
+  }
+
+  const count: Record<Severity, number> = { error: 0, warning: 0, info: 0, hint: 0 };
+  for (const p of run.problems) count[p.severity]++;
+  for (const p of run.settings) count[p.severity]++;
+  const shown = args.quiet ? run.problems.filter((p) => p.severity === "error") : run.problems;
+  const shownSettings = args.quiet ? run.settings.filter((p) => p.severity === "error") : run.settings;
+  const outColor = args.format === "text" && colorFor(env, io.tty?.out ?? false);
+  const report: Report = { cwd: io.cwd, version: VERSION, companies: run.roots, problems: shown, settings: shownSettings, skipped: run.skipped, color: outColor };
+  if (!args.fixDryRun) io.out(render(args.format, report));
+
+  // The summary, last: every severity counted, the files skipped and why.
+  const c = colorFor(env, io.tty?.err ?? false);
+  const tint = (n: number, f: (s: string) => string, s: string) => (c && n > 0 ? f(s) : s);
+  let summary = (notes.length ? `${notes.join("; ")}; left: ` : "") + [
+    tint(count.error, paint.red, plural(count.error, "error", "errors")),
+    tint(count.warning, paint.yellow, plural(count.warning, "warning", "warnings")),
+    `${count.info} info`,
+    plural(count.hint, "hint", "hints"),
+  ].join(", ") + ` in ${plural(run.roots.length, "company", "companies")}`;
+  if (args.quiet && count.warning + count.info + count.hint > 0) summary += " (errors shown only: --quiet)";
+  if (run.skipped.length) {
+    const reasons = new Map<string, number>();
+    for (const s of run.skipped) reasons.set(shortReason(s.reason), (reasons.get(shortReason(s.reason)) ?? 0) + 1);
+    summary += `; ${plural(run.skipped.length, "file", "files")} skipped (${[...reasons].map(([r, n]) => `${n} ${r}`).join(", ")})${args.verbose ? "" : ": --verbose lists them"}`;
+  }
+  const tooManyWarnings = args.maxWarnings !== undefined && count.warning > args.maxWarnings;
+  if (tooManyWarnings) summary += `; ${tint(1, paint.red, `more warnings than --max-warnings ${args.maxWarnings}`)}`;
+  io.err(summary + "\n");
+  return count.error > 0 || tooManyWarnings ? 1 : 0;
 }

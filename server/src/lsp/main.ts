@@ -143,7 +143,7 @@ connection.onInitialized(() => {
     // the globs of files filter out: `**/*` reports those (and only those kinds) of any path.
     const registered = connection.client.register(DidChangeWatchedFilesNotification.type, {
       watchers: [
-        { globPattern: "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}" }, { globPattern: "**/sanoma.lock.json" }, { globPattern: "**/package.json" },
+        { globPattern: "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}" }, { globPattern: "**/sanoma.lock.json" }, { globPattern: "**/package.json" }, { globPattern: "**/.sanomarc.json" },
         { globPattern: "**/*", kind: WatchKind.Create | WatchKind.Delete },
       ],
     }).then(() => undefined, (e) => {

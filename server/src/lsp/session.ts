@@ -13,13 +13,14 @@ import { warmFileRules, type CheckResult } from "../core/check.ts";
 import { treeRead } from "../core/facts.ts";
 import { isWithin, type Company, type CompanyFile } from "../core/model.ts";
 import type { Steps } from "../core/steps.ts";
-import { ruleDocsUrl } from "../core/rules/index.ts";
+import { RULE_IDS, ruleDocsUrl } from "../core/rules/index.ts";
+import { readSanomaRc, SANOMARC } from "../core/sanomarc.ts";
 import type { Problem } from "../core/types.ts";
 import { Workspace } from "../core/workspace.ts";
 import { nodeFileSystem } from "../node/fs.ts";
 import { StatusChangedNotification, type StatusResult } from "../protocol.ts";
-import { toDiagnostics, toPath, toUri, type toDiagnostic } from "./convert.ts";
-import { checkOptions, DEFAULT_SETTINGS, parseSettings, type Settings } from "./settings.ts";
+import { toDiagnostic, toDiagnostics, toPath, toUri } from "./convert.ts";
+import { checkOptions, DEFAULT_SETTINGS, parseSettings, settingsDiagnostic, withShared, type Settings } from "./settings.ts";
 
 /**
  * How long one batch of work (indexing, a check's slice) may hold the event loop before yielding.
@@ -160,7 +161,7 @@ export class Session {
     let progress: WorkDoneProgressReporter | undefined;
     try {
       // Both round trips to the client at once: every root's settings, and the progress token.
-      const settingsOf = new Map(fresh.map((root) => [root, this.fetchSettings(root)]));
+      const settingsOf = new Map(fresh.map((root) => [root, this.settingsFor(root)]));
       const settingsGeneration = this.settingsGeneration;
       if (this.options.workDoneProgress) {
         try { progress = await this.connection.window.createWorkDoneProgress(); } catch { progress = undefined; }
@@ -177,7 +178,7 @@ export class Session {
         const dropped = () => this.ws.companies.get(root) !== company;
         // Settings that changed since they were asked for are asked again.
         let settings = await settingsOf.get(root)!;
-        if (this.settingsGeneration !== settingsGeneration) settings = await this.fetchSettings(root);
+        if (this.settingsGeneration !== settingsGeneration) settings = await this.settingsFor(root);
         if (dropped()) continue;
         this.state.set(root, { indexed: false, settings });
         for (const l of this.settingsListeners) l(root, settings);
@@ -370,6 +371,7 @@ export class Session {
   setText(uri: string, text: string): void {
     const file = this.filePath(uri);
     if (!file) return;
+    if (path.basename(file) === SANOMARC) { this.sharedSettingsChanged(file); return; }
     const company = this.ensureCompanyFor(file);
     // A file the company's walk skips (a dot folder, a non-code file) stays out of it, open or not.
     if (!company || !this.ws.reads(company.root, file)) return;
@@ -386,6 +388,7 @@ export class Session {
   closed(uri: string): void {
     const file = this.filePath(uri);
     if (!file) return;
+    if (path.basename(file) === SANOMARC) { this.sharedSettingsChanged(file); return; }
     const company = this.ws.companyOf(file);
     if (!company) return;
     const root = company.root;
@@ -406,6 +409,11 @@ export class Session {
   /** A file changed, was created or deleted on disk (or a folder went away). */
   diskChanged(file: string, kind: "created" | "changed" | "deleted"): void {
     const base = path.basename(file);
+    if (base === SANOMARC) {
+      if (kind === "deleted") this.publish(this.uriOf(file), file, []);
+      if (!this.openDocuments().has(file)) this.sharedSettingsChanged(file); // the editor's text wins
+      return;
+    }
     if (isInNodeModules(file)) {
       this.ws.packageFileChanged(file);
       for (const root of this.ws.companies.keys()) this.markDirty(root);
@@ -541,7 +549,7 @@ export class Session {
     // every file it has problems for; what was published before under its root is cleared too.
     const files = new Set(result.changedFiles);
     if (previous?.analysis.company !== result.analysis.company) {
-      for (const { file } of this.published.values()) if (file.startsWith(root + path.sep) && this.ws.rootOf(file) === root) files.add(file);
+      for (const { file } of this.published.values()) if (file.startsWith(root + path.sep) && path.basename(file) !== SANOMARC && this.ws.rootOf(file) === root) files.add(file);
     }
     for (const file of files) {
       const list = result.problemsByFile.get(file);
@@ -672,19 +680,54 @@ export class Session {
     this.settingsProblems = [];
     this.settingsPending++;
     try {
-      for (const [root, st] of this.state) {
-        const next = await this.fetchSettings(root);
-        for (const l of this.settingsListeners) l(root, next);
-        const excludeChanged = JSON.stringify(next.exclude) !== JSON.stringify(st.settings.exclude);
-        st.settings = next;
-        if (excludeChanged) { st.indexed = false; this.ws.removeCompany(root); void this.enqueueIndex(() => this.indexRoots([root])); }
-        else this.markDirty(root);
-      }
+      await this.refreshSettings([...this.state.keys()]);
       await this.enqueueIndex(() => this.companyRootsChanged());
     } finally {
       this.settingsPending--;
       this.notifyStatus();
     }
+  }
+
+  /** Reads the settings of companies anew and re-checks (or, when their folders left out changed, re-indexes) them. */
+  private async refreshSettings(roots: string[]): Promise<void> {
+    for (const root of roots) {
+      const st = this.state.get(root);
+      if (!st) continue;
+      const next = await this.settingsFor(root);
+      if (this.state.get(root) !== st) continue; // dropped or re-indexed meanwhile: that round read them
+      for (const l of this.settingsListeners) l(root, next);
+      const excludeChanged = JSON.stringify(next.exclude) !== JSON.stringify(st.settings.exclude);
+      st.settings = next;
+      if (excludeChanged) { st.indexed = false; this.ws.removeCompany(root); void this.enqueueIndex(() => this.indexRoots([root])); }
+      else this.markDirty(root);
+    }
+  }
+
+  /**
+   * A company's settings: the client's laid over the team's `.sanomarc.json` (the nearest at or
+   * above its root, an open editor's text of it winning over the disk's), whose problems are
+   * published in that file.
+   */
+  private async settingsFor(root: string): Promise<Settings> {
+    const own = await this.fetchSettings(root);
+    const rc = readSanomaRc(this.ws.fs, root, RULE_IDS, (f) => this.openText(f));
+    if (rc.file !== undefined) this.publish(this.uriOf(rc.file), rc.file, rc.problems.map(settingsDiagnostic));
+    return withShared(own, rc, root);
+  }
+
+  /**
+   * A `.sanomarc.json` changed, came, went, or its editor text changed: the companies at or below
+   * its folder (the file may now be, or no longer be, the nearest to them) take their settings anew.
+   */
+  sharedSettingsChanged(file: string): void {
+    const dir = path.dirname(file);
+    const roots = [...this.state.keys()].filter((root) => isWithin(dir, root));
+    if (roots.length === 0) return;
+    this.settingsGeneration++; // a round reading settings meanwhile reads them again
+    this.settingsPending++;
+    void this.refreshSettings(roots)
+      .catch((e) => this.options.log(`reading ${file} failed: ${(e as Error).stack}`))
+      .finally(() => { this.settingsPending--; this.notifyStatus(); });
   }
 
   /**

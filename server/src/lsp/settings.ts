@@ -2,11 +2,14 @@
  * The `sanoma` settings, pulled with `workspace/configuration` for each company (scope: its root),
  * or pushed with `workspace/didChangeConfiguration` by a client that cannot be asked, and validated with zod: what a client sends is unknown input, and a bad value falls back to the
  * default with a message, never a crash. The schema matches `contributes.configuration` in the
- * extension's package.json (a test keeps them in step).
+ * extension's package.json (a test keeps them in step). A company's settings are the editor's laid
+ * over the team's `.sanomarc.json` (`withShared`), read by the core as `sanoma-check` reads it.
  */
+import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver/node";
 import { z } from "zod";
 import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
+import { excludeFor, layer, SANOMARC_DOCS_URL, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
 
 const Level = z.enum(["off", "error", "warning", "info", "hint"]);
 
@@ -54,4 +57,22 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: str
 
 export function checkOptions(s: Settings): CheckOptions {
   return { rules: s.rules as CheckOptions["rules"] };
+}
+
+/** A company's settings: the editor's laid over the team's `.sanomarc.json` (the editor's levels win, its folders add). */
+export function withShared(own: Settings, rc: SanomaRc, root: string): Settings {
+  const merged = layer({ rules: rc.settings.rules, exclude: excludeFor(rc.file, rc.settings.exclude, root) }, { rules: own.rules as Record<string, Level>, exclude: own.exclude });
+  return { ...own, rules: merged.rules, exclude: merged.exclude };
+}
+
+/** A problem of a `.sanomarc.json`, as a diagnostic in that file. */
+export function settingsDiagnostic(p: SettingsProblem): Diagnostic {
+  return {
+    range: p.range,
+    severity: p.severity === "error" ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
+    source: "sanoma",
+    code: "settings",
+    codeDescription: { href: SANOMARC_DOCS_URL },
+    message: p.message,
+  };
 }

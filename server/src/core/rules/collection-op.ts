@@ -7,19 +7,22 @@ export const rule: Rule = {
   severity: "error",
   doc: {
     summary: "An operation id (`data.<collection>.<op>`) names a collection that does not exist, or an operation that collections do not have.",
-    why: "Operation ids are plain strings, so nothing else catches a typo before the workflow runs and its call fails. Collections have the operations `get`, `list`, `count`, `save`, `saveMany` (a batch) and `delete`.",
+    why: "Operation ids are plain strings, so nothing else catches a typo before the workflow runs and its call fails. Collections have the operations `get`, `list`, `count`, `save`, `saveMany` (a batch) and `delete`. A collection is named by its `name` when it has one, not by the export that declares it: `data.people.get` reaches no collection when `people` declares the collection `contacts`.",
     wrong: `
 //- /sanoma.config.ts
 export default {};
 //- /resources/data.ts
 import { collection } from "@sanoma-ai/workflows/data";
 export const users = collection({ key: "id", fields: { id: "string" } });
+export const people = collection({ name: "contacts", key: "id", fields: { id: "string" } });
 //- /workflows/nightly.ts
 export async function nightly(ctx: any) {
   await ctx.call("data.users.upsert", {});
 //               ^^^^^^^^^^^^^^^^^^^ collection-op
   await ctx.call("data.user.get", {});
 //               ^^^^^^^^^^^^^^^ collection-op
+  await ctx.call("data.people.get", {});
+//               ^^^^^^^^^^^^^^^^^ collection-op did you mean \`contacts\`?
 }
 `,
     right: `
@@ -28,10 +31,12 @@ export default {};
 //- /resources/data.ts
 import { collection } from "@sanoma-ai/workflows/data";
 export const users = collection({ key: "id", fields: { id: "string" } });
+export const people = collection({ name: "contacts", key: "id", fields: { id: "string" } });
 //- /workflows/nightly.ts
 export async function nightly(ctx: any) {
   await ctx.call("data.users.save", {});
   await ctx.call("data.users.get", {});
+  await ctx.call("data.contacts.get", {});
 }
 `,
   },

@@ -54,10 +54,16 @@ function judgeRef(file: CompanyFile, ref: OpRefFact, visible: Map<string, Collec
       });
       return;
     }
-    const s = didYouMean(ref.collection, visible.keys());
+    // An export's name where the collection's own is meant (`people` exports the collection named
+    // `contacts`): the collection that export declares.
+    let byExport: Collection | undefined;
+    for (const cs of visible.values()) for (const c of cs) if (c.fact.exportName === ref.collection && (byExport === undefined || c.name < byExport.name)) byExport = c;
+    const s = byExport?.name ?? didYouMean(ref.collection, visible.keys());
+    const why = byExport ? `; \`${ref.collection}\` is the export that declares the collection \`${byExport.name}\`: did you mean \`${byExport.name}\`?` : s ? `; did you mean \`${s}\`?` : "";
     out.push({
       rule: "collection-op", file: file.path, range: ref.range,
-      message: `No collection \`${ref.collection}\` in ${id}${s ? `; did you mean \`${s}\`?` : ""}`,
+      message: `No collection \`${ref.collection}\` in ${id}${why}`,
+      related: byExport ? [{ file: byExport.file.path, range: byExport.nameRange, message: `\`${byExport.name}\` is declared here, exported as \`${ref.collection}\`` }] : undefined,
       fixes: s ? [{ title: `Change to data.${s}.${ref.op}`, preferred: true, edits: [{ file: file.path, range: inner, newText: `data.${s}.${ref.op}` }] }] : undefined,
     });
     return;

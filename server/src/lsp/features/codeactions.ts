@@ -1,5 +1,10 @@
-/** Quick fixes: the fixes the rules attached to their problems (did-you-mean replacements, the right import source). */
+/**
+ * Quick fixes: the fixes the rules attached to their problems (did-you-mean replacements, the
+ * right import source). Which one is preferred is the core's `isCertainFix`, the very decision
+ * `sanoma-check --fix` applies.
+ */
 import { CodeActionKind, type CodeAction, type CodeActionParams, type TextEdit } from "vscode-languageserver/node";
+import { isCertainFix } from "../../core/fixes.ts";
 import type { Session } from "../session.ts";
 
 export function codeActions(session: Session, params: CodeActionParams): CodeAction[] {
@@ -13,7 +18,7 @@ export function codeActions(session: Session, params: CodeActionParams): CodeAct
     for (const fix of p?.fixes ?? []) {
       const changes: Record<string, TextEdit[]> = {};
       for (const e of fix.edits) (changes[session.uriOf(e.file)] ??= []).push({ range: e.range, newText: e.newText });
-      out.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: fix.preferred, edit: { changes } });
+      out.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: isCertainFix(p!, fix), edit: { changes } });
     }
   }
   return out;

@@ -1,0 +1,213 @@
+/**
+ * What `sanoma-check` prints, in each format: `text` (a line per problem, for people), `json` (for
+ * scripts), `sarif` (SARIF 2.1.0, what code-scanning services read) and `github` (GitHub Actions'
+ * workflow commands, an annotation per problem). Every path is relative to the working folder
+ * when it lies under it (else absolute), in every format; every problem carries its rule's page,
+ * its related places and its fixes wherever the format has room for them.
+ */
+import * as path from "node:path";
+import { isCertainFix } from "../core/fixes.ts";
+import { RULES, ruleDocsUrl } from "../core/rules/index.ts";
+import { SANOMARC_DOCS_URL, type SettingsProblem } from "../core/sanomarc.ts";
+import type { Problem, Range, Severity } from "../core/types.ts";
+
+export type Format = "text" | "json" | "sarif" | "github";
+
+/** Everything a format prints of one run. */
+export interface Report {
+  cwd: string;
+  version: string;
+  companies: string[];
+  /** The problems shown (all of them, or the errors alone with `--quiet`), sorted. */
+  problems: Problem[];
+  /** Problems of `.sanomarc.json` files, shown alike. */
+  settings: SettingsProblem[];
+  /** Files of the companies that were not read, and why. */
+  skipped: { file: string; reason: string }[];
+  /** Whether text output is coloured. */
+  color: boolean;
+}
+
+/** Where the settings file's problems point for their documentation. */
+const SETTINGS_DOCS_URL = SANOMARC_DOCS_URL;
+
+/** A path as printed: relative to the working folder when under it, else absolute. */
+export function shownPath(cwd: string, file: string): string {
+  const rel = path.relative(cwd, file);
+  if (rel === "") return ".";
+  return rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel) ? file : rel.split(path.sep).join("/");
+}
+
+export function render(format: Format, r: Report): string {
+  switch (format) {
+    case "text": return text(r);
+    case "json": return JSON.stringify(json(r), null, 2) + "\n";
+    case "sarif": return JSON.stringify(sarif(r), null, 2) + "\n";
+    case "github": return github(r);
+  }
+}
+
+// ---- text ------------------------------------------------------------------------------------
+
+/** A message or a path on one line of text output: its line breaks written as escapes. */
+export function oneLine(s: string): string {
+  return s.replace(/[\r\n\u2028\u2029]/g, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\u2028" ? "\\u2028" : "\\u2029"));
+}
+
+export const paint = {
+  red: (s: string) => `\x1b[31m${s}\x1b[39m`,
+  yellow: (s: string) => `\x1b[33m${s}\x1b[39m`,
+  blue: (s: string) => `\x1b[34m${s}\x1b[39m`,
+  green: (s: string) => `\x1b[32m${s}\x1b[39m`,
+  dim: (s: string) => `\x1b[2m${s}\x1b[22m`,
+  bold: (s: string) => `\x1b[1m${s}\x1b[22m`,
+};
+const SEVERITY_PAINT: Record<Severity, (s: string) => string> = { error: paint.red, warning: paint.yellow, info: paint.blue, hint: paint.dim };
+
+function text(r: Report): string {
+  const out: string[] = [];
+  const line = (file: string, range: Range, severity: Severity, rule: string, message: string) => {
+    const where = `${oneLine(shownPath(r.cwd, file))}:${range.start.line + 1}:${range.start.character + 1}`;
+    out.push(r.color
+      ? `${paint.bold(where)}  ${SEVERITY_PAINT[severity](severity)}  ${paint.dim(rule)}  ${oneLine(message)}\n`
+      : `${where}  ${severity}  ${rule}  ${oneLine(message)}\n`);
+  };
+  for (const p of r.settings) line(p.file, p.range, p.severity, "settings", p.message);
+  for (const p of r.problems) line(p.file, p.range, p.severity, p.rule, p.message);
+  return out.join("");
+}
+
+// ---- json ------------------------------------------------------------------------------------
+
+function place(r: Report, file: string, range: Range) {
+  return { file: shownPath(r.cwd, file), line: range.start.line + 1, column: range.start.character + 1, endLine: range.end.line + 1, endColumn: range.end.character + 1 };
+}
+
+function json(r: Report) {
+  return {
+    companies: r.companies.map((c) => shownPath(r.cwd, c)),
+    problems: r.problems.map((p) => ({
+      ...place(r, p.file, p.range),
+      severity: p.severity, rule: p.rule, message: p.message, docs: ruleDocsUrl(p.rule),
+      related: (p.related ?? []).map((x) => ({ ...place(r, x.file, x.range), message: x.message })),
+      fixes: (p.fixes ?? []).map((f) => ({ title: f.title, preferred: isCertainFix(p, f), edits: f.edits.map((e) => ({ ...place(r, e.file, e.range), newText: e.newText })) })),
+    })),
+    settings: r.settings.map((p) => ({ ...place(r, p.file, p.range), severity: p.severity, message: p.message, docs: SETTINGS_DOCS_URL })),
+    skipped: r.skipped.map((s) => ({ file: shownPath(r.cwd, s.file), reason: s.reason })),
+  };
+}
+
+// ---- sarif -----------------------------------------------------------------------------------
+
+const SARIF_LEVEL: Record<Severity, "error" | "warning" | "note"> = { error: "error", warning: "warning", info: "note", hint: "note" };
+const SRCROOT = "SRCROOT";
+
+/** A path as a SARIF artifact location: relative to the working folder (`SRCROOT`) when under it, else a `file:` URI. */
+function artifact(r: Report, file: string) {
+  const shown = shownPath(r.cwd, file);
+  if (path.isAbsolute(shown)) return { uri: fileUri(file) };
+  return { uri: shown.split("/").map(encodeURIComponent).join("/"), uriBaseId: SRCROOT };
+}
+
+function fileUri(abs: string): string {
+  return "file://" + abs.split(path.sep).map(encodeURIComponent).join("/");
+}
+
+/** A SARIF region: 1-based lines and columns, the end column the one past the region (UTF-16 units: `columnKind`). */
+function region(range: Range) {
+  return { startLine: range.start.line + 1, startColumn: range.start.character + 1, endLine: range.end.line + 1, endColumn: range.end.character + 1 };
+}
+
+function location(r: Report, file: string, range: Range) {
+  return { physicalLocation: { artifactLocation: artifact(r, file), region: region(range) } };
+}
+
+function sarif(r: Report) {
+  const index = new Map(RULES.map((rule, i) => [rule.id as string, i]));
+  const dirUri = fileUri(r.cwd.endsWith(path.sep) ? r.cwd : r.cwd + path.sep);
+  return {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+    runs: [{
+      tool: {
+        driver: {
+          name: "sanoma-check",
+          fullName: "sanoma-check (Sanoma tooling)",
+          version: r.version,
+          semanticVersion: r.version,
+          informationUri: "https://github.com/sanoma-ai/sanoma-tooling",
+          rules: RULES.map((rule) => ({
+            id: rule.id,
+            name: rule.id.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase()),
+            shortDescription: { text: rule.doc.summary },
+            fullDescription: { text: rule.doc.why },
+            helpUri: ruleDocsUrl(rule.id),
+            help: { text: `${rule.doc.summary} ${ruleDocsUrl(rule.id)}`, markdown: `${rule.doc.summary}\n\n${rule.doc.why}\n\n[The rule's page](${ruleDocsUrl(rule.id)})` },
+            defaultConfiguration: { level: SARIF_LEVEL[rule.severity] },
+          })),
+        },
+      },
+      originalUriBaseIds: { [SRCROOT]: { uri: dirUri } },
+      columnKind: "utf16CodeUnits",
+      invocations: [{
+        executionSuccessful: true,
+        toolConfigurationNotifications: r.settings.map((p) => ({
+          level: SARIF_LEVEL[p.severity], message: { text: p.message }, locations: [location(r, p.file, p.range)],
+        })),
+        toolExecutionNotifications: r.skipped.map((s) => ({
+          level: "note", message: { text: `Skipped: ${s.reason}` }, locations: [{ physicalLocation: { artifactLocation: artifact(r, s.file) } }],
+        })),
+      }],
+      results: r.problems.map((p) => {
+        const certain = (p.fixes ?? []).filter((f) => isCertainFix(p, f));
+        return {
+          ruleId: p.rule,
+          ruleIndex: index.get(p.rule),
+          level: SARIF_LEVEL[p.severity],
+          message: { text: p.message },
+          locations: [location(r, p.file, p.range)],
+          ...(p.related?.length ? { relatedLocations: p.related.map((x, i) => ({ id: i + 1, ...location(r, x.file, x.range), message: { text: x.message } })) } : {}),
+          ...(certain.length ? {
+            fixes: certain.map((f) => ({
+              description: { text: f.title },
+              artifactChanges: [...new Set(f.edits.map((e) => e.file))].map((file) => ({
+                artifactLocation: artifact(r, file),
+                replacements: f.edits.filter((e) => e.file === file).map((e) => ({ deletedRegion: region(e.range), insertedContent: { text: e.newText } })),
+              })),
+            })),
+          } : {}),
+        };
+      }),
+    }],
+  };
+}
+
+// ---- github ----------------------------------------------------------------------------------
+
+/** A workflow command's message: `%`, CR and LF escaped (GitHub's `escapeData`). */
+function escapeData(s: string): string {
+  return s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+
+/** A workflow command's property value: also `:` and `,` (GitHub's `escapeProperty`). */
+function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+
+const GITHUB_LEVEL: Record<Severity, "error" | "warning" | "notice"> = { error: "error", warning: "warning", info: "notice", hint: "notice" };
+
+function github(r: Report): string {
+  const out: string[] = [];
+  const annotate = (file: string, range: Range, severity: Severity, title: string, message: string) => {
+    const props = [
+      `file=${escapeProperty(shownPath(r.cwd, file))}`,
+      `line=${range.start.line + 1}`, `endLine=${range.end.line + 1}`,
+      `col=${range.start.character + 1}`, `endColumn=${range.end.character + 1}`,
+      `title=${escapeProperty(title)}`,
+    ];
+    out.push(`::${GITHUB_LEVEL[severity]} ${props.join(",")}::${escapeData(message)}\n`);
+  };
+  for (const p of r.settings) annotate(p.file, p.range, p.severity, "sanoma settings", `${p.message}\n${SETTINGS_DOCS_URL}`);
+  for (const p of r.problems) annotate(p.file, p.range, p.severity, `sanoma(${p.rule})`, `${p.message}\n${ruleDocsUrl(p.rule)}`);
+  return out.join("");
+}

@@ -1,0 +1,260 @@
+/**
+ * `.sanomarc.json` (SPEC B2): the settings a team commits, read alike by the language server,
+ * `sanoma-check` and the lint plugin. The nearest file wins, from a company root up through the
+ * folders above it:
+ *
+ *   { "rules": { "<rule id>": "off" | "error" | "warning" | "info" | "hint" }, "exclude": ["<folder>"] }
+ *
+ * (`warn` is read as `warning`). A person's own choices (editor settings, command-line flags) are
+ * laid over it by the caller (`layer`). A bad file or value is a problem at its place (a missing
+ * comma, an unknown rule id with a did-you-mean, a level that is none), and the rest of the file
+ * still holds: never a throw.
+ *
+ * Pure, and without the TypeScript parser (the lint plugin bundles it): the file is read by a small
+ * JSON reader of its own that keeps each value's place. The rule ids to judge against are the
+ * caller's (the registry's `RULE_IDS`); without them, ids are not judged.
+ */
+import path from "node:path"; // (the default import: a bundle reads its functions as plain properties, not through getters)
+import { didYouMean, LineMap } from "./text.ts";
+import type { FileSystem, Range } from "./types.ts";
+
+export const SANOMARC = ".sanomarc.json";
+/** The page that documents the file, where its problems point. */
+export const SANOMARC_DOCS_URL = "https://github.com/sanoma-ai/sanoma-tooling/blob/main/docs/settings.md";
+
+export type Level = "off" | "error" | "warning" | "info" | "hint";
+export const LEVELS: readonly Level[] = ["off", "error", "warning", "info", "hint"];
+
+/** What the file says: a level per rule id, and folders to leave out. */
+export interface SharedSettings {
+  rules: Record<string, Level>;
+  /** Folder names, or paths relative to the folder holding the file (see `excludeFor`). */
+  exclude: string[];
+}
+
+/** A problem of the file itself, at its place. */
+export interface SettingsProblem {
+  file: string;
+  range: Range;
+  severity: "error" | "warning";
+  message: string;
+}
+
+export interface SanomaRc {
+  /** The file read, or undefined when none lies at or above the folder. */
+  file: string | undefined;
+  settings: SharedSettings;
+  problems: SettingsProblem[];
+}
+
+const EMPTY: SharedSettings = Object.freeze({ rules: Object.freeze({}) as Record<string, Level>, exclude: Object.freeze([]) as unknown as string[] });
+
+/** The nearest `.sanomarc.json` at or above a folder (a company root), or undefined. */
+export function findSanomaRc(fs: FileSystem, dir: string): string | undefined {
+  for (let d = dir; ; d = path.dirname(d)) {
+    const file = path.join(d, SANOMARC);
+    if (fs.isFile(file)) return file;
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+/**
+ * The shared settings that hold for a company root: the nearest file's, read through `fs` (or
+ * `textOf`, an editor's unsaved text of that file, when it has one).
+ */
+export function readSanomaRc(fs: FileSystem, root: string, ruleIds?: readonly string[], textOf?: (file: string) => string | undefined): SanomaRc {
+  const file = findSanomaRc(fs, root);
+  if (file === undefined) return { file: undefined, settings: EMPTY, problems: [] };
+  const text = textOf?.(file) ?? fs.readFile(file);
+  if (text === undefined) {
+    return { file, settings: EMPTY, problems: [{ file, range: ZERO, severity: "error", message: `${SANOMARC} cannot be read: its settings are not applied` }] };
+  }
+  return { file, ...parseSanomaRc(file, text, ruleIds) };
+}
+
+const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+const TOP_KEYS = ["rules", "exclude"];
+
+/** Reads a `.sanomarc.json` text: its settings (every good part of it) and its problems. */
+export function parseSanomaRc(file: string, text: string, ruleIds?: readonly string[]): { settings: SharedSettings; problems: SettingsProblem[] } {
+  const lines = new LineMap(text);
+  const problems: SettingsProblem[] = [];
+  const at = (start: number, end: number, message: string, severity: "error" | "warning" = "error") =>
+    problems.push({ file, range: lines.range(start, end), severity, message });
+  const parsed = readJson(text);
+  if ("error" in parsed) {
+    at(parsed.at, Math.min(parsed.at + 1, text.length), `${SANOMARC} is not JSON (${parsed.error}): its settings are not applied`);
+    return { settings: EMPTY, problems };
+  }
+  const top = parsed.value;
+  if (top.kind !== "object") {
+    at(top.start, top.end, `${SANOMARC} holds an object: { "rules": { "<rule id>": "<level>" }, "exclude": ["<folder>"] }`);
+    return { settings: EMPTY, problems };
+  }
+  const settings: SharedSettings = { rules: {}, exclude: [] };
+  for (const [i, p] of top.members.entries()) {
+    if (top.members.some((q, j) => j > i && q.key === p.key)) { at(p.keyStart, p.keyEnd, `"${p.key}" is given again below: the last one holds`, "warning"); continue; }
+    if (p.key === "$schema") continue;
+    if (p.key === "rules") readRules(p.value, settings, ruleIds, at);
+    else if (p.key === "exclude") readExclude(p.value, settings, at);
+    else {
+      const s = didYouMean(p.key, TOP_KEYS);
+      at(p.keyStart, p.keyEnd, `Unknown setting "${p.key}"${s ? `; did you mean "${s}"?` : ""} (${SANOMARC} holds "rules" and "exclude")`, "warning");
+    }
+  }
+  return { settings, problems };
+}
+
+type At = (start: number, end: number, message: string, severity?: "error" | "warning") => void;
+
+function readRules(v: Json, settings: SharedSettings, ruleIds: readonly string[] | undefined, at: At): void {
+  if (v.kind !== "object") { at(v.start, v.end, `"rules" holds an object: { "<rule id>": "off" | "error" | "warning" | "info" | "hint" }`); return; }
+  for (const [i, p] of v.members.entries()) {
+    if (v.members.some((q, j) => j > i && q.key === p.key)) { at(p.keyStart, p.keyEnd, `Rule "${p.key}" is given again below: the last one holds`, "warning"); continue; }
+    if (ruleIds !== undefined && !ruleIds.includes(p.key)) {
+      const s = didYouMean(p.key, ruleIds);
+      at(p.keyStart, p.keyEnd, `No rule named "${p.key}"${s ? `; did you mean "${s}"?` : ""}`);
+      continue;
+    }
+    const level = p.value.kind === "string" ? (p.value.value === "warn" ? "warning" : p.value.value) : undefined;
+    if (level === undefined || !(LEVELS as readonly string[]).includes(level)) {
+      const given = p.value.kind === "string" ? `"${p.value.value}"` : p.value.kind === "number" || p.value.kind === "boolean" || p.value.kind === "null" ? String(p.value.value) : `an ${p.value.kind}`;
+      const s = p.value.kind === "string" ? didYouMean(p.value.value, [...LEVELS, "warn"]) : undefined;
+      at(p.value.start, p.value.end, `${given} is no level${s ? `; did you mean "${s}"?` : ""} (a rule's level is "off", "error", "warning" or "warn", "info" or "hint")`);
+      continue;
+    }
+    settings.rules[p.key] = level as Level;
+  }
+}
+
+function readExclude(v: Json, settings: SharedSettings, at: At): void {
+  if (v.kind !== "array") { at(v.start, v.end, `"exclude" holds an array of folders: names ("generated") or paths from this file's folder ("apps/legacy")`); return; }
+  for (const item of v.items) {
+    if (item.kind !== "string") at(item.start, item.end, `An excluded folder is a string: a name ("generated") or a path from this file's folder ("apps/legacy")`);
+    else if (item.value.trim() === "" || item.value.split(/[\\/]/).some((part) => part === "..")) at(item.start, item.end, `"${item.value}" is no folder under this file's folder`);
+    else settings.exclude.push(item.value.replace(/\\/g, "/").replace(/^\.\//, "").replace(/\/+$/, ""));
+  }
+}
+
+/**
+ * The `exclude` entries of a file at `rcFile` as a company at `root` reads them (its walk's
+ * `exclude`: names, or company-relative paths): a name holds everywhere; a path is from the file's
+ * folder, so it reaches a company below that folder as the path under its root, and none outside.
+ */
+export function excludeFor(rcFile: string | undefined, exclude: readonly string[], root: string): string[] {
+  if (rcFile === undefined) return [];
+  const dir = path.dirname(rcFile);
+  const out: string[] = [];
+  for (const entry of exclude) {
+    const e = entry.replace(/^\/+/, "");
+    if (!entry.includes("/")) { out.push(e); continue; }
+    const abs = path.join(dir, e);
+    const rel = path.relative(root, abs);
+    if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel)) out.push(rel.split(path.sep).join("/"));
+  }
+  return out;
+}
+
+/** A person's choices laid over the shared settings: their rule levels win, their folders are added. */
+export function layer(shared: { rules: Record<string, Level>; exclude: readonly string[] }, own: { rules?: Record<string, Level>; exclude?: readonly string[] }): { rules: Record<string, Level>; exclude: string[] } {
+  const exclude = [...shared.exclude];
+  for (const e of own.exclude ?? []) if (!exclude.includes(e)) exclude.push(e);
+  return { rules: { ...shared.rules, ...own.rules }, exclude };
+}
+
+// ---- A JSON reader that keeps places ---------------------------------------------------------
+
+type Json =
+  | { kind: "object"; start: number; end: number; members: { key: string; keyStart: number; keyEnd: number; value: Json }[] }
+  | { kind: "array"; start: number; end: number; items: Json[] }
+  | { kind: "string"; start: number; end: number; value: string }
+  | { kind: "number"; start: number; end: number; value: number }
+  | { kind: "boolean"; start: number; end: number; value: boolean }
+  | { kind: "null"; start: number; end: number; value: null };
+
+class JsonError { constructor(readonly error: string, readonly at: number) {} }
+
+/** Strict JSON (as `JSON.parse` reads it), each value with its offsets; or the first error and where. */
+export function readJson(text: string): { value: Json } | { error: string; at: number } {
+  let i = 0;
+  const fail = (what: string): never => { throw new JsonError(i >= text.length ? `${what}, found the end of the file` : `${what}, found ${JSON.stringify(text[i])}`, i); };
+  const space = () => { while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r")) i++; };
+  const depthLimit = 512;
+  let depth = 0;
+  const value = (): Json => {
+    space();
+    const start = i;
+    const c = text[i];
+    if (c === "{") {
+      if (++depth > depthLimit) fail("nested too deeply");
+      i++;
+      const members: Extract<Json, { kind: "object" }>["members"] = [];
+      space();
+      if (text[i] === "}") { i++; depth--; return { kind: "object", start, end: i, members }; }
+      for (;;) {
+        space();
+        if (text[i] !== "\"") fail("expected a key in double quotes");
+        const keyStart = i;
+        const key = string();
+        const keyEnd = i;
+        space();
+        if (text[i] !== ":") fail("expected a colon");
+        i++;
+        members.push({ key, keyStart, keyEnd, value: value() });
+        space();
+        if (text[i] === ",") { i++; continue; }
+        if (text[i] === "}") { i++; depth--; return { kind: "object", start, end: i, members }; }
+        fail("expected a comma or a closing brace");
+      }
+    }
+    if (c === "[") {
+      if (++depth > depthLimit) fail("nested too deeply");
+      i++;
+      const items: Json[] = [];
+      space();
+      if (text[i] === "]") { i++; depth--; return { kind: "array", start, end: i, items }; }
+      for (;;) {
+        items.push(value());
+        space();
+        if (text[i] === ",") { i++; continue; }
+        if (text[i] === "]") { i++; depth--; return { kind: "array", start, end: i, items }; }
+        fail("expected a comma or a closing bracket");
+      }
+    }
+    if (c === "\"") { const v = string(); return { kind: "string", start, end: i, value: v }; }
+    for (const [word, v] of [["true", true], ["false", false], ["null", null]] as const) {
+      if (text.startsWith(word, i)) { i += word.length; return v === null ? { kind: "null", start, end: i, value: null } : { kind: "boolean", start, end: i, value: v }; }
+    }
+    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (m) { i += m[0].length; return { kind: "number", start, end: i, value: Number(m[0]) }; }
+    return fail("expected a value");
+  };
+  const string = (): string => {
+    const start = i;
+    i++;
+    for (;;) {
+      if (i >= text.length) { i = start; fail("a string is not closed"); }
+      const c = text.charCodeAt(i);
+      if (c === 34) { i++; break; }
+      if (c < 0x20) fail("a line break or control character inside a string");
+      if (c === 92) {
+        const e = text[i + 1];
+        if (e === "u") { if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) { i++; fail("a bad \\u escape"); } i += 6; continue; }
+        if (e === undefined || !"\"\\/bfnrt".includes(e)) { i++; fail("a bad escape"); }
+        i += 2;
+        continue;
+      }
+      i++;
+    }
+    return JSON.parse(text.slice(start, i)) as string;
+  };
+  try {
+    const v = value();
+    space();
+    if (i < text.length) fail("expected the end of the file");
+    return { value: v };
+  } catch (e) {
+    if (e instanceof JsonError) return { error: e.error, at: e.at };
+    throw e;
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * `sanoma-check --fix` and `--fix-dry-run`: exactly the fixes the editor marks preferred (the
+ * core's `isCertainFix`, one decision for both), never written over a file that changed while the
+ * command ran, a byte order mark and CRLF line ends kept; the dry run's diff is what `git apply`
+ * takes to make the same change, and it writes nothing. Plus the core's pieces: the certain fix,
+ * the plan without overlaps, applying edits, and the unified diff.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { applyEdits, certainFix, isCertainFix, planFixes } from "../../server/src/core/fixes.ts";
+import type { Fix, Problem } from "../../server/src/core/types.ts";
+import { unifiedDiff } from "../../server/src/check/diff.ts";
+import { runCheck } from "../../server/src/check/cli.ts";
+import { writeIfUnchanged } from "../../server/src/check/write.ts";
+import { nodeFileSystem } from "../../server/src/node/fs.ts";
+import { removeFixture } from "../support/fixture.ts";
+
+const REPO = resolve(import.meta.dirname, "..", "..");
+const CHECK = join(REPO, "dist", "check.js");
+const run = (args: string[], cwd: string) => spawnSync(process.execPath, [CHECK, ...args], { cwd, encoding: "utf8", timeout: 60000 });
+
+const dirs: string[] = [];
+after(() => { for (const d of dirs) removeFixture(d); });
+
+/** A copy of the broken example (every rule firing, five certain fixes among them) under a new folder. */
+function broken(): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-fix-")));
+  dirs.push(dir);
+  cpSync(join(REPO, "examples", "acme-broken"), join(dir, "acme-broken"), { recursive: true });
+  return dir;
+}
+
+/** Every file under a folder with its text. */
+function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => { for (const e of readdirSync(d, { withFileTypes: true })) { const p = join(d, e.name); if (e.isDirectory()) walk(p); else out.set(p, readFileSync(p, "utf8")); } };
+  walk(dir);
+  return out;
+}
+
+const FIXED = [
+  ["acme-broken/resources/data.ts", `key: "orderID"`, `key: "orderId"`],
+  ["acme-broken/resources/infra.ts", `sise: "shared-cpu-1x"`, `size: "shared-cpu-1x"`],
+  ["acme-broken/resources/infra.ts", `secret("SIGNING_KEYS")`, `secret("SIGNING_KEY")`],
+  ["acme-broken/resources/infra.ts", `fly.machin(`, `fly.machine(`],
+  ["acme-broken/workflows/nightly.ts", `"data.orders.lst"`, `"data.orders.list"`],
+];
+
+test("--fix applies exactly the fixes the editor marks preferred, reports what is left, and a second run finds nothing to fix", () => {
+  const dir = broken();
+  const before = snapshot(dir);
+  // What the editor would mark preferred: the JSON output's `preferred` fixes.
+  const json = JSON.parse(run(["acme-broken", "--format", "json"], dir).stdout);
+  const preferred = json.problems.flatMap((p: any) => p.fixes.filter((f: any) => f.preferred).map((f: any) => `${p.file}:${p.line} ${f.title}`));
+  assert.equal(preferred.length, FIXED.length, preferred.join("\n"));
+  const r = run(["acme-broken", "--fix"], dir);
+  assert.equal(r.status, 1, "errors are left");
+  assert.match(r.stderr, /^fixed 5 problems in 3 files; left: 23 errors, 1 warning, 0 info, 0 hints in 1 company\n$/);
+  const left = r.stdout.trim().split("\n");
+  assert.equal(left.length, json.problems.length - 5, "what is left is printed");
+  const now = snapshot(dir);
+  for (const [file, text] of before) {
+    const fixes = FIXED.filter(([f]) => join(dir, f) === file);
+    let expected = text;
+    for (const [, from, to] of fixes) { assert.ok(expected.includes(from), from); expected = expected.replace(from, to); }
+    assert.equal(now.get(file), expected, file);
+  }
+  const again = run(["acme-broken", "--fix"], dir);
+  assert.match(again.stderr, /^fixed 0 problems in 0 files; left: 23 errors/);
+  assert.deepEqual(snapshot(dir), now);
+});
+
+test("--fix-dry-run prints a unified diff that git apply takes to make what --fix makes, writes nothing, and says what would be left", () => {
+  const dir = broken();
+  const before = snapshot(dir);
+  const mtimes = [...before.keys()].map((f) => statSync(f).mtimeMs);
+  const dry = run(["acme-broken", "--fix-dry-run"], dir);
+  assert.equal(dry.status, 1);
+  assert.match(dry.stderr, /^would fix 5 problems in 3 files \(nothing written\); left: 23 errors, 1 warning, 0 info, 0 hints in 1 company\n$/);
+  assert.deepEqual(snapshot(dir), before, "nothing written");
+  assert.deepEqual([...before.keys()].map((f) => statSync(f).mtimeMs), mtimes);
+  assert.match(dry.stdout, /^--- a\/acme-broken\/resources\/data\.ts\n\+\+\+ b\/acme-broken\/resources\/data\.ts\n@@ -7,6 \+7,6 @@\n/);
+  // The diff, applied by git to a second copy, makes exactly what --fix makes.
+  const other = broken();
+  writeFileSync(join(other, "fix.diff"), dry.stdout);
+  execFileSync("git", ["apply", "fix.diff"], { cwd: other });
+  run(["acme-broken", "--fix"], dir);
+  const fixed = snapshot(join(dir, "acme-broken"));
+  const applied = snapshot(join(other, "acme-broken"));
+  assert.deepEqual([...applied].map(([f, t]) => [f.slice(other.length), t]), [...fixed].map(([f, t]) => [f.slice(dir.length), t]));
+});
+
+test("--fix never writes over a file that changed while it ran (the other files are fixed); a byte order mark and CRLF line ends are kept", () => {
+  const dir = broken();
+  const nightly = join(dir, "acme-broken/workflows/nightly.ts");
+  const infra = join(dir, "acme-broken/resources/infra.ts");
+  // infra.ts with a mark and CRLF line ends.
+  writeFileSync(infra, "\ufeff" + readFileSync(infra, "utf8").replace(/\n/g, "\r\n"));
+  const edited = readFileSync(nightly, "utf8") + "// an edit made while the check ran\n";
+  const out: string[] = [];
+  const err: string[] = [];
+  let changed = false;
+  // The real disk and the real writer; the editor's save lands right after the check read nightly.ts.
+  const code = runCheck(["acme-broken", "--fix"], {
+    fs: { ...nodeFileSystem, readFile(p) { const t = nodeFileSystem.readFile(p); if (p === nightly && !changed) { changed = true; writeFileSync(nightly, edited); } return t; } },
+    cwd: dir, out: (t) => out.push(t), err: (t) => err.push(t), now: () => 0, writeIfUnchanged,
+  });
+  assert.equal(code, 1);
+  assert.equal(readFileSync(nightly, "utf8"), edited, "the user's edit stands, unfixed");
+  assert.match(err.join(""), /acme-broken\/workflows\/nightly\.ts changed while sanoma-check ran: not fixed\n/);
+  assert.match(err.join(""), /fixed 4 problems in 2 files; left: 24 errors/);
+  const text = readFileSync(infra, "utf8");
+  assert.ok(text.startsWith("\ufeffimport"), "the mark kept");
+  assert.ok(text.includes(`size: "shared-cpu-1x" }); // expect: resource-fields\r\n`), "CRLF kept");
+  assert.ok(!/[^\r]\n/.test(text), "no bare LF");
+  assert.equal(writeIfUnchanged(join(dir, "gone.ts"), "", "x"), "changed", "a file gone since");
+});
+
+// ---- the core's pieces -----------------------------------------------------------------------
+
+const R = (line: number, a: number, b: number) => ({ start: { line, character: a }, end: { line, character: b } });
+function problem(fixes: Fix[], line = 0): Problem {
+  return { rule: "collection-op", severity: "error", file: "/f.ts", range: R(line, 0, 1), message: "m", fixes };
+}
+const fix = (title: string, preferred: boolean | undefined, ...edits: [number, number, number, string][]): Fix =>
+  ({ title, preferred, edits: edits.map(([line, a, b, newText]) => ({ file: "/f.ts", range: R(line, a, b), newText })) });
+
+test("isCertainFix: a fix the rule marked preferred and the only such fix of its problem", () => {
+  const one = fix("a", true, [0, 0, 1, "x"]);
+  assert.equal(isCertainFix(problem([one]), one), true);
+  const plain = fix("b", undefined, [0, 0, 1, "y"]);
+  assert.equal(isCertainFix(problem([plain]), plain), false, "not marked");
+  const two = fix("c", true, [0, 0, 1, "z"]);
+  assert.equal(isCertainFix(problem([one, two]), one), false, "two preferred: the user chooses");
+  assert.equal(certainFix(problem([plain, one])), one);
+  assert.equal(isCertainFix(problem([fix("d", true)]), fix("d", true)), false, "not the problem's own fix, and no edit");
+});
+
+test("planFixes: in order, a fix overlapping one taken is left whole; the same edit twice is made once", () => {
+  const a = problem([fix("a", true, [0, 2, 5, "AAA"])]);
+  const b = problem([fix("b", true, [0, 4, 6, "B"])]);
+  const c = problem([fix("c", true, [0, 5, 7, "C"])], 1);
+  const d = problem([fix("d", true, [0, 2, 5, "AAA"])], 2);
+  const plan = planFixes([a, b, c, d]);
+  assert.deepEqual(plan.taken.map((t) => t.fix.title), ["a", "c", "d"]);
+  assert.deepEqual(plan.overlapping.map((t) => t.fix.title), ["b"]);
+  assert.deepEqual(plan.edits.get("/f.ts")!.map((e) => e.newText), ["AAA", "C"]);
+  assert.equal(applyEdits("0123456789\nline two\n", plan.edits.get("/f.ts")!), "01AAAC789\nline two\n");
+});
+
+test("applyEdits: positions in UTF-16 units on any line, from the end back; CRLF lines", () => {
+  const text = "é😀ab\r\nsecond line\r\nthird";
+  assert.equal(applyEdits(text, [{ file: "/f", range: R(0, 3, 4), newText: "X" }, { file: "/f", range: R(2, 0, 5), newText: "3rd" }, { file: "/f", range: R(1, 0, 0), newText: ">" }]), "é😀Xb\r\n>second line\r\n3rd");
+});
+
+test("unifiedDiff: hunks with three lines of context, far changes apart, near ones together, a missing final newline said", () => {
+  const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
+  const before = lines.join("\n") + "\n";
+  const after = lines.map((l, i) => (i === 1 ? "LINE 2" : i === 4 ? "LINE 5" : i === 17 ? "LINE 18" : l)).join("\n") + "\n";
+  assert.equal(unifiedDiff("x.ts", before, after), [
+    "--- a/x.ts", "+++ b/x.ts",
+    "@@ -1,8 +1,8 @@", " line 1", "-line 2", "+LINE 2", " line 3", " line 4", "-line 5", "+LINE 5", " line 6", " line 7", " line 8",
+    "@@ -15,6 +15,6 @@", " line 15", " line 16", " line 17", "-line 18", "+LINE 18", " line 19", " line 20", "",
+  ].join("\n"));
+  assert.equal(unifiedDiff("x.ts", "a\nb", "a\nc"), "--- a/x.ts\n+++ b/x.ts\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n");
+  assert.equal(unifiedDiff("x.ts", "a\n", "a\n"), "");
+  assert.equal(unifiedDiff("x.ts", "a\n", "a\nb\n"), "--- a/x.ts\n+++ b/x.ts\n@@ -1 +1,2 @@\n a\n+b\n");
+  assert.equal(unifiedDiff("x.ts", "", "a\n"), "--- a/x.ts\n+++ b/x.ts\n@@ -0,0 +1 @@\n+a\n");
+});
+
+test("unifiedDiff: git apply takes every diff of random edits to random texts", () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-diff-")));
+  dirs.push(dir);
+  execFileSync("git", ["init", "-q"], { cwd: dir });
+  let seed = 7;
+  const rand = (n: number) => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed % n; };
+  for (let round = 0; round < 40; round++) {
+    const words = ["a", "b", "c", "d", "x y", ""];
+    const text = Array.from({ length: rand(30) }, () => words[rand(words.length)]).join("\n") + (rand(3) ? "\n" : "");
+    const lines = text.split("\n");
+    for (let k = rand(5); k >= 0; k--) {
+      const at = rand(lines.length + 1);
+      if (rand(2)) lines.splice(at, rand(3), ...Array.from({ length: rand(3) }, () => words[rand(words.length)]));
+      else lines.splice(at, 0, `new ${round}`);
+    }
+    const changed = lines.join("\n");
+    writeFileSync(join(dir, "f.txt"), text);
+    const diff = unifiedDiff("f.txt", text, changed);
+    if (diff === "") { assert.equal(text, changed); continue; }
+    writeFileSync(join(dir, "p.diff"), diff);
+    execFileSync("git", ["apply", "p.diff"], { cwd: dir });
+    assert.equal(readFileSync(join(dir, "f.txt"), "utf8"), changed, `round ${round}\n${diff}`);
+  }
+});

@@ -1,0 +1,237 @@
+/**
+ * `.sanomarc.json`, the settings a team commits: the core's reading (every problem at its place,
+ * an unknown rule id with a did-you-mean, `warn` read as `warning`, the rest of the file still
+ * holding), its JSON reader held to `JSON.parse`, the nearest file winning, `exclude` from the
+ * file's folder, a person's choices laid over it; `sanoma-check` reading it as a process; and the
+ * schema the extension contributes, made from the rule registry.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import Ajv from "ajv";
+import { excludeFor, layer, parseSanomaRc, readJson, readSanomaRc } from "../../server/src/core/sanomarc.ts";
+import { RULE_IDS } from "../../server/src/core/rules/index.ts";
+import { nodeFileSystem } from "../../server/src/node/fs.ts";
+import { sanomarcSchema } from "../../scripts/sanomarc-schema.ts";
+import { removeFixture, writeFixture } from "../support/fixture.ts";
+
+const REPO = resolve(import.meta.dirname, "..", "..");
+const CHECK = join(REPO, "dist", "check.js");
+const run = (args: string[], cwd: string) => spawnSync(process.execPath, [CHECK, ...args], { cwd, encoding: "utf8", timeout: 60000 });
+
+const dirs: string[] = [];
+after(() => { for (const d of dirs) removeFixture(d); });
+
+/** Where each problem of a text is, drawn as `line:col-col message`. */
+function problemsOf(text: string): string[] {
+  return parseSanomaRc("/co/.sanomarc.json", text, RULE_IDS).problems.map((p) => {
+    const line = text.split("\n")[p.range.start.line];
+    return `${p.severity} ${JSON.stringify(line.slice(p.range.start.character, p.range.end.line === p.range.start.line ? p.range.end.character : undefined))} ${p.message}`;
+  });
+}
+
+test("parseSanomaRc: rules and exclude; warn is warning; $schema is allowed", () => {
+  const { settings, problems } = parseSanomaRc("/co/.sanomarc.json", `{
+  "$schema": "./node_modules/x/schema.json",
+  "rules": { "collection-op": "warn", "one-wakeup": "off", "lockfile": "hint", "secret-bindings": "error", "collection-key": "info" },
+  "exclude": ["generated", "./apps/legacy/", "apps\\\\old"]
+}`, RULE_IDS);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(settings, {
+    rules: { "collection-op": "warning", "one-wakeup": "off", lockfile: "hint", "secret-bindings": "error", "collection-key": "info" },
+    exclude: ["generated", "apps/legacy", "apps/old"],
+  });
+});
+
+test("parseSanomaRc: each bad value is a problem at its place, with a did-you-mean; the good values still hold", () => {
+  const text = `{
+  "rules": {
+    "colection-op": "off",
+    "one-wakeup": "loud",
+    "one-sandbox": "eror",
+    "lockfile": 2,
+    "no-cross-app-import": "warning",
+    "no-cross-app-import": "off",
+    "totally-unknown": "off"
+  },
+  "exlude": ["generated"],
+  "exclude": ["ok", 3, "", "../up"]
+}`;
+  assert.deepEqual(problemsOf(text), [
+    `error "\\"colection-op\\"" No rule named "colection-op"; did you mean "collection-op"?`,
+    `error "\\"loud\\"" "loud" is no level (a rule's level is "off", "error", "warning" or "warn", "info" or "hint")`,
+    `error "\\"eror\\"" "eror" is no level; did you mean "error"? (a rule's level is "off", "error", "warning" or "warn", "info" or "hint")`,
+    `error "2" 2 is no level (a rule's level is "off", "error", "warning" or "warn", "info" or "hint")`,
+    `warning "\\"no-cross-app-import\\"" Rule "no-cross-app-import" is given again below: the last one holds`,
+    `error "\\"totally-unknown\\"" No rule named "totally-unknown"`,
+    `warning "\\"exlude\\"" Unknown setting "exlude"; did you mean "exclude"? (.sanomarc.json holds "rules" and "exclude")`,
+    `error "3" An excluded folder is a string: a name ("generated") or a path from this file's folder ("apps/legacy")`,
+    `error "\\"\\"" "" is no folder under this file's folder`,
+    `error "\\"../up\\"" "../up" is no folder under this file's folder`,
+  ]);
+  assert.deepEqual(parseSanomaRc("/co/.sanomarc.json", text, RULE_IDS).settings, { rules: { "no-cross-app-import": "off" }, exclude: ["ok"] });
+});
+
+test("parseSanomaRc: a file that is not JSON, or not an object, is one problem at the offending place, and nothing of it is applied", () => {
+  assert.deepEqual(problemsOf(`{\n  "rules": { "one-wakeup": "off" }\n  "exclude": []\n}`), [`error "\\"" .sanomarc.json is not JSON (expected a comma or a closing brace, found "\\""): its settings are not applied`]);
+  assert.deepEqual(problemsOf(`{ "rules": { "one-wakeup": "off", } }`), [`error "}" .sanomarc.json is not JSON (expected a key in double quotes, found "}"): its settings are not applied`]);
+  assert.deepEqual(problemsOf(``), [`error "" .sanomarc.json is not JSON (expected a value, found the end of the file): its settings are not applied`]);
+  assert.deepEqual(problemsOf(`["rules"]`), [`error "[\\"rules\\"]" .sanomarc.json holds an object: { "rules": { "<rule id>": "<level>" }, "exclude": ["<folder>"] }`]);
+  assert.deepEqual(problemsOf(`{ "rules": ["one-wakeup"] }`).length, 1);
+  assert.deepEqual(parseSanomaRc("/f", `{ "rules": { "one-wakeup": "off" } } x`, RULE_IDS).settings, { rules: {}, exclude: [] });
+  assert.deepEqual(problemsOf("\u0000\u0001\u0002").length, 1, "binary");
+  assert.equal(problemsOf("[".repeat(100_000)).length, 1, "nested past any stack: one problem, no throw");
+});
+
+test("readJson: accepts what JSON.parse accepts, with the same values, and refuses what it refuses (random values, half of them broken a character)", () => {
+  let seed = 11;
+  const rand = (n: number) => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return (seed >>> 8) % n; };
+  const strings = ["", "a", "warn", "é\u2028", "q\"uote", "back\\slash", "\n\t", "\u0001"];
+  const value = (depth: number): unknown => {
+    const k = rand(depth > 3 ? 4 : 6);
+    if (k === 0) return strings[rand(strings.length)];
+    if (k === 1) return [0, -1, 1.5, -2e-7, 1e21, 123456789][rand(6)];
+    if (k === 2) return [true, false, null][rand(3)];
+    if (k === 3) return strings[rand(strings.length)];
+    if (k === 4) return Array.from({ length: rand(4) }, () => value(depth + 1));
+    return Object.fromEntries(Array.from({ length: rand(4) }, () => [strings[rand(strings.length)], value(depth + 1)]));
+  };
+  const noise = ["", " ", "\n", "\t", ",", "}", "]", "\"", "\\", "x", "0", "{", ":", "\u0000"];
+  const toValue = (j: any): unknown => j.kind === "object" ? Object.fromEntries(j.members.map((m: any) => [m.key, toValue(m.value)])) : j.kind === "array" ? j.items.map(toValue) : j.value;
+  let accepted = 0;
+  for (let i = 0; i < 5000; i++) {
+    let text = JSON.stringify(value(0), null, rand(3));
+    if (rand(2)) { const at = rand(text.length + 1); text = text.slice(0, at) + noise[rand(noise.length)] + text.slice(at + rand(2)); }
+    let expected: unknown, ok = true;
+    try { expected = JSON.parse(text); } catch { ok = false; }
+    const got = readJson(text);
+    assert.equal("value" in got, ok, text);
+    if (ok && "value" in got) { accepted++; assert.deepEqual(toValue(got.value), expected, text); }
+  }
+  assert.ok(accepted > 2000 && accepted < 4500, `${accepted} valid texts among them`);
+});
+
+test("readSanomaRc: the nearest file at or above the company root wins, whole (no merging); none is no settings", () => {
+  const dir = writeFixture(`
+//- /.sanomarc.json
+{ "rules": { "one-wakeup": "off" }, "exclude": ["generated"] }
+//- /mono/a/sanoma.config.ts
+export default {};
+//- /mono/b/sanoma.config.ts
+export default {};
+//- /mono/b/.sanomarc.json
+{ "rules": { "collection-op": "warn" } }
+`, "sanoma-rc-near-");
+  dirs.push(dir);
+  const a = readSanomaRc(nodeFileSystem, join(dir, "mono/a"), RULE_IDS);
+  assert.equal(a.file, join(dir, ".sanomarc.json"));
+  assert.deepEqual(a.settings.rules, { "one-wakeup": "off" });
+  const b = readSanomaRc(nodeFileSystem, join(dir, "mono/b"), RULE_IDS);
+  assert.equal(b.file, join(dir, "mono/b/.sanomarc.json"));
+  assert.deepEqual(b.settings, { rules: { "collection-op": "warning" }, exclude: [] });
+  // An editor's unsaved text of the file wins over the disk's.
+  assert.deepEqual(readSanomaRc(nodeFileSystem, join(dir, "mono/b"), RULE_IDS, (f) => (f === b.file ? `{ "rules": { "lockfile": "off" } }` : undefined)).settings.rules, { lockfile: "off" });
+  mkdirSync(join(dir, "mono/c/.sanomarc.json"), { recursive: true });
+  assert.equal(readSanomaRc(nodeFileSystem, join(dir, "mono/c"), RULE_IDS).file, join(dir, ".sanomarc.json"), "a folder of that name is no file");
+});
+
+test("excludeFor: a name holds everywhere; a path is from the file's folder, reaching a company below it by its path there; layer: a person's levels win, their folders add", () => {
+  assert.deepEqual(excludeFor("/m/.sanomarc.json", ["gen", "a/legacy", "b/old", "/a/x"], "/m/a"), ["gen", "legacy", "x"]);
+  assert.deepEqual(excludeFor("/m/a/.sanomarc.json", ["gen", "apps/old"], "/m/a"), ["gen", "apps/old"]);
+  assert.deepEqual(excludeFor(undefined, ["gen"], "/m/a"), []);
+  assert.deepEqual(layer({ rules: { "one-wakeup": "off", lockfile: "hint" }, exclude: ["gen"] }, { rules: { lockfile: "error" }, exclude: ["gen", "tmp"] }), { rules: { "one-wakeup": "off", lockfile: "error" }, exclude: ["gen", "tmp"] });
+});
+
+const COMPANY = `
+//- /co/sanoma.config.ts
+export default { secrets: { bindings: {} } };
+//- /co/workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nope.get", {});
+//- /co/generated/g.ts
+export const g = (ctx: any) => ctx.call("data.nope.list", {});
+//- /co/apps/legacy/workflows/l.ts
+export const l = (ctx: any) => ctx.call("data.gone.list", {});
+//- /co/resources/keys.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const token = secret("MISSING");
+`;
+
+function company(rc: string | undefined, where = "co"): string {
+  const dir = writeFixture(COMPANY, "sanoma-rc-");
+  dirs.push(dir);
+  if (rc !== undefined) writeFileSync(join(dir, where, ".sanomarc.json"), rc);
+  return dir;
+}
+const found = (dir: string, args: string[] = []) => {
+  const r = run(["co", "--format", "json", ...args], dir);
+  const out = JSON.parse(r.stdout);
+  return { status: r.status, problems: out.problems.map((p: any) => `${p.file} ${p.rule} ${p.severity}`).sort(), settings: out.settings.map((p: any) => `${p.file}:${p.line}:${p.column} ${p.severity} ${p.message}`) };
+};
+
+test("sanoma-check reads .sanomarc.json: rule levels (warn too) and excluded folders, from the company root or a folder above it", () => {
+  const none = company(undefined);
+  assert.deepEqual(found(none).problems, ["co/apps/legacy/workflows/l.ts collection-op error", "co/generated/g.ts collection-op error", "co/resources/keys.ts secret-bindings warning", "co/workflows/w.ts collection-op error"]);
+  const rc = `{ "rules": { "collection-op": "warn", "secret-bindings": "off" }, "exclude": ["generated", "apps/legacy"] }`;
+  const inRoot = found(company(rc));
+  assert.deepEqual(inRoot, { status: 0, problems: ["co/workflows/w.ts collection-op warning"], settings: [] });
+  // Above the root, a path is from the file's folder: "co/apps/legacy" there.
+  const above = found(company(`{ "rules": { "collection-op": "warn", "secret-bindings": "off" }, "exclude": ["generated", "co/apps/legacy"] }`, "."));
+  assert.deepEqual(above, inRoot);
+});
+
+test("sanoma-check: --rule and --exclude are laid over .sanomarc.json (a flag's level wins, its folders add)", () => {
+  const dir = company(`{ "rules": { "collection-op": "warn", "secret-bindings": "off" }, "exclude": ["generated"] }`);
+  assert.deepEqual(found(dir, ["--rule", "collection-op=error", "--exclude", "apps"]).problems, ["co/workflows/w.ts collection-op error"]);
+  assert.deepEqual(found(dir, ["--rule=secret-bindings=warn"]).problems, ["co/apps/legacy/workflows/l.ts collection-op warning", "co/resources/keys.ts secret-bindings warning", "co/workflows/w.ts collection-op warning"]);
+});
+
+test("sanoma-check: a bad .sanomarc.json is a line at its place (exit 1), the rest of it still applied; one that is not JSON applies nothing; never a crash", () => {
+  const dir = company(`{\n  "rules": {\n    "collection-op": "warn",\n    "secret-binding": "off"\n  }\n}\n`);
+  const r = run(["co"], dir);
+  assert.equal(r.status, 1, "a problem of the settings is an error");
+  assert.equal(r.stdout.split("\n")[0], `co/.sanomarc.json:4:5  error  settings  No rule named "secret-binding"; did you mean "secret-bindings"?`);
+  assert.ok(r.stdout.includes("co/workflows/w.ts:1:41  warning  collection-op"), "the good level still holds");
+  assert.match(r.stderr, /^1 error, 4 warnings, 0 info, 0 hints in 1 company\n$/);
+  const json = found(dir);
+  assert.deepEqual(json.settings, [`co/.sanomarc.json:4:5 error No rule named "secret-binding"; did you mean "secret-bindings"?`]);
+  // Not JSON: said at its place; every rule at its default.
+  const broken = company(`{ "rules": { "collection-op": "off" `);
+  const b = found(broken);
+  assert.deepEqual(b.settings, [`co/.sanomarc.json:1:37 error .sanomarc.json is not JSON (expected a comma or a closing brace, found the end of the file): its settings are not applied`]);
+  assert.equal(b.problems.length, 4);
+  // Binary, a folder of that name, unreadable: no crash.
+  for (const bad of ["\u0000\u00ff\u0001", "{".repeat(50_000)]) {
+    const d = company(bad);
+    const x = run(["co"], d);
+    assert.equal(x.status, 1, bad.slice(0, 5));
+    assert.match(x.stdout, /^co\/\.sanomarc\.json:1:\d+  error  settings  \.sanomarc\.json is not JSON/);
+  }
+  const asFolder = company(undefined);
+  mkdirSync(join(asFolder, "co", ".sanomarc.json"));
+  assert.equal(found(asFolder).problems.length, 4);
+});
+
+test("sanoma-check: a folder name .sanomarc.json excludes is left out of the search for companies too", () => {
+  const dir = company(undefined);
+  writeFileSync(join(dir, ".sanomarc.json"), `{ "exclude": ["templates"] }`);
+  mkdirSync(join(dir, "templates/t/workflows"), { recursive: true });
+  writeFileSync(join(dir, "templates/t/sanoma.config.ts"), "export default {};\n");
+  writeFileSync(join(dir, "templates/t/workflows/x.ts"), `export const x = "data.nope.get";\n`);
+  const r = JSON.parse(run([".", "--format", "json"], dir).stdout);
+  assert.deepEqual(r.companies, ["co"]);
+});
+
+test("the schema the extension contributes for .sanomarc.json is the one made from the rule registry (run `node --import tsx scripts/sanomarc-schema.ts`), and it takes what the server takes", () => {
+  const onDisk: any = JSON.parse(readFileSync(join(REPO, "schemas", "sanomarc.schema.json"), "utf8"));
+  assert.deepEqual(Object.keys(onDisk.properties.rules.properties), [...RULE_IDS]);
+  assert.deepEqual(onDisk, sanomarcSchema());
+  const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8"));
+  const entry = manifest.contributes.jsonValidation.find((v: { fileMatch: string }) => v.fileMatch === ".sanomarc.json");
+  assert.equal(relative(REPO, join(REPO, entry.url)), "schemas/sanomarc.schema.json");
+  const validate = new Ajv().compile(onDisk);
+  assert.equal(validate({ $schema: "x", rules: { "collection-op": "warn", "one-wakeup": "off" }, exclude: ["generated"] }), true);
+  assert.equal(validate({ rules: ["collection-op"] }), false);
+  assert.equal(validate({ exclude: "generated" }), false);
+});

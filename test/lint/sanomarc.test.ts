@@ -1,0 +1,85 @@
+/**
+ * The lint plugin reads `.sanomarc.json` with the core's own reading, as `sanoma-check` does: a
+ * rule turned off reports nothing in that company, the folders left out are not judged, and in
+ * oxlint (each way it reads a file) and ESLint the findings are `sanoma-check`'s own, the file
+ * applied. A bad file is said once on stderr, never a crash, and its good parts still hold.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { removeFixture, writeFixture, type Found } from "../support/fixture.ts";
+import { IMPORT_RULE_IDS, REPO, key, runEslint, runOxlint, sort } from "./hosts.ts";
+
+const COMPANY = `
+//- /co/sanoma.config.ts
+export default {};
+//- /co/apps/maps/lib/one.ts
+import { x } from "../../search/lib/x";
+//- /co/apps/search/lib/two.ts
+import { y } from "../../../../outside/y";
+//- /co/workflows/three.ts
+import { z } from "../apps/maps/lib/z";
+//- /co/generated/four.ts
+import { w } from "../apps/maps/lib/w";
+//- /co/resources/data.ts
+import { collection } from "@sanoma-ai/workflows";
+export const things = collection({ key: "id", fields: { id: "string" } });
+//- /other/sanoma.config.ts
+export default {};
+//- /other/apps/a/lib/five.ts
+import { v } from "../../b/lib/v";
+`;
+
+const dirs: string[] = [];
+after(() => { for (const d of dirs) removeFixture(d); });
+
+/** What `sanoma-check` (the process, which reads .sanomarc.json) finds of the import rules under `dir`. */
+function checkFound(dir: string): Found[] {
+  const r = spawnSync(process.execPath, [join(REPO, "dist", "check.js"), ".", "--format", "json"], { cwd: dir, encoding: "utf8" });
+  const { problems } = JSON.parse(r.stdout);
+  return sort(problems.filter((p: any) => IMPORT_RULE_IDS.has(p.rule)).map((p: any) => ({ file: p.file, line: p.line - 1, startCol: p.column - 1, endCol: p.endLine === p.line ? p.endColumn - 1 : p.column, rule: p.rule, message: p.message })));
+}
+
+const show = (xs: Found[]) => xs.map(key).join("\n");
+
+test("oxlint (every way it reads files) and ESLint find what sanoma-check finds with .sanomarc.json applied: a rule off, a folder left out, in that company only", async () => {
+  const dir = writeFixture(COMPANY, "sanoma-lint-rc-");
+  dirs.push(dir);
+  const before = checkFound(dir);
+  assert.deepEqual(before.map((f) => f.rule).sort(), ["collection-import", "no-app-import-from-root", "no-app-import-from-root", "no-cross-app-import", "no-cross-app-import", "no-import-outside-company"]);
+  writeFileSync(join(dir, "co", ".sanomarc.json"), `{ "rules": { "no-cross-app-import": "off", "collection-import": "warn" }, "exclude": ["generated"] }`);
+  const want = checkFound(dir);
+  assert.deepEqual(want.map((f) => `${f.file} ${f.rule}`), [
+    "co/apps/search/lib/two.ts no-import-outside-company",
+    "co/resources/data.ts collection-import",
+    "co/workflows/three.ts no-app-import-from-root",
+    "other/apps/a/lib/five.ts no-cross-app-import",
+  ]);
+  for (const settings of [undefined, { sanoma: { header: false } }, { sanoma: { scan: false } }, { sanoma: { prefilter: false } }]) {
+    const ox = runOxlint(dir, { settings });
+    assert.equal(show(ox.found), show(want), JSON.stringify(settings));
+  }
+  const { found } = await runEslint(dir);
+  assert.equal(show(found), show(want), "ESLint");
+});
+
+test("a bad .sanomarc.json: its problems said once on stderr, its good parts applied, no crash in either host", async () => {
+  const dir = writeFixture(COMPANY, "sanoma-lint-rc-bad-");
+  dirs.push(dir);
+  const rc = `{ "rules": { "no-cross-app-import": "off", "no-app-import-from-root": "loud" } }`;
+  writeFileSync(join(dir, "co", ".sanomarc.json"), rc);
+  const want = checkFound(dir);
+  assert.ok(!want.some((f) => f.file.startsWith("co/") && f.rule === "no-cross-app-import"));
+  const ox = runOxlint(dir);
+  assert.equal(show(ox.found), show(want));
+  const lines = ox.result.stderr.split("\n").filter((l) => l.startsWith("sanoma: "));
+  assert.deepEqual(lines, [`sanoma: ${join(dir, "co", ".sanomarc.json")}:1:${rc.indexOf(`"loud"`) + 1}: "loud" is no level (a rule's level is "off", "error", "warning" or "warn", "info" or "hint")`]);
+  // Not JSON at all: nothing of it applied, the rules at their defaults.
+  writeFileSync(join(dir, "co", ".sanomarc.json"), "\u0000{{");
+  const all = checkFound(dir);
+  assert.equal(all.length, 6);
+  assert.equal(show(runOxlint(dir).found), show(all));
+  assert.equal(show((await runEslint(dir)).found), show(all));
+});
