@@ -13,7 +13,7 @@
 import * as fs from "node:fs";
 import path from "node:path"; // (the default import: a bundle reads its functions as plain properties, not through getters)
 import { folderRoleOf, isCodeFile, relativeTo, roleIn, type FolderRole } from "../../server/src/core/company.ts";
-import type { ImportContext } from "../../server/src/core/rules/rule.ts";
+import type { ImportContext } from "../../server/src/core/sites.ts";
 import { RootCache, type ObservationEnd } from "./roots.ts";
 import { excludes, NO_SHARED, readShared, type Shared } from "./shared.ts";
 

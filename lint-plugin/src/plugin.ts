@@ -20,7 +20,8 @@
  */
 import { IMPORT_RULES } from "../../server/src/core/rules/imports.ts";
 import { ruleDocsUrl } from "../../server/src/core/rules/docs-url.ts";
-import type { ImportContext, ImportFinding, ImportRule, ImportSite } from "../../server/src/core/rules/rule.ts";
+import type { ImportContext, ImportFinding, ImportSite } from "../../server/src/core/sites.ts";
+import type { ImportRule } from "../../server/src/core/rules/rule.ts";
 import type { Fixer, Ranged, RuleContext, Visitor } from "./estree.ts";
 import { FileContexts } from "./context.ts";
 import { Prefilter, headerEnabled, prefilterEnabled, scanEnabled, type Firing } from "./prefilter.ts";

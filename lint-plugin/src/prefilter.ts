@@ -41,7 +41,8 @@
 import { isFrameworkModule } from "../../server/src/core/company.ts";
 import { bareVerdictKey, importTarget, isPathSpecifier, sharesVerdict, verdictFolder } from "../../server/src/core/reach.ts";
 import { isLineBreak, unescape } from "../../server/src/core/scan.ts";
-import type { ImportContext, ImportRule, ImportSite } from "../../server/src/core/rules/rule.ts";
+import type { ImportContext, ImportSite } from "../../server/src/core/sites.ts";
+import type { ImportRule } from "../../server/src/core/rules/rule.ts";
 import type { TextSite } from "../../server/src/core/scan.ts";
 import { namesOf, readHeader } from "./header.ts";
 

@@ -16,7 +16,7 @@
  * imports), as the core reads them from the file's statements; `import()`, `require()` and import
  * types count wherever they are.
  */
-import type { ImportSite } from "../../server/src/core/rules/rule.ts";
+import type { ImportSite } from "../../server/src/core/sites.ts";
 import type { Node, Visitor } from "./estree.ts";
 
 export type Site = ImportSite<Node>;

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { roleOf } from "../../server/src/core/company.ts";
 import { readFacts } from "../../server/src/core/facts.ts";
 import { IMPORT_RULES } from "../../server/src/core/rules/imports.ts";
-import type { ImportContext } from "../../server/src/core/rules/rule.ts";
+import type { ImportContext } from "../../server/src/core/sites.ts";
 import { Prefilter, candidates } from "../../lint-plugin/src/prefilter.ts";
 import { bareVerdictKey, importTarget, sharesVerdict, verdictFolder } from "../../server/src/core/reach.ts";
 import { unescape } from "../../server/src/core/scan.ts";

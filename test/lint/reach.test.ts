@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { roleOf } from "../../server/src/core/company.ts";
 import { importTarget, isPathSpecifier, joinRelative, targetApp } from "../../server/src/core/reach.ts";
-import type { ImportContext } from "../../server/src/core/rules/rule.ts";
+import type { ImportContext } from "../../server/src/core/sites.ts";
 
 function random(seed: number) {
   return (n: number) => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return (seed >>> 12) % n; };

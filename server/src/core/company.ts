@@ -177,6 +177,11 @@ export function isWorkflowOrScenarioPath(rel: string): boolean {
 
 const OTHER_EXTENSION = /\.(mts|cts|tsx|jsx|mjs|cjs|json|md|css|html|txt|ya?ml)$/i;
 
+/** Whether a company-relative path is a file directly in `apps/` (`apps/shared.ts`): an extensionless import of `apps/shared` may reach it. */
+export function isDirectlyInApps(rel: string): boolean {
+  return rel.startsWith("apps/") && rel.indexOf("/", 5) < 0;
+}
+
 /** The app a company-relative path lies in (`apps/<app>/...`), or null. */
 export function appOf(rel: string): string | null {
   const parts = rel.split("/");

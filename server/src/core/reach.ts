@@ -4,10 +4,8 @@
  * lint plugin, and free of the TypeScript parser so the plugin bundle stays small.
  */
 import path from "node:path"; // (the default import: a bundle reads its functions as plain properties, not through getters)
-import type { ImportContext, ImportRule, ImportSite, Report } from "./rules/rule.ts";
-import type { CompanyFile } from "./model.ts";
-import type { Range } from "./types.ts";
-import type { FileRole } from "./company.ts";
+import type { ImportContext } from "./sites.ts";
+import { isDirectlyInApps, type FileRole } from "./company.ts";
 
 /** On POSIX an absolute path is one that starts with `/` (all `path.isAbsolute` asks there). */
 const POSIX = path.sep === "/";
@@ -218,28 +216,4 @@ export function targetApp(rel: string, hasFile?: (rel: string) => boolean, folde
 /** What module resolution appends to an import without extension, files before folders. */
 const RESOLVED_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
 
-/** Whether a company-relative path is a file directly in `apps/` (`apps/shared.ts`): an extensionless import of `apps/shared` may reach it. */
-export function isDirectlyInApps(rel: string): boolean {
-  return rel.startsWith("apps/") && rel.indexOf("/", 5) < 0;
-}
-
 const CODE_FILE = /\.([cm]?[jt]sx?|json)$/;
-
-/** Runs an import rule over every import of one file (`hasFile`: the company's files, for a rule that asks). */
-export function checkImports(rule: ImportRule, file: CompanyFile, root: string, report: Report, hasFile?: (rel: string) => boolean): void {
-  const facts = file.facts;
-  if (!facts || facts.imports.length === 0) return;
-  {
-    const ctx: ImportContext = { root, file: file.path, rel: file.rel, role: file.role, hasFile };
-    for (const imp of facts.imports) {
-      const site: ImportSite<Range> = { specifier: imp.specifier, specifierRange: imp.range, names: imp.names };
-      for (const f of rule.judgeImport(site, ctx)) {
-        report({
-          file: file.path, range: f.range, message: f.message,
-          fixes: f.replaceSpecifier !== undefined ? [{ title: `Import from "${f.replaceSpecifier}"`, preferred: true, edits: [{ file: file.path, range: imp.range, newText: JSON.stringify(f.replaceSpecifier) }] }] : undefined,
-        });
-      }
-    }
-  }
-}
-

@@ -32,7 +32,7 @@
  * `require` is no call), and anywhere: `import("m")` (expression or type) and `require("m")` with
  * one string argument, called directly.
  */
-import type { ImportSite } from "./rules/rule.ts";
+import type { ImportSite } from "./sites.ts";
 
 /** A `[start, end)` range of the text (UTF-16 code units), the shape hosts report at. */
 export interface Span { range: [number, number] }

@@ -3,8 +3,9 @@
  * and only by a collections file (`resources/data.ts` of a scope).
  */
 import { isFrameworkModule } from "../company.ts";
-import { checkImports } from "../reach.ts";
-import { NO_FINDINGS, type ImportRule } from "./rule.ts";
+import { checkImports } from "./check-imports.ts";
+import { NO_FINDINGS } from "../sites.ts";
+import { type ImportRule } from "./rule.ts";
 
 export const DATA_MODULE = "@sanoma-ai/workflows/data";
 

@@ -4,8 +4,10 @@
  */
 import { isWorkflowOrScenarioPath, roleOf } from "../company.ts";
 import { isFrameworkModule } from "../company.ts";
-import { checkImports, importTarget } from "../reach.ts";
-import { NO_FINDINGS, type ImportFinding, type ImportRule } from "./rule.ts";
+import { importTarget } from "../reach.ts";
+import { checkImports } from "./check-imports.ts";
+import { NO_FINDINGS, type ImportFinding } from "../sites.ts";
+import { type ImportRule } from "./rule.ts";
 
 export const RESOURCES_MODULE = "@sanoma-ai/workflows/resources";
 const RESOURCE_HELPERS = new Set(["secret", "sanoma"]);

@@ -1,6 +1,8 @@
 /** `no-app-import-from-root` (SPEC A9): a file of the root scope imports nothing under `apps/`. */
-import { checkImports, importTarget } from "../reach.ts";
-import { NO_FINDINGS, type ImportRule } from "./rule.ts";
+import { importTarget } from "../reach.ts";
+import { checkImports } from "./check-imports.ts";
+import { NO_FINDINGS } from "../sites.ts";
+import { type ImportRule } from "./rule.ts";
 
 export const rule: ImportRule = {
   id: "no-app-import-from-root",

@@ -1,6 +1,8 @@
 /** `no-cross-app-import` (SPEC A9): a file of app `a` imports nothing under another app's folder. */
-import { checkImports, importTarget, targetApp } from "../reach.ts";
-import { NO_FINDINGS, type ImportRule } from "./rule.ts";
+import { importTarget, targetApp } from "../reach.ts";
+import { checkImports } from "./check-imports.ts";
+import { NO_FINDINGS } from "../sites.ts";
+import { type ImportRule } from "./rule.ts";
 
 export const rule: ImportRule = {
   id: "no-cross-app-import",

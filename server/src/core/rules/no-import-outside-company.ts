@@ -1,7 +1,9 @@
 /** `no-import-outside-company` (SPEC A9): a relative import does not leave the company root. */
 import * as path from "node:path";
-import { checkImports, importTarget } from "../reach.ts";
-import { NO_FINDINGS, type ImportRule } from "./rule.ts";
+import { importTarget } from "../reach.ts";
+import { checkImports } from "./check-imports.ts";
+import { NO_FINDINGS } from "../sites.ts";
+import { type ImportRule } from "./rule.ts";
 
 export const rule: ImportRule = {
   id: "no-import-outside-company",

@@ -6,9 +6,9 @@
  */
 import type { Analysis } from "../analysis.ts";
 import type { CompanyFile } from "../model.ts";
-import type { FileRole } from "../company.ts";
 import type { Fix, Problem, Range, RelatedInfo, RuleId, Severity } from "../types.ts";
 import type { Steps } from "../steps.ts";
+import type { ImportContext, ImportFinding, ImportSite } from "../sites.ts";
 
 export interface RuleDoc {
   /** One line: what the rule reports. */
@@ -66,35 +66,6 @@ export interface FileRule extends RuleBase {
   checkCompany?: undefined;
 }
 
-/** One import as the reach rules see it, with ranges of whatever kind the host uses. */
-export interface ImportSite<R> {
-  specifier: string;
-  specifierRange: R;
-  /** Names the import takes (`*` for a namespace or a whole module). */
-  names: { imported: string; range: R }[];
-}
-
-export interface ImportContext {
-  root: string;
-  /** The importing file's absolute path and its company-relative path. */
-  file: string;
-  rel: string;
-  role: FileRole;
-  /**
-   * Whether the company holds a file at a company-relative path, where the host can tell; the
-   * one question a judgement asks beyond paths: whether `apps/x` (an import without extension)
-   * reaches the file `apps/x.ts` rather than app x's folder.
-   */
-  hasFile?: (rel: string) => boolean;
-}
-
-export interface ImportFinding<R> {
-  range: R;
-  message: string;
-  /** A certain fix: replace the specifier with this one. */
-  replaceSpecifier?: string;
-}
-
 /**
  * A rule that judges one import at a time (the lint plugin's rules). Most are file rules; one whose
  * judgement also asks which files the company holds (`ctx.hasFile`) is a company rule that judges
@@ -103,6 +74,3 @@ export interface ImportFinding<R> {
 export type ImportRule = (FileRule | CompanyRule) & {
   judgeImport<R>(site: ImportSite<R>, ctx: ImportContext): readonly ImportFinding<R>[];
 };
-
-/** What most judgements find: nothing (one shared, frozen array; every import of every file is judged). */
-export const NO_FINDINGS: readonly never[] = Object.freeze([]);

@@ -1,0 +1,28 @@
+/**
+ * The import rules over a company's files: each import a file's facts hold, judged by a rule's
+ * `judgeImport` (the lint plugin calls the same judgement over its hosts' trees), its findings
+ * reported as problems with their certain fix.
+ */
+import type { CompanyFile } from "../model.ts";
+import type { ImportContext, ImportSite } from "../sites.ts";
+import type { Range } from "../types.ts";
+import type { ImportRule, Report } from "./rule.ts";
+
+/** Runs an import rule over every import of one file (`hasFile`: the company's files, for a rule that asks). */
+export function checkImports(rule: ImportRule, file: CompanyFile, root: string, report: Report, hasFile?: (rel: string) => boolean): void {
+  const facts = file.facts;
+  if (!facts || facts.imports.length === 0) return;
+  {
+    const ctx: ImportContext = { root, file: file.path, rel: file.rel, role: file.role, hasFile };
+    for (const imp of facts.imports) {
+      const site: ImportSite<Range> = { specifier: imp.specifier, specifierRange: imp.range, names: imp.names };
+      for (const f of rule.judgeImport(site, ctx)) {
+        report({
+          file: file.path, range: f.range, message: f.message,
+          fixes: f.replaceSpecifier !== undefined ? [{ title: `Import from "${f.replaceSpecifier}"`, preferred: true, edits: [{ file: file.path, range: imp.range, newText: JSON.stringify(f.replaceSpecifier) }] }] : undefined,
+        });
+      }
+    }
+  }
+}
+
