@@ -164,8 +164,7 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
   for (const dir of dirs) {
     // The folder names the nearest shared settings leave out are left out of the search too.
     const names = rcOf(dir).settings.exclude.filter((e) => !e.includes("/"));
-    ws.options.exclude = [...new Set([...names, ...args.exclude])];
-    const found = ws.discoverRoots([dir]);
+    const found = ws.discoverRoots([dir], [...new Set([...names, ...args.exclude])]);
     if (found.length === 0) return { usage: `no company (no sanoma.config.ts) in, under or above ${shownPath(io.cwd, dir)}` };
     // One company reached by two of the folders (one through a link) is checked once.
     for (const r of found) { const real = fs.realPath(r) ?? r; if (!reals.has(real)) { reals.add(real); roots.push(r); } }
@@ -179,7 +178,7 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
     const rc = rcOf(root);
     const mine = layer({ rules: rc.settings.rules, exclude: excludeFor(rc.file, rc.settings.exclude, root) }, { rules: args.rules as Record<string, Level>, exclude: args.exclude });
     if (verbose && rc.file) io.err(`${shownPath(io.cwd, root)}: settings from ${shownPath(io.cwd, rc.file)}\n`);
-    ws.excludes.set(root, mine.exclude);
+    ws.setExclude(root, mine.exclude);
     const company = ws.loadCompany(root);
     const result = ws.check(root, { rules: mine.rules as CheckOptions["rules"] });
     // (One at a time: a spread of a 150,000-binding lockfile's problems overflows the stack.)

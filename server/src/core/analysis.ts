@@ -4,11 +4,11 @@
  * Built from facts alone, and kept between checks: a check re-derives only the files changed
  * since the last one.
  */
-import { loadFailure, type CompanyFile, type Company } from "./model.ts";
+import { loadFailure, type ChangeTracker, type CompanyFile, type Company } from "./model.ts";
 import { type ConnectorResolver, type Resolution, type ResourceType, contractsOf } from "./connectors.ts";
 import { isFrameworkModule, type CollectionFact, type DeclarationFact, type SecretBindingFact } from "./facts.ts";
 import type { LockFacts } from "./lockfile.ts";
-import { runSteps, STEP, type Steps } from "./steps.ts";
+import { STEP, type Steps } from "./steps.ts";
 import type { Range } from "./types.ts";
 
 export interface Declaration {
@@ -67,6 +67,10 @@ export interface Analysis {
   failedFiles: ReadonlySet<string>;
   /** The files set or removed since the previous analysis of the company, or `all` after a rebuild. */
   changed: ReadonlySet<string> | "all";
+  /** What one data file declares. */
+  declarationsOf(file: CompanyFile): Declaration[];
+  /** The collections a file of `scope` sees (A8): the root scope's, and its own app's. Do not mutate. */
+  visibleCollections(scope: string | null): Map<string, Collection[]>;
 }
 
 export function declarationId(rel: string, exportName: string): string {
@@ -226,6 +230,20 @@ class CompanyIndex {
     if (key !== this.collectionNamesKey) { this.collectionNamesKey = key; this.collectionNamesVersion = nextVersion++; this.collectionsUnknownIn = new Set(unknownIn); }
   }
 
+  private visibleBy: { of: Map<string | null, Map<string, Collection[]>>; byScope: Map<string | null, Map<string, Collection[]>> } | undefined;
+
+  /** The collections a file of `scope` sees (A8), computed once per set of collections. */
+  visible(scope: string | null): Map<string, Collection[]> {
+    if (this.visibleBy?.of !== this.collectionsByScope) this.visibleBy = { of: this.collectionsByScope, byScope: new Map() };
+    let visible = this.visibleBy.byScope.get(scope);
+    if (!visible) {
+      visible = new Map<string, Collection[]>(this.collectionsByScope.get(null) ?? []);
+      if (scope !== null) for (const [k, v] of this.collectionsByScope.get(scope) ?? []) visible.set(k, [...(visible.get(k) ?? []), ...v]);
+      this.visibleBy.byScope.set(scope, visible);
+    }
+    return visible;
+  }
+
   /** Every declaration, in the order of its files' paths. */
   get declarations(): Declaration[] {
     if (!this.declarationList) {
@@ -240,82 +258,84 @@ function sortedById(set: Set<Declaration>): Declaration[] {
   return [...set].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
 }
 
-const indexes = new WeakMap<Company, CompanyIndex>();
-
 /**
- * The company's analysis, brought up to date with the files changed since the last one: the
- * changed files are re-derived, nothing else is visited (unless the resolver's caches were
- * dropped, which rebuilds it).
+ * A company's analysis, kept between checks: its index, and the record of the files changed since
+ * the last analysis (its own: no other reader takes them from it). One per company, owned by the
+ * `Workspace`; nothing of it lives at module level.
  */
-export function analyse(company: Company, resolver: ConnectorResolver): Analysis {
-  return runSteps(analyseSteps(company, resolver));
-}
+export class CompanyAnalyzer {
+  private index: CompanyIndex | undefined;
+  private readonly changes: ChangeTracker;
 
-/** `analyse`, yielding every `STEP` files (see `steps.ts`). */
-export function* analyseSteps(company: Company, resolver: ConnectorResolver): Steps<Analysis> {
-  let index = indexes.get(company);
-  const changes = company.takeChanges();
-  let changed: Analysis["changed"];
-  let n = 0;
-  if (!index || index.resolver !== resolver || index.generation !== resolver.generation) {
-    index = new CompanyIndex(resolver, resolver.generation);
-    indexes.set(company, index);
-    for (const file of company.files.values()) {
-      index.update(file.path, file);
-      if (++n % STEP === 0) yield;
-    }
-    changed = "all";
-  } else {
-    for (const p of changes) {
-      index.update(p, company.files.get(p));
-      if (++n % STEP === 0) yield;
-    }
-    changed = changes;
+  constructor(readonly company: Company, readonly resolver: ConnectorResolver) {
+    this.changes = company.trackChanges();
   }
-  index.settle();
-  const lock = yield* company.lockSteps();
-  // A config that fails to load (A11) binds nothing that can be known.
-  const configFile = company.configFile;
-  const config = configFile && !loadFailure(configFile) ? configFile : undefined;
-  const idx = index;
-  return {
-    company, resolver,
-    get files() { return [...company.files.values()]; },
-    get declarations() { return idx.declarations; },
-    declarationsById: idx.declarationsById,
-    collections: idx.collections,
-    collectionsByScope: idx.collectionsByScope,
-    collectionsVersion: idx.collectionsVersion,
-    collectionNamesVersion: idx.collectionNamesVersion,
-    collectionsUnknownIn: idx.collectionsUnknownIn,
-    holders: idx.holders,
-    secretBindings: config?.facts?.config?.secretBindings,
-    secretBindingsOpen: config?.facts?.config?.secretBindingsOpen === true,
-    hasConfigFacts: !!config?.facts?.config,
-    lock,
-    failedFiles: idx.failedFiles,
-    changed,
-  };
+
+  /**
+   * The company's analysis, brought up to date with the files changed since the last one: the
+   * changed files are re-derived, nothing else is visited (unless the resolver's caches were
+   * dropped, which rebuilds it). Yields every `STEP` files (see `steps.ts`).
+   */
+  *steps(): Steps<Analysis> {
+    const { company, resolver } = this;
+    let index = this.index;
+    const changes = this.changes.take();
+    let changed: Analysis["changed"];
+    let n = 0;
+    if (!index || index.generation !== resolver.generation) {
+      index = this.index = new CompanyIndex(resolver, resolver.generation);
+      for (const file of company.files.values()) {
+        index.update(file.path, file);
+        if (++n % STEP === 0) yield;
+      }
+      changed = "all";
+    } else {
+      for (const p of changes) {
+        index.update(p, company.files.get(p));
+        if (++n % STEP === 0) yield;
+      }
+      changed = changes;
+    }
+    index.settle();
+    const lock = yield* company.lockSteps();
+    // A config that fails to load (A11) binds nothing that can be known.
+    const configFile = company.configFile;
+    const config = configFile && !loadFailure(configFile) ? configFile : undefined;
+    const idx = index;
+    return {
+      company, resolver,
+      get files() { return [...company.files.values()]; },
+      get declarations() { return idx.declarations; },
+      declarationsById: idx.declarationsById,
+      collections: idx.collections,
+      collectionsByScope: idx.collectionsByScope,
+      collectionsVersion: idx.collectionsVersion,
+      collectionNamesVersion: idx.collectionNamesVersion,
+      collectionsUnknownIn: idx.collectionsUnknownIn,
+      holders: idx.holders,
+      secretBindings: config?.facts?.config?.secretBindings,
+      secretBindingsOpen: config?.facts?.config?.secretBindingsOpen === true,
+      hasConfigFacts: !!config?.facts?.config,
+      lock,
+      failedFiles: idx.failedFiles,
+      changed,
+      declarationsOf: (file) => idx.derived.get(file.path)?.declarations ?? [],
+      visibleCollections: (scope) => idx.visible(scope),
+    };
+  }
+
+  /** Stops recording the company's changes (the company is let go). */
+  dispose(): void {
+    this.changes.stop();
+  }
 }
 
 /** What one data file declares, as the company's analysis holds it. */
 export function declarationsOf(a: Analysis, file: CompanyFile): Declaration[] {
-  return indexes.get(a.company)?.derived.get(file.path)?.declarations ?? [];
+  return a.declarationsOf(file);
 }
-
-const visibleMemo = new WeakMap<object, Map<string | null, Map<string, Collection[]>>>();
 
 /** The collections a file of `scope` sees (A8): the root scope's, and its own app's. Do not mutate. */
 export function visibleCollections(a: Analysis, scope: string | null): Map<string, Collection[]> {
-  let byScope = visibleMemo.get(a.collectionsByScope);
-  if (!byScope) visibleMemo.set(a.collectionsByScope, (byScope = new Map()));
-  let visible = byScope.get(scope);
-  if (!visible) byScope.set(scope, (visible = computeVisible(a, scope)));
-  return visible;
-}
-
-function computeVisible(a: Analysis, scope: string | null): Map<string, Collection[]> {
-  const out = new Map<string, Collection[]>(a.collectionsByScope.get(null) ?? []);
-  if (scope !== null) for (const [k, v] of a.collectionsByScope.get(scope) ?? []) out.set(k, [...(out.get(k) ?? []), ...v]);
-  return out;
+  return a.visibleCollections(scope);
 }

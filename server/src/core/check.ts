@@ -2,9 +2,7 @@
  * Runs every rule over a company: facts → analysis → problems, with severities from settings.
  * The one entry point that the server, `sanoma-check` and the tests share.
  */
-import { analyseSteps, type Analysis } from "./analysis.ts";
-import type { ConnectorResolver } from "./connectors.ts";
-import type { Company } from "./model.ts";
+import type { Analysis, CompanyAnalyzer } from "./analysis.ts";
 import { RULES } from "./rules/index.ts";
 import type { CompanyRule, FileRule, ProblemInit, Rule } from "./rules/rule.ts";
 import type { CompanyFile } from "./model.ts";
@@ -160,85 +158,88 @@ class CheckState {
   }
 }
 
-const states = new WeakMap<Company, CheckState>();
-
 /**
- * Checks a company. The first check judges every file; later ones re-judge the files changed since
- * (`Company.takeChanges`), the files whose company-wide inputs changed, and re-run the
- * company-wide rule parts whose inputs changed. The result is the same as a first check's: the
- * tests hold them equal over random edits.
+ * A company's checks, kept between them: the analysis (`CompanyAnalyzer`) and what each source of
+ * findings said. The first check judges every file; later ones re-judge the files changed since,
+ * the files whose company-wide inputs changed, and re-run the company-wide rule parts whose inputs
+ * changed. The result is the same as a first check's: the tests hold them equal over random edits.
+ * One per company, owned by the `Workspace`.
  */
-export function checkCompany(company: Company, resolver: ConnectorResolver, options: CheckOptions = {}): CheckResult {
-  return runSteps(checkCompanySteps(company, resolver, options));
-}
+export class CompanyChecker {
+  private state: CheckState | undefined;
 
-/**
- * `checkCompany`, yielding every `STEP` files (see `steps.ts`): the server runs a big company's
- * first check in time slices. Edits made while it is suspended are the next check's changes.
- */
-export function* checkCompanySteps(company: Company, resolver: ConnectorResolver, options: CheckOptions = {}): Steps<CheckResult> {
-  const analysis = yield* analyseSteps(company, resolver);
-  let state = states.get(company);
-  const fresh = !state || analysis.changed === "all";
-  if (!state) states.set(company, (state = new CheckState(company.root)));
-  const st = state;
-  st.stats = { filesJudged: 0, companyRulesRun: 0 };
+  constructor(readonly analyzer: CompanyAnalyzer) {}
 
-  // Which per-file judgements depend on a company-wide input that changed.
-  const stale: number[] = [];
-  FILE_IN_COMPANY_RULES.forEach((rule, i) => {
-    const inputs = rule.fileInputs?.(analysis) ?? NO_INPUTS;
-    const before = st.fileRuleInputs[i];
-    if (!before || !sameInputs(before, inputs)) stale.push(i);
-    st.fileRuleInputs[i] = inputs;
-  });
-  let n = 0;
-  if (fresh) {
-    for (const path of st.files.keys()) if (!company.files.has(path)) st.judgeFile(path, undefined, analysis, "all");
-    for (const [path, entry] of company.files) {
-      st.judgeFile(path, entry, analysis, "all");
-      if (++n % STEP === 0) yield;
-    }
-  } else {
-    const changed = analysis.changed as ReadonlySet<string>;
-    for (const path of changed) {
-      st.judgeFile(path, company.files.get(path), analysis, "all");
-      if (++n % STEP === 0) yield;
-    }
-    if (stale.length) {
+  check(options: CheckOptions = {}): CheckResult {
+    return runSteps(this.steps(options));
+  }
+
+  /**
+   * `check`, yielding every `STEP` files (see `steps.ts`): the server runs a big company's first
+   * check in time slices. Edits made while it is suspended are the next check's changes.
+   */
+  *steps(options: CheckOptions = {}): Steps<CheckResult> {
+    const analysis = yield* this.analyzer.steps();
+    const company = analysis.company;
+    const fresh = !this.state || analysis.changed === "all";
+    const st = (this.state ??= new CheckState(company.root));
+    st.stats = { filesJudged: 0, companyRulesRun: 0 };
+
+    // Which per-file judgements depend on a company-wide input that changed.
+    const stale: number[] = [];
+    FILE_IN_COMPANY_RULES.forEach((rule, i) => {
+      const inputs = rule.fileInputs?.(analysis) ?? NO_INPUTS;
+      const before = st.fileRuleInputs[i];
+      if (!before || !sameInputs(before, inputs)) stale.push(i);
+      st.fileRuleInputs[i] = inputs;
+    });
+    let n = 0;
+    if (fresh) {
+      for (const path of st.files.keys()) if (!company.files.has(path)) st.judgeFile(path, undefined, analysis, "all");
       for (const [path, entry] of company.files) {
-        if (changed.has(path)) continue;
-        st.judgeFile(path, entry, analysis, stale);
+        st.judgeFile(path, entry, analysis, "all");
         if (++n % STEP === 0) yield;
       }
+    } else {
+      const changed = analysis.changed as ReadonlySet<string>;
+      for (const path of changed) {
+        st.judgeFile(path, company.files.get(path), analysis, "all");
+        if (++n % STEP === 0) yield;
+      }
+      if (stale.length) {
+        for (const [path, entry] of company.files) {
+          if (changed.has(path)) continue;
+          st.judgeFile(path, entry, analysis, stale);
+          if (++n % STEP === 0) yield;
+        }
+      }
     }
-  }
-  yield;
-  for (let i = 0; i < COMPANY_RULES.length; i++) yield* st.runCompanyRule(i, analysis);
-  yield;
+    yield;
+    for (let i = 0; i < COMPANY_RULES.length; i++) yield* st.runCompanyRule(i, analysis);
+    yield;
 
-  const settingsKey = JSON.stringify(options.rules ?? {});
-  if (settingsKey !== st.settingsKey) {
-    st.settingsKey = settingsKey;
-    for (const target of st.contributions.keys()) st.touched.add(target);
-    for (const target of st.final.keys()) st.touched.add(target);
+    const settingsKey = JSON.stringify(options.rules ?? {});
+    if (settingsKey !== st.settingsKey) {
+      st.settingsKey = settingsKey;
+      for (const target of st.contributions.keys()) st.touched.add(target);
+      for (const target of st.final.keys()) st.touched.add(target);
+    }
+    const changedFiles = st.assemble(options.rules);
+    const final = st.final;
+    let all: Problem[] | undefined;
+    return {
+      analysis,
+      problemsByFile: final,
+      changedFiles,
+      get problems() {
+        if (!all) all = [...final.keys()].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)).flatMap((f) => final.get(f)!);
+        return all;
+      },
+      stats: st.stats,
+    };
   }
-  const changedFiles = st.assemble(options.rules);
-  const final = st.final;
-  let all: Problem[] | undefined;
-  return {
-    analysis,
-    problemsByFile: final,
-    changedFiles,
-    get problems() {
-      if (!all) all = [...final.keys()].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)).flatMap((f) => final.get(f)!);
-      return all;
-    },
-    stats: st.stats,
-  };
 }
 
-/** A list sorted by `compareProblems`: most come in order already (one source, written in the text's order), and a check of that is cheaper than a sort of 500,000 lockfile problems. */
 function sorted(list: Problem[]): Problem[] {
   for (let i = 1; i < list.length; i++) if (compareProblems(list[i - 1], list[i]) > 0) return list.sort(compareProblems);
   return list;

@@ -29,6 +29,13 @@ export interface CompanyFile {
 
 export interface Skipped { path: string; reason: string }
 
+/** The paths set or removed since the last `take`, for the one reader that holds it (`Company.trackChanges`). */
+export interface ChangeTracker {
+  take(): Set<string>;
+  /** No more recording. */
+  stop(): void;
+}
+
 /**
  * Why a file fails to load (A11), if it does: the framework imports it (the config, a data file, a
  * workflow source) and it does not parse. Its first syntax error, with the parser's message.
@@ -49,8 +56,8 @@ export class Company {
   membershipVersion = 0;
   /** Bumped when a file directly in `apps/` comes or goes: an import of `apps/x` may then reach it rather than app x. */
   appsFilesVersion = 0;
-  /** Paths set or removed since the last `takeChanges()`: what an incremental check re-judges. */
-  private changed = new Set<string>();
+  /** The records of changed paths that readers keep (`trackChanges`). */
+  private readonly trackers = new Set<Set<string>>();
   private parsedLock: { text: string; facts: LockFacts } | undefined;
 
   /** The lockfile's bindings, parsed once per text (a big lockfile must not be re-read on every keystroke). */
@@ -111,7 +118,7 @@ export class Company {
     const rel = relativeTo(this.root, file);
     if (!rel) return { existedBefore: false, existsNow: false };
     const old = this.files.get(file);
-    this.changed.add(file);
+    for (const t of this.trackers) t.add(file);
     const gone = text === undefined && unreadable === undefined;
     if (!old !== gone) {
       this.membershipVersion++;
@@ -138,15 +145,17 @@ export class Company {
     return { existedBefore: !!old, existsNow: true };
   }
 
-  /** The paths changed since the last call, and forgets them. */
-  takeChanges(): Set<string> {
-    const out = this.changed;
-    this.changed = new Set();
-    return out;
-  }
-
-  removeFile(file: string): { existedBefore: boolean; existsNow: boolean } {
-    return this.setFile(file, undefined);
+  /**
+   * A record of the paths set or removed from now on, for one reader (an incremental analysis):
+   * each reader keeps its own, so none takes another's changes.
+   */
+  trackChanges(): ChangeTracker {
+    let paths = new Set<string>();
+    this.trackers.add(paths);
+    return {
+      take: () => { const out = paths; this.trackers.delete(out); paths = new Set(); this.trackers.add(paths); return out; },
+      stop: () => { this.trackers.delete(paths); },
+    };
   }
 }
 

@@ -6,7 +6,8 @@
 import * as path from "node:path";
 import { CONFIG_FILE, findCompanyRoot, isInNodeModules, isSkippedDirName } from "./company.ts";
 import { ConnectorResolver } from "./connectors.ts";
-import { checkCompany, checkCompanySteps, type CheckOptions, type CheckResult } from "./check.ts";
+import { CompanyChecker, type CheckOptions, type CheckResult } from "./check.ts";
+import { CompanyAnalyzer } from "./analysis.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
 import { Company, listCompanyFilesSteps, walkReads, type Skipped } from "./model.ts";
 import { knowSyntax, textAwaitingSyntax, type SyntaxVerdict } from "./facts.ts";
@@ -19,24 +20,33 @@ export interface WorkspaceOptions {
   onSkip?: (s: Skipped) => void;
 }
 
+/** What the workspace keeps for one company besides its index: its resolver, its checks (and analysis), its walk's excluded folders. */
+interface CompanyState {
+  resolver: ConnectorResolver;
+  checker: CompanyChecker;
+}
+
 export class Workspace {
   readonly companies = new Map<string, Company>();
-  private readonly resolvers = new Map<string, ConnectorResolver>();
+  private readonly states = new Map<string, CompanyState>();
 
   constructor(readonly fs: FileSystem, readonly options: WorkspaceOptions = {}) {}
 
   /** Company roots in and above the given folders (a folder inside a company finds that company). */
-  discoverRoots(dirs: string[]): string[] {
-    return runSteps(this.discoverRootsSteps(dirs));
+  discoverRoots(dirs: string[], exclude = this.options.exclude): string[] {
+    return runSteps(this.discoverRootsSteps(dirs, exclude));
   }
 
-  /** `discoverRoots`, yielding every `WALK_STEP` folders (see `steps.ts`). */
-  *discoverRootsSteps(dirs: string[]): Steps<string[]> {
+  /**
+   * `discoverRoots`, yielding every `WALK_STEP` folders (see `steps.ts`). `exclude`: the folder
+   * names the search leaves out (the settings of the folders searched), by default the options'.
+   */
+  *discoverRootsSteps(dirs: string[], exclude: readonly string[] = this.options.exclude ?? []): Steps<string[]> {
     let n = 0;
     // By real path: one company reached by two paths (a symlink, two folders given) is found once.
     const roots = new Map<string, string>();
     const addRoot = (root: string) => { const real = this.fs.realPath(root) ?? root; if (!roots.has(real)) roots.set(real, root); };
-    const exclude = new Set(this.options.exclude ?? []);
+    const excluded = new Set(exclude);
     const seen = new Set<string>();
     for (const dir of dirs) {
       const up = findCompanyRoot(dir, (d) => this.fs.isFile(path.join(d, CONFIG_FILE)), true);
@@ -58,7 +68,7 @@ export class Workspace {
           // leads to what is not under it (its parent would hold this very folder), one inside to
           // a folder the search reaches by its own path, where its companies are found (and
           // reported) by their real paths.
-          else if (e.kind === "dir" && !isSkippedDirName(e.name) && !exclude.has(e.name)) stack.push(p);
+          else if (e.kind === "dir" && !isSkippedDirName(e.name) && !excluded.has(e.name)) stack.push(p);
         }
       }
     }
@@ -82,22 +92,31 @@ export class Workspace {
     if (!c) {
       c = new Company(root, this.options.lightFacts !== false);
       this.companies.set(root, c);
-      this.resolvers.set(root, new ConnectorResolver(this.fs, (file) => this.companyOf(file)?.files.get(file)?.facts));
+      const resolver = new ConnectorResolver(this.fs, (file) => this.companyOf(file)?.files.get(file)?.facts);
+      this.states.set(root, { resolver, checker: new CompanyChecker(new CompanyAnalyzer(c, resolver)) });
     }
     return c;
   }
 
+  /** Forgets a company: its index, its resolver, its checks, its excluded folders. */
   removeCompany(root: string): void {
     this.excludes.delete(root);
     this.companies.delete(root);
-    this.resolvers.delete(root);
+    this.states.get(root)?.checker.analyzer.dispose();
+    this.states.delete(root);
   }
 
   /** Folders a company's walk skips besides A3's, per company root (its settings); else `options.exclude`. */
-  readonly excludes = new Map<string, string[]>();
+  private readonly excludes = new Map<string, readonly string[]>();
+
+  /** The folders the walk of the company at `root` leaves out (its settings), from its next walk on. */
+  setExclude(root: string, exclude: readonly string[]): void {
+    this.excludes.set(root, exclude);
+  }
 
   private excludeOf(root: string): string[] | undefined {
-    return this.excludes.get(root) ?? this.options.exclude;
+    const own = this.excludes.get(root);
+    return own ? [...own] : this.options.exclude;
   }
 
   /** The files a company's index holds, listed from disk; with `under`, only those under that folder. */
@@ -144,7 +163,7 @@ export class Workspace {
     const entry = company.files.get(file);
     if (entry?.skipped) this.options.onSkip?.({ path: file, reason: entry.skipped });
     // Every company's resolver: a connector in one company's tree may be imported by another.
-    for (const r of this.resolvers.values()) r.fileChanged(file, existedBefore, existsNow);
+    for (const st of this.states.values()) st.resolver.fileChanged(file, existedBefore, existsNow);
   }
 
   /**
@@ -159,20 +178,25 @@ export class Workspace {
 
   /** A file under a `node_modules` folder changed: forget what was read of it. */
   packageFileChanged(file: string): void {
-    for (const r of this.resolvers.values()) r.forgetDiskFile(file);
+    for (const st of this.states.values()) st.resolver.forgetDiskFile(file);
   }
 
   resolver(root: string): ConnectorResolver {
     this.ensureCompany(root);
-    return this.resolvers.get(root)!;
+    return this.states.get(root)!.resolver;
   }
 
+  /**
+   * Checks a company: every rule over its files, the first time; then what changed since (see
+   * `CompanyChecker`).
+   */
   check(root: string, options: CheckOptions = {}): CheckResult {
-    return checkCompany(this.ensureCompany(root), this.resolver(root), options);
+    return runSteps(this.checkSteps(root, options));
   }
 
   /** `check` in steps, for a caller that runs it in time slices (see `steps.ts`). */
   checkSteps(root: string, options: CheckOptions = {}): Steps<CheckResult> {
-    return checkCompanySteps(this.ensureCompany(root), this.resolver(root), options);
+    this.ensureCompany(root);
+    return this.states.get(root)!.checker.steps(options);
   }
 }

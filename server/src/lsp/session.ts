@@ -108,7 +108,7 @@ export class Session {
     return this.enqueueIndex(async () => {
       // The client answers for the settings while the folders are walked.
       const manual = this.settingsRoots();
-      const found = await inSlices(this.ws.discoverRootsSteps(this.options.folders));
+      const found = await this.findRoots(this.options.folders);
       for (const r of await manual) this.manualRoots.add(r);
       // One company per real folder: a file opened through a link to it (or by its real path, where
       // a folder is a link) joins the company the folders found, under the folders' spelling.
@@ -124,7 +124,16 @@ export class Session {
     });
   }
 
-  /** The company roots the `companyRoots` setting names (those that hold a config). */
+  /** The companies in and above workspace folders, each folder searched with its own settings' folders left out. */
+  private async findRoots(folders: string[]): Promise<string[]> {
+    const found: string[] = [];
+    for (const folder of folders) {
+      const settings = await this.fetchSettings(folder);
+      for (const root of await inSlices(this.ws.discoverRootsSteps([folder], settings.exclude))) found.push(root);
+    }
+    return [...new Set(found)].sort();
+  }
+
   /**
    * The company roots the `companyRoots` setting names (those that hold a config): asked of each
    * workspace folder, a relative path resolved against the folder whose setting it is (a
@@ -182,10 +191,8 @@ export class Session {
         if (dropped()) continue;
         this.state.set(root, { indexed: false, settings });
         for (const l of this.settingsListeners) l(root, settings);
-        // Each company walks with its own settings' folders left out; the search for companies
-        // with those of the last company read.
-        this.ws.excludes.set(root, settings.exclude);
-        this.ws.options.exclude = settings.exclude;
+        // Each company walks with its own settings' folders left out.
+        this.ws.setExclude(root, settings.exclude);
         const files = await inSlices(this.ws.listFilesSteps(root));
         this.waitingToBeRead += files.length;
         let done = 0;
@@ -755,7 +762,7 @@ export class Session {
     const roots = [...this.ws.companies.keys()];
     for (const r of roots) { this.state.delete(r); this.ws.removeCompany(r); }
     return this.enqueueIndex(async () => {
-      const found = new Set([...await inSlices(this.ws.discoverRootsSteps(this.options.folders)), ...roots.filter((r) => this.ws.fs.isFile(path.join(r, CONFIG_FILE)))]);
+      const found = new Set([...await this.findRoots(this.options.folders), ...roots.filter((r) => this.ws.fs.isFile(path.join(r, CONFIG_FILE)))]);
       await this.indexRoots([...found]);
     });
   }
