@@ -189,13 +189,23 @@ export const BoxesRunsRequest = "sanoma/boxes/runs";
 export interface BoxesRunsParams { name?: string; since?: number; until?: number; limit?: number }
 export interface BoxesRunsResult { runs: BoxRunInfo[]; truncated: boolean }
 
+/** What a box has at a changed path: a regular file, or what apply never copies. */
+export type BoxEntryKind = "file" | "symlink" | "fifo" | "socket" | "device";
+
 /** A file the box changed, against the workspace. Paths are relative to the company root, `/`-separated. */
 export interface BoxFileChange {
   path: string;
   change: "added" | "modified" | "deleted";
-  /** The workspace's file also changed since the box was synced: applying overwrites that change. */
+  /** What the box has at the path (absent for a deletion). Only a `file` is ever applied. */
+  kind?: BoxEntryKind;
+  /** Why apply refuses this change (a symlink, FIFO, socket or device in the box): listed to be seen, never applied. */
+  refused?: string;
+  /**
+   * The workspace's file also changed since the box was synced (a conflict): apply skips it unless
+   * the request names it in `overwrite`.
+   */
   workspaceChanged: boolean;
-  /** Absolute paths for a side-by-side diff (`boxFile` is absent for a deletion). */
+  /** Absolute paths for a side-by-side diff (`boxFile` only for a regular file of the box). */
   boxFile?: string;
   workspaceFile: string;
 }
@@ -207,10 +217,18 @@ export interface BoxesDiffResult { name: string; root: string; files: BoxFileCha
 
 /**
  * Client → server request `sanoma/boxes/apply`: copies the chosen changed files back into the
- * workspace (a deletion deletes). Nothing else in the workspace changes.
+ * workspace (a deletion deletes). Nothing else in the workspace changes. Skipped, each with its
+ * reason: a path the box did not change (or no string), a change the diff marks `refused`, a
+ * conflict (`workspaceChanged`) not named in `overwrite`, a file the box changed since the last
+ * diff, and a workspace path that is a link or lies under one.
  */
 export const BoxesApplyRequest = "sanoma/boxes/apply";
-export interface BoxesApplyParams { name: string; files: string[] }
+export interface BoxesApplyParams {
+  name: string;
+  files: string[];
+  /** Files of `files` that changed in the workspace too, to be overwritten with the box's version all the same. */
+  overwrite?: string[];
+}
 export interface BoxesApplyResult { applied: string[]; skipped: { path: string; reason: string }[] }
 
 /**

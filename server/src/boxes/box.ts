@@ -161,7 +161,8 @@ export class Box {
 
   /** Starts `bash -c command` in a process group of its own; see `RunHandle`. */
   start(command: string, options: RunOptions = {}): RunHandle {
-    if (typeof command !== "string") throw new TypeError("command must be a string");
+    checkRunParams({ command, cwd: options.cwd, env: options.env });
+    if (this.ctx.tier.refusal) throw new Error(this.ctx.tier.refusal);
     this.open();
     const cwd = resolveInHome(this.home, options.cwd ?? "");
     const tmp = tmpDir(this.ctx.boxesDir, this.name);
@@ -170,7 +171,7 @@ export class Box {
       PATH: `${path.dirname(process.execPath)}:${BASE_PATH}`,
       HOME: this.home,
       TMPDIR: tmp,
-      ...stringEnv(options.env),
+      ...options.env,
     };
     this.log.revalidate();
     const startedAt = Date.now();
@@ -565,12 +566,26 @@ export function expose(port: number): string {
   return `http://127.0.0.1:${port}`;
 }
 
-function stringEnv(env: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env ?? {})) {
-    if (typeof value === "string" && key.length > 0 && !key.includes("=") && !key.includes("\0")) out[key] = value;
+/**
+ * Refuses a run's parameters that no command could be started with, before anything is made or
+ * recorded: a command that is no text, a NUL character anywhere in the command, the working
+ * folder or the environment (a system call would cut the string there: the run would never
+ * start, yet be recorded as running), an environment that is no object of texts, a variable's
+ * name that is empty or holds `=`.
+ */
+export function checkRunParams(params: { command: unknown; cwd?: unknown; env?: unknown }): void {
+  const { command, cwd, env } = params;
+  if (typeof command !== "string") throw new TypeError("command must be the text of a bash command");
+  if (command.includes("\0")) throw new TypeError("command holds a NUL character: no command can be started with it");
+  if (cwd !== undefined && typeof cwd !== "string") throw new TypeError("cwd must be a path");
+  if (typeof cwd === "string" && cwd.includes("\0")) throw new TypeError("cwd holds a NUL character: no folder is named so");
+  if (env === undefined) return;
+  if (typeof env !== "object" || env === null || Array.isArray(env)) throw new TypeError("env must be an object of variables");
+  for (const [key, value] of Object.entries(env)) {
+    if (key === "" || key.includes("=") || key.includes("\0")) throw new TypeError(`env: ${JSON.stringify(key)} is no variable's name`);
+    if (typeof value !== "string") throw new TypeError(`env.${key} must be text`);
+    if (value.includes("\0")) throw new TypeError(`env.${key} holds a NUL character: no variable can hold it`);
   }
-  return out;
 }
 
 function signalNumber(signal: NodeJS.Signals | null | undefined): number {

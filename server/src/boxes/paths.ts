@@ -1,6 +1,7 @@
 /**
  * Paths inside a box's home (SPEC B4): a relative path or `cwd` is under the home, and a path that
- * escapes it (a `..` segment, an absolute path, a symlink pointing out) is refused.
+ * escapes it (a `..` above the home, an absolute path, a symlink pointing out) is refused; a `..`
+ * is read from the path's text (`sub/..` is the home).
  * The check walks the path one segment at a time with `lstat`, so a symlink anywhere on the way is
  * judged by where it really leads. A box process could still swap a checked folder for a symlink
  * between the check and the use; `read` and `write` narrow that window by opening the last segment
@@ -26,14 +27,20 @@ export function isInside(parent: string, child: string): boolean {
 
 const WINDOWS = path.sep === "\\";
 
-/** The segments of a box-relative path, refusing absolute paths and `..`. `""` and `.` are the home. */
+/** The segments of a box-relative path, refusing absolute paths and a `..` above the home. `""` and `.` are the home. */
 export function boxSegments(requested: string): string[] {
   if (typeof requested !== "string") throw new BoxPathError(String(requested), "is not a path");
   if (requested.includes("\0")) throw new BoxPathError(requested, "holds a NUL character");
   if (path.isAbsolute(requested) || (WINDOWS && /^[A-Za-z]:/.test(requested))) throw new BoxPathError(requested, "is absolute: give a path relative to the box's home");
   // `\` separates only on Windows; elsewhere `back\slash.txt` and `c:x` are file names like any other.
-  const segments = requested.split(WINDOWS ? /[/\\]+/ : /\/+/).filter((s) => s !== "" && s !== ".");
-  if (segments.includes("..")) throw new BoxPathError(requested, "leads out of the box's home");
+  // `..` is read from the text (`sub/..` is the home, whatever `sub` is: it is never looked at);
+  // one that climbs above the home is refused.
+  const segments: string[] = [];
+  for (const segment of requested.split(WINDOWS ? /[/\\]+/ : /\/+/)) {
+    if (segment === "" || segment === ".") continue;
+    if (segment !== "..") segments.push(segment);
+    else if (segments.pop() === undefined) throw new BoxPathError(requested, "leads out of the box's home");
+  }
   return segments;
 }
 

@@ -16,11 +16,16 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { BoxSyncReport } from "../protocol.ts";
+import { kindOf, openRegular, realOr, sameAsFile } from "./files.ts";
 import { IgnoreRules, isSkippedFolder } from "./ignore.ts";
 
-/** What a walk records of one file: enough to notice a change without reading it. */
+/**
+ * What a walk records of one entry that is no folder: enough to notice a change without reading
+ * it. Only files and links are ever copied or recorded in a manifest; a box's FIFO, socket or
+ * device is listed by the diff, never copied.
+ */
 export interface FileStat {
-  kind: "file" | "link";
+  kind: "file" | "link" | "fifo" | "socket" | "device";
   size: number;
   mtimeMs: number;
   mode: number;
@@ -122,7 +127,8 @@ export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = roo
       if (entry.isDirectory()) {
         if (isSkippedFolder(entry.name) || here.ignores(childRel, true, entry.name)) continue;
         stack.push([full, childRel, here]);
-      } else if (entry.isFile() || entry.isSymbolicLink()) {
+      } else {
+        // Files and links, and what a box may make to trip a reader (a FIFO, a socket, a device).
         if (entry.isSymbolicLink() && entry.name === "node_modules" && rel === "") continue; // our own link
         if (here.ignores(childRel, false, entry.name)) continue;
         const stat = statOf(full);
@@ -133,12 +139,15 @@ export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = roo
   return files;
 }
 
-/** A file's stat as walks record it, or undefined when it vanished. */
+/** An entry's stat as walks record it, or undefined when it vanished or became a folder. */
 export function statOf(full: string): FileStat | undefined {
   try {
     const stat = fs.lstatSync(full);
-    if (stat.isSymbolicLink()) return { kind: "link", size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o777, link: fs.readlinkSync(full) };
     if (stat.isFile()) return { kind: "file", size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o7777 };
+    if (stat.isSymbolicLink()) return { kind: "link", size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o777, link: fs.readlinkSync(full) };
+    if (stat.isDirectory()) return undefined;
+    const kind = kindOf(stat);
+    return { kind: kind === "fifo" || kind === "socket" ? kind : "device", size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o7777 };
   } catch {
     // vanished
   }
@@ -152,56 +161,21 @@ export function sameStat(a: FileStat | undefined, b: FileStat | undefined): bool
   return a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
-/** Byte for byte (or link text for link) comparison of two files. */
+/**
+ * Byte for byte (or link text for link) comparison of two entries. Files are read from
+ * descriptors opened without following a link or blocking (`files.ts`): a FIFO the box renamed
+ * into a file's place since the walk is no file, never a read that waits for ever.
+ */
 export function sameContent(aPath: string, a: FileStat, bPath: string, b: FileStat): boolean {
   if (a.kind !== b.kind) return false;
   if (a.kind === "link") return a.link === b.link;
-  if (a.size !== b.size) return false;
+  if (a.kind !== "file" || a.size !== b.size) return false;
+  const opened = openRegular(aPath, realOr(aPath));
+  if (!("fd" in opened)) return false;
   try {
-    return fs.readFileSync(aPath).equals(fs.readFileSync(bPath));
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Copies one file (or symlink) to `to`, replacing the file or symlink there; returns the copy's
- * stat. Used by `applyToWorkspace` (box → workspace), where a file is overwritten in place so the
- * user's file keeps its inode (hard links, ownership). A folder at `to` is replaced only when it is
- * empty: what it holds was not in the diff (an ignored file, one made since), and applying one
- * path never deletes a tree (`WorkspaceFolderInTheWay`).
- */
-export function copyEntry(from: string, to: string, stat: FileStat): FileStat | undefined {
-  if (stat.kind === "link") {
-    clearForFile(to);
-    fs.symlinkSync(stat.link!, to);
-  } else {
-    try {
-      fs.copyFileSync(from, to);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "EISDIR" && code !== "ENOTDIR" && code !== "EEXIST") throw error;
-      clearForFile(to);
-      fs.copyFileSync(from, to);
-    }
-  }
-  return statOf(to);
-}
-
-/** A workspace folder that holds files where the box has a file: not replaced by an apply. */
-export class WorkspaceFolderInTheWay extends Error {}
-
-/** Makes room for a file at `to`: removes a file or symlink there, or an empty folder; throws `WorkspaceFolderInTheWay` for a folder with anything in it. */
-function clearForFile(to: string): void {
-  let st: fs.Stats;
-  try { st = fs.lstatSync(to); } catch { return; } // nothing there
-  if (!st.isDirectory()) { fs.unlinkSync(to); return; }
-  try {
-    fs.rmdirSync(to);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
-    throw new WorkspaceFolderInTheWay("the workspace has a folder there that holds files the diff does not list (ignored, or made since): move them, then apply again");
+    return sameAsFile(opened.fd, bPath);
+  } finally {
+    opened.close();
   }
 }
 
@@ -298,6 +272,8 @@ export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> 
   fs.mkdirSync(home, { recursive: true });
   const above = IgnoreRules.above(root);
   const source = await walkTree(root, above);
+  // Files and links are copied; a FIFO, socket or device of the workspace is no file to copy.
+  for (const [rel, stat] of source) if (stat.kind !== "file" && stat.kind !== "link") source.delete(rel);
   // A box last synced from another company (two companies' workflows of one name share a box
   // name) holds none of this company's files: it is made an exact copy, never merged.
   const synced = manifestRoot(runsDir);

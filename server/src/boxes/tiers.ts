@@ -3,7 +3,10 @@
  *
  * - `process`: `bash -c command` as the leader of a new session and process group. Killing the
  *   group ends the command and whatever it started, except what left the group (`setsid`, a
- *   double fork that calls `setpgid`). The system is not protected from the command.
+ *   double fork that calls `setpgid`). The system is not protected from the command. Run by
+ *   root, the command drops every capability and gets no-new-privileges (util-linux `setpriv`):
+ *   root's uid without root's powers (no mount over the machine's `/tmp`, no module loaded);
+ *   where `setpriv` cannot be had, the tier refuses to run as root and names the namespace tier.
  * - `namespace`: the same under bubblewrap: a user namespace (uid 1000 when we are root, so root
  *   inside is no root outside), a pid namespace, the system read-only, the box's home and private
  *   temporary folder read-write, the network shared (exposed ports work), `--die-with-parent`.
@@ -28,6 +31,41 @@ export interface TierChoice {
   tier: BoxTier;
   reason: string;
   bwrap?: string;
+  /** The process tier run by root: `setpriv`, which drops root's capabilities before the command. */
+  setpriv?: string;
+  /** Why no command can run in this tier here (the process tier as root without `setpriv`). */
+  refusal?: string;
+}
+
+/** setpriv's arguments: no capability of any set, and no way to gain one (setuid binaries included). */
+const SETPRIV_ARGS = ["--no-new-privs", "--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all", "--"];
+
+const setprivProbe = new Map<string, string | undefined>();
+
+/** Runs `true` under setpriv once; returns why it fails, or undefined when it works. */
+function probeSetpriv(setpriv: string): string | undefined {
+  if (setprivProbe.has(setpriv)) return setprivProbe.get(setpriv);
+  const probe = spawnSync(setpriv, [...SETPRIV_ARGS, bash(), "-c", "true"], { encoding: "utf8", timeout: 10_000, env: { PATH: BASE_PATH } });
+  const problem = probe.error ? probe.error.message : probe.status === 0 ? undefined : (probe.stderr || `exit ${probe.status ?? probe.signal}`).trim();
+  setprivProbe.set(setpriv, problem);
+  return problem;
+}
+
+/**
+ * The process tier: as root, with `setpriv` to drop root's powers, or refused. `setpriv` may name
+ * another path to try (tests: one that is not there).
+ */
+export function processTier(reason: string, options: { setpriv?: string } = {}): TierChoice {
+  if (process.getuid?.() !== 0) return { tier: "process", reason };
+  const setpriv = options.setpriv ?? findExecutable("setpriv");
+  const problem = setpriv === undefined ? "util-linux's setpriv is not installed" : fs.existsSync(setpriv) ? probeSetpriv(setpriv) : `${setpriv} does not exist`;
+  if (setpriv === undefined || problem !== undefined) {
+    return {
+      tier: "process", reason,
+      refusal: `the process tier runs no command as root without dropping root's powers, and cannot here (${problem}): install util-linux (setpriv), or use the namespace tier (set sanoma.boxes.isolation to namespace, with bubblewrap installed)`,
+    };
+  }
+  return { tier: "process", reason: `${reason}; run as root, so every capability is dropped (setpriv)`, setpriv };
 }
 
 /** Folders searched for `bash` and `bwrap` besides the server's PATH. */
@@ -82,11 +120,11 @@ export function probeBwrap(bwrap: string): string | undefined {
  * else `process`; asking for `namespace` where it cannot work falls back to `process` and says why.
  */
 export function chooseTier(setting: TierSetting = "auto"): TierChoice {
-  if (setting === "process") return { tier: "process", reason: "the setting asks for the process tier" };
+  if (setting === "process") return processTier("the setting asks for the process tier");
   const bwrap = findExecutable("bwrap");
-  if (!bwrap) return { tier: "process", reason: "bubblewrap (bwrap) is not installed" };
+  if (!bwrap) return processTier("bubblewrap (bwrap) is not installed");
   const problem = probeBwrap(bwrap);
-  if (problem) return { tier: "process", reason: `bubblewrap cannot make a namespace here: ${problem}` };
+  if (problem) return processTier(`bubblewrap cannot make a namespace here: ${problem}`);
   return { tier: "namespace", reason: setting === "namespace" ? "the setting asks for the namespace tier" : "bubblewrap is installed", bwrap };
 }
 
@@ -140,5 +178,6 @@ export function planSpawn(choice: TierChoice, where: { home: string; tmp: string
   if (choice.tier === "namespace" && choice.bwrap) {
     return { file: choice.bwrap, args: [...namespaceArgs(where), bash(), "-c", NAMESPACE_WRAPPER, bash(), command], statusFd: true };
   }
+  if (choice.setpriv) return { file: choice.setpriv, args: [...SETPRIV_ARGS, bash(), "-c", command], statusFd: false };
   return { file: bash(), args: ["-c", command], statusFd: false };
 }
