@@ -217,3 +217,21 @@ test("boxes over stdio (issue 17): a run sent right after initialized runs in th
     await server.shutdown();
   }
 });
+
+test("boxes over stdio (issue 18, 7): the default preview command is the company's installed CLI; where there is none, the preview says so at once and makes nothing", async () => {
+  const root = smallCompany();
+  const dir = join(work, "boxes-cli");
+  const server = new LspClient({ initializationOptions: { boxesDir: dir } });
+  try {
+    await server.initialize([root]);
+    await assert.rejects(server.request("sanoma/boxes/preview", { root, file: "workflows/w.ts", export: "w", wait: true }, 10000), (e: Error) => /^the Sanoma CLI is not installed: there is no node_modules\/\.bin\/sanoma in /.test(e.message));
+    await assert.rejects(server.request("sanoma/boxes/preview", { root, file: "workflows/w.ts", export: "nope", wait: true }, 10000), { message: "nope is no exported workflow of workflows/w.ts (its workflows: w)" });
+    assert.deepEqual(readdirSync(dir), [], "no box was made");
+    mkdirSync(join(root, "node_modules/.bin"), { recursive: true });
+    writeFileSync(join(root, "node_modules/.bin/sanoma"), '#!/bin/sh\necho "the company\'s CLI: $*"\n', { mode: 0o755 });
+    const ran = await server.request("sanoma/boxes/preview", { root, file: "workflows/w.ts", export: "w", wait: true }, 30000);
+    assert.equal(ran.result.stdout, "the company's CLI: preview workflows/w.ts#w\n");
+  } finally {
+    await server.shutdown();
+  }
+});

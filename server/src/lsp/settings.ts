@@ -14,7 +14,7 @@ export const SettingsSchema = z.object({
   rules: z.record(z.string(), Level).default({}),
   exclude: z.array(z.string()).default([]),
   companyRoots: z.array(z.string()).default([]),
-  preview: z.object({ command: z.string().default("npx --no-install sanoma preview ${file}#${export}") }).default({}),
+  preview: z.object({ command: z.string().default("${sanoma} preview ${file}#${export}") }).default({}),
   boxes: z.object({ isolation: z.enum(["auto", "process", "namespace"]).default("auto") }).default({}),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
