@@ -1,7 +1,8 @@
 // Box speed (issue 6), figures only, no pass/fail:
 //  1. open a box and run `true`, 200 times, against bare spawn("bash", ["-c", "true"]), interleaved
 //     one by one so both see the same machine load; in the process and the namespace tier.
-//     Goals: within 1.5x (process) and 6x (namespace).
+//     Goals: within 1.5x (process) and 6x (namespace). Run by root, the process tier starts each
+//     command through setpriv (issue 18): that floor, `setpriv … bash -c true`, is printed beside.
 //  2. syncing a generated 10,000-file company into a fresh box against `cp -r` of the same files,
 //     each after `sync` so neither pays for the other's dirty pages, the order alternating, over
 //     --rounds rounds (median, and the range of the rounds' own ratios). The company has a
@@ -39,7 +40,7 @@ const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
 
 const { BoxService } = await import(pathToFileURL(path.join(root, "server/src/boxes/service.ts")).href);
 const { syncIntoBox } = await import(pathToFileURL(path.join(root, "server/src/boxes/sync.ts")).href);
-const { chooseTier } = await import(pathToFileURL(path.join(root, "server/src/boxes/tiers.ts")).href);
+const { chooseTier, SETPRIV_ARGS } = await import(pathToFileURL(path.join(root, "server/src/boxes/tiers.ts")).href);
 
 /** What a company's .gitignore typically holds; none of it matches a file the bench makes. */
 const GITIGNORE = `# dependencies and builds
@@ -71,9 +72,9 @@ const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x) => x.toFixed(2);
 
-function bare() {
+function bare(file = "bash", args = ["-c", "true"]) {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", "true"]);
+    const child = spawn(file, args);
     child.on("error", reject);
     child.on("close", resolve);
   });
@@ -102,12 +103,21 @@ async function spawnBench() {
       await service.open({ name: "bench" });
       await service.run({ name: "bench", command: "true", wait: true });
     }
+    // Run by root, the process tier starts each command through setpriv (every capability
+    // dropped): its own floor is `setpriv … bash -c true`, measured alongside.
+    const floor = choice.setpriv ? () => bare(choice.setpriv, [...SETPRIV_ARGS, "bash", "-c", "true"]) : undefined;
     let bareTotal = 0;
+    let floorTotal = 0;
     let boxTotal = 0;
     for (let i = 0; i < RUNS; i++) {
       let t0 = process.hrtime.bigint();
       await bare();
       bareTotal += ms(t0);
+      if (floor) {
+        t0 = process.hrtime.bigint();
+        await floor();
+        floorTotal += ms(t0);
+      }
       t0 = process.hrtime.bigint();
       await service.open({ name: "bench" });
       const { result } = await service.run({ name: "bench", command: "true", wait: true });
@@ -117,6 +127,7 @@ async function spawnBench() {
     await service.dispose();
     const goal = tier === "process" ? 1.5 : 6;
     console.log(`  ${tier.padEnd(9)}  bare ${fmt(bareTotal / RUNS)} ms/run   box ${fmt(boxTotal / RUNS)} ms/run   ratio ${fmt(boxTotal / bareTotal)}x   (goal ${goal}x)`);
+    if (floor) console.log(`             as root, through setpriv: its floor ${fmt(floorTotal / RUNS)} ms/run   box against it ${fmt(boxTotal / floorTotal)}x`);
   }
 }
 

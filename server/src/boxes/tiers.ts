@@ -38,7 +38,7 @@ export interface TierChoice {
 }
 
 /** setpriv's arguments: no capability of any set, and no way to gain one (setuid binaries included). */
-const SETPRIV_ARGS = ["--no-new-privs", "--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all", "--"];
+export const SETPRIV_ARGS = ["--no-new-privs", "--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all", "--"];
 
 const setprivProbe = new Map<string, string | undefined>();
 
