@@ -224,7 +224,7 @@ test("boxes over stdio (issue 18, 7): the default preview command is the company
   const server = new LspClient({ initializationOptions: { boxesDir: dir } });
   try {
     await server.initialize([root]);
-    await assert.rejects(server.request("sanoma/boxes/preview", { root, file: "workflows/w.ts", export: "w", wait: true }, 10000), (e: Error) => /^the Sanoma CLI is not installed: there is no node_modules\/\.bin\/sanoma in /.test(e.message));
+    await assert.rejects(server.request("sanoma/boxes/preview", { root, file: "workflows/w.ts", export: "w", wait: true }, 10000), { message: `the Sanoma CLI is not installed: there is no node_modules/.bin/sanoma in ${root} or a folder above it. Install the Sanoma framework in the company (npm install), or set sanoma.preview.command` });
     await assert.rejects(server.request("sanoma/boxes/preview", { root, file: "workflows/w.ts", export: "nope", wait: true }, 10000), { message: "nope is no exported workflow of workflows/w.ts (its workflows: w)" });
     assert.deepEqual(readdirSync(dir), [], "no box was made");
     mkdirSync(join(root, "node_modules/.bin"), { recursive: true });
