@@ -40,8 +40,8 @@ export const StatusChangedNotification = "sanoma/statusChanged";
 
 // ---- Boxes and previews (SPEC B4, B5): the section below is owned by server/src/boxes/. ----
 
-/** The isolation a box's commands run under: `process` (a process group) or `namespace` (bubblewrap). */
-export type BoxTier = "process" | "namespace";
+/** The isolation a box's commands run under: `process` (a process group), `namespace` (bubblewrap) or `container` (podman or docker). */
+export type BoxTier = "process" | "namespace" | "container";
 /** What a box can do (the Sandbox contract): its home survives stops (snapshot), no pause, ports reachable. */
 export interface BoxCapabilities { snapshot: boolean; pause: boolean; port: boolean }
 
@@ -62,8 +62,11 @@ export interface BoxPortEvent extends BoxEventBase { kind: "port"; port: number;
 /**
  * The command exited (or could not start: 127). `exitCode` is a shell's: 128 + n when killed by
  * signal n, and then `signal` names it. `message` explains a known failure (a missing preview CLI).
+ * `error`: the box could not be made ready (the engine refused or is absent, the image is missing,
+ * bubblewrap could not make its namespaces, the sync failed): the command never started, and
+ * this is why (the first failure recorded for the run: what followed from it never replaces it).
  */
-export interface BoxExitEvent extends BoxEventBase { kind: "exit"; exitCode: number; signal: string | null; durationMs: number; message?: string }
+export interface BoxExitEvent extends BoxEventBase { kind: "exit"; exitCode: number; signal: string | null; durationMs: number; message?: string; error?: string }
 /** One recorded event of a box's run. */
 export type BoxEvent = BoxStartEvent | BoxOutputEvent | BoxPortEvent | BoxExitEvent;
 
@@ -81,6 +84,8 @@ export interface BoxRunInfo {
   signal?: string | null;
   durationMs?: number;
   ports: number[];
+  /** Why the box could not be made ready for the run (see `BoxExitEvent.error`): its command never started. */
+  error?: string;
 }
 
 /** The run's outcome, returned when a request asked to wait. Captured output is capped; events hold all of it. */
@@ -98,6 +103,8 @@ export interface BoxRunResult {
   durationMs: number;
   ports: number[];
   message?: string;
+  /** Why the box could not be made ready for the run: its command never started. */
+  error?: string;
 }
 
 /** Where a preview box's files came from. */

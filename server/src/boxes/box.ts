@@ -11,23 +11,22 @@
  * A run ends when its command exits, not when its pipes close (what it left running may hold
  * them), with up to `OUTPUT_GRACE_MS` for its last output. A command that cannot start exits 127.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { StringDecoder } from "node:string_decoder";
-import { constants as osConstants } from "node:os";
 import { createHash } from "node:crypto";
 import type { BoxCapabilities, BoxEvent, BoxRunInfo, BoxRunResult, BoxTier } from "../protocol.ts";
+import { engineEnv, ensureContainer, execPlan, removeContainer, removeContainersNow, type BoxContainer, type ContainerSettings } from "./container.ts";
 import { EventLog, type EventLogLimits, type NewBoxEvent } from "./events.ts";
 import { checkBoxName } from "./names.ts";
 import { checkHome } from "./sync.ts";
 import { processesWithEnv, readProc } from "./procfs.ts";
 import { BoxPathError, isInside, resolveInHome } from "./paths.ts";
+import { OUTPUT_GRACE_MS, runProcess } from "./run.ts";
 import type { ProcessGroup, Supervisor } from "./supervisor.ts";
-import { BASE_PATH, planSpawn, type TierChoice } from "./tiers.ts";
+import { BASE_PATH, planSpawn, type SpawnPlan, type TierChoice } from "./tiers.ts";
 
-/** How long a run waits, after its command exits, for the last output still in its pipes. */
-export const OUTPUT_GRACE_MS = 200;
+export { OUTPUT_GRACE_MS } from "./run.ts";
+
 /** Output kept in a run's result, per stream; the event log keeps everything. */
 export const DEFAULT_CAPTURE_BYTES = 1024 * 1024;
 /**
@@ -61,6 +60,8 @@ export interface BoxContext {
   maxRecordedBytes?: number;
   /** How much of its event log a box keeps (`EventLog`'s defaults when unset). */
   logLimits?: EventLogLimits;
+  /** The container tier's image and limits. */
+  container?: ContainerSettings;
 }
 
 export interface RunOptions {
@@ -76,6 +77,11 @@ export interface RunOptions {
   captureBytes?: number;
   /** Turns the exit into a friendlier `message` (the preview's missing CLI). */
   explainExit?: (exitCode: number, stderrTail: string) => string | undefined;
+  /**
+   * Makes the box ready for this run, after its start is recorded and before the command starts
+   * (a preview's sync). Its failure is the run's `error`: the command never starts.
+   */
+  prepare?: () => Promise<unknown>;
 }
 
 /** A started run: its id now, its result when it ends. */
@@ -85,6 +91,8 @@ export interface RunHandle {
   /** The group leader's pid (bash, or bubblewrap in the namespace tier); undefined if it could not start. */
   readonly pid: number | undefined;
   done: Promise<BoxRunResult>;
+  /** `prepare`'s result, once the box is ready (rejects with its failure). */
+  prepared: Promise<unknown>;
   /** Signals the run's group while something of it lives; false when nothing was hit. */
   kill(signal?: NodeJS.Signals): boolean;
 }
@@ -96,6 +104,14 @@ interface LiveRun {
   done?: Promise<BoxRunResult>;
 }
 
+/** What a run records and keeps of its output. */
+interface Captured {
+  stdout: string[];
+  stderr: string[];
+  bytes: { stdout: number; stderr: number };
+  truncated: boolean;
+}
+
 export class Box {
   readonly name: string;
   readonly home: string;
@@ -104,12 +120,19 @@ export class Box {
 
   /** Tags its runs' processes (`SANOMA_BOX_RUN=<tag>.<runId>`): the same for this box in any server, so a later one's stop finds them too. */
   private readonly tag: string;
+  /** The boxes folder's own tag (its containers are labelled with it). */
+  private readonly boxesLabel: string;
+  /** The container being made ready for a run (one at a time: two runs would make two). */
+  private containerReady: Promise<void> | undefined;
+  /** A run was started here (a container may exist to remove at exit). */
+  private everRan = false;
 
   constructor(private readonly ctx: BoxContext, name: string) {
     this.name = checkBoxName(name);
     this.home = path.join(ctx.boxesDir, name);
     this.log = new EventLog(runsDir(ctx.boxesDir, name), ctx.logLimits);
     this.tag = createHash("sha256").update(`${path.resolve(ctx.boxesDir)}\0${name}`).digest("hex").slice(0, 16);
+    this.boxesLabel = boxesLabel(ctx.boxesDir);
   }
 
   /**
@@ -163,7 +186,9 @@ export class Box {
   start(command: string, options: RunOptions = {}): RunHandle {
     checkRunParams({ command, cwd: options.cwd, env: options.env });
     if (this.ctx.tier.refusal) throw new Error(this.ctx.tier.refusal);
-    this.open();
+    // A preparation (a preview's sync) makes the home itself: it must see whether one was there.
+    if (options.prepare) checkHome(this.home);
+    else this.open();
     const cwd = resolveInHome(this.home, options.cwd ?? "");
     const tmp = tmpDir(this.ctx.boxesDir, this.name);
     fs.mkdirSync(tmp, { recursive: true });
@@ -174,6 +199,7 @@ export class Box {
       ...options.env,
     };
     this.log.revalidate();
+    this.everRan = true;
     const startedAt = Date.now();
     const relCwd = path.relative(this.home, cwd).split(path.sep).join("/");
     // The start event's seq names the run (appends are synchronous: nothing comes between).
@@ -187,7 +213,10 @@ export class Box {
     this.ctx.onEvent(start);
     this.ctx.onStateChange(this.name);
 
-    const done = this.execute(live, command, cwd, tmp, env, options);
+    let prepared!: { resolve: (v: unknown) => void; reject: (e: unknown) => void };
+    const preparedPromise = new Promise<unknown>((resolve, reject) => (prepared = { resolve, reject }));
+    preparedPromise.catch(() => {}); // its failure is the run's error; a caller may not ask
+    const done = this.execute(live, command, cwd, tmp, env, options, prepared);
     live.done = done;
     return {
       runId,
@@ -196,14 +225,65 @@ export class Box {
         return live.group?.pid;
       },
       done,
-      kill: (signal: NodeJS.Signals = "SIGTERM") => (live.group ? this.ctx.supervisor.signal(live.group, signal) : false),
+      prepared: preparedPromise,
+      kill: (signal: NodeJS.Signals = "SIGTERM") => this.signalRun(live, signal),
     };
   }
 
-  private execute(live: LiveRun, command: string, cwd: string, tmp: string, env: Record<string, string>, options: RunOptions): Promise<BoxRunResult> {
+  /** Prepares the box (`prepare`, the tier's own: a container), then runs the command to its end. */
+  private async execute(live: LiveRun, command: string, cwd: string, tmp: string, env: Record<string, string>, options: RunOptions, prepared: { resolve: (v: unknown) => void; reject: (e: unknown) => void }): Promise<BoxRunResult> {
+    const { captured, output } = this.recorder(live, options.captureBytes);
+    // A box that cannot be made ready ends the run at once, its error the first failure (SPEC B4).
+    const fail = (error: string) => this.finish(live, 127, null, captured, options, error);
+    try {
+      prepared.resolve(options.prepare ? await options.prepare() : undefined);
+      if (options.prepare) this.open();
+    } catch (error) {
+      prepared.reject(error);
+      return fail(`the box could not be made ready: ${(error as Error).message}`);
+    }
+    let cwdProblem: string | undefined;
+    try {
+      if (!fs.statSync(cwd).isDirectory()) cwdProblem = `${live.info.cwd} is not a folder`;
+    } catch {
+      cwdProblem = `${live.info.cwd || "the home"} does not exist`;
+    }
+    if (cwdProblem) return fail(`cannot start: ${cwdProblem}`);
+    let plan: SpawnPlan;
+    const tier = this.ctx.tier;
+    if (tier.tier === "container") {
+      if (!tier.engine) return fail(tier.reason);
+      try {
+        await (this.containerReady ??= ensureContainer(tier.engine, this.container(tmp), this.ctx.container ?? {}).finally(() => (this.containerReady = undefined)));
+      } catch (error) {
+        return fail(`the box's container could not be made ready: ${(error as Error).message}`);
+      }
+      plan = execPlan(tier.engine, this.container(tmp), this.ctx.container ?? {}, { cwd, env, stdin: options.stdin !== undefined }, command);
+    } else plan = planSpawn(tier, { home: this.home, tmp, cwd }, command);
+    const end = await runProcess({
+      plan,
+      // The engine's CLI runs here with its own small environment; the command's goes in `--env`.
+      cwd: tier.tier === "container" ? this.home : cwd,
+      env: tier.tier === "container" ? engineEnv() : env,
+      stdin: options.stdin,
+      signal: options.signal,
+      output,
+      started: (pid, child) => this.track(live, pid, child),
+      leaderExited: (group) => this.ctx.supervisor.leaderExited(group),
+      abort: () => this.signalRun(live, "SIGTERM"),
+      setupFailure: (said, code) => tier.tier === "namespace"
+        ? `bubblewrap could not make the box's namespaces: ${said || `exit ${code}`}`
+        : `${tier.engine?.name ?? "the engine"} could not run the command in the box's container: ${said || `exit ${code}`}`,
+    });
+    live.commandExited = true;
+    return this.finish(live, end.exitCode, end.signal, captured, options, end.error);
+  }
+
+  /** The output of a run: recorded as events up to the cap, and kept for its result up to `captureBytes` a stream. */
+  private recorder(live: LiveRun, captureBytes: number | undefined): { captured: Captured; output: (stream: "stdout" | "stderr", text: string) => void } {
     const { info } = live;
-    const cap = options.captureBytes ?? DEFAULT_CAPTURE_BYTES;
-    const captured = { stdout: [] as string[], stderr: [] as string[], bytes: { stdout: 0, stderr: 0 }, truncated: false };
+    const cap = captureBytes ?? DEFAULT_CAPTURE_BYTES;
+    const captured: Captured = { stdout: [], stderr: [], bytes: { stdout: 0, stderr: 0 }, truncated: false };
     const recordCap = this.ctx.maxRecordedBytes ?? DEFAULT_RECORDED_BYTES;
     let recorded = 0;
     const record = (stream: "stdout" | "stderr", text: string, bytes: number) =>
@@ -226,199 +306,70 @@ export class Box {
         captured.bytes[stream] += bytes;
       } else captured.truncated = true;
     };
+    return { captured, output };
+  }
 
-    return new Promise<BoxRunResult>((resolve) => {
-      let cwdProblem: string | undefined;
-      try {
-        if (!fs.statSync(cwd).isDirectory()) cwdProblem = `${info.cwd} is not a folder`;
-      } catch {
-        cwdProblem = `${info.cwd || "the home"} does not exist`;
-      }
-      if (cwdProblem) {
-        output("stderr", `cannot start: ${cwdProblem}\n`);
-        resolve(this.finish(live, 127, null, captured, options));
-        return;
-      }
+  /** The run's leader started: its group, watched by the supervisor (ports, liveness). */
+  private track(live: LiveRun, pid: number, child: import("node:child_process").ChildProcess): ProcessGroup {
+    const { info } = live;
+    const group: ProcessGroup = {
+      box: this.name,
+      runId: info.runId,
+      tier: this.tier,
+      pid,
+      child,
+      leaderExited: false,
+      dead: false,
+      killedBy: undefined,
+      ports: new Set(),
+      onPort: (port) => {
+        info.ports.push(port);
+        this.log.recordRun({ runId: info.runId, ports: [...info.ports] });
+        this.ctx.onEvent(this.append({ kind: "port", box: this.name, runId: info.runId, at: Date.now(), port, url: expose(port) }));
+      },
+      onDead: () => {
+        this.ctx.onStateChange(this.name);
+      },
+    };
+    live.group = group;
+    this.ctx.supervisor.add(group);
+    return group;
+  }
 
-      const plan = planSpawn(this.ctx.tier, { home: this.home, tmp, cwd }, command);
-      const stdio: Array<"pipe" | "ignore"> = [options.stdin !== undefined ? "pipe" : "ignore", "pipe", "pipe"];
-      if (plan.statusFd) stdio.push("pipe");
-      const child = spawn(plan.file, plan.args, { cwd, env, stdio, detached: true });
+  /** Signals a run: its group, and in the container tier its processes there (the engine's exec passes no signal on). */
+  private signalRun(live: LiveRun, signal: NodeJS.Signals): boolean {
+    const hit = live.group ? this.ctx.supervisor.signal(live.group, signal) : false;
+    if (this.tier !== "container") return hit;
+    const inside = this.escaped(live.info.runId);
+    Box.signalEscaped(inside, signal);
+    return hit || inside.size > 0;
+  }
 
-      let exitCode: number | undefined;
-      let exitSignal: NodeJS.Signals | null = null;
-      let statusText = "";
-      let reported = false;
-      const streamsOpen = new Set<NodeJS.ReadableStream>();
-      let graceTimer: NodeJS.Timeout | undefined;
-      let onAbort: (() => void) | undefined;
-
-      const decoders = { stdout: new StringDecoder("utf8"), stderr: new StringDecoder("utf8") };
-      for (const stream of ["stdout", "stderr"] as const) {
-        const readable = child[stream];
-        if (!readable) continue;
-        streamsOpen.add(readable);
-        readable.on("data", (chunk: Buffer) => output(stream, decoders[stream].write(chunk)));
-        const closed = () => {
-          if (!streamsOpen.delete(readable)) return;
-          output(stream, decoders[stream].end());
-          settleWhenQuiet();
-        };
-        readable.on("end", closed);
-        readable.on("close", closed);
-        readable.on("error", closed);
-      }
-
-      // The command exited: give its pipes a short grace, then stop listening to them.
-      const commandExited = (code: number, signal: NodeJS.Signals | null) => {
-        if (reported) return;
-        reported = true;
-        live.commandExited = true;
-        exitCode = code;
-        exitSignal = signal;
-        graceTimer = setTimeout(settle, OUTPUT_GRACE_MS);
-        settleWhenQuiet();
-      };
-      // Done early when the pipes closed and the leader was reaped (bubblewrap, in the namespace
-      // tier, exits a moment after the command): the box's state is then settled too.
-      let leaderReaped = false;
-      const settleWhenQuiet = () => {
-        if (reported && streamsOpen.size === 0 && (leaderReaped || child.pid === undefined)) settle();
-      };
-      let settled = false;
-      const settle = () => {
-        if (settled) return;
-        settled = true;
-        if (graceTimer) clearTimeout(graceTimer);
-        for (const stream of ["stdout", "stderr"] as const) {
-          const readable = child[stream];
-          if (readable && streamsOpen.has(readable)) {
-            output(stream, decoders[stream].end());
-            streamsOpen.delete(readable);
-            readable.removeAllListeners("data");
-            // Not destroyed: what the command left running (a dev server) may still write, and a
-            // closed pipe would kill it with SIGPIPE on its next line. Its output is read and
-            // dropped until it ends or is stopped; unref'd, the pipe never keeps the server alive.
-            readable.resume();
-            (readable as NodeJS.ReadableStream & { unref?: () => void }).unref?.();
-          }
-        }
-        // The status pipe and stdin too: an orphan of the box must not keep this process's handles.
-        for (const extra of [child.stdio[3], child.stdin]) (extra as NodeJS.ReadableStream & { destroy?: () => void } | null)?.destroy?.();
-        if (onAbort) options.signal?.removeEventListener("abort", onAbort);
-        resolve(this.finish(live, exitCode ?? 127, exitSignal, captured, options));
-      };
-
-      child.on("error", (error: NodeJS.ErrnoException) => {
-        // spawn failed (no bash, no bwrap, a vanished cwd): the command could not start.
-        if (child.pid === undefined) {
-          const message = `cannot start: ${error.message}\n`;
-          output("stderr", message);
-          commandExited(127, null);
-        }
-      });
-
-      if (child.pid === undefined) return; // the error event follows
-
-      const group: ProcessGroup = {
-        box: this.name,
-        runId: info.runId,
-        tier: this.tier,
-        pid: child.pid,
-        child,
-        leaderExited: false,
-        dead: false,
-        killedBy: undefined,
-        ports: new Set(),
-        onPort: (port) => {
-          info.ports.push(port);
-          this.log.recordRun({ runId: info.runId, ports: [...info.ports] });
-          this.ctx.onEvent(this.append({ kind: "port", box: this.name, runId: info.runId, at: Date.now(), port, url: expose(port) }));
-        },
-        onDead: () => {
-          this.ctx.onStateChange(this.name);
-        },
-      };
-      live.group = group;
-      this.ctx.supervisor.add(group);
-      onAbort = () => {
-        this.ctx.supervisor.signal(group, "SIGTERM");
-      };
-      if (options.signal) {
-        if (options.signal.aborted) queueMicrotask(onAbort);
-        else options.signal.addEventListener("abort", onAbort, { once: true });
-      }
-
-      if (plan.statusFd) {
-        const status = child.stdio[3] as NodeJS.ReadableStream | null;
-        status?.on("data", (chunk: Buffer) => {
-          statusText += chunk.toString("latin1");
-          const line = /^(\d+)\n/.exec(statusText);
-          if (line) commandExited(Number(line[1]), statusSignal(group, Number(line[1])));
-        });
-        status?.on("error", () => {});
-      }
-
-      child.on("exit", (code, signal) => {
-        leaderReaped = true;
-        this.ctx.supervisor.leaderExited(group);
-        settleWhenQuiet();
-        if (!plan.statusFd) {
-          // A signal is named only when we sent it, as in the namespace tier (a command that
-          // killed itself, or was killed from outside, exits 128 + n with no signal).
-          commandExited(code ?? 128 + signalNumber(signal), signal !== null && group.sent?.has(signal) ? signal : null);
-          return;
-        }
-        // bubblewrap ended; the status line, when written, may still be in its pipe.
-        const status = child.stdio[3] as (NodeJS.ReadableStream & { readableEnded?: boolean }) | null;
-        const decide = () => {
-          if (reported) return;
-          const line = /^(\d+)\n/.exec(statusText);
-          const killedBy = group.killedBy ?? signal;
-          if (line) commandExited(Number(line[1]), statusSignal(group, Number(line[1])));
-          else if (killedBy) commandExited(128 + signalNumber(killedBy), killedBy);
-          else if (code !== null && code >= 128) commandExited(code, null);
-          else {
-            // bubblewrap could not set the box up (its message is on stderr): nothing started.
-            commandExited(127, null);
-          }
-        };
-        if (!status || status.readableEnded) decide();
-        else {
-          const timer = setTimeout(decide, OUTPUT_GRACE_MS);
-          status.once("close", () => {
-            clearTimeout(timer);
-            decide();
-          });
-        }
-      });
-
-      if (options.stdin !== undefined && child.stdin) {
-        child.stdin.on("error", () => {}); // the command may not read it all
-        child.stdin.end(options.stdin);
-      }
-    });
+  /** What the container tier makes this box's container from. */
+  private container(tmp: string): BoxContainer {
+    return { tag: this.tag, home: this.home, tmp, boxesLabel: this.boxesLabel };
   }
 
   private finish(
     live: LiveRun,
     exitCode: number,
     signal: NodeJS.Signals | null,
-    captured: { stdout: string[]; stderr: string[]; truncated: boolean },
+    captured: Captured,
     options: RunOptions,
+    failure?: string,
   ): BoxRunResult {
     const { info } = live;
     const endedAt = Date.now();
     const durationMs = endedAt - info.startedAt;
     const stdout = captured.stdout.join("");
     const stderr = captured.stderr.join("");
-    const message = options.explainExit?.(exitCode, stderr.slice(-4000));
-    Object.assign(info, { state: "exited", endedAt, exitCode, signal, durationMs });
-    this.log.recordRun({ runId: info.runId, state: "exited", endedAt, exitCode, signal, durationMs });
-    const exit = this.append({
-      kind: "exit", box: this.name, runId: info.runId, at: endedAt, exitCode, signal, durationMs,
-      ...(message ? { message } : {}),
-    });
+    // The first failure recorded for the run is kept: what followed from it never replaces it.
+    const error = info.error ?? failure;
+    const message = error === undefined ? options.explainExit?.(exitCode, stderr.slice(-4000)) : undefined;
+    const also = { ...(message ? { message } : {}), ...(error !== undefined ? { error } : {}) };
+    Object.assign(info, { state: "exited", endedAt, exitCode, signal, durationMs }, also);
+    this.log.recordRun({ runId: info.runId, state: "exited", endedAt, exitCode, signal, durationMs, ...(error !== undefined ? { error } : {}) });
+    const exit = this.append({ kind: "exit", box: this.name, runId: info.runId, at: endedAt, exitCode, signal, durationMs, ...also });
     this.ctx.onEvent(exit);
     // A run whose processes all ended is forgotten; one that left some behind stays until they end.
     if (!live.group || live.group.dead) this.runs.delete(info.runId);
@@ -432,8 +383,7 @@ export class Box {
     this.ctx.onStateChange(this.name);
     return {
       runId: info.runId, box: this.name, tier: info.tier, exitCode, signal, stdout, stderr,
-      outputTruncated: captured.truncated, startedAt: info.startedAt, durationMs, ports: [...info.ports],
-      ...(message ? { message } : {}),
+      outputTruncated: captured.truncated, startedAt: info.startedAt, durationMs, ports: [...info.ports], ...also,
     };
   }
 
@@ -454,8 +404,7 @@ export class Box {
   /** Signals one run's group; false when nothing of it lives. */
   kill(runId: string, signal: NodeJS.Signals = "SIGTERM"): boolean {
     const live = this.runs.get(runId);
-    if (!live?.group) return false;
-    return this.ctx.supervisor.signal(live.group, signal);
+    return live ? this.signalRun(live, signal) : false;
   }
 
   /**
@@ -463,6 +412,12 @@ export class Box {
    * to what is left. Resolves with how many groups were alive, once none is.
    */
   async stop(options: { runId?: string; graceMs?: number } = {}): Promise<number> {
+    const stopped = await this.stopProcesses(options);
+    if (options.runId === undefined) await this.removeContainer();
+    return stopped;
+  }
+
+  private async stopProcesses(options: { runId?: string; graceMs?: number }): Promise<number> {
     const supervisor = this.ctx.supervisor;
     const groups = supervisor.tracked(this.name).filter((g) => options.runId === undefined || g.runId === options.runId);
     const ending = groups.map((g) => this.runs.get(g.runId)?.done).filter((d): d is Promise<BoxRunResult> => d !== undefined);
@@ -482,10 +437,17 @@ export class Box {
     return alive.length;
   }
 
+  /** The container tier: the box's container goes with a stop of the whole box (none is left behind). */
+  private async removeContainer(): Promise<void> {
+    const { engine } = this.ctx.tier;
+    if (this.tier === "container" && engine) await removeContainer(engine, this.tag);
+  }
+
   /** SIGKILL to every live group at once, and to what left them, synchronously (for a server that is exiting). */
   killAllNow(): void {
     for (const g of this.ctx.supervisor.tracked(this.name)) this.ctx.supervisor.signal(g, "SIGKILL");
     Box.signalEscaped(this.escaped(), "SIGKILL");
+    if (this.tier === "container" && this.ctx.tier.engine && this.everRan) removeContainersNow(this.ctx.tier.engine, [this.tag]);
   }
 
   /** Stops the box, then deletes its home, its temporary folder and its log. */
@@ -588,19 +550,6 @@ export function checkRunParams(params: { command: unknown; cwd?: unknown; env?: 
   }
 }
 
-function signalNumber(signal: NodeJS.Signals | null | undefined): number {
-  return (signal && (osConstants.signals as Record<string, number>)[signal]) || 0;
-}
-
-/**
- * The signal behind a status from the namespace wrapper: a shell's 128+n cannot tell `exit 143`
- * from a SIGTERM, so a signal is named only when we sent it.
- */
-function statusSignal(group: ProcessGroup, status: number): NodeJS.Signals | null {
-  for (const sent of group.sent ?? []) if (status === 128 + signalNumber(sent)) return sent;
-  return null;
-}
-
 /** Polls `condition` every 20 ms until it holds or `ms` pass; resolves with whether it held. */
 export async function waitUntil(condition: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
@@ -617,3 +566,8 @@ function formatBytes(n: number): string {
 
 /** The variable that tags a box's processes (see the header). */
 const RUN_TAG = "SANOMA_BOX_RUN";
+
+/** A boxes folder's tag: its containers' label (`sanoma.boxes=<tag>`), found again by the next server. */
+export function boxesLabel(boxesDir: string): string {
+  return createHash("sha256").update(path.resolve(boxesDir)).digest("hex").slice(0, 16);
+}

@@ -18,9 +18,10 @@ import type {
   BoxEvent, BoxInfo, BoxTier, BoxRunInfo, BoxesApplyParams, BoxesApplyResult, BoxesChangedParams, BoxesDiffParams, BoxesDiffResult,
   BoxesDiscardParams, BoxesDiscardResult, BoxesEventsParams, BoxesEventsResult, BoxesExposeParams, BoxesExposeResult,
   BoxesListResult, BoxesOpenParams, BoxesOpenResult, BoxesPreviewParams, BoxesPreviewResult, BoxesRunParams, BoxesRunResult,
-  BoxesRunsParams, BoxesRunsResult, BoxesStopParams, BoxesStopResult,
+  BoxesRunsParams, BoxesRunsResult, BoxesStopParams, BoxesStopResult, BoxSyncReport,
 } from "../protocol.ts";
-import { Box, CAPABILITIES, checkRunParams, type BoxContext } from "./box.ts";
+import { Box, boxesLabel, CAPABILITIES, checkRunParams, type BoxContext } from "./box.ts";
+import { reapOrphans, type ContainerSettings } from "./container.ts";
 import { applyToWorkspace, readDiff } from "./diff.ts";
 import { selectRuns, type EventLogLimits } from "./events.ts";
 import { boxNameProblem, checkBoxName, previewBoxName } from "./names.ts";
@@ -34,6 +35,8 @@ export interface BoxServiceOptions {
   boxesDir?: string;
   /** `auto` (default): `namespace` when bubblewrap works here, else `process`. */
   tier?: TierSetting;
+  /** The container tier's image and limits (`sanoma.boxes.image`, `.memory`, `.processes`). */
+  container?: ContainerSettings;
   /** The `sanoma.preview.command` setting. */
   previewCommand?: string;
   /** Output one run records at most (default `DEFAULT_RECORDED_BYTES`, 64 MiB). */
@@ -93,7 +96,24 @@ export class BoxService {
       onStateChange: (name) => this.noteState(name),
       maxRecordedBytes: options.maxRecordedBytes,
       logLimits: options.logLimits,
+      container: options.container,
     };
+    this.tierSetting = options.tier ?? "auto";
+    this.reap();
+  }
+
+  private tierSetting: TierSetting;
+  /** Containers left by a server of this boxes folder that was killed: removed once an engine is in use here. */
+  private reaped: Promise<unknown> | undefined;
+  private reap(): void {
+    const { engine } = this.ctx.tier;
+    if (this.unavailable || !engine || this.reaped) return;
+    this.reaped = reapOrphans(engine, this.boxesDir, boxesLabel(this.boxesDir)).catch(() => []);
+  }
+
+  /** Resolves once the containers of killed servers are gone (tests). */
+  async reaping(): Promise<string[]> {
+    return ((await this.reaped) as string[] | undefined) ?? [];
   }
 
   /** The tier in force and why. */
@@ -102,8 +122,13 @@ export class BoxService {
   }
 
   /** Applies changed settings; a tier change applies to runs started from now on. */
-  configure(options: { tier?: TierSetting; previewCommand?: string }): void {
-    if (options.tier) this.ctx.tier = chooseTier(options.tier);
+  configure(options: { tier?: TierSetting; previewCommand?: string; container?: ContainerSettings }): void {
+    if (options.container) this.ctx.container = options.container;
+    if (options.tier && (options.tier !== this.tierSetting || this.ctx.tier.tier === "container")) {
+      this.tierSetting = options.tier;
+      this.ctx.tier = chooseTier(options.tier);
+      this.reap();
+    }
     if (options.previewCommand !== undefined) this.previewTemplate = options.previewCommand || DEFAULT_PREVIEW_COMMAND;
   }
 
@@ -289,8 +314,13 @@ export class BoxService {
       const before = readPreviewSource(current.log.dir);
       const otherWorkflow = before !== undefined && before.root === root && (before.file !== file || before.export !== params.export);
       writePreviewSource(current.log.dir, { root, file, export: params.export, scope, command });
-      const sync = await syncIntoBox({ root, home: current.home, runsDir: current.log.dir, reset: params.reset === true || otherWorkflow });
-      return { sync, handle: current.start(command, { explainExit: explainPreviewExit }) };
+      // The sync is the run's preparation: its failure is the run's error (SPEC B4), and the request's.
+      const handle = current.start(command, {
+        explainExit: explainPreviewExit,
+        prepare: () => syncIntoBox({ root, home: current.home, runsDir: current.log.dir, reset: params.reset === true || otherWorkflow }),
+      });
+      const sync = await handle.prepared.then((report) => report as BoxSyncReport, (e: Error) => { throw new Error(`the box could not be made ready: ${e.message}`); });
+      return { sync, handle };
     });
     const base = { name: box.name, runId: handle.runId, tier: handle.tier, command, sync };
     if (!params.wait) {

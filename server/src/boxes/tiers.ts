@@ -35,7 +35,29 @@ export interface TierChoice {
   setpriv?: string;
   /** Why no command can run in this tier here (the process tier as root without `setpriv`). */
   refusal?: string;
+  /** The container tier's engine; absent when none is installed (each run then fails, saying so). */
+  engine?: ContainerEngine;
 }
+
+/** A container engine found on this machine. */
+export interface ContainerEngine {
+  /** `podman` or `docker`. */
+  name: string;
+  /** Its executable. */
+  file: string;
+}
+
+/** podman, else docker: the engine this machine has, if any. */
+export function findEngine(): ContainerEngine | undefined {
+  for (const name of ["podman", "docker"]) {
+    const file = findExecutable(name);
+    if (file) return { name, file };
+  }
+  return undefined;
+}
+
+/** Why the container tier cannot run here: no engine. */
+export const NO_ENGINE = "no container engine is installed: install podman (apt-get install podman runc fuse-overlayfs uidmap slirp4netns), or docker, or choose another tier (sanoma.boxes.isolation)";
 
 /** setpriv's arguments: no capability of any set, and no way to gain one (setuid binaries included). */
 export const SETPRIV_ARGS = ["--no-new-privs", "--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all", "--"];
@@ -118,9 +140,15 @@ export function probeBwrap(bwrap: string): string | undefined {
 /**
  * The tier for a setting: `auto` takes `namespace` when bubblewrap is installed and works here,
  * else `process`; asking for `namespace` where it cannot work falls back to `process` and says why.
+ * `container` is taken as asked: without an engine each run fails with `NO_ENGINE`.
  */
 export function chooseTier(setting: TierSetting = "auto"): TierChoice {
   if (setting === "process") return processTier("the setting asks for the process tier");
+  if (setting === "container") {
+    // No fallback: a box that cannot be made ready says why on each run (SPEC B4).
+    const engine = findEngine();
+    return engine ? { tier: "container", reason: `the setting asks for the container tier (${engine.name})`, engine } : { tier: "container", reason: NO_ENGINE };
+  }
   const bwrap = findExecutable("bwrap");
   if (!bwrap) return processTier("bubblewrap (bwrap) is not installed");
   const problem = probeBwrap(bwrap);
@@ -158,6 +186,8 @@ export function namespaceArgs(where: { home: string; tmp: string | undefined; cw
  * namespace holds other processes than this shell (its pid 1).
  */
 const NAMESPACE_WRAPPER = [
+  // `S`: the namespaces are made, the command starts (what bubblewrap said before it is its own failure).
+  "echo S >&3",
   'SHLVL=$((SHLVL - 1)) "$0" -c "$1" 3>&-',
   "echo $? >&3",
   // Let go of the run's pipes: only what the command left running may hold them now.
@@ -172,11 +202,17 @@ export interface SpawnPlan {
   file: string;
   args: string[];
   statusFd: boolean;
+  /**
+   * Where the leader marks the command's start, when it sets the box up first: `fd3` (the
+   * namespace wrapper's `S`), `stderr` (a container's wrapper, `STARTED_MARK`). Before the mark,
+   * what the leader says is its own failure.
+   */
+  started?: "fd3" | "stderr";
 }
 
 export function planSpawn(choice: TierChoice, where: { home: string; tmp: string; cwd: string }, command: string): SpawnPlan {
   if (choice.tier === "namespace" && choice.bwrap) {
-    return { file: choice.bwrap, args: [...namespaceArgs(where), bash(), "-c", NAMESPACE_WRAPPER, bash(), command], statusFd: true };
+    return { file: choice.bwrap, args: [...namespaceArgs(where), bash(), "-c", NAMESPACE_WRAPPER, bash(), command], statusFd: true, started: "fd3" };
   }
   if (choice.setpriv) return { file: choice.setpriv, args: [...SETPRIV_ARGS, bash(), "-c", command], statusFd: false };
   return { file: bash(), args: ["-c", command], statusFd: false };

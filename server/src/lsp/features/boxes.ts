@@ -18,6 +18,7 @@ import { roleOf } from "../../core/company.ts";
 import { readFacts } from "../../core/facts.ts";
 import { nodeFileSystem } from "../../node/fs.ts";
 import type { Session } from "../session.ts";
+import type { Settings } from "../settings.ts";
 
 export interface Boxes {
   service: BoxService;
@@ -37,6 +38,15 @@ export function workflowExports(root: string, rel: string): string[] | undefined
   const file = path.join(root, rel);
   const text = nodeFileSystem.readFile(file);
   return text === undefined ? [] : readFacts(file, text).workflows.map((w) => w.name);
+}
+
+/** What the box service takes of the settings. */
+function boxSettings(s: Settings) {
+  return {
+    tier: s.boxes.isolation,
+    previewCommand: s.preview.command,
+    container: { image: s.boxes.image || undefined, memoryMiB: s.boxes.memory, processes: s.boxes.processes },
+  };
 }
 
 export function attachBoxes(connection: Connection, session: Session, params: InitializeParams): Boxes {
@@ -64,7 +74,7 @@ export function attachBoxes(connection: Connection, session: Session, params: In
   /** Settings of the company a preview is in, read now (its company may not be indexed yet): its command and the isolation tier. */
   const configureFor = async (root: string) => {
     const s = await session.fetchSettings(root);
-    service.configure({ tier: s.boxes.isolation, previewCommand: s.preview.command });
+    service.configure(boxSettings(s));
   };
 
   // Every request goes straight to the service, but for two that touch a company: a preview takes
@@ -103,8 +113,7 @@ export function attachBoxes(connection: Connection, session: Session, params: In
     async readSettings() {
       // The tier is a machine setting (the same for every folder); the first folder's answer is it.
       try {
-        const s = await session.fetchSettings(session.options.folders[0]);
-        service.configure({ tier: s.boxes.isolation, previewCommand: s.preview.command });
+        service.configure(boxSettings(await session.fetchSettings(session.options.folders[0])));
       } finally {
         settingsRead();
       }
