@@ -108,7 +108,7 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
         const item = new vscode.TreeItem(`Isolation: ${node.list.tier}`, vscode.TreeItemCollapsibleState.None);
         item.description = node.list.tierReason;
         item.tooltip = new vscode.MarkdownString(`**${node.list.tier}** — ${node.list.tierReason}\n\nBoxes live in \`${node.list.boxesDir}\`. Change the tier with the \`sanoma.boxes.isolation\` setting.`);
-        item.iconPath = new vscode.ThemeIcon(node.list.tier === "namespace" ? "shield" : "server-process");
+        item.iconPath = new vscode.ThemeIcon(node.list.tier === "namespace" ? "shield" : node.list.tier === "container" ? "vm" : "server-process");
         item.contextValue = "tier";
         item.command = { command: "workbench.action.openSettings", title: "Open setting", arguments: ["sanoma.boxes.isolation"] };
         return item;
@@ -128,8 +128,10 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
         const { run } = node;
         const item = new vscode.TreeItem(run.command, run.ports.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
         const when = new Date(run.startedAt).toLocaleTimeString();
-        item.description = run.state === "running" ? `running since ${when}` : run.state === "lost" ? `lost · ${when}` : `exit ${run.exitCode}${run.signal ? ` (${run.signal})` : ""} · ${seconds(run.durationMs ?? 0)} · ${when}`;
-        item.iconPath = new vscode.ThemeIcon(run.state === "running" ? "play-circle" : run.exitCode === 0 ? "pass" : "error");
+        // A box that could not be made ready is said in words: the command never ran.
+        item.description = run.error ? `could not start: ${run.error} · ${when}` : run.state === "running" ? `running since ${when}` : run.state === "lost" ? `lost · ${when}` : `exit ${run.exitCode}${run.signal ? ` (${run.signal})` : ""} · ${seconds(run.durationMs ?? 0)} · ${when}`;
+        if (run.error) item.tooltip = new vscode.MarkdownString().appendText(`The box could not be made ready, so the command never ran:\n\n${run.error}`);
+        item.iconPath = new vscode.ThemeIcon(run.error ? "warning" : run.state === "running" ? "play-circle" : run.exitCode === 0 ? "pass" : "error");
         item.contextValue = "run";
         item.id = `run:${run.box}:${run.runId}`;
         item.command = { command: "sanoma.boxes.showOutput", title: "Show Run Output", arguments: [node] };
@@ -271,7 +273,9 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     if (event.kind === "port") {
       void vscode.window.showInformationMessage(`Sanoma: ${event.box} listens on port ${event.port}`, "Open in Simple Browser").then((c) => c && this.openUrl(event.url));
     }
-    if (event.kind === "exit" && event.message) {
+    if (event.kind === "exit" && event.error) {
+      void vscode.window.showErrorMessage(`Sanoma: ${event.box} could not be made ready: ${event.error}`, "Open Setting").then((c) => c && vscode.commands.executeCommand("workbench.action.openSettings", "sanoma.boxes"));
+    } else if (event.kind === "exit" && event.message) {
       void vscode.window.showErrorMessage(`Sanoma: ${event.message}`, "Open Setting").then((c) => c && vscode.commands.executeCommand("workbench.action.openSettings", "sanoma.preview.command"));
     }
     if (event.kind === "start" || event.kind === "exit" || event.kind === "port") this.scheduleRefresh();
@@ -436,6 +440,12 @@ class RunTerminal {
         this.line(`\x1b[36m[listening on ${e.url}]\x1b[0m`);
         break;
       case "exit": {
+        if (e.error) {
+          // The box could not be made ready: the root cause, not an exit code of a command that never ran.
+          this.line(`\r\n\x1b[31m[the box could not be made ready, so the command never ran: ${e.error}]\x1b[0m`);
+          this.subscription?.dispose();
+          break;
+        }
         const how = e.signal ? `stopped by ${e.signal}` : `exited with code ${e.exitCode}`;
         this.line(`\r\n\x1b[${e.exitCode === 0 ? "32" : "33"}m[${how} after ${seconds(e.durationMs)}]\x1b[0m`);
         if (e.message) this.line(`\x1b[31m${e.message}\x1b[0m`);
