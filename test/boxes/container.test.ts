@@ -48,6 +48,7 @@ describe("the container tier, on podman", () => {
     try {
       const opened = await boxes.open({ name: "c" });
       assert.equal(opened.tier, "container");
+      assert.equal(containerNames().length, before.length + 1, "open makes the box's container");
       await boxes.run({ name: "c", command: "mkdir -p sub", wait: true });
       const run = await boxes.run({ name: "c", command: "echo \"$FOO\"; pwd; cat; env | cut -d= -f1 | sort | tr '\\n' ' '; echo; ls /sys/class/net; echo made > made.txt; exit 7", cwd: "sub", env: { FOO: "given" }, stdin: "from stdin\n", wait: true });
       assert.equal(run.tier, "container");

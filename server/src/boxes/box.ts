@@ -254,7 +254,7 @@ export class Box {
     if (tier.tier === "container") {
       if (!tier.engine) return fail(tier.reason);
       try {
-        await (this.containerReady ??= ensureContainer(tier.engine, this.container(tmp), this.ctx.container ?? {}).finally(() => (this.containerReady = undefined)));
+        await this.containerUp(tmp);
       } catch (error) {
         return fail(`the box's container could not be made ready: ${(error as Error).message}`);
       }
@@ -343,6 +343,20 @@ export class Box {
     const inside = this.escaped(live.info.runId);
     Box.signalEscaped(inside, signal);
     return hit || inside.size > 0;
+  }
+
+  /** The container tier: makes the box's container ready (an open does, so a run finds it made). */
+  async ready(): Promise<void> {
+    if (this.tier !== "container" || !this.ctx.tier.engine) return;
+    const tmp = tmpDir(this.ctx.boxesDir, this.name);
+    fs.mkdirSync(tmp, { recursive: true });
+    this.everRan = true;
+    await this.containerUp(tmp);
+  }
+
+  private containerUp(tmp: string): Promise<void> {
+    const engine = this.ctx.tier.engine!;
+    return (this.containerReady ??= ensureContainer(engine, this.container(tmp), this.ctx.container ?? {}).finally(() => (this.containerReady = undefined)));
   }
 
   /** What the container tier makes this box's container from. */

@@ -190,6 +190,8 @@ export class BoxService {
   async open(params: BoxesOpenParams): Promise<BoxesOpenResult> {
     const box = this.box(params?.name);
     const { created } = box.open();
+    // The container tier makes the box's container now, as the box's own work (never beside a run's start).
+    await this.exclusively(box.name, () => this.box(box.name).ready().catch((e: Error) => { throw new Error(`the box's container could not be made ready: ${e.message}`); }));
     this.noteState(box.name);
     return { box: this.info(box.name), created, tier: box.tier, capabilities: { ...CAPABILITIES } };
   }
