@@ -95,6 +95,23 @@ describe("the container tier, on podman", () => {
     assert.deepEqual(containerNames(), before, "no container after the service's shutdown");
   });
 
+  test("a port a run listens on in the container is announced, and reachable from this machine on loopback", async () => {
+    const boxes = service();
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const events: { port: number; url: string }[] = [];
+    boxes.onEvent((e) => e.kind === "port" && events.push({ port: e.port, url: e.url }));
+    await boxes.run({ name: "p", command: `node -e 'require("http").createServer((q, r) => r.end("from the box")).listen(${port}, "127.0.0.1")' & echo listening`, wait: true });
+    await waitFor(() => events.length > 0, 15_000, "the port event");
+    assert.equal(events[0]!.port, port);
+    const body = await (await fetch(events[0]!.url)).text();
+    assert.equal(body, "from the box");
+    assert.equal((await boxes.expose({ name: "p", port })).url, events[0]!.url);
+    const [run] = (await boxes.runs({ name: "p" })).runs;
+    assert.deepEqual(run?.ports, [port]);
+    await boxes.stop({ name: "p" });
+    await assert.rejects(fetch(events[0]!.url), "the bridge goes with the container");
+  });
+
   test("the memory limit is enforced (exit 137), and a run cancelled stops inside the container", async () => {
     const boxes = service({ container: { memoryMiB: 64 } });
     const hog = await boxes.run({ name: "m", command: "node -e 'const a = []; for (;;) a.push(Buffer.alloc(1 << 20, 1))'", wait: true });

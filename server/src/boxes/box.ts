@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
 import type { BoxCapabilities, BoxEvent, BoxRunInfo, BoxRunResult, BoxTier } from "../protocol.ts";
-import { engineEnv, ensureContainer, execPlan, removeContainer, removeContainersNow, type BoxContainer, type ContainerSettings } from "./container.ts";
+import { bridgePort, engineEnv, ensureContainer, execPlan, removeContainer, removeContainersNow, type BoxContainer, type ContainerSettings, type PortBridge } from "./container.ts";
 import { EventLog, type EventLogLimits, type NewBoxEvent } from "./events.ts";
 import { checkBoxName } from "./names.ts";
 import { checkHome } from "./sync.ts";
@@ -323,17 +323,47 @@ export class Box {
       killedBy: undefined,
       ports: new Set(),
       onPort: (port) => {
-        info.ports.push(port);
-        this.log.recordRun({ runId: info.runId, ports: [...info.ports] });
-        this.ctx.onEvent(this.append({ kind: "port", box: this.name, runId: info.runId, at: Date.now(), port, url: expose(port) }));
+        const announce = (url: string) => {
+          info.ports.push(port);
+          this.log.recordRun({ runId: info.runId, ports: [...info.ports] });
+          this.ctx.onEvent(this.append({ kind: "port", box: this.name, runId: info.runId, at: Date.now(), port, url }));
+        };
+        // A container's port is in its own network: reachable once bridged to this machine's loopback.
+        if (this.tier === "container") this.bridge(port).then((url) => announce(url), () => undefined);
+        else announce(expose(port));
       },
       onDead: () => {
         this.ctx.onStateChange(this.name);
       },
     };
+    if (this.tier === "container") {
+      const tag = `${RUN_TAG}=${this.tag}.${info.runId}`;
+      group.inside = () => processesWithEnv(tag).map((p) => p.pid).filter((p) => p !== pid);
+    }
     live.group = group;
     this.ctx.supervisor.add(group);
     return group;
+  }
+
+  /** The container tier's bridges of ports to this machine's loopback, by port. */
+  private readonly bridges = new Map<number, Promise<PortBridge>>();
+
+  /** The URL where a container box's port is reached from this machine (bridged once). */
+  bridge(port: number): Promise<string> {
+    const { engine } = this.ctx.tier;
+    if (this.tier !== "container" || !engine) return Promise.resolve(expose(port));
+    let made = this.bridges.get(port);
+    if (!made) {
+      made = bridgePort(engine, this.container(tmpDir(this.ctx.boxesDir, this.name)), this.ctx.container ?? {}, port);
+      made.catch(() => this.bridges.delete(port));
+      this.bridges.set(port, made);
+    }
+    return made.then((b) => b.url);
+  }
+
+  private closeBridges(): void {
+    for (const made of this.bridges.values()) made.then((b) => b.close(), () => undefined);
+    this.bridges.clear();
   }
 
   /** Signals a run: its group, and in the container tier its processes there (the engine's exec passes no signal on). */
@@ -454,6 +484,7 @@ export class Box {
   /** The container tier: the box's container goes with a stop of the whole box (none is left behind). */
   private async removeContainer(): Promise<void> {
     const { engine } = this.ctx.tier;
+    this.closeBridges();
     if (this.tier === "container" && engine) await removeContainer(engine, this.tag);
   }
 
@@ -462,6 +493,7 @@ export class Box {
     for (const g of this.ctx.supervisor.tracked(this.name)) this.ctx.supervisor.signal(g, "SIGKILL");
     Box.signalEscaped(this.escaped(), "SIGKILL");
     if (this.tier === "container" && this.ctx.tier.engine && this.everRan) removeContainersNow(this.ctx.tier.engine, [this.tag]);
+    this.closeBridges();
   }
 
   /** Stops the box, then deletes its home, its temporary folder and its log. */

@@ -21,6 +21,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { readProc } from "./procfs.ts";
@@ -269,4 +270,63 @@ export async function reapOrphans(e: ContainerEngine, boxesDir: string, boxesLab
   }
   if (orphans.length > 0) await engine(e, ["rm", "--force", "--time", "0", "--volumes", ...orphans]).catch(() => undefined);
   return orphans;
+}
+
+/** The helper a bridge runs in the container: a unix socket (in the shared temporary folder) piped to the port on its loopback. */
+const BRIDGE_SCRIPT = [
+  'const net = require("net"), fs = require("fs"); const [dir, name, port] = process.argv.slice(1);',
+  "process.chdir(dir); try { fs.unlinkSync(name); } catch {}",
+  'net.createServer((c) => { const u = net.connect(Number(port), "127.0.0.1"); c.pipe(u).pipe(c); u.on("error", () => c.destroy()); c.on("error", () => u.destroy()); }).listen(name);',
+].join(" ");
+
+/** A box's port reachable from this machine: `url`, until `close()`. */
+export interface PortBridge {
+  url: string;
+  close(): void;
+}
+
+/**
+ * Makes a port a process of the box's container listens on (in the container's own network: it has
+ * no other) reachable at `http://127.0.0.1:<port>` on this machine (another free port when that
+ * one is taken): a helper in the container listens on a unix socket in the box's temporary folder,
+ * which both sides see, and this server forwards its loopback port's connections to it.
+ */
+export async function bridgePort(e: ContainerEngine, box: BoxContainer, settings: ContainerSettings, port: number): Promise<PortBridge> {
+  const dir = path.join(box.tmp, ".ports");
+  fs.mkdirSync(dir, { recursive: true });
+  const name = `${port}.sock`;
+  const socket = path.join(dir, name);
+  fs.rmSync(socket, { force: true });
+  await engine(e, ["exec", "--detach", "--workdir", "/", containerName(box.tag), settings.image ? "node" : process.execPath, "-e", BRIDGE_SCRIPT, dir, name, String(port)]);
+  for (let waited = 0; !fs.existsSync(socket); waited += 20) {
+    if (waited > 10_000) throw new EngineError(`the port bridge of ${port} did not start in the box's container`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  // A unix socket's path is short (108 bytes): a long one is reached through a short link.
+  let reach = socket;
+  let link: string | undefined;
+  if (Buffer.byteLength(socket) > 100) {
+    link = fs.mkdtempSync(path.join(os.tmpdir(), "sb-"));
+    fs.symlinkSync(dir, path.join(link, "p"));
+    reach = path.join(link, "p", name);
+  }
+  const server = net.createServer((client) => {
+    const upstream = net.connect(reach);
+    client.pipe(upstream).pipe(client);
+    upstream.on("error", () => client.destroy());
+    client.on("error", () => upstream.destroy());
+  });
+  const listen = (at: number) => new Promise<number>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(at, "127.0.0.1", () => resolve((server.address() as net.AddressInfo).port));
+  });
+  const local = await listen(port).catch(() => listen(0));
+  server.unref();
+  return {
+    url: `http://127.0.0.1:${local}`,
+    close: () => {
+      server.close();
+      if (link) fs.rmSync(link, { recursive: true, force: true });
+    },
+  };
 }

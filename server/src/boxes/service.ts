@@ -278,7 +278,9 @@ export class BoxService {
   }
 
   async expose(params: BoxesExposeParams): Promise<BoxesExposeResult> {
-    return { url: this.box(params?.name).expose(params.port) };
+    const box = this.box(params?.name);
+    box.expose(params.port); // a port number, or the RangeError
+    return { url: await box.bridge(params.port) };
   }
 
   /**
