@@ -61,9 +61,9 @@ export function engineEnv(): Record<string, string> {
 export class EngineError extends Error {}
 
 /** Runs the engine's CLI; resolves with its stdout, rejects with its stderr as an `EngineError`. */
-export function engine(e: ContainerEngine, args: string[], input?: Buffer | NodeJS.ReadableStream): Promise<string> {
+export function engine(e: ContainerEngine, args: string[], input?: Buffer | NodeJS.ReadableStream, cwd?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(e.file, args, { env: engineEnv(), stdio: [input ? "pipe" : "ignore", "pipe", "pipe"] });
+    const child = spawn(e.file, args, { env: engineEnv(), cwd, stdio: [input ? "pipe" : "ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
@@ -221,7 +221,9 @@ export async function ensureContainer(e: ContainerEngine, box: BoxContainer, set
     ...mounts(box, settings),
     "--workdir", box.home,
     image, ...init,
-  ]);
+    // In the box's temporary folder: the engine's monitor (conmon) writes files where it starts
+    // (an `oom` mark when the memory limit ends a process), which must land in no one's folder.
+  ], undefined, box.tmp);
 }
 
 /** The `exec` of a command into the box's container: the wrapper marks its start on stderr. */
