@@ -235,15 +235,20 @@ export function execPlan(e: ContainerEngine, box: BoxContainer, settings: Contai
   return { file: e.file, args, statusFd: false, started: "stderr" };
 }
 
+/** `rm` of containers at once, with their anonymous volumes (docker's `rm` takes no `--time`). */
+function rmArgs(e: ContainerEngine, names: string[]): string[] {
+  return ["rm", "--force", ...(e.name === "podman" ? ["--time", "0"] : []), "--volumes", ...names];
+}
+
 /** Removes the box's container, and with it every process it ran. */
 export async function removeContainer(e: ContainerEngine, tag: string): Promise<void> {
-  await engine(e, ["rm", "--force", "--time", "0", "--volumes", containerName(tag)]).catch(() => undefined);
+  await engine(e, rmArgs(e, [containerName(tag)])).catch(() => undefined);
 }
 
 /** The same, synchronously (a server that is exiting). */
 export function removeContainersNow(e: ContainerEngine, tags: string[]): void {
   if (tags.length === 0) return;
-  spawnSync(e.file, ["rm", "--force", "--time", "0", "--volumes", ...tags.map(containerName)], { env: engineEnv(), stdio: "ignore", timeout: 20_000 });
+  spawnSync(e.file, rmArgs(e, tags.map(containerName)), { env: engineEnv(), stdio: "ignore", timeout: 20_000 });
 }
 
 /** A file beside the boxes that says containers were made here: only then does a server start look for orphans. */
@@ -270,7 +275,7 @@ export async function reapOrphans(e: ContainerEngine, boxesDir: string, boxesLab
     if (info && String(info.startTicks) === server[2]) continue; // its server lives
     orphans.push(name);
   }
-  if (orphans.length > 0) await engine(e, ["rm", "--force", "--time", "0", "--volumes", ...orphans]).catch(() => undefined);
+  if (orphans.length > 0) await engine(e, rmArgs(e, orphans)).catch(() => undefined);
   return orphans;
 }
 
