@@ -15,17 +15,19 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
 import type { BoxCapabilities, BoxEvent, BoxRunInfo, BoxRunResult, BoxTier } from "../protocol.ts";
-import { bridgePort, engineEnv, ensureContainer, execPlan, removeContainer, removeContainersNow, type BoxContainer, type ContainerSettings, type PortBridge } from "./container.ts";
+import { boxesLabel, bridgePort, engineEnv, ensureContainer, execPlan, removeContainer, removeContainersNow, type BoxContainer, type ContainerSettings, type PortBridge } from "./container.ts";
 import { EventLog, type EventLogLimits, type NewBoxEvent } from "./events.ts";
 import { checkBoxName } from "./names.ts";
-import { checkHome } from "./sync.ts";
-import { processesWithEnv, readProc } from "./procfs.ts";
-import { BoxPathError, isInside, resolveInHome } from "./paths.ts";
-import { OUTPUT_GRACE_MS, runProcess } from "./run.ts";
+import { checkHome } from "./tree.ts";
+import { processesWithEnv, readProc, signalFound } from "./procfs.ts";
+import { readInHome, resolveInHome, writeInHome } from "./paths.ts";
+import { checkRunParams, expose } from "./params.ts";
+import { OUTPUT_GRACE_MS, outputRecorder, runProcess, waitUntil, type Captured, type OutputRecorder } from "./run.ts";
 import type { ProcessGroup, Supervisor } from "./supervisor.ts";
 import { BASE_PATH, planSpawn, type SpawnPlan, type TierChoice } from "./tiers.ts";
 
 export { OUTPUT_GRACE_MS } from "./run.ts";
+export { checkRunParams, expose } from "./params.ts";
 
 /** Output kept in a run's result, per stream; the event log keeps everything. */
 export const DEFAULT_CAPTURE_BYTES = 1024 * 1024;
@@ -104,13 +106,7 @@ interface LiveRun {
   done?: Promise<BoxRunResult>;
 }
 
-/** What a run records and keeps of its output. */
-interface Captured {
-  stdout: string[];
-  stderr: string[];
-  bytes: { stdout: number; stderr: number };
-  truncated: boolean;
-}
+
 
 export class Box {
   readonly name: string;
@@ -143,14 +139,6 @@ export class Box {
     const found = runId === undefined ? processesWithEnv(`${RUN_TAG}=${this.tag}.`, true) : processesWithEnv(`${RUN_TAG}=${this.tag}.${runId}`);
     const groups = new Set(this.ctx.supervisor.tracked(this.name).map((g) => g.pid));
     return new Map(found.filter((p) => p.pid !== process.pid && !groups.has(p.pgrp)).map((p) => [p.pid, p.startTicks]));
-  }
-
-  /** Signals the processes `escaped` found, each only while it is still the process found (its pid not reused). */
-  private static signalEscaped(escaped: Map<number, number>, signal: NodeJS.Signals): void {
-    for (const [pid, start] of escaped) {
-      if (readProc(pid)?.startTicks !== start) continue;
-      try { process.kill(pid, signal); } catch { /* gone */ }
-    }
   }
 
   get tier(): BoxTier {
@@ -279,34 +267,11 @@ export class Box {
     return this.finish(live, end.exitCode, end.signal, captured, options, end.error);
   }
 
-  /** The output of a run: recorded as events up to the cap, and kept for its result up to `captureBytes` a stream. */
-  private recorder(live: LiveRun, captureBytes: number | undefined): { captured: Captured; output: (stream: "stdout" | "stderr", text: string) => void } {
-    const { info } = live;
-    const cap = captureBytes ?? DEFAULT_CAPTURE_BYTES;
-    const captured: Captured = { stdout: [], stderr: [], bytes: { stdout: 0, stderr: 0 }, truncated: false };
-    const recordCap = this.ctx.maxRecordedBytes ?? DEFAULT_RECORDED_BYTES;
-    let recorded = 0;
-    const record = (stream: "stdout" | "stderr", text: string, bytes: number) =>
-      this.ctx.onEvent(this.append({ kind: "output", box: this.name, runId: info.runId, at: Date.now(), stream, text, bytes }));
-    // An event's `bytes` is the size of its own text (UTF-8): a chunk that ends mid-character
-    // gives its bytes to the next event, which holds the character.
-    const output = (stream: "stdout" | "stderr", text: string) => {
-      if (text.length === 0) return;
-      const bytes = Buffer.byteLength(text);
-      if (recorded <= recordCap) {
-        recorded += bytes;
-        if (recorded <= recordCap) record(stream, text, bytes);
-        else {
-          const note = `\n[sanoma: this run printed more than ${formatBytes(recordCap)}; the rest of its output is neither recorded nor shown. It goes on running: stop it from the Boxes view or with sanoma/boxes/stop.]\n`;
-          record("stderr", note, Buffer.byteLength(note));
-        }
-      }
-      if (captured.bytes[stream] < cap) {
-        captured[stream].push(text);
-        captured.bytes[stream] += bytes;
-      } else captured.truncated = true;
-    };
-    return { captured, output };
+  /** The output of a run: recorded as events up to the cap, and kept for its result (`run.ts`). */
+  private recorder(live: LiveRun, captureBytes: number | undefined): OutputRecorder {
+    const { runId } = live.info;
+    return outputRecorder(this.ctx.maxRecordedBytes ?? DEFAULT_RECORDED_BYTES, captureBytes ?? DEFAULT_CAPTURE_BYTES, (stream, text, bytes) =>
+      this.ctx.onEvent(this.append({ kind: "output", box: this.name, runId, at: Date.now(), stream, text, bytes })));
   }
 
   /** The run's leader started: its group, watched by the supervisor (ports, liveness). */
@@ -371,7 +336,7 @@ export class Box {
     const hit = live.group ? this.ctx.supervisor.signal(live.group, signal) : false;
     if (this.tier !== "container") return hit;
     const inside = this.escaped(live.info.runId);
-    Box.signalEscaped(inside, signal);
+    signalFound(inside, signal);
     return hit || inside.size > 0;
   }
 
@@ -468,13 +433,13 @@ export class Box {
     const alive = groups.filter((g) => supervisor.signal(g, "SIGTERM"));
     // What left its group (`setsid`) is found by its tag, and ended alike.
     const escaped = this.escaped(options.runId);
-    Box.signalEscaped(escaped, "SIGTERM");
+    signalFound(escaped, "SIGTERM");
     if (alive.length === 0 && escaped.size === 0) return 0;
     const graceMs = options.graceMs ?? STOP_GRACE_MS;
     const escapedGone = () => [...escaped].every(([pid, start]) => { const now = readProc(pid); return now?.startTicks !== start || now.state === "Z"; });
     await waitUntil(() => alive.every((g) => !supervisor.isAlive(g)) && escapedGone(), graceMs);
     for (const g of alive) supervisor.signal(g, "SIGKILL");
-    Box.signalEscaped(escaped, "SIGKILL");
+    signalFound(escaped, "SIGKILL");
     await waitUntil(() => alive.every((g) => !supervisor.isAlive(g)), 5000);
     // The runs' last output and exit are recorded before stop answers.
     await Promise.race([Promise.all(ending), new Promise((r) => setTimeout(r, 2 * OUTPUT_GRACE_MS + 100))]);
@@ -491,7 +456,7 @@ export class Box {
   /** SIGKILL to every live group at once, and to what left them, synchronously (for a server that is exiting). */
   killAllNow(): void {
     for (const g of this.ctx.supervisor.tracked(this.name)) this.ctx.supervisor.signal(g, "SIGKILL");
-    Box.signalEscaped(this.escaped(), "SIGKILL");
+    signalFound(this.escaped(), "SIGKILL");
     if (this.tier === "container" && this.ctx.tier.engine && this.everRan) removeContainersNow(this.ctx.tier.engine, [this.tag]);
     this.closeBridges();
   }
@@ -505,115 +470,23 @@ export class Box {
     this.runs.clear();
   }
 
-  /** The file's bytes, or undefined when there is none. */
+  /** The file's bytes, or undefined when there is none (`paths.ts`: never outside the home). */
   read(requested: string): Buffer | undefined {
-    const target = resolveInHome(this.home, requested);
-    let real: string;
-    try {
-      real = fs.realpathSync(target);
-    } catch {
-      return undefined;
-    }
-    this.assertInside(real, requested);
-    let fd: number;
-    try {
-      fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-      throw error;
-    }
-    try {
-      if (fs.fstatSync(fd).isDirectory()) throw new BoxPathError(requested, "is a folder");
-      return fs.readFileSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    return readInHome(this.home, requested);
   }
 
   /** Writes the file, making its parent folders; `mode` sets its permissions (default 0o644). */
   write(requested: string, bytes: string | Uint8Array, options: { mode?: number } = {}): void {
     this.open();
-    const target = resolveInHome(this.home, requested);
-    if (target === this.home) throw new BoxPathError(requested, "is the box's home, not a file");
-    const parent = path.dirname(target);
-    fs.mkdirSync(parent, { recursive: true });
-    const realParent = fs.realpathSync(parent);
-    this.assertInside(realParent, requested);
-    let destination = path.join(realParent, path.basename(target));
-    try {
-      if (fs.lstatSync(destination).isSymbolicLink()) {
-        destination = fs.realpathSync(destination); // checked inside by resolveInHome
-        this.assertInside(destination, requested);
-      }
-    } catch (error) {
-      if (error instanceof BoxPathError) throw error;
-    }
-    const fd = fs.openSync(destination, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW, options.mode ?? 0o644);
-    try {
-      fs.writeFileSync(fd, bytes);
-      if (options.mode !== undefined) fs.fchmodSync(fd, options.mode);
-    } finally {
-      fs.closeSync(fd);
-    }
+    writeInHome(this.home, requested, bytes, options);
   }
 
   expose(port: number): string {
     return expose(port);
   }
-
-  private assertInside(real: string, requested: string): void {
-    const realHome = fs.realpathSync(this.home);
-    if (!isInside(realHome, real)) throw new BoxPathError(requested, "leads out of the box's home through a symlink");
-  }
-}
-
-/** `expose(port)`: the URL where the box's port is reachable from this machine. */
-export function expose(port: number): string {
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new RangeError(`${port} is no port number`);
-  return `http://127.0.0.1:${port}`;
-}
-
-/**
- * Refuses a run's parameters that no command could be started with, before anything is made or
- * recorded: a command that is no text, a NUL character anywhere in the command, the working
- * folder or the environment (a system call would cut the string there: the run would never
- * start, yet be recorded as running), an environment that is no object of texts, a variable's
- * name that is empty or holds `=`.
- */
-export function checkRunParams(params: { command: unknown; cwd?: unknown; env?: unknown }): void {
-  const { command, cwd, env } = params;
-  if (typeof command !== "string") throw new TypeError("command must be the text of a bash command");
-  if (command.includes("\0")) throw new TypeError("command holds a NUL character: no command can be started with it");
-  if (cwd !== undefined && typeof cwd !== "string") throw new TypeError("cwd must be a path");
-  if (typeof cwd === "string" && cwd.includes("\0")) throw new TypeError("cwd holds a NUL character: no folder is named so");
-  if (env === undefined) return;
-  if (typeof env !== "object" || env === null || Array.isArray(env)) throw new TypeError("env must be an object of variables");
-  for (const [key, value] of Object.entries(env)) {
-    if (key === "" || key.includes("=") || key.includes("\0")) throw new TypeError(`env: ${JSON.stringify(key)} is no variable's name`);
-    if (typeof value !== "string") throw new TypeError(`env.${key} must be text`);
-    if (value.includes("\0")) throw new TypeError(`env.${key} holds a NUL character: no variable can hold it`);
-  }
-}
-
-/** Polls `condition` every 20 ms until it holds or `ms` pass; resolves with whether it held. */
-export async function waitUntil(condition: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return true;
-}
-
-function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MiB` : n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} bytes`;
 }
 
 /** The variable that tags a box's processes (see the header). */
 const RUN_TAG = "SANOMA_BOX_RUN";
 
-/** A boxes folder's tag: its containers' label (`sanoma.boxes=<tag>`), found again by the next server. */
-export function boxesLabel(boxesDir: string): string {
-  return createHash("sha256").update(path.resolve(boxesDir)).digest("hex").slice(0, 16);
-}
+export { boxesLabel } from "./container.ts";

@@ -20,6 +20,7 @@
  *   boxes folder (`reapOrphans`).
  */
 import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
@@ -163,6 +164,11 @@ export interface BoxContainer {
   tmp: string;
   /** A hash of the boxes folder: the containers of one boxes folder, for the reaping. */
   boxesLabel: string;
+}
+
+/** A boxes folder's tag: its containers' label (`sanoma.boxes=<tag>`), found again by the next server. */
+export function boxesLabel(boxesDir: string): string {
+  return createHash("sha256").update(path.resolve(boxesDir)).digest("hex").slice(0, 16);
 }
 
 export function containerName(tag: string): string {

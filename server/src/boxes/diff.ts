@@ -21,7 +21,8 @@ import * as path from "node:path";
 import type { BoxEntryKind, BoxFileChange } from "../protocol.ts";
 import { kindName, kindOf, openRegular, realParentIn, sameAsFile, writeBeside, WorkspaceWriteRefused, type EntryKind, type OpenedFile } from "./files.ts";
 import { IgnoreRules } from "./ignore.ts";
-import { checkHome, manifestRoot, readManifest, sameStat, statOf, walkTree, writeManifest, type FileStat } from "./sync.ts";
+import { manifestRoot, readManifest, writeManifest } from "./manifest.ts";
+import { checkHome, sameStat, statOf, walkTree, type FileStat } from "./tree.ts";
 
 export interface DiffSides {
   /** The company root (the workspace side). */

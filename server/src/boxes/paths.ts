@@ -87,3 +87,60 @@ function realpathOr(p: string, fallback: string): string {
     return fallback;
   }
 }
+
+/** The file's bytes in the home, or undefined when there is none; a path leading out is refused. */
+export function readInHome(home: string, requested: string): Buffer | undefined {
+  const target = resolveInHome(home, requested);
+  let real: string;
+  try {
+    real = fs.realpathSync(target);
+  } catch {
+    return undefined;
+  }
+  assertInside(home, real, requested);
+  let fd: number;
+  try {
+    fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw error;
+  }
+  try {
+    if (fs.fstatSync(fd).isDirectory()) throw new BoxPathError(requested, "is a folder");
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Writes a file in the home, making its parent folders; `mode` sets its permissions (default 0o644). */
+export function writeInHome(home: string, requested: string, bytes: string | Uint8Array, options: { mode?: number } = {}): void {
+  const target = resolveInHome(home, requested);
+  if (target === home) throw new BoxPathError(requested, "is the box's home, not a file");
+  const parent = path.dirname(target);
+  fs.mkdirSync(parent, { recursive: true });
+  const realParent = fs.realpathSync(parent);
+  assertInside(home, realParent, requested);
+  let destination = path.join(realParent, path.basename(target));
+  try {
+    if (fs.lstatSync(destination).isSymbolicLink()) {
+      destination = fs.realpathSync(destination); // checked inside by resolveInHome
+      assertInside(home, destination, requested);
+    }
+  } catch (error) {
+    if (error instanceof BoxPathError) throw error;
+  }
+  const fd = fs.openSync(destination, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW, options.mode ?? 0o644);
+  try {
+    fs.writeFileSync(fd, bytes);
+    if (options.mode !== undefined) fs.fchmodSync(fd, options.mode);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function assertInside(home: string, real: string, requested: string): void {
+  const realHome = fs.realpathSync(home);
+  if (!isInside(realHome, real)) throw new BoxPathError(requested, "leads out of the box's home through a symlink");
+}

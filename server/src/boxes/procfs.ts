@@ -181,3 +181,11 @@ export function processesWithEnv(entry: string, prefix = false): ProcInfo[] {
   }
   return out;
 }
+
+/** Signals processes found earlier (pid → start time), each only while it is still the process found (its pid not reused). */
+export function signalFound(found: Map<number, number>, signal: NodeJS.Signals): void {
+  for (const [pid, start] of found) {
+    if (readProc(pid)?.startTicks !== start) continue;
+    try { process.kill(pid, signal); } catch { /* gone */ }
+  }
+}

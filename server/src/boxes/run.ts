@@ -253,3 +253,58 @@ function statusSignal(group: ProcessGroup, status: number): NodeJS.Signals | nul
   for (const sent of group.sent ?? []) if (status === 128 + signalNumber(sent)) return sent;
   return null;
 }
+
+/** What a run keeps of its output for its result. */
+export interface Captured {
+  stdout: string[];
+  stderr: string[];
+  bytes: { stdout: number; stderr: number };
+  truncated: boolean;
+}
+
+export interface OutputRecorder {
+  captured: Captured;
+  output(stream: "stdout" | "stderr", text: string): void;
+}
+
+/**
+ * A run's output: handed to `record` (its events) up to `recordCap` bytes, then one note saying
+ * so and nothing more (a command stuck printing must not fill the disk; it goes on running), and
+ * kept for its result up to `captureBytes` a stream. An event's `bytes` is the size of its own
+ * text (UTF-8): a chunk that ends mid-character gives its bytes to the next one.
+ */
+export function outputRecorder(recordCap: number, captureBytes: number, record: (stream: "stdout" | "stderr", text: string, bytes: number) => void): OutputRecorder {
+  const captured: Captured = { stdout: [], stderr: [], bytes: { stdout: 0, stderr: 0 }, truncated: false };
+  let recorded = 0;
+  const output = (stream: "stdout" | "stderr", text: string) => {
+    if (text.length === 0) return;
+    const bytes = Buffer.byteLength(text);
+    if (recorded <= recordCap) {
+      recorded += bytes;
+      if (recorded <= recordCap) record(stream, text, bytes);
+      else {
+        const note = `\n[sanoma: this run printed more than ${formatBytes(recordCap)}; the rest of its output is neither recorded nor shown. It goes on running: stop it from the Boxes view or with sanoma/boxes/stop.]\n`;
+        record("stderr", note, Buffer.byteLength(note));
+      }
+    }
+    if (captured.bytes[stream] < captureBytes) {
+      captured[stream].push(text);
+      captured.bytes[stream] += bytes;
+    } else captured.truncated = true;
+  };
+  return { captured, output };
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MiB` : n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} bytes`;
+}
+
+/** Polls `condition` every 20 ms until it holds or `ms` pass; resolves with whether it held. */
+export async function waitUntil(condition: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}

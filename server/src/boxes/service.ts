@@ -23,7 +23,8 @@ import type {
 import { Box, boxesLabel, CAPABILITIES, checkRunParams, type BoxContext } from "./box.ts";
 import { reapOrphans, type ContainerSettings } from "./container.ts";
 import { applyToWorkspace, readDiff } from "./diff.ts";
-import { selectRuns, type EventLogLimits } from "./events.ts";
+import type { EventLogLimits } from "./events.ts";
+import { selectRuns } from "./history.ts";
 import { boxNameProblem, checkBoxName, previewBoxName } from "./names.ts";
 import { DEFAULT_PREVIEW_COMMAND, explainPreviewExit, findSanomaCli, missingCliMessage, previewCommand, readPreviewSource, relativeFile, scopeOf, usesInstalledCli, writePreviewSource } from "./preview.ts";
 import { Supervisor } from "./supervisor.ts";
