@@ -85,6 +85,12 @@ describe("the container tier, on podman", () => {
     // The next run makes it again; discard removes it and the home.
     assert.equal((await boxes.run({ name: "s", command: "echo again", wait: true })).result?.stdout, "again\n");
     assert.equal(containerNames().length, before.length + 1);
+    // A container removed by hand: the next run says what the engine said, the one after makes it again.
+    const [made] = containerNames().filter((n) => !before.includes(n));
+    spawnSync("podman", ["rm", "--force", "--time", "0", made!]);
+    const refused = await boxes.run({ name: "s", command: "echo never", wait: true });
+    assert.match(refused.result?.error ?? "", /^podman could not run the command in the box's container: .*no (such )?container/i);
+    assert.equal((await boxes.run({ name: "s", command: "echo remade", wait: true })).result?.stdout, "remade\n");
     await boxes.discard({ name: "s" });
     assert.deepEqual(containerNames(), before, "no container after discard");
     assert.equal(fs.existsSync(path.join(boxes.boxesDir, "s")), false);

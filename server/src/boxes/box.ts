@@ -120,6 +120,7 @@ export class Box {
   private readonly boxesLabel: string;
   /** The container being made ready for a run (one at a time: two runs would make two). */
   private containerReady: Promise<void> | undefined;
+  private containerIsUp = false;
   /** A run was started here (a container may exist to remove at exit). */
   private everRan = false;
 
@@ -150,11 +151,7 @@ export class Box {
   }
 
   exists(): boolean {
-    try {
-      return fs.statSync(this.home).isDirectory();
-    } catch {
-      return false;
-    }
+    try { return fs.statSync(this.home).isDirectory(); } catch { return false; }
   }
 
   /** Makes the home (again, if it was deleted by hand); `created` when it did not exist. */
@@ -264,6 +261,7 @@ export class Box {
         : `${tier.engine?.name ?? "the engine"} could not run the command in the box's container: ${said || `exit ${code}`}`,
     });
     live.commandExited = true;
+    if (end.error !== undefined) this.containerIsUp = false;
     return this.finish(live, end.exitCode, end.signal, captured, options, end.error);
   }
 
@@ -350,8 +348,13 @@ export class Box {
   }
 
   private containerUp(tmp: string): Promise<void> {
+    // Known up since it was made: a run costs one exec, not an inspect too. A run the engine could
+    // not start (the container removed by hand) asks again.
+    if (this.containerIsUp) return Promise.resolve();
     const engine = this.ctx.tier.engine!;
-    return (this.containerReady ??= ensureContainer(engine, this.container(tmp), this.ctx.container ?? {}).finally(() => (this.containerReady = undefined)));
+    return (this.containerReady ??= ensureContainer(engine, this.container(tmp), this.ctx.container ?? {})
+      .then(() => { this.containerIsUp = true; })
+      .finally(() => (this.containerReady = undefined)));
   }
 
   /** What the container tier makes this box's container from. */
@@ -449,6 +452,7 @@ export class Box {
   /** The container tier: the box's container goes with a stop of the whole box (none is left behind). */
   private async removeContainer(): Promise<void> {
     const { engine } = this.ctx.tier;
+    this.containerIsUp = false;
     this.closeBridges();
     if (this.tier === "container" && engine) await removeContainer(engine, this.tag);
   }
@@ -458,6 +462,7 @@ export class Box {
     for (const g of this.ctx.supervisor.tracked(this.name)) this.ctx.supervisor.signal(g, "SIGKILL");
     signalFound(this.escaped(), "SIGKILL");
     if (this.tier === "container" && this.ctx.tier.engine && this.everRan) removeContainersNow(this.ctx.tier.engine, [this.tag]);
+    this.containerIsUp = false;
     this.closeBridges();
   }
 
