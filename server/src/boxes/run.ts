@@ -268,7 +268,8 @@ export interface OutputRecorder {
 }
 
 /**
- * A run's output: handed to `record` (its events) up to `recordCap` bytes, then one note saying
+ * A run's output: handed to `record` (its events) up to `recordCap` bytes (a chunk that crosses
+ * it is cut there), then one note saying
  * so and nothing more (a command stuck printing must not fill the disk; it goes on running), and
  * kept for its result up to `captureBytes` a stream. An event's `bytes` is the size of its own
  * text (UTF-8): a chunk that ends mid-character gives its bytes to the next one.
@@ -280,9 +281,13 @@ export function outputRecorder(recordCap: number, captureBytes: number, record: 
     if (text.length === 0) return;
     const bytes = Buffer.byteLength(text);
     if (recorded <= recordCap) {
+      const room = recordCap - recorded;
       recorded += bytes;
       if (recorded <= recordCap) record(stream, text, bytes);
       else {
+        // What fits under the cap is recorded (cut between characters), however the pipe batched it.
+        const head = Buffer.from(text).subarray(0, room).toString("utf8").replace(/\uFFFD$/, "");
+        if (head.length > 0) record(stream, head, Buffer.byteLength(head));
         const note = `\n[sanoma: this run printed more than ${formatBytes(recordCap)}; the rest of its output is neither recorded nor shown. It goes on running: stop it from the Boxes view or with sanoma/boxes/stop.]\n`;
         record("stderr", note, Buffer.byteLength(note));
       }
