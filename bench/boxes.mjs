@@ -1,13 +1,18 @@
 // Box speed (issue 6), figures only, no pass/fail:
 //  1. open a box and run `true`, 200 times, against bare spawn("bash", ["-c", "true"]), interleaved
 //     one by one so both see the same machine load; in the process and the namespace tier.
-//     Goals: within 1.5x (process) and 6x (namespace).
+//     Goals: within 1.5x (process) and 6x (namespace). Run by root, the process tier starts each
+//     command through setpriv (issue 18): that floor, `setpriv … bash -c true`, is printed beside.
 //  2. syncing a generated 10,000-file company into a fresh box against `cp -r` of the same files,
 //     each after `sync` so neither pays for the other's dirty pages, the order alternating, over
 //     --rounds rounds (median, and the range of the rounds' own ratios). The company has a
 //     typical .gitignore, so the sync pays for matching it, but ignores none of its files: both
 //     sides copy the same files. Goal: within 2x.
-// Run: node bench/boxes.mjs [--runs 200] [--files 10000] [--rounds 5] [--dir /dev/shm] [--only spawn|sync]
+//  3. the container tier (issue 21), against the engine's own floor measured side by side: run
+//     `true` in an open container box against `podman exec` into a running container (goal 1.2x),
+//     and open of a new box (its container made) against `podman run --rm IMAGE true` (goal 1.2x);
+//     --container-runs rounds each (default 20).
+// Run: node bench/boxes.mjs [--runs 200] [--files 10000] [--rounds 5] [--dir /dev/shm] [--only spawn|sync|container]
 // (it loads the TypeScript sources through tsx; the default --dir is the system's temporary
 // folder, a disk; --dir on a tmpfs keeps a busy disk out of it)
 import { spawn, spawnSync } from "node:child_process";
@@ -32,6 +37,7 @@ const arg = (name, fallback) => {
 const RUNS = arg("runs", 200);
 const FILES = arg("files", 10_000);
 const ROUNDS = arg("rounds", 5);
+const CONTAINER_RUNS = arg("container-runs", 20);
 const dirArg = process.argv.indexOf("--dir");
 const BASE = dirArg > 0 ? process.argv[dirArg + 1] : os.tmpdir();
 const onlyArg = process.argv.indexOf("--only");
@@ -39,7 +45,7 @@ const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
 
 const { BoxService } = await import(pathToFileURL(path.join(root, "server/src/boxes/service.ts")).href);
 const { syncIntoBox } = await import(pathToFileURL(path.join(root, "server/src/boxes/sync.ts")).href);
-const { chooseTier } = await import(pathToFileURL(path.join(root, "server/src/boxes/tiers.ts")).href);
+const { chooseTier, SETPRIV_ARGS } = await import(pathToFileURL(path.join(root, "server/src/boxes/tiers.ts")).href);
 
 /** What a company's .gitignore typically holds; none of it matches a file the bench makes. */
 const GITIGNORE = `# dependencies and builds
@@ -71,9 +77,9 @@ const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x) => x.toFixed(2);
 
-function bare() {
+function bare(file = "bash", args = ["-c", "true"]) {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", "true"]);
+    const child = spawn(file, args);
     child.on("error", reject);
     child.on("close", resolve);
   });
@@ -81,8 +87,9 @@ function bare() {
 
 try {
   console.log(`boxes bench: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}, node ${process.version}`);
-  if (ONLY !== "sync") await spawnBench();
-  if (ONLY !== "spawn") await syncBench();
+  if (ONLY === undefined || ONLY === "spawn") await spawnBench();
+  if (ONLY === undefined || ONLY === "sync") await syncBench();
+  if (ONLY === undefined || ONLY === "container") await containerBench();
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
 }
@@ -102,12 +109,21 @@ async function spawnBench() {
       await service.open({ name: "bench" });
       await service.run({ name: "bench", command: "true", wait: true });
     }
+    // Run by root, the process tier starts each command through setpriv (every capability
+    // dropped): its own floor is `setpriv … bash -c true`, measured alongside.
+    const floor = choice.setpriv ? () => bare(choice.setpriv, [...SETPRIV_ARGS, "bash", "-c", "true"]) : undefined;
     let bareTotal = 0;
+    let floorTotal = 0;
     let boxTotal = 0;
     for (let i = 0; i < RUNS; i++) {
       let t0 = process.hrtime.bigint();
       await bare();
       bareTotal += ms(t0);
+      if (floor) {
+        t0 = process.hrtime.bigint();
+        await floor();
+        floorTotal += ms(t0);
+      }
       t0 = process.hrtime.bigint();
       await service.open({ name: "bench" });
       const { result } = await service.run({ name: "bench", command: "true", wait: true });
@@ -117,6 +133,7 @@ async function spawnBench() {
     await service.dispose();
     const goal = tier === "process" ? 1.5 : 6;
     console.log(`  ${tier.padEnd(9)}  bare ${fmt(bareTotal / RUNS)} ms/run   box ${fmt(boxTotal / RUNS)} ms/run   ratio ${fmt(boxTotal / bareTotal)}x   (goal ${goal}x)`);
+    if (floor) console.log(`             as root, through setpriv: its floor ${fmt(floorTotal / RUNS)} ms/run   box against it ${fmt(boxTotal / floorTotal)}x`);
   }
 }
 
@@ -179,4 +196,60 @@ async function syncBench() {
   const t0 = process.hrtime.bigint();
   const again = await syncIntoBox({ root: company, home: path.join(work, `box-${last}`), runsDir: path.join(work, `.runs-${last}`) });
   console.log(`  re-sync with nothing changed: ${fmt(ms(t0))} ms (${again.unchanged} unchanged)`);
+}
+
+async function containerBench() {
+  console.log(`\n3. the container tier, ${CONTAINER_RUNS}x each, against the engine's own floor, interleaved`);
+  const choice = chooseTier("container");
+  if (!choice.engine) {
+    console.log(`  container: not available (${choice.reason})`);
+    return;
+  }
+  const { DEFAULT_IMAGE } = await import(pathToFileURL(path.join(root, "server/src/boxes/container.ts")).href);
+  const engine = choice.engine.file;
+  // The engine's default ulimits may pass this machine's hard limits (runc then starts nothing).
+  const [nofile, nproc] = spawnSync("bash", ["-c", "ulimit -Hn; ulimit -Hu"], { encoding: "utf8" }).stdout.trim().split("\n").map((x) => (x === "unlimited" ? 65536 : Math.min(Number(x), 65536)));
+  const ulimits = ["--ulimit", `nofile=${nofile}:${nofile}`, "--ulimit", `nproc=${Math.min(nproc, 1024)}:${Math.min(nproc, 1024)}`];
+  const service = new BoxService({ boxesDir: path.join(work, "boxes-container"), tier: "container" });
+  try {
+    await service.open({ name: "bench" }); // makes the image once, and the box's container
+    // The floor's container: the same image and mounts, waiting as a box's does.
+    const floorName = `sanoma-bench-floor-${process.pid}`;
+    const made = spawnSync(engine, ["run", "--detach", "--rm", "--name", floorName, "--network", "none", ...ulimits, "-v", "/usr:/usr:ro", DEFAULT_IMAGE, "/usr/bin/catatonit", "-P"], { encoding: "utf8" });
+    if (made.status !== 0) throw new Error(`the floor's container: ${made.stderr}`);
+    try {
+      for (let i = 0; i < 3; i++) {
+        await bare(engine, ["exec", floorName, "true"]);
+        await service.run({ name: "bench", command: "true", wait: true });
+      }
+      let floor = 0;
+      let box = 0;
+      for (let i = 0; i < CONTAINER_RUNS; i++) {
+        let t0 = process.hrtime.bigint();
+        await bare(engine, ["exec", floorName, "true"]);
+        floor += ms(t0);
+        t0 = process.hrtime.bigint();
+        const { result } = await service.run({ name: "bench", command: "true", wait: true });
+        box += ms(t0);
+        if (result.exitCode !== 0) throw new Error(`true exited ${result.exitCode}: ${result.error ?? result.stderr}`);
+      }
+      console.log(`  run true    podman exec ${fmt(floor / CONTAINER_RUNS)} ms   box ${fmt(box / CONTAINER_RUNS)} ms   ratio ${fmt(box / floor)}x   (goal 1.2x)`);
+    } finally {
+      spawnSync(engine, ["rm", "--force", "--time", "0", floorName]);
+    }
+    let floor = 0;
+    let open = 0;
+    for (let i = 0; i < CONTAINER_RUNS; i++) {
+      let t0 = process.hrtime.bigint();
+      await bare(engine, ["run", "--rm", "--network", "none", ...ulimits, "-v", "/usr:/usr:ro", DEFAULT_IMAGE, "true"]);
+      floor += ms(t0);
+      t0 = process.hrtime.bigint();
+      await service.open({ name: `new-${i}` });
+      open += ms(t0);
+      await service.discard({ name: `new-${i}` });
+    }
+    console.log(`  open        podman run --rm ${fmt(floor / CONTAINER_RUNS)} ms   open of a new box ${fmt(open / CONTAINER_RUNS)} ms   ratio ${fmt(open / floor)}x   (goal 1.2x)`);
+  } finally {
+    await service.dispose();
+  }
 }

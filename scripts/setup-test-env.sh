@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the tests need beyond npm packages: Debian's neovim, bubblewrap and chromium, and a
+# Installs what the tests need beyond npm packages: Debian's neovim, bubblewrap, chromium and podman
+# with its companions (the boxes' container tier: runc, fuse-overlayfs, uidmap, slirp4netns), and a
 # code-server for the VS Code end-to-end tests. As root it installs them; otherwise it prints the
 # exact command to run and fails.
 set -euo pipefail
@@ -7,6 +8,11 @@ need=()
 command -v nvim >/dev/null 2>&1 || need+=(neovim)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v podman >/dev/null 2>&1 || need+=(podman)
+command -v runc >/dev/null 2>&1 || need+=(runc)
+command -v fuse-overlayfs >/dev/null 2>&1 || need+=(fuse-overlayfs)
+command -v newuidmap >/dev/null 2>&1 || need+=(uidmap)
+command -v slirp4netns >/dev/null 2>&1 || need+=(slirp4netns)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" libkrb5-dev >/dev/null
@@ -16,3 +22,9 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 bash scripts/setup-code-server.sh
+# podman's runtime: runc (crun, where installed, cannot start a container on a machine whose cgroups
+# are hybrid v1/v2: docs/boxes.md). Written only where the machine has no containers.conf of its own.
+if [ ! -e /etc/containers/containers.conf ] && [ "$(id -u)" = 0 ]; then
+  mkdir -p /etc/containers
+  printf '[engine]\nruntime = "runc"\n' > /etc/containers/containers.conf
+fi

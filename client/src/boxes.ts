@@ -108,7 +108,7 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
         const item = new vscode.TreeItem(`Isolation: ${node.list.tier}`, vscode.TreeItemCollapsibleState.None);
         item.description = node.list.tierReason;
         item.tooltip = new vscode.MarkdownString(`**${node.list.tier}** — ${node.list.tierReason}\n\nBoxes live in \`${node.list.boxesDir}\`. Change the tier with the \`sanoma.boxes.isolation\` setting.`);
-        item.iconPath = new vscode.ThemeIcon(node.list.tier === "namespace" ? "shield" : "server-process");
+        item.iconPath = new vscode.ThemeIcon(node.list.tier === "namespace" ? "shield" : node.list.tier === "container" ? "vm" : "server-process");
         item.contextValue = "tier";
         item.command = { command: "workbench.action.openSettings", title: "Open setting", arguments: ["sanoma.boxes.isolation"] };
         return item;
@@ -128,8 +128,10 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
         const { run } = node;
         const item = new vscode.TreeItem(run.command, run.ports.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
         const when = new Date(run.startedAt).toLocaleTimeString();
-        item.description = run.state === "running" ? `running since ${when}` : run.state === "lost" ? `lost · ${when}` : `exit ${run.exitCode}${run.signal ? ` (${run.signal})` : ""} · ${seconds(run.durationMs ?? 0)} · ${when}`;
-        item.iconPath = new vscode.ThemeIcon(run.state === "running" ? "play-circle" : run.exitCode === 0 ? "pass" : "error");
+        // A box that could not be made ready is said in words: the command never ran.
+        item.description = run.error ? `could not start: ${run.error} · ${when}` : run.state === "running" ? `running since ${when}` : run.state === "lost" ? `lost · ${when}` : `exit ${run.exitCode}${run.signal ? ` (${run.signal})` : ""} · ${seconds(run.durationMs ?? 0)} · ${when}`;
+        if (run.error) item.tooltip = new vscode.MarkdownString().appendText(`The box could not be made ready, so the command never ran:\n\n${run.error}`);
+        item.iconPath = new vscode.ThemeIcon(run.error ? "warning" : run.state === "running" ? "play-circle" : run.exitCode === 0 ? "pass" : "error");
         item.contextValue = "run";
         item.id = `run:${run.box}:${run.runId}`;
         item.command = { command: "sanoma.boxes.showOutput", title: "Show Run Output", arguments: [node] };
@@ -271,7 +273,9 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     if (event.kind === "port") {
       void vscode.window.showInformationMessage(`Sanoma: ${event.box} listens on port ${event.port}`, "Open in Simple Browser").then((c) => c && this.openUrl(event.url));
     }
-    if (event.kind === "exit" && event.message) {
+    if (event.kind === "exit" && event.error) {
+      void vscode.window.showErrorMessage(`Sanoma: ${event.box} could not be made ready: ${event.error}`, "Open Setting").then((c) => c && vscode.commands.executeCommand("workbench.action.openSettings", "sanoma.boxes"));
+    } else if (event.kind === "exit" && event.message) {
       void vscode.window.showErrorMessage(`Sanoma: ${event.message}`, "Open Setting").then((c) => c && vscode.commands.executeCommand("workbench.action.openSettings", "sanoma.preview.command"));
     }
     if (event.kind === "start" || event.kind === "exit" || event.kind === "port") this.scheduleRefresh();
@@ -289,7 +293,7 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     const items: Item[] = [
       { label: "$(check-all) Apply changes to the workspace…", apply: true },
       { label: "", kind: vscode.QuickPickItemKind.Separator },
-      ...diff.files.map((file): Item => ({ label: `${changeIcon(file.change)} ${file.path}`, description: file.change + (file.workspaceChanged ? " · the workspace's file changed too" : ""), file })),
+      ...diff.files.map((file): Item => ({ label: `${changeIcon(file.change)} ${file.path}`, description: describeChange(file), detail: file.refused, file })),
     ];
     const picked = await vscode.window.showQuickPick(items, { title: `Changes made in ${name}`, placeHolder: "Choose a file to see its diff" });
     if (!picked) return;
@@ -299,25 +303,40 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
 
   private async apply(name: string, known?: BoxesDiffResult): Promise<void> {
     const diff = known ?? (await this.request<BoxesDiffResult>(BoxesDiffRequest, { name }));
-    if (diff.files.length === 0) {
-      void vscode.window.showInformationMessage(`Sanoma: ${name} changed nothing`);
+    // What the box made that is no file (a link, a FIFO) is never applied: it is not offered.
+    const applicable = diff.files.filter((f) => !f.refused);
+    const refused = diff.files.length - applicable.length;
+    if (applicable.length === 0) {
+      void vscode.window.showInformationMessage(`Sanoma: ${name} changed nothing that can be applied${refused ? ` (${refused} ${refused === 1 ? "change is" : "changes are"} no regular file: see Show Box Changes)` : ""}`);
       return;
     }
     const picked = await vscode.window.showQuickPick(
-      diff.files.map((file) => ({
+      applicable.map((file) => ({
         label: `${changeIcon(file.change)} ${file.path}`,
-        description: file.change + (file.workspaceChanged ? " · overwrites a change in the workspace" : ""),
+        description: file.change + (file.workspaceChanged ? " · your version changed too: you will be asked" : ""),
         // A file the user also changed is left unchecked: applying it would lose their edit.
         picked: !file.workspaceChanged,
         file,
       })),
-      { title: `Apply ${name}'s changes to the workspace`, canPickMany: true, placeHolder: "Choose the files to copy back" },
+      { title: `Apply ${name}'s changes to the workspace${refused ? ` (${refused} not applicable: no regular file)` : ""}`, canPickMany: true, placeHolder: "Choose the files to copy back" },
     );
     if (!picked || picked.length === 0) return;
-    const params: BoxesApplyParams = { name, files: picked.map((p) => p.file.path) };
+    // A file both sides changed: asked one by one, with both versions a click away.
+    const overwrite: string[] = [];
+    const files: string[] = [];
+    for (const { file } of picked) {
+      if (!file.workspaceChanged) files.push(file.path);
+      else if (await askOverwrite(name, file)) {
+        files.push(file.path);
+        overwrite.push(file.path);
+      }
+    }
+    if (files.length === 0) return;
+    const params: BoxesApplyParams = { name, files, ...(overwrite.length ? { overwrite } : {}) };
     const r = await this.request<BoxesApplyResult>(BoxesApplyRequest, params);
     const skipped = r.skipped.length ? `; skipped ${r.skipped.map((s) => `${s.path} (${s.reason})`).join(", ")}` : "";
-    void vscode.window.showInformationMessage(`Sanoma: applied ${r.applied.length} ${r.applied.length === 1 ? "file" : "files"} from ${name}${skipped}`);
+    const say = r.skipped.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    void say(`Sanoma: applied ${r.applied.length} ${r.applied.length === 1 ? "file" : "files"} from ${name}${skipped}`);
   }
 
   // ---- Ports ----
@@ -421,6 +440,12 @@ class RunTerminal {
         this.line(`\x1b[36m[listening on ${e.url}]\x1b[0m`);
         break;
       case "exit": {
+        if (e.error) {
+          // The box could not be made ready: the root cause, not an exit code of a command that never ran.
+          this.line(`\r\n\x1b[31m[the box could not be made ready, so the command never ran: ${e.error}]\x1b[0m`);
+          this.subscription?.dispose();
+          break;
+        }
         const how = e.signal ? `stopped by ${e.signal}` : `exited with code ${e.exitCode}`;
         this.line(`\r\n\x1b[${e.exitCode === 0 ? "32" : "33"}m[${how} after ${seconds(e.durationMs)}]\x1b[0m`);
         if (e.message) this.line(`\x1b[31m${e.message}\x1b[0m`);
@@ -438,7 +463,32 @@ class RunTerminal {
   }
 }
 
+/**
+ * Asks whether to overwrite the user's own change to `file` with the box's, until they choose:
+ * "Compare" opens both versions side by side and asks again. Dismissed, nothing is overwritten.
+ */
+async function askOverwrite(box: string, file: BoxFileChange): Promise<boolean> {
+  for (;;) {
+    const what = file.change === "deleted" ? `${box} deleted ${file.path}, which you also changed` : `${file.path} changed in your workspace too since ${box} was synced`;
+    const answer = await vscode.window.showWarningMessage(`Sanoma: ${what}. Overwrite your version with the box's?`, "Compare", "Overwrite", "Keep Mine");
+    if (answer !== "Compare") return answer === "Overwrite";
+    await openDiff(box, file);
+  }
+}
+
+/** The quick pick's words for a change: what it is, whether it can be applied, whether it is a conflict. */
+function describeChange(file: BoxFileChange): string {
+  const parts: string[] = [file.change];
+  if (file.kind && file.kind !== "file") parts.push(`${file.kind} · never applied`);
+  if (file.workspaceChanged) parts.push("the workspace's file changed too");
+  return parts.join(" · ");
+}
+
 async function openDiff(box: string, file: BoxFileChange): Promise<void> {
+  if (file.refused) {
+    void vscode.window.showInformationMessage(`Sanoma: ${file.path}: ${file.refused}`);
+    return;
+  }
   const workspace = vscode.Uri.file(file.workspaceFile);
   const title = `${path.basename(file.path)} (workspace ↔ ${box})`;
   if (file.change === "modified" && file.boxFile) {

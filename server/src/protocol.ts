@@ -40,8 +40,8 @@ export const StatusChangedNotification = "sanoma/statusChanged";
 
 // ---- Boxes and previews (SPEC B4, B5): the section below is owned by server/src/boxes/. ----
 
-/** The isolation a box's commands run under: `process` (a process group) or `namespace` (bubblewrap). */
-export type BoxTier = "process" | "namespace";
+/** The isolation a box's commands run under: `process` (a process group), `namespace` (bubblewrap) or `container` (podman or docker). */
+export type BoxTier = "process" | "namespace" | "container";
 /** What a box can do (the Sandbox contract): its home survives stops (snapshot), no pause, ports reachable. */
 export interface BoxCapabilities { snapshot: boolean; pause: boolean; port: boolean }
 
@@ -62,8 +62,11 @@ export interface BoxPortEvent extends BoxEventBase { kind: "port"; port: number;
 /**
  * The command exited (or could not start: 127). `exitCode` is a shell's: 128 + n when killed by
  * signal n, and then `signal` names it. `message` explains a known failure (a missing preview CLI).
+ * `error`: the box could not be made ready (the engine refused or is absent, the image is missing,
+ * bubblewrap could not make its namespaces, the sync failed): the command never started, and
+ * this is why (the first failure recorded for the run: what followed from it never replaces it).
  */
-export interface BoxExitEvent extends BoxEventBase { kind: "exit"; exitCode: number; signal: string | null; durationMs: number; message?: string }
+export interface BoxExitEvent extends BoxEventBase { kind: "exit"; exitCode: number; signal: string | null; durationMs: number; message?: string; error?: string }
 /** One recorded event of a box's run. */
 export type BoxEvent = BoxStartEvent | BoxOutputEvent | BoxPortEvent | BoxExitEvent;
 
@@ -81,6 +84,8 @@ export interface BoxRunInfo {
   signal?: string | null;
   durationMs?: number;
   ports: number[];
+  /** Why the box could not be made ready for the run (see `BoxExitEvent.error`): its command never started. */
+  error?: string;
 }
 
 /** The run's outcome, returned when a request asked to wait. Captured output is capped; events hold all of it. */
@@ -98,6 +103,8 @@ export interface BoxRunResult {
   durationMs: number;
   ports: number[];
   message?: string;
+  /** Why the box could not be made ready for the run: its command never started. */
+  error?: string;
 }
 
 /** Where a preview box's files came from. */
@@ -189,13 +196,23 @@ export const BoxesRunsRequest = "sanoma/boxes/runs";
 export interface BoxesRunsParams { name?: string; since?: number; until?: number; limit?: number }
 export interface BoxesRunsResult { runs: BoxRunInfo[]; truncated: boolean }
 
+/** What a box has at a changed path: a regular file, or what apply never copies. */
+export type BoxEntryKind = "file" | "symlink" | "fifo" | "socket" | "device";
+
 /** A file the box changed, against the workspace. Paths are relative to the company root, `/`-separated. */
 export interface BoxFileChange {
   path: string;
   change: "added" | "modified" | "deleted";
-  /** The workspace's file also changed since the box was synced: applying overwrites that change. */
+  /** What the box has at the path (absent for a deletion). Only a `file` is ever applied. */
+  kind?: BoxEntryKind;
+  /** Why apply refuses this change (a symlink, FIFO, socket or device in the box): listed to be seen, never applied. */
+  refused?: string;
+  /**
+   * The workspace's file also changed since the box was synced (a conflict): apply skips it unless
+   * the request names it in `overwrite`.
+   */
   workspaceChanged: boolean;
-  /** Absolute paths for a side-by-side diff (`boxFile` is absent for a deletion). */
+  /** Absolute paths for a side-by-side diff (`boxFile` only for a regular file of the box). */
   boxFile?: string;
   workspaceFile: string;
 }
@@ -207,10 +224,18 @@ export interface BoxesDiffResult { name: string; root: string; files: BoxFileCha
 
 /**
  * Client → server request `sanoma/boxes/apply`: copies the chosen changed files back into the
- * workspace (a deletion deletes). Nothing else in the workspace changes.
+ * workspace (a deletion deletes). Nothing else in the workspace changes. Skipped, each with its
+ * reason: a path the box did not change (or no string), a change the diff marks `refused`, a
+ * conflict (`workspaceChanged`) not named in `overwrite`, a file the box changed since the last
+ * diff, and a workspace path that is a link or lies under one.
  */
 export const BoxesApplyRequest = "sanoma/boxes/apply";
-export interface BoxesApplyParams { name: string; files: string[] }
+export interface BoxesApplyParams {
+  name: string;
+  files: string[];
+  /** Files of `files` that changed in the workspace too, to be overwritten with the box's version all the same. */
+  overwrite?: string[];
+}
 export interface BoxesApplyResult { applied: string[]; skipped: { path: string; reason: string }[] }
 
 /**

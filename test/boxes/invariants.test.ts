@@ -1,7 +1,8 @@
 /**
  * Holds the boxes module's architecture invariants: no editor or LSP import anywhere under
  * `server/src/boxes/`, and no file there hands `process.env` to a command (the one read of it,
- * in `tiers.ts`, only looks for `bash` and `bwrap`; `service.ts` reads `XDG_CACHE_HOME`).
+ * in `tiers.ts`, only looks for `bash` and `bwrap`; `service.ts` reads `XDG_CACHE_HOME`;
+ * `container.ts` hands the engine's CLI the few variables that find its configuration).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -24,6 +25,6 @@ test("server/src/boxes imports no editor or LSP module", () => {
 
 test("only the documented places read the server's environment", () => {
   const readers = sources.filter(({ text }) => /process\.env\b/.test(text)).map(({ file }) => file).sort();
-  assert.deepEqual(readers, ["service.ts", "tiers.ts"]);
+  assert.deepEqual(readers, ["container.ts", "service.ts", "tiers.ts"]);
   for (const { file, text } of sources) assert.ok(!/env:\s*process\.env|\.\.\.process\.env/.test(text), `${file} passes process.env on`);
 });

@@ -226,7 +226,7 @@ describe("preview pieces", () => {
   });
 
   test("previewCommand fills the template, quoting what needs it", () => {
-    assert.equal(previewCommand(DEFAULT_PREVIEW_COMMAND, { file: "apps/a/workflows/x.ts", export: "run", scope: "a", root: "/b" }), "npx --no-install sanoma preview apps/a/workflows/x.ts#run");
+    assert.equal(previewCommand(DEFAULT_PREVIEW_COMMAND, { file: "apps/a/workflows/x.ts", export: "run", scope: "a", root: "/b", sanoma: "/c/node_modules/.bin/sanoma" }), "/c/node_modules/.bin/sanoma preview apps/a/workflows/x.ts#run");
     assert.equal(previewCommand("p ${file} ${scope} ${root} ${other}", { file: "work flows/it's.ts", export: "e", scope: null, root: "/b" }), "p 'work flows/it'\\''s.ts' '' /b ${other}");
   });
 

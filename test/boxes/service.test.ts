@@ -51,6 +51,19 @@ describe("BoxService, either tier", () => {
     }
   });
 
+  test("one chunk of output that crosses the recording cap is recorded up to the cap, then the note", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "process", maxRecordedBytes: 1000 });
+    try {
+      const run = await boxes.run({ name: "burst", command: "printf '%05000d' 0", wait: true });
+      const outputs = (await boxes.events({ name: "burst" })).events.filter((e) => e.kind === "output" && e.runId === run.runId);
+      const recorded = outputs.slice(0, -1).reduce((n, e) => n + (e.kind === "output" ? e.bytes : 0), 0);
+      assert.equal(recorded, 1000, "what fits is recorded, however the pipe batched it");
+      assert.match((outputs.at(-1) as { text: string }).text, /printed more than 1000 bytes/);
+    } finally {
+      await boxes.dispose();
+    }
+  });
+
   test("a refused name is an error whose message is the B4 sentence", async () => {
     const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
     try {

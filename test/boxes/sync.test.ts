@@ -10,7 +10,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { applyToWorkspace, diffBox } from "../../server/src/boxes/diff.ts";
 import { IgnoreRules, parseGitignore } from "../../server/src/boxes/ignore.ts";
-import { readManifest, statOf, syncIntoBox } from "../../server/src/boxes/sync.ts";
+import { readManifest } from "../../server/src/boxes/manifest.ts";
+import { syncIntoBox } from "../../server/src/boxes/sync.ts";
+import { statOf } from "../../server/src/boxes/tree.ts";
 import { cleanupTempDirs, tempDir, writeTree } from "./helpers.ts";
 
 after(cleanupTempDirs);

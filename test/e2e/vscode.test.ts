@@ -533,6 +533,32 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
     await runCommand("View: Show Explorer");
   });
 
+  step("a file changed in the workspace and in the box is applied only after asking, with both versions a click away", async () => {
+    assert.ok(previewRan, "the preview step ran first");
+    const file = join(workspace, "shop", "PREVIEW.md");
+    // The workspace's version goes into the box, the preview writes its own, then the user edits theirs: a conflict.
+    writeFileSync(file, "the user's first edit\n");
+    await openFile("shop/workflows/sync.ts");
+    await runCommand("Sanoma: Preview Workflow in a Box");
+    await pickLabel("sync");
+    const terminal = page.locator(".terminal-wrapper.active .xterm-rows").first();
+    await waitFor("the preview's exit", async () => /exited with code 0/.test(await terminal.innerText()));
+    writeFileSync(file, "the user's second edit\n");
+    await runCommand("Sanoma: Apply Box Changes to Workspace");
+    await pickRow(/sync/);
+    // Unchecked by default: the user's edit would be lost. Checked, it is asked about.
+    await pickRow(/PREVIEW\.md/);
+    await page.keyboard.press("Enter");
+    const question = page.locator(".notifications-toasts .notification-toast", { hasText: "PREVIEW.md changed in your workspace too" });
+    await question.getByRole("button", { name: "Compare", exact: true }).click();
+    await page.locator(".tab.active", { hasText: /PREVIEW\.md \(workspace ↔/ }).waitFor();
+    assert.equal(readFileSync(file, "utf8"), "the user's second edit\n", "nothing is written while the user compares");
+    await question.getByRole("button", { name: "Overwrite", exact: true }).click();
+    await page.locator(".notifications-toasts", { hasText: "applied 1 file" }).waitFor();
+    await waitFor("the box's version in the workspace", async () => readFileSync(file, "utf8") === "made-by-preview\n");
+    await runCommand("View: Close All Editors");
+  });
+
   step("Ctrl+C in a preview's terminal stops its run", async () => {
     assert.ok(previewRan, "the preview step ran first");
     await openFile("shop/workflows/sync.ts");

@@ -38,8 +38,8 @@ test("manifest settings are the server's: keys, defaults and values", () => {
   assert.deepEqual(parsed.problems, []);
   assert.deepEqual(parsed.settings, DEFAULT_SETTINGS, "the manifest's defaults are the server's defaults");
 
-  assert.deepEqual(properties["sanoma.boxes.isolation"]!.enum, ["auto", "process", "namespace"]);
-  for (const tier of ["auto", "process", "namespace"]) assert.deepEqual(parseSettings({ boxes: { isolation: tier } }).problems, []);
+  assert.deepEqual(properties["sanoma.boxes.isolation"]!.enum, ["auto", "process", "namespace", "container"]);
+  for (const tier of ["auto", "process", "namespace", "container"]) assert.deepEqual(parseSettings({ boxes: { isolation: tier } }).problems, []);
 });
 
 test("settings: one bad value falls back to its own default, said, and takes no other setting with it", () => {

@@ -6,7 +6,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -162,4 +162,76 @@ test("boxes over stdio: a waited run whose request the client cancels is stopped
   await assert.rejects(running, (e: Error & { code?: number }) => e.code === -32800 && /was stopped: its request was cancelled/.test(e.message));
   for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
   assert.ok(!alive(), "and is gone");
+});
+
+/** A small company of its own, for servers that must not share the example's. */
+function smallCompany(): string {
+  const root = join(work, `small-${Math.random().toString(36).slice(2)}`);
+  cpSync(join(REPO, "examples/acme/sanoma.config.ts"), join(root, "sanoma.config.ts"));
+  for (const [rel, text] of [["workflows/w.ts", "export const w = async () => 1;\n"], ["lib/x.ts", "wxyz\n"]]) {
+    mkdirSync(join(root, rel, ".."), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  return root;
+}
+
+test("boxes over stdio (issue 18, 4): a FIFO the box keeps renaming into a file's place never hangs the server's diff or apply", async () => {
+  const root = smallCompany();
+  const server = new LspClient({ initializationOptions: { boxesDir: join(work, "boxes-fifo") }, settings: { boxes: { isolation: "namespace" } } });
+  try {
+    await server.initialize([root]);
+    const preview = await server.request("sanoma/boxes/preview", { root, file: "workflows/w.ts", export: "w", command: "mkdir -p .scratch && mkfifo .scratch/fifo", wait: true }, 30000);
+    assert.equal(preview.result.exitCode, 0, preview.result.stderr);
+    // Hard links to one FIFO, renamed over lib/x.ts, then a file of the workspace file's size: a
+    // reader that looked (a file) and then opened (a FIFO) would wait for a writer for ever.
+    const script = 'const fs = require("fs"); for (;;) { try { fs.linkSync(".scratch/fifo", ".scratch/l"); fs.renameSync(".scratch/l", "lib/x.ts"); fs.writeFileSync(".scratch/f", "abcd\\n"); fs.renameSync(".scratch/f", "lib/x.ts"); } catch {} }';
+    await server.request("sanoma/boxes/run", { name: preview.name, command: `node -e '${script}'` });
+    const kinds = new Set<string>();
+    for (let i = 0; i < 100; i++) {
+      const diff = await server.request("sanoma/boxes/diff", { name: preview.name }, 5000);
+      for (const f of diff.files) if (f.path === "lib/x.ts") kinds.add(f.kind);
+    }
+    assert.ok(kinds.size > 0, "the diff listed the file");
+    for (let i = 0; i < 50; i++) {
+      const applied = await server.request("sanoma/boxes/apply", { name: preview.name, files: ["lib/x.ts"] }, 5000);
+      assert.equal(applied.applied.length + applied.skipped.length, 1);
+      const now = readFileSync(join(root, "lib/x.ts"), "utf8");
+      assert.ok(now === "wxyz\n" || now === "abcd\n", now);
+    }
+  } finally {
+    server.proc.kill("SIGKILL");
+  }
+});
+
+test("boxes over stdio (issue 17): a run sent right after initialized runs in the tier the settings name", async () => {
+  const root = smallCompany();
+  const server = new LspClient({ initializationOptions: { boxesDir: join(work, "boxes-settings") }, settings: { boxes: { isolation: "process" } } });
+  try {
+    await server.initialize([root]);
+    // No wait for indexing: the request follows `initialized` at once.
+    const run = await server.request("sanoma/boxes/run", { name: "early", command: "echo ran", wait: true }, 30000);
+    assert.equal(run.tier, "process");
+    assert.equal(run.result.tier, "process");
+    assert.equal(run.result.stdout, "ran\n");
+  } finally {
+    await server.shutdown();
+  }
+});
+
+test("boxes over stdio (issue 18, 7): the default preview command is the company's installed CLI; where there is none, the preview says so at once and makes nothing", async () => {
+  const root = smallCompany();
+  const dir = join(work, "boxes-cli");
+  const server = new LspClient({ initializationOptions: { boxesDir: dir } });
+  try {
+    await server.initialize([root]);
+    await assert.rejects(server.request("sanoma/boxes/preview", { root, file: "workflows/w.ts", export: "w", wait: true }, 10000), { message: `the Sanoma CLI is not installed: there is no node_modules/.bin/sanoma in ${root} or a folder above it. Install the Sanoma framework in the company (npm install), or set sanoma.preview.command` });
+    await assert.rejects(server.request("sanoma/boxes/preview", { root, file: "workflows/w.ts", export: "nope", wait: true }, 10000), { message: "nope is no exported workflow of workflows/w.ts (its workflows: w)" });
+    assert.deepEqual(readdirSync(dir), [], "no box was made");
+    mkdirSync(join(root, "node_modules/.bin"), { recursive: true });
+    writeFileSync(join(root, "node_modules/.bin/sanoma"), '#!/bin/sh\necho "the company\'s CLI: $*"\n', { mode: 0o755 });
+    const ran = await server.request("sanoma/boxes/preview", { root, file: "workflows/w.ts", export: "w", wait: true }, 30000);
+    assert.equal(ran.result.stdout, "the company's CLI: preview workflows/w.ts#w\n");
+  } finally {
+    await server.shutdown();
+  }
 });

@@ -11,23 +11,24 @@
  * A run ends when its command exits, not when its pipes close (what it left running may hold
  * them), with up to `OUTPUT_GRACE_MS` for its last output. A command that cannot start exits 127.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { StringDecoder } from "node:string_decoder";
-import { constants as osConstants } from "node:os";
 import { createHash } from "node:crypto";
 import type { BoxCapabilities, BoxEvent, BoxRunInfo, BoxRunResult, BoxTier } from "../protocol.ts";
+import { boxesLabel, bridgePort, engineEnv, ensureContainer, execPlan, removeContainer, removeContainersNow, type BoxContainer, type ContainerSettings, type PortBridge } from "./container.ts";
 import { EventLog, type EventLogLimits, type NewBoxEvent } from "./events.ts";
 import { checkBoxName } from "./names.ts";
-import { checkHome } from "./sync.ts";
-import { processesWithEnv, readProc } from "./procfs.ts";
-import { BoxPathError, isInside, resolveInHome } from "./paths.ts";
+import { checkHome } from "./tree.ts";
+import { processesWithEnv, readProc, signalFound } from "./procfs.ts";
+import { readInHome, resolveInHome, writeInHome } from "./paths.ts";
+import { checkRunParams, expose } from "./params.ts";
+import { OUTPUT_GRACE_MS, outputRecorder, runProcess, waitUntil, type Captured, type OutputRecorder } from "./run.ts";
 import type { ProcessGroup, Supervisor } from "./supervisor.ts";
-import { BASE_PATH, planSpawn, type TierChoice } from "./tiers.ts";
+import { BASE_PATH, planSpawn, type SpawnPlan, type TierChoice } from "./tiers.ts";
 
-/** How long a run waits, after its command exits, for the last output still in its pipes. */
-export const OUTPUT_GRACE_MS = 200;
+export { OUTPUT_GRACE_MS } from "./run.ts";
+export { checkRunParams, expose } from "./params.ts";
+
 /** Output kept in a run's result, per stream; the event log keeps everything. */
 export const DEFAULT_CAPTURE_BYTES = 1024 * 1024;
 /**
@@ -61,6 +62,8 @@ export interface BoxContext {
   maxRecordedBytes?: number;
   /** How much of its event log a box keeps (`EventLog`'s defaults when unset). */
   logLimits?: EventLogLimits;
+  /** The container tier's image and limits. */
+  container?: ContainerSettings;
 }
 
 export interface RunOptions {
@@ -76,6 +79,11 @@ export interface RunOptions {
   captureBytes?: number;
   /** Turns the exit into a friendlier `message` (the preview's missing CLI). */
   explainExit?: (exitCode: number, stderrTail: string) => string | undefined;
+  /**
+   * Makes the box ready for this run, after its start is recorded and before the command starts
+   * (a preview's sync). Its failure is the run's `error`: the command never starts.
+   */
+  prepare?: () => Promise<unknown>;
 }
 
 /** A started run: its id now, its result when it ends. */
@@ -85,6 +93,8 @@ export interface RunHandle {
   /** The group leader's pid (bash, or bubblewrap in the namespace tier); undefined if it could not start. */
   readonly pid: number | undefined;
   done: Promise<BoxRunResult>;
+  /** `prepare`'s result, once the box is ready (rejects with its failure). */
+  prepared: Promise<unknown>;
   /** Signals the run's group while something of it lives; false when nothing was hit. */
   kill(signal?: NodeJS.Signals): boolean;
 }
@@ -96,6 +106,8 @@ interface LiveRun {
   done?: Promise<BoxRunResult>;
 }
 
+
+
 export class Box {
   readonly name: string;
   readonly home: string;
@@ -104,12 +116,20 @@ export class Box {
 
   /** Tags its runs' processes (`SANOMA_BOX_RUN=<tag>.<runId>`): the same for this box in any server, so a later one's stop finds them too. */
   private readonly tag: string;
+  /** The boxes folder's own tag (its containers are labelled with it). */
+  private readonly boxesLabel: string;
+  /** The container being made ready for a run (one at a time: two runs would make two). */
+  private containerReady: Promise<void> | undefined;
+  private containerIsUp = false;
+  /** A run was started here (a container may exist to remove at exit). */
+  private everRan = false;
 
   constructor(private readonly ctx: BoxContext, name: string) {
     this.name = checkBoxName(name);
     this.home = path.join(ctx.boxesDir, name);
     this.log = new EventLog(runsDir(ctx.boxesDir, name), ctx.logLimits);
     this.tag = createHash("sha256").update(`${path.resolve(ctx.boxesDir)}\0${name}`).digest("hex").slice(0, 16);
+    this.boxesLabel = boxesLabel(ctx.boxesDir);
   }
 
   /**
@@ -122,14 +142,6 @@ export class Box {
     return new Map(found.filter((p) => p.pid !== process.pid && !groups.has(p.pgrp)).map((p) => [p.pid, p.startTicks]));
   }
 
-  /** Signals the processes `escaped` found, each only while it is still the process found (its pid not reused). */
-  private static signalEscaped(escaped: Map<number, number>, signal: NodeJS.Signals): void {
-    for (const [pid, start] of escaped) {
-      if (readProc(pid)?.startTicks !== start) continue;
-      try { process.kill(pid, signal); } catch { /* gone */ }
-    }
-  }
-
   get tier(): BoxTier {
     return this.ctx.tier.tier;
   }
@@ -139,11 +151,7 @@ export class Box {
   }
 
   exists(): boolean {
-    try {
-      return fs.statSync(this.home).isDirectory();
-    } catch {
-      return false;
-    }
+    try { return fs.statSync(this.home).isDirectory(); } catch { return false; }
   }
 
   /** Makes the home (again, if it was deleted by hand); `created` when it did not exist. */
@@ -161,8 +169,11 @@ export class Box {
 
   /** Starts `bash -c command` in a process group of its own; see `RunHandle`. */
   start(command: string, options: RunOptions = {}): RunHandle {
-    if (typeof command !== "string") throw new TypeError("command must be a string");
-    this.open();
+    checkRunParams({ command, cwd: options.cwd, env: options.env });
+    if (this.ctx.tier.refusal) throw new Error(this.ctx.tier.refusal);
+    // A preparation (a preview's sync) makes the home itself: it must see whether one was there.
+    if (options.prepare) checkHome(this.home);
+    else this.open();
     const cwd = resolveInHome(this.home, options.cwd ?? "");
     const tmp = tmpDir(this.ctx.boxesDir, this.name);
     fs.mkdirSync(tmp, { recursive: true });
@@ -170,9 +181,10 @@ export class Box {
       PATH: `${path.dirname(process.execPath)}:${BASE_PATH}`,
       HOME: this.home,
       TMPDIR: tmp,
-      ...stringEnv(options.env),
+      ...options.env,
     };
     this.log.revalidate();
+    this.everRan = true;
     const startedAt = Date.now();
     const relCwd = path.relative(this.home, cwd).split(path.sep).join("/");
     // The start event's seq names the run (appends are synchronous: nothing comes between).
@@ -186,7 +198,10 @@ export class Box {
     this.ctx.onEvent(start);
     this.ctx.onStateChange(this.name);
 
-    const done = this.execute(live, command, cwd, tmp, env, options);
+    let prepared!: { resolve: (v: unknown) => void; reject: (e: unknown) => void };
+    const preparedPromise = new Promise<unknown>((resolve, reject) => (prepared = { resolve, reject }));
+    preparedPromise.catch(() => {}); // its failure is the run's error; a caller may not ask
+    const done = this.execute(live, command, cwd, tmp, env, options, prepared);
     live.done = done;
     return {
       runId,
@@ -195,229 +210,178 @@ export class Box {
         return live.group?.pid;
       },
       done,
-      kill: (signal: NodeJS.Signals = "SIGTERM") => (live.group ? this.ctx.supervisor.signal(live.group, signal) : false),
+      prepared: preparedPromise,
+      kill: (signal: NodeJS.Signals = "SIGTERM") => this.signalRun(live, signal),
     };
   }
 
-  private execute(live: LiveRun, command: string, cwd: string, tmp: string, env: Record<string, string>, options: RunOptions): Promise<BoxRunResult> {
-    const { info } = live;
-    const cap = options.captureBytes ?? DEFAULT_CAPTURE_BYTES;
-    const captured = { stdout: [] as string[], stderr: [] as string[], bytes: { stdout: 0, stderr: 0 }, truncated: false };
-    const recordCap = this.ctx.maxRecordedBytes ?? DEFAULT_RECORDED_BYTES;
-    let recorded = 0;
-    const record = (stream: "stdout" | "stderr", text: string, bytes: number) =>
-      this.ctx.onEvent(this.append({ kind: "output", box: this.name, runId: info.runId, at: Date.now(), stream, text, bytes }));
-    // An event's `bytes` is the size of its own text (UTF-8): a chunk that ends mid-character
-    // gives its bytes to the next event, which holds the character.
-    const output = (stream: "stdout" | "stderr", text: string) => {
-      if (text.length === 0) return;
-      const bytes = Buffer.byteLength(text);
-      if (recorded <= recordCap) {
-        recorded += bytes;
-        if (recorded <= recordCap) record(stream, text, bytes);
-        else {
-          const note = `\n[sanoma: this run printed more than ${formatBytes(recordCap)}; the rest of its output is neither recorded nor shown. It goes on running: stop it from the Boxes view or with sanoma/boxes/stop.]\n`;
-          record("stderr", note, Buffer.byteLength(note));
-        }
-      }
-      if (captured.bytes[stream] < cap) {
-        captured[stream].push(text);
-        captured.bytes[stream] += bytes;
-      } else captured.truncated = true;
-    };
-
-    return new Promise<BoxRunResult>((resolve) => {
-      let cwdProblem: string | undefined;
+  /** Prepares the box (`prepare`, the tier's own: a container), then runs the command to its end. */
+  private async execute(live: LiveRun, command: string, cwd: string, tmp: string, env: Record<string, string>, options: RunOptions, prepared: { resolve: (v: unknown) => void; reject: (e: unknown) => void }): Promise<BoxRunResult> {
+    const { captured, output } = this.recorder(live, options.captureBytes);
+    // A box that cannot be made ready ends the run at once, its error the first failure (SPEC B4).
+    const fail = (error: string) => this.finish(live, 127, null, captured, options, error);
+    try {
+      prepared.resolve(options.prepare ? await options.prepare() : undefined);
+      if (options.prepare) this.open();
+    } catch (error) {
+      prepared.reject(error);
+      return fail(`the box could not be made ready: ${(error as Error).message}`);
+    }
+    let cwdProblem: string | undefined;
+    try {
+      if (!fs.statSync(cwd).isDirectory()) cwdProblem = `${live.info.cwd} is not a folder`;
+    } catch {
+      cwdProblem = `${live.info.cwd || "the home"} does not exist`;
+    }
+    if (cwdProblem) return fail(`cannot start: ${cwdProblem}`);
+    let plan: SpawnPlan;
+    const tier = this.ctx.tier;
+    if (tier.tier === "container") {
+      if (!tier.engine) return fail(tier.reason);
       try {
-        if (!fs.statSync(cwd).isDirectory()) cwdProblem = `${info.cwd} is not a folder`;
-      } catch {
-        cwdProblem = `${info.cwd || "the home"} does not exist`;
+        await this.containerUp(tmp);
+      } catch (error) {
+        return fail(`the box's container could not be made ready: ${(error as Error).message}`);
       }
-      if (cwdProblem) {
-        output("stderr", `cannot start: ${cwdProblem}\n`);
-        resolve(this.finish(live, 127, null, captured, options));
-        return;
-      }
+      plan = execPlan(tier.engine, this.container(tmp), this.ctx.container ?? {}, { cwd, env, stdin: options.stdin !== undefined }, command);
+    } else plan = planSpawn(tier, { home: this.home, tmp, cwd }, command);
+    const end = await runProcess({
+      plan,
+      // The engine's CLI runs here with its own small environment; the command's goes in `--env`.
+      cwd: tier.tier === "container" ? this.home : cwd,
+      env: tier.tier === "container" ? engineEnv() : env,
+      stdin: options.stdin,
+      signal: options.signal,
+      output,
+      started: (pid, child) => this.track(live, pid, child),
+      leaderExited: (group) => this.ctx.supervisor.leaderExited(group),
+      abort: () => this.signalRun(live, "SIGTERM"),
+      setupFailure: (said, code) => tier.tier === "namespace"
+        ? `bubblewrap could not make the box's namespaces: ${said || `exit ${code}`}`
+        : `${tier.engine?.name ?? "the engine"} could not run the command in the box's container: ${said || `exit ${code}`}`,
+    });
+    live.commandExited = true;
+    if (end.error !== undefined) this.containerIsUp = false;
+    return this.finish(live, end.exitCode, end.signal, captured, options, end.error);
+  }
 
-      const plan = planSpawn(this.ctx.tier, { home: this.home, tmp, cwd }, command);
-      const stdio: Array<"pipe" | "ignore"> = [options.stdin !== undefined ? "pipe" : "ignore", "pipe", "pipe"];
-      if (plan.statusFd) stdio.push("pipe");
-      const child = spawn(plan.file, plan.args, { cwd, env, stdio, detached: true });
+  /** The output of a run: recorded as events up to the cap, and kept for its result (`run.ts`). */
+  private recorder(live: LiveRun, captureBytes: number | undefined): OutputRecorder {
+    const { runId } = live.info;
+    return outputRecorder(this.ctx.maxRecordedBytes ?? DEFAULT_RECORDED_BYTES, captureBytes ?? DEFAULT_CAPTURE_BYTES, (stream, text, bytes) =>
+      this.ctx.onEvent(this.append({ kind: "output", box: this.name, runId, at: Date.now(), stream, text, bytes })));
+  }
 
-      let exitCode: number | undefined;
-      let exitSignal: NodeJS.Signals | null = null;
-      let statusText = "";
-      let reported = false;
-      const streamsOpen = new Set<NodeJS.ReadableStream>();
-      let graceTimer: NodeJS.Timeout | undefined;
-      let onAbort: (() => void) | undefined;
-
-      const decoders = { stdout: new StringDecoder("utf8"), stderr: new StringDecoder("utf8") };
-      for (const stream of ["stdout", "stderr"] as const) {
-        const readable = child[stream];
-        if (!readable) continue;
-        streamsOpen.add(readable);
-        readable.on("data", (chunk: Buffer) => output(stream, decoders[stream].write(chunk)));
-        const closed = () => {
-          if (!streamsOpen.delete(readable)) return;
-          output(stream, decoders[stream].end());
-          settleWhenQuiet();
-        };
-        readable.on("end", closed);
-        readable.on("close", closed);
-        readable.on("error", closed);
-      }
-
-      // The command exited: give its pipes a short grace, then stop listening to them.
-      const commandExited = (code: number, signal: NodeJS.Signals | null) => {
-        if (reported) return;
-        reported = true;
-        live.commandExited = true;
-        exitCode = code;
-        exitSignal = signal;
-        graceTimer = setTimeout(settle, OUTPUT_GRACE_MS);
-        settleWhenQuiet();
-      };
-      // Done early when the pipes closed and the leader was reaped (bubblewrap, in the namespace
-      // tier, exits a moment after the command): the box's state is then settled too.
-      let leaderReaped = false;
-      const settleWhenQuiet = () => {
-        if (reported && streamsOpen.size === 0 && (leaderReaped || child.pid === undefined)) settle();
-      };
-      let settled = false;
-      const settle = () => {
-        if (settled) return;
-        settled = true;
-        if (graceTimer) clearTimeout(graceTimer);
-        for (const stream of ["stdout", "stderr"] as const) {
-          const readable = child[stream];
-          if (readable && streamsOpen.has(readable)) {
-            output(stream, decoders[stream].end());
-            streamsOpen.delete(readable);
-            readable.removeAllListeners("data");
-            // Not destroyed: what the command left running (a dev server) may still write, and a
-            // closed pipe would kill it with SIGPIPE on its next line. Its output is read and
-            // dropped until it ends or is stopped; unref'd, the pipe never keeps the server alive.
-            readable.resume();
-            (readable as NodeJS.ReadableStream & { unref?: () => void }).unref?.();
-          }
-        }
-        // The status pipe and stdin too: an orphan of the box must not keep this process's handles.
-        for (const extra of [child.stdio[3], child.stdin]) (extra as NodeJS.ReadableStream & { destroy?: () => void } | null)?.destroy?.();
-        if (onAbort) options.signal?.removeEventListener("abort", onAbort);
-        resolve(this.finish(live, exitCode ?? 127, exitSignal, captured, options));
-      };
-
-      child.on("error", (error: NodeJS.ErrnoException) => {
-        // spawn failed (no bash, no bwrap, a vanished cwd): the command could not start.
-        if (child.pid === undefined) {
-          const message = `cannot start: ${error.message}\n`;
-          output("stderr", message);
-          commandExited(127, null);
-        }
-      });
-
-      if (child.pid === undefined) return; // the error event follows
-
-      const group: ProcessGroup = {
-        box: this.name,
-        runId: info.runId,
-        tier: this.tier,
-        pid: child.pid,
-        child,
-        leaderExited: false,
-        dead: false,
-        killedBy: undefined,
-        ports: new Set(),
-        onPort: (port) => {
+  /** The run's leader started: its group, watched by the supervisor (ports, liveness). */
+  private track(live: LiveRun, pid: number, child: import("node:child_process").ChildProcess): ProcessGroup {
+    const { info } = live;
+    const group: ProcessGroup = {
+      box: this.name,
+      runId: info.runId,
+      tier: this.tier,
+      pid,
+      child,
+      leaderExited: false,
+      dead: false,
+      killedBy: undefined,
+      ports: new Set(),
+      onPort: (port) => {
+        const announce = (url: string) => {
           info.ports.push(port);
           this.log.recordRun({ runId: info.runId, ports: [...info.ports] });
-          this.ctx.onEvent(this.append({ kind: "port", box: this.name, runId: info.runId, at: Date.now(), port, url: expose(port) }));
-        },
-        onDead: () => {
-          this.ctx.onStateChange(this.name);
-        },
-      };
-      live.group = group;
-      this.ctx.supervisor.add(group);
-      onAbort = () => {
-        this.ctx.supervisor.signal(group, "SIGTERM");
-      };
-      if (options.signal) {
-        if (options.signal.aborted) queueMicrotask(onAbort);
-        else options.signal.addEventListener("abort", onAbort, { once: true });
-      }
-
-      if (plan.statusFd) {
-        const status = child.stdio[3] as NodeJS.ReadableStream | null;
-        status?.on("data", (chunk: Buffer) => {
-          statusText += chunk.toString("latin1");
-          const line = /^(\d+)\n/.exec(statusText);
-          if (line) commandExited(Number(line[1]), statusSignal(group, Number(line[1])));
-        });
-        status?.on("error", () => {});
-      }
-
-      child.on("exit", (code, signal) => {
-        leaderReaped = true;
-        this.ctx.supervisor.leaderExited(group);
-        settleWhenQuiet();
-        if (!plan.statusFd) {
-          // A signal is named only when we sent it, as in the namespace tier (a command that
-          // killed itself, or was killed from outside, exits 128 + n with no signal).
-          commandExited(code ?? 128 + signalNumber(signal), signal !== null && group.sent?.has(signal) ? signal : null);
-          return;
-        }
-        // bubblewrap ended; the status line, when written, may still be in its pipe.
-        const status = child.stdio[3] as (NodeJS.ReadableStream & { readableEnded?: boolean }) | null;
-        const decide = () => {
-          if (reported) return;
-          const line = /^(\d+)\n/.exec(statusText);
-          const killedBy = group.killedBy ?? signal;
-          if (line) commandExited(Number(line[1]), statusSignal(group, Number(line[1])));
-          else if (killedBy) commandExited(128 + signalNumber(killedBy), killedBy);
-          else if (code !== null && code >= 128) commandExited(code, null);
-          else {
-            // bubblewrap could not set the box up (its message is on stderr): nothing started.
-            commandExited(127, null);
-          }
+          this.ctx.onEvent(this.append({ kind: "port", box: this.name, runId: info.runId, at: Date.now(), port, url }));
         };
-        if (!status || status.readableEnded) decide();
-        else {
-          const timer = setTimeout(decide, OUTPUT_GRACE_MS);
-          status.once("close", () => {
-            clearTimeout(timer);
-            decide();
-          });
-        }
-      });
+        // A container's port is in its own network: reachable once bridged to this machine's loopback.
+        if (this.tier === "container") this.bridge(port).then((url) => announce(url), () => undefined);
+        else announce(expose(port));
+      },
+      onDead: () => {
+        this.ctx.onStateChange(this.name);
+      },
+    };
+    if (this.tier === "container") {
+      const tag = `${RUN_TAG}=${this.tag}.${info.runId}`;
+      group.inside = () => processesWithEnv(tag).map((p) => p.pid).filter((p) => p !== pid);
+    }
+    live.group = group;
+    this.ctx.supervisor.add(group);
+    return group;
+  }
 
-      if (options.stdin !== undefined && child.stdin) {
-        child.stdin.on("error", () => {}); // the command may not read it all
-        child.stdin.end(options.stdin);
-      }
-    });
+  /** The container tier's bridges of ports to this machine's loopback, by port. */
+  private readonly bridges = new Map<number, Promise<PortBridge>>();
+
+  /** The URL where a container box's port is reached from this machine (bridged once). */
+  bridge(port: number): Promise<string> {
+    const { engine } = this.ctx.tier;
+    if (this.tier !== "container" || !engine) return Promise.resolve(expose(port));
+    let made = this.bridges.get(port);
+    if (!made) {
+      made = bridgePort(engine, this.container(tmpDir(this.ctx.boxesDir, this.name)), this.ctx.container ?? {}, port);
+      made.catch(() => this.bridges.delete(port));
+      this.bridges.set(port, made);
+    }
+    return made.then((b) => b.url);
+  }
+
+  private closeBridges(): void {
+    for (const made of this.bridges.values()) made.then((b) => b.close(), () => undefined);
+    this.bridges.clear();
+  }
+
+  /** Signals a run: its group, and in the container tier its processes there (the engine's exec passes no signal on). */
+  private signalRun(live: LiveRun, signal: NodeJS.Signals): boolean {
+    const hit = live.group ? this.ctx.supervisor.signal(live.group, signal) : false;
+    if (this.tier !== "container") return hit;
+    const inside = this.escaped(live.info.runId);
+    signalFound(inside, signal);
+    return hit || inside.size > 0;
+  }
+
+  /** The container tier: makes the box's container ready (an open does, so a run finds it made). */
+  async ready(): Promise<void> {
+    if (this.tier !== "container" || !this.ctx.tier.engine) return;
+    const tmp = tmpDir(this.ctx.boxesDir, this.name);
+    fs.mkdirSync(tmp, { recursive: true });
+    this.everRan = true;
+    await this.containerUp(tmp);
+  }
+
+  private containerUp(tmp: string): Promise<void> {
+    // Known up since it was made: a run costs one exec, not an inspect too. A run the engine could
+    // not start (the container removed by hand) asks again.
+    if (this.containerIsUp) return Promise.resolve();
+    const engine = this.ctx.tier.engine!;
+    return (this.containerReady ??= ensureContainer(engine, this.container(tmp), this.ctx.container ?? {})
+      .then(() => { this.containerIsUp = true; })
+      .finally(() => (this.containerReady = undefined)));
+  }
+
+  /** What the container tier makes this box's container from. */
+  private container(tmp: string): BoxContainer {
+    return { tag: this.tag, home: this.home, tmp, boxesLabel: this.boxesLabel };
   }
 
   private finish(
     live: LiveRun,
     exitCode: number,
     signal: NodeJS.Signals | null,
-    captured: { stdout: string[]; stderr: string[]; truncated: boolean },
+    captured: Captured,
     options: RunOptions,
+    failure?: string,
   ): BoxRunResult {
     const { info } = live;
     const endedAt = Date.now();
     const durationMs = endedAt - info.startedAt;
     const stdout = captured.stdout.join("");
     const stderr = captured.stderr.join("");
-    const message = options.explainExit?.(exitCode, stderr.slice(-4000));
-    Object.assign(info, { state: "exited", endedAt, exitCode, signal, durationMs });
-    this.log.recordRun({ runId: info.runId, state: "exited", endedAt, exitCode, signal, durationMs });
-    const exit = this.append({
-      kind: "exit", box: this.name, runId: info.runId, at: endedAt, exitCode, signal, durationMs,
-      ...(message ? { message } : {}),
-    });
+    // The first failure recorded for the run is kept: what followed from it never replaces it.
+    const error = info.error ?? failure;
+    const message = error === undefined ? options.explainExit?.(exitCode, stderr.slice(-4000)) : undefined;
+    const also = { ...(message ? { message } : {}), ...(error !== undefined ? { error } : {}) };
+    Object.assign(info, { state: "exited", endedAt, exitCode, signal, durationMs }, also);
+    this.log.recordRun({ runId: info.runId, state: "exited", endedAt, exitCode, signal, durationMs, ...(error !== undefined ? { error } : {}) });
+    const exit = this.append({ kind: "exit", box: this.name, runId: info.runId, at: endedAt, exitCode, signal, durationMs, ...also });
     this.ctx.onEvent(exit);
     // A run whose processes all ended is forgotten; one that left some behind stays until they end.
     if (!live.group || live.group.dead) this.runs.delete(info.runId);
@@ -431,8 +395,7 @@ export class Box {
     this.ctx.onStateChange(this.name);
     return {
       runId: info.runId, box: this.name, tier: info.tier, exitCode, signal, stdout, stderr,
-      outputTruncated: captured.truncated, startedAt: info.startedAt, durationMs, ports: [...info.ports],
-      ...(message ? { message } : {}),
+      outputTruncated: captured.truncated, startedAt: info.startedAt, durationMs, ports: [...info.ports], ...also,
     };
   }
 
@@ -453,8 +416,7 @@ export class Box {
   /** Signals one run's group; false when nothing of it lives. */
   kill(runId: string, signal: NodeJS.Signals = "SIGTERM"): boolean {
     const live = this.runs.get(runId);
-    if (!live?.group) return false;
-    return this.ctx.supervisor.signal(live.group, signal);
+    return live ? this.signalRun(live, signal) : false;
   }
 
   /**
@@ -462,29 +424,46 @@ export class Box {
    * to what is left. Resolves with how many groups were alive, once none is.
    */
   async stop(options: { runId?: string; graceMs?: number } = {}): Promise<number> {
+    const stopped = await this.stopProcesses(options);
+    if (options.runId === undefined) await this.removeContainer();
+    return stopped;
+  }
+
+  private async stopProcesses(options: { runId?: string; graceMs?: number }): Promise<number> {
     const supervisor = this.ctx.supervisor;
     const groups = supervisor.tracked(this.name).filter((g) => options.runId === undefined || g.runId === options.runId);
     const ending = groups.map((g) => this.runs.get(g.runId)?.done).filter((d): d is Promise<BoxRunResult> => d !== undefined);
     const alive = groups.filter((g) => supervisor.signal(g, "SIGTERM"));
     // What left its group (`setsid`) is found by its tag, and ended alike.
     const escaped = this.escaped(options.runId);
-    Box.signalEscaped(escaped, "SIGTERM");
+    signalFound(escaped, "SIGTERM");
     if (alive.length === 0 && escaped.size === 0) return 0;
     const graceMs = options.graceMs ?? STOP_GRACE_MS;
     const escapedGone = () => [...escaped].every(([pid, start]) => { const now = readProc(pid); return now?.startTicks !== start || now.state === "Z"; });
     await waitUntil(() => alive.every((g) => !supervisor.isAlive(g)) && escapedGone(), graceMs);
     for (const g of alive) supervisor.signal(g, "SIGKILL");
-    Box.signalEscaped(escaped, "SIGKILL");
+    signalFound(escaped, "SIGKILL");
     await waitUntil(() => alive.every((g) => !supervisor.isAlive(g)), 5000);
     // The runs' last output and exit are recorded before stop answers.
     await Promise.race([Promise.all(ending), new Promise((r) => setTimeout(r, 2 * OUTPUT_GRACE_MS + 100))]);
     return alive.length;
   }
 
+  /** The container tier: the box's container goes with a stop of the whole box (none is left behind). */
+  private async removeContainer(): Promise<void> {
+    const { engine } = this.ctx.tier;
+    this.containerIsUp = false;
+    this.closeBridges();
+    if (this.tier === "container" && engine) await removeContainer(engine, this.tag);
+  }
+
   /** SIGKILL to every live group at once, and to what left them, synchronously (for a server that is exiting). */
   killAllNow(): void {
     for (const g of this.ctx.supervisor.tracked(this.name)) this.ctx.supervisor.signal(g, "SIGKILL");
-    Box.signalEscaped(this.escaped(), "SIGKILL");
+    signalFound(this.escaped(), "SIGKILL");
+    if (this.tier === "container" && this.ctx.tier.engine && this.everRan) removeContainersNow(this.ctx.tier.engine, [this.tag]);
+    this.containerIsUp = false;
+    this.closeBridges();
   }
 
   /** Stops the box, then deletes its home, its temporary folder and its log. */
@@ -496,109 +475,23 @@ export class Box {
     this.runs.clear();
   }
 
-  /** The file's bytes, or undefined when there is none. */
+  /** The file's bytes, or undefined when there is none (`paths.ts`: never outside the home). */
   read(requested: string): Buffer | undefined {
-    const target = resolveInHome(this.home, requested);
-    let real: string;
-    try {
-      real = fs.realpathSync(target);
-    } catch {
-      return undefined;
-    }
-    this.assertInside(real, requested);
-    let fd: number;
-    try {
-      fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-      throw error;
-    }
-    try {
-      if (fs.fstatSync(fd).isDirectory()) throw new BoxPathError(requested, "is a folder");
-      return fs.readFileSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    return readInHome(this.home, requested);
   }
 
   /** Writes the file, making its parent folders; `mode` sets its permissions (default 0o644). */
   write(requested: string, bytes: string | Uint8Array, options: { mode?: number } = {}): void {
     this.open();
-    const target = resolveInHome(this.home, requested);
-    if (target === this.home) throw new BoxPathError(requested, "is the box's home, not a file");
-    const parent = path.dirname(target);
-    fs.mkdirSync(parent, { recursive: true });
-    const realParent = fs.realpathSync(parent);
-    this.assertInside(realParent, requested);
-    let destination = path.join(realParent, path.basename(target));
-    try {
-      if (fs.lstatSync(destination).isSymbolicLink()) {
-        destination = fs.realpathSync(destination); // checked inside by resolveInHome
-        this.assertInside(destination, requested);
-      }
-    } catch (error) {
-      if (error instanceof BoxPathError) throw error;
-    }
-    const fd = fs.openSync(destination, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW, options.mode ?? 0o644);
-    try {
-      fs.writeFileSync(fd, bytes);
-      if (options.mode !== undefined) fs.fchmodSync(fd, options.mode);
-    } finally {
-      fs.closeSync(fd);
-    }
+    writeInHome(this.home, requested, bytes, options);
   }
 
   expose(port: number): string {
     return expose(port);
   }
-
-  private assertInside(real: string, requested: string): void {
-    const realHome = fs.realpathSync(this.home);
-    if (!isInside(realHome, real)) throw new BoxPathError(requested, "leads out of the box's home through a symlink");
-  }
-}
-
-/** `expose(port)`: the URL where the box's port is reachable from this machine. */
-export function expose(port: number): string {
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new RangeError(`${port} is no port number`);
-  return `http://127.0.0.1:${port}`;
-}
-
-function stringEnv(env: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env ?? {})) {
-    if (typeof value === "string" && key.length > 0 && !key.includes("=") && !key.includes("\0")) out[key] = value;
-  }
-  return out;
-}
-
-function signalNumber(signal: NodeJS.Signals | null | undefined): number {
-  return (signal && (osConstants.signals as Record<string, number>)[signal]) || 0;
-}
-
-/**
- * The signal behind a status from the namespace wrapper: a shell's 128+n cannot tell `exit 143`
- * from a SIGTERM, so a signal is named only when we sent it.
- */
-function statusSignal(group: ProcessGroup, status: number): NodeJS.Signals | null {
-  for (const sent of group.sent ?? []) if (status === 128 + signalNumber(sent)) return sent;
-  return null;
-}
-
-/** Polls `condition` every 20 ms until it holds or `ms` pass; resolves with whether it held. */
-export async function waitUntil(condition: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return true;
-}
-
-function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MiB` : n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} bytes`;
 }
 
 /** The variable that tags a box's processes (see the header). */
 const RUN_TAG = "SANOMA_BOX_RUN";
+
+export { boxesLabel } from "./container.ts";

@@ -5,15 +5,24 @@
  * next sync brings that in). So the diff never offers to undo the user's own edits, and
  * `workspaceChanged` flags the files both sides changed.
  *
- * Nothing in the workspace changes except through `applyToWorkspace`, and it writes only files the
- * diff lists, inside the company root, never through a symlink that leads out of it.
+ * `diff` and `apply` are a security boundary: what runs in a box controls every entry of its home,
+ * and may change any of them at any moment. So:
+ * - the diff lists what is no regular file (a symlink, FIFO, socket or device) with its `kind`, and
+ *   `refused`: apply never copies it (a link could lead anywhere, a FIFO would block a reader);
+ * - a box's file is read from one descriptor (`files.ts`: no link followed, never blocking, a
+ *   regular file, where it was asked for), and those bytes are what is compared and copied; a file
+ *   whose descriptor tells another fingerprint than the diff saw is skipped, said;
+ * - apply writes only under real folders of the company (never through a link), beside the target
+ *   and renamed into place, and skips a workspace path that is itself a link;
+ * - a conflict (`workspaceChanged`) is skipped unless the request names it in `overwrite`.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { BoxFileChange } from "../protocol.ts";
+import type { BoxEntryKind, BoxFileChange } from "../protocol.ts";
+import { kindName, kindOf, openRegular, realParentIn, sameAsFile, writeBeside, WorkspaceWriteRefused, type EntryKind, type OpenedFile } from "./files.ts";
 import { IgnoreRules } from "./ignore.ts";
-import { BoxPathError, resolveInHome } from "./paths.ts";
-import { checkHome, copyEntry, manifestRoot, readManifest, sameContent, sameStat, statOf, walkTree, writeManifest, type FileStat } from "./sync.ts";
+import { manifestRoot, readManifest, writeManifest } from "./manifest.ts";
+import { checkHome, sameStat, statOf, walkTree, type FileStat } from "./tree.ts";
 
 export interface DiffSides {
   /** The company root (the workspace side). */
@@ -24,93 +33,159 @@ export interface DiffSides {
   runsDir: string;
 }
 
+/**
+ * A diff as apply reads it: the changes, and for each path what the box had there when the diff
+ * looked (a regular file's fingerprint, the kind of anything else, or its deletion), so that a
+ * later apply can tell a file the box changed since.
+ */
+export interface BoxDiff {
+  changes: BoxFileChange[];
+  seen: Map<string, string>;
+}
+
 /** The files the box added, modified or deleted, sorted by path. */
 export async function diffBox(sides: DiffSides): Promise<BoxFileChange[]> {
+  return (await readDiff(sides)).changes;
+}
+
+/** `diffBox`, with what it saw of each file. */
+export async function readDiff(sides: DiffSides): Promise<BoxDiff> {
   const { root, home, runsDir } = sides;
   checkHome(home);
   if (!fs.existsSync(home)) throw new Error(`the box's folder ${home} is gone: run the preview again to remake it`);
   const synced = manifestRoot(runsDir);
   if (synced !== undefined && synced !== root) throw new Error(`the box holds a copy of another company (${synced}): run this company's preview to make it this company's`);
+  const realHome = fs.realpathSync(home);
   const above = IgnoreRules.above(root);
   const box = await walkTree(home, above, root);
   const workspace = await walkTree(root, above);
   const manifest = readManifest(runsDir, root);
   const changes: BoxFileChange[] = [];
+  const seen = new Map<string, string>();
   for (const [rel, boxStat] of box) {
     const entry = manifest.files[rel];
     if (entry && sameStat(boxStat, entry.box)) continue; // the copy the sync made
-    const change = classify(sides, rel, boxStat, workspace.get(rel), entry);
-    if (change) changes.push(change);
+    const found = classify(sides, realHome, rel, boxStat, workspace.get(rel), entry?.src);
+    if (!found) continue;
+    changes.push(found.change);
+    seen.set(rel, found.seen);
   }
   for (const [rel, entry] of Object.entries(manifest.files)) {
     if (box.has(rel)) continue;
     const workspaceStat = workspace.get(rel);
     if (!workspaceStat) continue; // gone on both sides
     changes.push({ path: rel, change: "deleted", workspaceChanged: !sameStat(workspaceStat, entry.src), workspaceFile: path.join(root, rel) });
+    seen.set(rel, "deleted");
   }
-  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { changes, seen };
 }
 
-function classify(sides: DiffSides, rel: string, boxStat: FileStat, workspaceStat: FileStat | undefined, entry: { src: FileStat } | undefined): BoxFileChange | undefined {
-  const boxFile = path.join(sides.home, rel);
-  const workspaceFile = path.join(sides.root, rel);
-  if (!workspaceStat) return { path: rel, change: "added", workspaceChanged: entry !== undefined, boxFile, workspaceFile };
-  if (sameContent(boxFile, boxStat, workspaceFile, workspaceStat)) return undefined;
-  return { path: rel, change: "modified", workspaceChanged: entry !== undefined && !sameStat(workspaceStat, entry.src), boxFile, workspaceFile };
+const PROTOCOL_KIND: Record<Exclude<EntryKind, "folder">, BoxEntryKind> = { file: "file", link: "symlink", fifo: "fifo", socket: "socket", device: "device" };
+
+/** Why apply never copies what the box has at a path, when it is no regular file. */
+function refusal(kind: EntryKind, linkText?: string): string {
+  if (kind === "link") return `the box made a symlink here${linkText !== undefined ? ` (to ${linkText})` : ""}: apply never copies a link, which could lead anywhere`;
+  return `the box made ${kindName(kind)} here: apply copies regular files only`;
 }
 
 /**
- * Copies the chosen files from the box into the workspace (a deletion deletes the workspace's
- * file) and records them as in step, so they leave the diff. Paths not in the diff are skipped.
+ * The box's change at `rel`, or undefined when the box holds what the workspace holds. A regular
+ * file is opened (one descriptor) to be compared, so a file swapped since the walk is seen as it is.
  */
-export async function applyToWorkspace(sides: DiffSides, files: string[]): Promise<{ applied: string[]; skipped: { path: string; reason: string }[] }> {
+function classify(sides: DiffSides, realHome: string, rel: string, boxStat: FileStat, workspaceStat: FileStat | undefined, synced: FileStat | undefined): { change: BoxFileChange; seen: string } | undefined {
+  const workspaceFile = path.join(sides.root, rel);
+  const change = workspaceStat === undefined ? "added" : "modified";
+  // Added where the workspace deleted its file since the sync; modified where its file changed
+  // since the sync, or was never the box's (both sides made one).
+  const workspaceChanged = workspaceStat === undefined ? synced !== undefined : synced === undefined || !sameStat(workspaceStat, synced);
+  const listed = (kind: EntryKind, seen: string, linkText?: string): { change: BoxFileChange; seen: string } => ({
+    change: { path: rel, change, kind: PROTOCOL_KIND[kind as Exclude<EntryKind, "folder">], refused: refusal(kind, linkText), workspaceChanged, workspaceFile },
+    seen,
+  });
+  if (boxStat.kind === "link") {
+    if (workspaceStat?.kind === "link" && workspaceStat.link === boxStat.link) return undefined;
+    return listed("link", `link:${boxStat.link}`, boxStat.link);
+  }
+  if (boxStat.kind !== "file") return listed(boxStat.kind, boxStat.kind);
+  const opened = openRegular(path.join(sides.home, rel), `${realHome}/${rel}`);
+  if (!("fd" in opened)) {
+    if (opened.kind === undefined || opened.kind === "folder") return undefined; // gone since the walk: not the box's file now
+    return listed(opened.kind, opened.kind);
+  }
+  try {
+    if (workspaceStat?.kind === "file" && BigInt(workspaceStat.size) === opened.stat.size && sameAsFile(opened.fd, workspaceFile)) return undefined;
+    return { change: { path: rel, change, kind: "file", workspaceChanged, boxFile: path.join(sides.home, rel), workspaceFile }, seen: opened.fingerprint };
+  } finally {
+    opened.close();
+  }
+}
+
+export interface ApplyOptions {
+  /** Conflicting files (`workspaceChanged`) to overwrite all the same. */
+  overwrite?: readonly unknown[];
+  /** What the diff last shown to the user saw of each path: a file changed since is skipped. */
+  shown?: Map<string, string>;
+}
+
+export interface ApplyResult {
+  applied: string[];
+  skipped: { path: string; reason: string }[];
+}
+
+/** `a/./b`, `a//b` → `a/b`: `\` separates on Windows only (elsewhere it may be part of a name). */
+function normalise(requested: string): string {
+  return requested.split(path.sep === "/" ? /\/+/ : /[/\\]+/).filter((s) => s && s !== ".").join("/");
+}
+
+/** A file the box changed, since the diff or while it was copied. */
+const CHANGED_IN_BOX = "the box changed it since the diff: show the changes again";
+
+/**
+ * Copies the chosen files from the box into the workspace (a deletion deletes the workspace's
+ * file) and records them as in step, so they leave the diff. Every file not applied is listed in
+ * `skipped` with the reason (see the file's header).
+ */
+export async function applyToWorkspace(sides: DiffSides, files: readonly unknown[], options: ApplyOptions = {}): Promise<ApplyResult> {
   const applied: string[] = [];
   const skipped: { path: string; reason: string }[] = [];
-  const changes = new Map((await diffBox(sides)).map((c) => [c.path, c]));
+  const diff = await readDiff(sides);
+  const changes = new Map(diff.changes.map((c) => [c.path, c]));
+  const overwrite = new Set((options.overwrite ?? []).filter((f): f is string => typeof f === "string").map(normalise));
   const manifest = readManifest(sides.runsDir, sides.root);
-  const seen = new Set<string>();
-  const chosen: { rel: string; change: BoxFileChange }[] = [];
-  for (const requested of new Set(files)) {
-    // `\` is a separator on Windows only: elsewhere it may be part of a file's name.
-    const rel = typeof requested === "string" ? requested.split(path.sep === "/" ? /\/+/ : /[/\\]+/).filter((s) => s && s !== ".").join("/") : "";
-    if (seen.has(rel)) continue; // the same file named twice (`a`, `./a`)
-    seen.add(rel);
-    const change = changes.get(rel);
-    if (!change) {
-      skipped.push({ path: String(requested), reason: "the box did not change it" });
+  const realRoot = fs.realpathSync(sides.root);
+  const realHome = fs.realpathSync(sides.home);
+  const asked = new Set<string>();
+  const chosen: BoxFileChange[] = [];
+  for (const requested of files) {
+    if (typeof requested !== "string") {
+      skipped.push({ path: JSON.stringify(requested) ?? String(requested), reason: "is no path: files lists paths (strings)" });
       continue;
     }
-    chosen.push({ rel, change });
+    const rel = normalise(requested);
+    if (asked.has(rel)) continue; // the same file named twice (`a`, `./a`)
+    asked.add(rel);
+    const change = changes.get(rel);
+    if (!change) skipped.push({ path: requested, reason: "the box did not change it" });
+    else if (change.refused) skipped.push({ path: rel, reason: change.refused });
+    else if (change.workspaceChanged && !overwrite.has(rel)) skipped.push({ path: rel, reason: "it changed in the workspace too since the box was synced: name it in overwrite to replace your version" });
+    else if (options.shown && options.shown.get(rel) !== diff.seen.get(rel)) skipped.push({ path: rel, reason: CHANGED_IN_BOX });
+    else chosen.push(change);
   }
   // Deletions first: a file the box put where a folder was (`rm -rf lib && echo … > lib`) can
   // then take the place of a folder the chosen deletions emptied.
-  const order = new Map(chosen.map((c, i) => [c.rel, i]));
-  chosen.sort((a, b) => Number(b.change.change === "deleted") - Number(a.change.change === "deleted"));
-  for (const { rel, change } of chosen) {
-    let workspaceFile: string;
-    let boxFile: string;
-    try {
-      workspaceFile = resolveInHome(sides.root, rel);
-      boxFile = resolveInHome(sides.home, rel);
-    } catch (error) {
-      skipped.push({ path: rel, reason: error instanceof BoxPathError ? error.message : String(error) });
-      continue;
-    }
+  const order = new Map(chosen.map((c, i) => [c.path, i]));
+  chosen.sort((a, b) => Number(b.change === "deleted") - Number(a.change === "deleted"));
+  for (const change of chosen) {
+    const rel = change.path;
     try {
       if (change.change === "deleted") {
-        fs.rmSync(workspaceFile, { force: true });
+        deleteFromWorkspace(realRoot, rel);
         delete manifest.files[rel];
       } else {
-        const boxStat = statOf(boxFile);
-        if (!boxStat) {
-          skipped.push({ path: rel, reason: "it vanished from the box" });
-          continue;
-        }
-        fs.mkdirSync(path.dirname(workspaceFile), { recursive: true });
-        const written = copyEntry(boxFile, workspaceFile, boxStat);
-        // The permission bits only: a box's setuid or setgid bit never reaches the workspace.
-        if (boxStat.kind === "file") fs.chmodSync(workspaceFile, boxStat.mode & 0o777);
-        if (written) manifest.files[rel] = { src: statOf(workspaceFile) ?? written, box: boxStat };
+        const boxStat = copyToWorkspace(realRoot, `${realHome}/${rel}`, rel, diff.seen.get(rel)!);
+        const written = statOf(path.join(sides.root, rel));
+        if (written) manifest.files[rel] = { src: written, box: boxStat };
       }
       applied.push(rel);
     } catch (error) {
@@ -121,4 +196,92 @@ export async function applyToWorkspace(sides: DiffSides, files: string[]): Promi
   // Said in the order asked for.
   applied.sort((a, b) => order.get(a)! - order.get(b)!);
   return { applied, skipped };
+}
+
+/** A workspace folder that holds files where the box has a file: not replaced by an apply. */
+export class WorkspaceFolderInTheWay extends Error {}
+
+/**
+ * Copies the box's regular file (at `boxReal`, its folders resolved) to the workspace at `rel`,
+ * when its descriptor tells the fingerprint the diff saw; returns the box file's stat for the manifest.
+ */
+function copyToWorkspace(realRoot: string, boxReal: string, rel: string, fingerprint: string): FileStat {
+  const opened = openRegular(boxReal, boxReal);
+  if (!("fd" in opened)) throw new WorkspaceWriteRefused(opened.kind ? `${opened.problem} in the box now: show the changes again` : "it vanished from the box");
+  try {
+    if (opened.fingerprint !== fingerprint) throw new WorkspaceWriteRefused(CHANGED_IN_BOX);
+    const parent = realParentIn(realRoot, rel);
+    const name = rel.slice(rel.lastIndexOf("/") + 1);
+    const owner = makeRoomFor(`${parent}/${name}`, rel, parent);
+    // The permission bits only: a box's setuid or setgid bit never reaches the workspace.
+    writeBeside(parent, name, opened.fd, Number(opened.stat.mode) & 0o777, owner, () => unchanged(opened));
+    const stat = fs.fstatSync(opened.fd);
+    return { kind: "file", size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o7777 };
+  } finally {
+    opened.close();
+  }
+}
+
+/** The box's file still has the fingerprint it was opened with (nothing wrote into it while it was copied). */
+function unchanged(opened: OpenedFile): boolean {
+  const now = fs.fstatSync(opened.fd, { bigint: true });
+  return now.size === opened.stat.size && now.mtimeNs === opened.stat.mtimeNs && now.ctimeNs === opened.stat.ctimeNs;
+}
+
+/**
+ * What is at the workspace's `target` before a file replaces it: a file is replaced (its owner
+ * kept where the server may give it), an empty folder removed; a link, a folder with files, a
+ * FIFO, socket or device is refused. Returns the owner for the new file when the server is root.
+ */
+function makeRoomFor(target: string, rel: string, parent: string): { uid: number; gid: number } | undefined {
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.lstatSync(target);
+  } catch {
+    stat = undefined;
+  }
+  const root = process.getuid?.() === 0;
+  if (!stat) {
+    if (!root) return undefined;
+    const folder = fs.statSync(parent);
+    return { uid: folder.uid, gid: folder.gid };
+  }
+  const kind = kindOf(stat);
+  if (kind === "link") throw new WorkspaceWriteRefused(`${rel} is a symlink in the workspace: apply never writes through a link (replace it by hand if you want the box's file there)`);
+  if (kind === "folder") {
+    try {
+      fs.rmdirSync(target);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
+      throw new WorkspaceFolderInTheWay("the workspace has a folder there that holds files the diff does not list (ignored, or made since): move them, then apply again");
+    }
+    return root ? { uid: stat.uid, gid: stat.gid } : undefined;
+  }
+  if (kind !== "file") throw new WorkspaceWriteRefused(`${rel} is ${kindName(kind)} in the workspace: apply replaces files only`);
+  return root ? { uid: stat.uid, gid: stat.gid } : undefined;
+}
+
+/** Deletes the workspace's file (or link: never what it leads to) at `rel`, under real folders only. */
+function deleteFromWorkspace(realRoot: string, rel: string): void {
+  const segments = rel.split("/");
+  let current = realRoot;
+  for (let i = 0; i < segments.length - 1; i++) {
+    current = `${current}/${segments[i]}`;
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(current);
+    } catch {
+      return; // its folder is gone: so is the file
+    }
+    if (!stat.isDirectory()) throw new WorkspaceWriteRefused(`${segments.slice(0, i + 1).join("/")} is ${kindName(kindOf(stat))} in the workspace, not a folder: apply never deletes through a link`);
+  }
+  const target = `${current}/${segments[segments.length - 1]}`;
+  try {
+    if (fs.lstatSync(target).isDirectory()) throw new WorkspaceWriteRefused(`${rel} is a folder in the workspace: apply deletes files only`);
+  } catch (error) {
+    if (error instanceof WorkspaceWriteRefused) throw error;
+    return; // gone already
+  }
+  fs.unlinkSync(target);
 }

@@ -27,13 +27,11 @@ import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 import type { BoxEvent, BoxRunInfo } from "../protocol.ts";
 import { isLiveState, readProc } from "./procfs.ts";
+import { offsetBefore, readSegment, remember, scanSegment } from "./segments.ts";
 
 /** An event before the log numbers it. */
 export type NewBoxEvent = BoxEvent extends infer E ? (E extends BoxEvent ? Omit<E, "seq"> : never) : never;
 
-/** Lines between two remembered offsets: reading from a cursor seeks, then parses at most this many. */
-const INDEX_EVERY = 256;
-const READ_CHUNK = 256 * 1024;
 export const DEFAULT_LOG_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
 
@@ -322,129 +320,4 @@ export class EventLog {
     }
     if (last[0] !== 10) fs.writeSync(fd, "\n");
   }
-}
-
-/**
- * One segment file read whole (up to `limit` bytes): its sparse index, first and last seq, size,
- * and whether its last line is torn.
- */
-function scanSegment(file: string, limit: number): { index: Array<[number, number]>; firstSeq: number | undefined; lastSeq: number; size: number; torn: boolean } {
-  const index: Array<[number, number]> = [];
-  let firstSeq: number | undefined, lastSeq = 0, position = 0;
-  let fd: number;
-  try {
-    fd = fs.openSync(file, "r");
-  } catch {
-    return { index, firstSeq, lastSeq, size: 0, torn: false };
-  }
-  let carry = Buffer.alloc(0);
-  try {
-    const buffer = Buffer.alloc(READ_CHUNK);
-    let lineStart = 0;
-    while (position < limit) {
-      const n = fs.readSync(fd, buffer, 0, Math.min(READ_CHUNK, limit - position), position);
-      if (n <= 0) break;
-      const chunk = Buffer.concat([carry, buffer.subarray(0, n)]);
-      let from = 0;
-      for (let nl = chunk.indexOf(10, from); nl >= 0; nl = chunk.indexOf(10, from)) {
-        const event = parseEvent(chunk.toString("utf8", from, nl));
-        if (event && event.seq > lastSeq) {
-          remember(index, event.seq, lineStart);
-          firstSeq ??= event.seq;
-          lastSeq = event.seq;
-        }
-        lineStart += nl - from + 1;
-        from = nl + 1;
-      }
-      carry = chunk.subarray(from);
-      position += n;
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-  return { index, firstSeq, lastSeq, size: position, torn: carry.length > 0 };
-}
-
-/** Adds a line to a sparse index when it is INDEX_EVERY events past the last one indexed. */
-function remember(index: Array<[number, number]>, seq: number, offset: number): void {
-  const last = index[index.length - 1];
-  if (!last || seq - last[0] >= INDEX_EVERY) index.push([seq, offset]);
-}
-
-/** The offset of the last indexed line whose seq is at most `seq` (0 when none is). */
-function offsetBefore(index: Array<[number, number]>, seq: number): number {
-  let lo = 0;
-  let hi = index.length - 1;
-  let found = 0;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const [s, offset] = index[mid]!;
-    if (s <= seq) {
-      found = offset;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
-}
-
-/** Appends to `events` the events of one segment with seq > cursor, from `position`; true when `limit` stopped it short. */
-function readSegment(file: string, size: number, position: number, cursor: number, limit: number, events: BoxEvent[]): boolean {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, "r");
-  } catch {
-    return false; // deleted by hand: revalidate() remakes the log
-  }
-  try {
-    let carry = "";
-    const buffer = Buffer.alloc(READ_CHUNK);
-    while (position < size) {
-      const n = fs.readSync(fd, buffer, 0, Math.min(READ_CHUNK, size - position), position);
-      if (n <= 0) break;
-      position += n;
-      const lines = (carry + buffer.toString("utf8", 0, n)).split("\n");
-      carry = lines.pop() ?? "";
-      for (const line of lines) {
-        const event = parseEvent(line);
-        if (!event || event.seq <= cursor) continue;
-        if (events.length >= limit) return true;
-        events.push(event);
-      }
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-  return false;
-}
-
-function parseEvent(line: string): BoxEvent | undefined {
-  if (line.length === 0) return undefined;
-  try {
-    const event = JSON.parse(line) as BoxEvent;
-    return typeof event?.seq === "number" ? event : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Runs of several boxes, newest first, started within [since, until], at most `limit`. */
-export function selectRuns(runs: BoxRunInfo[], window: { since?: number; until?: number; limit?: number }): { runs: BoxRunInfo[]; truncated: boolean } {
-  // (A client's `since: "x"` selected nothing, silently.)
-  for (const key of ["since", "until", "limit"] as const) {
-    if (window[key] !== undefined && typeof window[key] !== "number") throw new TypeError(`${key} must be a number${key === "limit" ? "" : " (milliseconds since the epoch)"}`);
-  }
-  const since = window.since ?? -Infinity;
-  const until = window.until ?? Infinity;
-  const limit = Math.max(0, window.limit ?? 50);
-  const inWindow = runs
-    .filter((r) => r.startedAt >= since && r.startedAt <= until)
-    .sort((a, b) => b.startedAt - a.startedAt || compareRunIds(b.runId, a.runId));
-  return { runs: inWindow.slice(0, limit), truncated: inWindow.length > limit };
-}
-
-/** Run ids are `run-<seq>`: later runs of one box have larger numbers. */
-function compareRunIds(a: string, b: string): number {
-  const na = Number(a.replace(/^\D+/, ""));
-  const nb = Number(b.replace(/^\D+/, ""));
-  return Number.isFinite(na) && Number.isFinite(nb) && na !== nb ? na - nb : a.localeCompare(b);
 }

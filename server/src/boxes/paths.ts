@@ -1,6 +1,7 @@
 /**
  * Paths inside a box's home (SPEC B4): a relative path or `cwd` is under the home, and a path that
- * escapes it (a `..` segment, an absolute path, a symlink pointing out) is refused.
+ * escapes it (a `..` above the home, an absolute path, a symlink pointing out) is refused; a `..`
+ * is read from the path's text (`sub/..` is the home).
  * The check walks the path one segment at a time with `lstat`, so a symlink anywhere on the way is
  * judged by where it really leads. A box process could still swap a checked folder for a symlink
  * between the check and the use; `read` and `write` narrow that window by opening the last segment
@@ -26,14 +27,20 @@ export function isInside(parent: string, child: string): boolean {
 
 const WINDOWS = path.sep === "\\";
 
-/** The segments of a box-relative path, refusing absolute paths and `..`. `""` and `.` are the home. */
+/** The segments of a box-relative path, refusing absolute paths and a `..` above the home. `""` and `.` are the home. */
 export function boxSegments(requested: string): string[] {
   if (typeof requested !== "string") throw new BoxPathError(String(requested), "is not a path");
   if (requested.includes("\0")) throw new BoxPathError(requested, "holds a NUL character");
   if (path.isAbsolute(requested) || (WINDOWS && /^[A-Za-z]:/.test(requested))) throw new BoxPathError(requested, "is absolute: give a path relative to the box's home");
   // `\` separates only on Windows; elsewhere `back\slash.txt` and `c:x` are file names like any other.
-  const segments = requested.split(WINDOWS ? /[/\\]+/ : /\/+/).filter((s) => s !== "" && s !== ".");
-  if (segments.includes("..")) throw new BoxPathError(requested, "leads out of the box's home");
+  // `..` is read from the text (`sub/..` is the home, whatever `sub` is: it is never looked at);
+  // one that climbs above the home is refused.
+  const segments: string[] = [];
+  for (const segment of requested.split(WINDOWS ? /[/\\]+/ : /\/+/)) {
+    if (segment === "" || segment === ".") continue;
+    if (segment !== "..") segments.push(segment);
+    else if (segments.pop() === undefined) throw new BoxPathError(requested, "leads out of the box's home");
+  }
   return segments;
 }
 
@@ -79,4 +86,61 @@ function realpathOr(p: string, fallback: string): string {
   } catch {
     return fallback;
   }
+}
+
+/** The file's bytes in the home, or undefined when there is none; a path leading out is refused. */
+export function readInHome(home: string, requested: string): Buffer | undefined {
+  const target = resolveInHome(home, requested);
+  let real: string;
+  try {
+    real = fs.realpathSync(target);
+  } catch {
+    return undefined;
+  }
+  assertInside(home, real, requested);
+  let fd: number;
+  try {
+    fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw error;
+  }
+  try {
+    if (fs.fstatSync(fd).isDirectory()) throw new BoxPathError(requested, "is a folder");
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Writes a file in the home, making its parent folders; `mode` sets its permissions (default 0o644). */
+export function writeInHome(home: string, requested: string, bytes: string | Uint8Array, options: { mode?: number } = {}): void {
+  const target = resolveInHome(home, requested);
+  if (target === home) throw new BoxPathError(requested, "is the box's home, not a file");
+  const parent = path.dirname(target);
+  fs.mkdirSync(parent, { recursive: true });
+  const realParent = fs.realpathSync(parent);
+  assertInside(home, realParent, requested);
+  let destination = path.join(realParent, path.basename(target));
+  try {
+    if (fs.lstatSync(destination).isSymbolicLink()) {
+      destination = fs.realpathSync(destination); // checked inside by resolveInHome
+      assertInside(home, destination, requested);
+    }
+  } catch (error) {
+    if (error instanceof BoxPathError) throw error;
+  }
+  const fd = fs.openSync(destination, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW, options.mode ?? 0o644);
+  try {
+    fs.writeFileSync(fd, bytes);
+    if (options.mode !== undefined) fs.fchmodSync(fd, options.mode);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function assertInside(home: string, real: string, requested: string): void {
+  const realHome = fs.realpathSync(home);
+  if (!isInside(realHome, real)) throw new BoxPathError(requested, "leads out of the box's home through a symlink");
 }

@@ -117,10 +117,14 @@ const LOOPBACK_REACHABLE_V6 = new Set([
   "0000000000000000FFFF00000100007F", // ::ffff:127.0.0.1
 ]);
 
-/** Sockets listening on 127.0.0.1, ::1 or every address, from `/proc/net/tcp` and `tcp6`. */
-export function listeningSockets(): ListeningSocket[] {
+/**
+ * Sockets listening on 127.0.0.1, ::1 or every address, from `/proc/net/tcp` and `tcp6`: of the
+ * server's network namespace, or of `pid`'s (a container's, which has a network of its own).
+ */
+export function listeningSockets(pid?: number): ListeningSocket[] {
   const out: ListeningSocket[] = [];
-  for (const [file, reachable] of [["/proc/net/tcp", LOOPBACK_REACHABLE_V4], ["/proc/net/tcp6", LOOPBACK_REACHABLE_V6]] as const) {
+  const net = pid === undefined ? "/proc/net" : `/proc/${pid}/net`;
+  for (const [file, reachable] of [[`${net}/tcp`, LOOPBACK_REACHABLE_V4], [`${net}/tcp6`, LOOPBACK_REACHABLE_V6]] as const) {
     let text: string;
     try {
       text = fs.readFileSync(file, "latin1");
@@ -176,4 +180,12 @@ export function processesWithEnv(entry: string, prefix = false): ProcInfo[] {
     }
   }
   return out;
+}
+
+/** Signals processes found earlier (pid → start time), each only while it is still the process found (its pid not reused). */
+export function signalFound(found: Map<number, number>, signal: NodeJS.Signals): void {
+  for (const [pid, start] of found) {
+    if (readProc(pid)?.startTicks !== start) continue;
+    try { process.kill(pid, signal); } catch { /* gone */ }
+  }
 }

@@ -18,13 +18,15 @@ import type {
   BoxEvent, BoxInfo, BoxTier, BoxRunInfo, BoxesApplyParams, BoxesApplyResult, BoxesChangedParams, BoxesDiffParams, BoxesDiffResult,
   BoxesDiscardParams, BoxesDiscardResult, BoxesEventsParams, BoxesEventsResult, BoxesExposeParams, BoxesExposeResult,
   BoxesListResult, BoxesOpenParams, BoxesOpenResult, BoxesPreviewParams, BoxesPreviewResult, BoxesRunParams, BoxesRunResult,
-  BoxesRunsParams, BoxesRunsResult, BoxesStopParams, BoxesStopResult,
+  BoxesRunsParams, BoxesRunsResult, BoxesStopParams, BoxesStopResult, BoxSyncReport,
 } from "../protocol.ts";
-import { Box, CAPABILITIES, type BoxContext } from "./box.ts";
-import { applyToWorkspace, diffBox } from "./diff.ts";
-import { selectRuns, type EventLogLimits } from "./events.ts";
+import { Box, boxesLabel, CAPABILITIES, checkRunParams, type BoxContext } from "./box.ts";
+import { reapOrphans, type ContainerSettings } from "./container.ts";
+import { applyToWorkspace, readDiff } from "./diff.ts";
+import type { EventLogLimits } from "./events.ts";
+import { selectRuns } from "./history.ts";
 import { boxNameProblem, checkBoxName, previewBoxName } from "./names.ts";
-import { DEFAULT_PREVIEW_COMMAND, explainPreviewExit, previewCommand, readPreviewSource, relativeFile, scopeOf, writePreviewSource } from "./preview.ts";
+import { DEFAULT_PREVIEW_COMMAND, explainPreviewExit, findSanomaCli, missingCliMessage, previewCommand, readPreviewSource, relativeFile, scopeOf, usesInstalledCli, writePreviewSource } from "./preview.ts";
 import { Supervisor } from "./supervisor.ts";
 import { syncIntoBox } from "./sync.ts";
 import { chooseTier, type TierSetting } from "./tiers.ts";
@@ -34,12 +36,20 @@ export interface BoxServiceOptions {
   boxesDir?: string;
   /** `auto` (default): `namespace` when bubblewrap works here, else `process`. */
   tier?: TierSetting;
+  /** The container tier's image and limits (`sanoma.boxes.image`, `.memory`, `.processes`). */
+  container?: ContainerSettings;
   /** The `sanoma.preview.command` setting. */
   previewCommand?: string;
   /** Output one run records at most (default `DEFAULT_RECORDED_BYTES`, 64 MiB). */
   maxRecordedBytes?: number;
   /** How much of its event log a box keeps, and in what segments (defaults: 256 and 16 MiB). */
   logLimits?: EventLogLimits;
+  /**
+   * The exported workflows of a company's file (`rel` to `root`), or undefined when it is no
+   * workflow source: a preview of anything else is refused before a box is made. The server
+   * reads them with the core's facts; without it, a preview takes the export as given.
+   */
+  workflowsOf?: (root: string, rel: string) => string[] | undefined;
 }
 
 /** `$XDG_CACHE_HOME/sanoma/boxes`, `~/.cache/sanoma/boxes`, or `~/Library/Caches/sanoma/boxes` on macOS. */
@@ -59,22 +69,24 @@ export class BoxService {
   private readonly changeListeners = new Set<Listener<BoxesChangedParams>>();
   private readonly lastState = new Map<string, BoxesChangedParams["state"]>();
   private previewTemplate: string;
+  private readonly workflowsOf: BoxServiceOptions["workflowsOf"];
   private disposed = false;
   /** Why no box can be made (its folder cannot be), if so: every operation on a box says it. */
   readonly unavailable: string | undefined;
 
   constructor(options: BoxServiceOptions = {}) {
-    this.boxesDir = path.resolve(options.boxesDir ?? defaultBoxesDir());
+    const given = path.resolve(options.boxesDir ?? defaultBoxesDir());
+    let boxesDir = given;
     try {
-      makeFolders(this.boxesDir, 0o700);
+      boxesDir = ownBoxesFolder(given);
     } catch (e) {
       // Boxes are one feature: without their folder they say why, and nothing else is lost.
-      this.unavailable = `boxes are unavailable: their folder ${this.boxesDir} cannot be made (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); set the initialization option boxesDir, or XDG_CACHE_HOME, to a folder you can write`;
+      const why = e instanceof BoxesFolderRefused ? e.message : `cannot be made (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+      this.unavailable = `boxes are unavailable: their folder ${given} ${why}; set the initialization option boxesDir, or XDG_CACHE_HOME, to a folder you can write`;
     }
-    // Private to the server's user: a box's files (a `namespace` box's are owned by that user
-    // outside it, setuid bits included) are no one else's to reach.
-    try { fs.chmodSync(this.boxesDir, 0o700); } catch { /* not ours to change: left as it is */ }
+    this.boxesDir = boxesDir;
     this.previewTemplate = options.previewCommand || DEFAULT_PREVIEW_COMMAND;
+    this.workflowsOf = options.workflowsOf;
     this.ctx = {
       boxesDir: this.boxesDir,
       tier: chooseTier(options.tier ?? "auto"),
@@ -85,7 +97,24 @@ export class BoxService {
       onStateChange: (name) => this.noteState(name),
       maxRecordedBytes: options.maxRecordedBytes,
       logLimits: options.logLimits,
+      container: options.container,
     };
+    this.tierSetting = options.tier ?? "auto";
+    this.reap();
+  }
+
+  private tierSetting: TierSetting;
+  /** Containers left by a server of this boxes folder that was killed: removed once an engine is in use here. */
+  private reaped: Promise<unknown> | undefined;
+  private reap(): void {
+    const { engine } = this.ctx.tier;
+    if (this.unavailable || !engine || this.reaped) return;
+    this.reaped = reapOrphans(engine, this.boxesDir, boxesLabel(this.boxesDir)).catch(() => []);
+  }
+
+  /** Resolves once the containers of killed servers are gone (tests). */
+  async reaping(): Promise<string[]> {
+    return ((await this.reaped) as string[] | undefined) ?? [];
   }
 
   /** The tier in force and why. */
@@ -94,8 +123,13 @@ export class BoxService {
   }
 
   /** Applies changed settings; a tier change applies to runs started from now on. */
-  configure(options: { tier?: TierSetting; previewCommand?: string }): void {
-    if (options.tier) this.ctx.tier = chooseTier(options.tier);
+  configure(options: { tier?: TierSetting; previewCommand?: string; container?: ContainerSettings }): void {
+    if (options.container) this.ctx.container = options.container;
+    if (options.tier && (options.tier !== this.tierSetting || this.ctx.tier.tier === "container")) {
+      this.tierSetting = options.tier;
+      this.ctx.tier = chooseTier(options.tier);
+      this.reap();
+    }
     if (options.previewCommand !== undefined) this.previewTemplate = options.previewCommand || DEFAULT_PREVIEW_COMMAND;
   }
 
@@ -151,12 +185,14 @@ export class BoxService {
     }
     for (const name of this.boxes.keys()) if (this.box(name).liveRuns().length > 0) names.add(name);
     const boxes = [...names].sort().map((name) => this.info(name));
-    return { boxesDir: this.boxesDir, tier: this.ctx.tier.tier, tierReason: this.ctx.tier.reason, capabilities: { ...CAPABILITIES }, boxes };
+    return { boxesDir: this.boxesDir, tier: this.ctx.tier.tier, tierReason: this.ctx.tier.refusal ?? this.ctx.tier.reason, capabilities: { ...CAPABILITIES }, boxes };
   }
 
   async open(params: BoxesOpenParams): Promise<BoxesOpenResult> {
     const box = this.box(params?.name);
     const { created } = box.open();
+    // The container tier makes the box's container now, as the box's own work (never beside a run's start).
+    await this.exclusively(box.name, () => this.box(box.name).ready().catch((e: Error) => { throw new Error(`the box's container could not be made ready: ${e.message}`); }));
     this.noteState(box.name);
     return { box: this.info(box.name), created, tier: box.tier, capabilities: { ...CAPABILITIES } };
   }
@@ -165,10 +201,9 @@ export class BoxService {
   async run(params: BoxesRunParams, signal?: AbortSignal): Promise<BoxesRunResult> {
     const name = this.box(params?.name).name;
     // Checked before anything starts: a command must never be left running by a request refused after it.
-    if (typeof params.command !== "string") throw new TypeError("command must be the text of a bash command");
-    if (params.cwd !== undefined && typeof params.cwd !== "string") throw new TypeError("cwd must be a path");
+    checkRunParams(params);
+    if (this.ctx.tier.refusal) throw new Error(this.ctx.tier.refusal);
     if (params.stdin !== undefined && typeof params.stdin !== "string") throw new TypeError("stdin must be text");
-    if (params.env !== undefined && (typeof params.env !== "object" || params.env === null || Array.isArray(params.env))) throw new TypeError("env must be an object of variables");
     // Never while a preview syncs into the box (see `exclusively`), and on the box as it is then:
     // a discard queued before this run drops the box object it would otherwise have started on.
     const handle = await this.exclusively(name, async () => this.box(name).start(params.command, { cwd: params.cwd, env: params.env, stdin: params.stdin, signal }));
@@ -193,6 +228,7 @@ export class BoxService {
       await box.discard();
       // Forgotten before the next queued operation: it starts on a new box object.
       this.boxes.delete(name);
+      this.shown.delete(name);
       this.lastState.delete(name);
       return existed;
     });
@@ -216,11 +252,16 @@ export class BoxService {
     return selectRuns(all, params);
   }
 
+  /** Per box, what the last diff answered saw of each path: apply skips a file the box changed since. */
+  private readonly shown = new Map<string, Map<string, string>>();
+
   async diff(params: BoxesDiffParams): Promise<BoxesDiffResult> {
     const box = this.box(params?.name);
     const source = readPreviewSource(box.log.dir);
     if (!source) throw new Error(`${box.name} is no preview's box: there is nothing to compare it with`);
-    return { name: box.name, root: source.root, files: await diffBox({ root: source.root, home: box.home, runsDir: box.log.dir }) };
+    const diff = await readDiff({ root: source.root, home: box.home, runsDir: box.log.dir });
+    this.shown.set(box.name, diff.seen);
+    return { name: box.name, root: source.root, files: diff.changes };
   }
 
   async apply(params: BoxesApplyParams): Promise<BoxesApplyResult> {
@@ -228,11 +269,19 @@ export class BoxService {
     const source = readPreviewSource(box.log.dir);
     if (!source) throw new Error(`${box.name} is no preview's box: there is nothing to apply to`);
     if (!Array.isArray(params.files)) throw new TypeError("files must be a list of paths");
-    return applyToWorkspace({ root: source.root, home: box.home, runsDir: box.log.dir }, params.files);
+    if (params.overwrite !== undefined && !Array.isArray(params.overwrite)) throw new TypeError("overwrite must be a list of paths");
+    return applyToWorkspace({ root: source.root, home: box.home, runsDir: box.log.dir }, params.files, { overwrite: params.overwrite, shown: this.shown.get(box.name) });
+  }
+
+  /** The company root a preview box was last synced from, if it is one. */
+  rootOf(name: string): string | undefined {
+    return readPreviewSource(this.box(name).log.dir)?.root;
   }
 
   async expose(params: BoxesExposeParams): Promise<BoxesExposeResult> {
-    return { url: this.box(params?.name).expose(params.port) };
+    const box = this.box(params?.name);
+    box.expose(params.port); // a port number, or the RangeError
+    return { url: await box.bridge(params.port) };
   }
 
   /**
@@ -249,9 +298,19 @@ export class BoxService {
     if (!fs.existsSync(path.join(root, "sanoma.config.ts"))) throw new Error(`${root} is no company root (it holds no sanoma.config.ts)`);
     const file = relativeFile(root, params.file);
     if (!fs.statSync(path.join(root, file), { throwIfNoEntry: false })?.isFile()) throw new Error(`${file} is no file of the company at ${root}`);
+    // Refused before anything is made: an export that is no workflow of the file, a CLI that is not installed.
+    if (this.workflowsOf) {
+      const workflows = this.workflowsOf(root, file);
+      if (workflows === undefined) throw new Error(`${file} is no workflow source of the company at ${root} (those are the .ts files under a workflows folder): there is nothing to preview in it`);
+      if (!workflows.includes(params.export)) throw new Error(`${params.export} is no exported workflow of ${file} (${workflows.length > 0 ? `its workflows: ${workflows.join(", ")}` : "it exports none"})`);
+    }
+    if (this.ctx.tier.refusal) throw new Error(this.ctx.tier.refusal);
+    const template = params.command || this.previewTemplate;
+    const cli = usesInstalledCli(template) ? findSanomaCli(root) : undefined;
+    if (usesInstalledCli(template) && !cli) throw new Error(missingCliMessage(root));
     const scope = params.scope !== undefined ? params.scope : scopeOf(root, file);
     const box = this.box(previewBoxName(scope, params.export));
-    const command = previewCommand(params.command || this.previewTemplate, { file, export: params.export, scope, root: box.home });
+    const command = previewCommand(template, { file, export: params.export, scope, root: box.home, sanoma: cli });
     const { sync, handle } = await this.exclusively(box.name, async () => {
       const current = this.box(box.name); // the box as it is now (see `run`)
       await current.stop({ graceMs: 1000 });
@@ -260,8 +319,13 @@ export class BoxService {
       const before = readPreviewSource(current.log.dir);
       const otherWorkflow = before !== undefined && before.root === root && (before.file !== file || before.export !== params.export);
       writePreviewSource(current.log.dir, { root, file, export: params.export, scope, command });
-      const sync = await syncIntoBox({ root, home: current.home, runsDir: current.log.dir, reset: params.reset === true || otherWorkflow });
-      return { sync, handle: current.start(command, { explainExit: explainPreviewExit }) };
+      // The sync is the run's preparation: its failure is the run's error (SPEC B4), and the request's.
+      const handle = current.start(command, {
+        explainExit: explainPreviewExit,
+        prepare: () => syncIntoBox({ root, home: current.home, runsDir: current.log.dir, reset: params.reset === true || otherWorkflow }),
+      });
+      const sync = await handle.prepared.then((report) => report as BoxSyncReport, (e: Error) => { throw new Error(`the box could not be made ready: ${e.message}`); });
+      return { sync, handle };
     });
     const base = { name: box.name, runId: handle.runId, tier: handle.tier, command, sync };
     if (!params.wait) {
@@ -372,6 +436,40 @@ function safely<T>(listener: Listener<T>, value: T): void {
   } catch {
     // the listener's own problem
   }
+}
+
+/** A boxes folder that exists and is no private folder of ours (another user's, a link). */
+class BoxesFolderRefused extends Error {}
+
+/**
+ * The folder the boxes live in, private to the server's user (mode 700): a box's files (a
+ * `namespace` box's are owned by that user outside it, setuid bits included) are no one else's
+ * to reach. A folder that does not exist is made so. One that exists is never re-permissioned
+ * (at `/tmp`, a chmod would lock every other user out): it is used as it is when it is already
+ * ours and private, else the boxes live in a folder of ours inside it, `sanoma-boxes-<uid>`.
+ */
+export function ownBoxesFolder(dir: string): string {
+  if (!fs.existsSync(dir)) {
+    makeFolders(dir, 0o700);
+    return dir;
+  }
+  const uid = process.getuid?.();
+  if (uid === undefined) return dir; // no owners to tell (Windows)
+  const given = fs.statSync(dir);
+  if (!given.isDirectory()) throw new BoxesFolderRefused("is no folder");
+  if (given.uid === uid && (given.mode & 0o077) === 0) return dir;
+  const own = path.join(dir, `sanoma-boxes-${uid}`);
+  try {
+    fs.mkdirSync(own, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  const stat = fs.lstatSync(own);
+  // Anyone may make a folder of that name in a shared folder first: only one of ours is taken.
+  if (!stat.isDirectory()) throw new BoxesFolderRefused(`is shared, and ${own} in it is no folder of ours (a link?)`);
+  if (stat.uid !== uid) throw new BoxesFolderRefused(`is shared, and ${own} in it belongs to another user (uid ${stat.uid})`);
+  if ((stat.mode & 0o077) !== 0) fs.chmodSync(own, 0o700); // ours, by its name and owner
+  return own;
 }
 
 /**

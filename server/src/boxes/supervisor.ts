@@ -40,6 +40,12 @@ export interface ProcessGroup {
   sent?: Set<NodeJS.Signals>;
   onPort: (port: number) => void;
   onDead: () => void;
+  /**
+   * The container tier: the run's processes inside the box's container (found by their tag), which
+   * the engine's `exec` (the leader) neither holds in its group nor outlives. The group lives while
+   * any does, and its ports are theirs, in the container's own network.
+   */
+  inside?: () => number[];
 }
 
 const WATCH_MS = 250;
@@ -61,13 +67,14 @@ export class Supervisor {
   /** Node reaped the leader: from now on liveness is judged from `/proc`. */
   leaderExited(group: ProcessGroup): void {
     group.leaderExited = true;
-    if (!groupHasLiveMember(group.pid)) this.markDead(group);
+    if (!groupHasLiveMember(group.pid) && !group.inside?.().length) this.markDead(group);
     else if (group.tier === "namespace") this.endOrphanedNamespace(group);
   }
 
   isAlive(group: ProcessGroup): boolean {
     if (group.dead) return false;
     if (!group.leaderExited || groupHasLiveMember(group.pid)) return true;
+    if (group.inside && group.inside().length > 0) return true;
     this.markDead(group);
     return false;
   }
@@ -130,17 +137,21 @@ export class Supervisor {
     if (this.groups.size === 0) return;
     const processes: ProcInfo[] = listProcesses();
     // Deleting from a Set while iterating it is safe: markDead may remove the current group.
+    const inside = new Map<ProcessGroup, number[]>();
+    for (const group of this.groups) if (group.inside) inside.set(group, group.inside());
     for (const group of this.groups) {
       if (!group.leaderExited) continue;
-      if (!groupHasLiveMember(group.pid, processes)) this.markDead(group);
+      if (!groupHasLiveMember(group.pid, processes) && !inside.get(group)?.length) this.markDead(group);
       else if (group.tier === "namespace") this.endOrphanedNamespace(group);
     }
     if (this.groups.size === 0) return;
     const sockets = listeningSockets();
-    if (sockets.length === 0) return;
     const portByInode = new Map(sockets.map((s) => [s.inode, s.port]));
+    // A container's sockets are in its own network: read through one of its processes.
+    for (const pids of inside.values()) if (pids.length > 0) for (const s of listeningSockets(pids[0])) portByInode.set(s.inode, s.port);
+    if (portByInode.size === 0) return;
     for (const group of this.groups) {
-      const members = membersOf(processes, group.pid, group.leaderExited ? undefined : group.pid);
+      const members = inside.get(group) ?? membersOf(processes, group.pid, group.leaderExited ? undefined : group.pid);
       for (const pid of members) {
         for (const inode of socketInodes(pid)) {
           const port = portByInode.get(inode);

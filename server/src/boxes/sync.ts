@@ -4,8 +4,8 @@
  * file, the workspace file's size and mtime and the box copy's size and mtime right after the copy.
  * On the next sync a file flows from the workspace into the box only where the box's copy is still
  * the one we made; a file the box changed, made or deleted is kept as the box left it, and listed
- * in `kept`, unless `reset` asks for an exact copy again. The diff (`diff.ts`) reads the same
- * manifest to tell the box's changes from the workspace's.
+ * in `kept`, unless `reset` asks for an exact copy again. The manifest is `manifest.ts`'s, the walk
+ * and the comparisons `tree.ts`'s: the diff (`diff.ts`) reads both too, nothing of this file.
  *
  * Copied: every file and symlink (as a symlink) of the company except under `node_modules`, `.git`,
  * any folder starting with `.`, and what `.gitignore` files ignore. `<home>/node_modules` is then a
@@ -16,194 +16,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { BoxSyncReport } from "../protocol.ts";
-import { IgnoreRules, isSkippedFolder } from "./ignore.ts";
-
-/** What a walk records of one file: enough to notice a change without reading it. */
-export interface FileStat {
-  kind: "file" | "link";
-  size: number;
-  mtimeMs: number;
-  mode: number;
-  /** A symlink's text. */
-  link?: string;
-}
-
-export interface ManifestEntry {
-  /** The workspace file when it was copied. */
-  src: FileStat;
-  /** The box's copy right after the copy. */
-  box: FileStat;
-}
-
-export interface SyncManifest {
-  version: 1;
-  root: string;
-  files: Record<string, ManifestEntry>;
-}
-
-export function manifestFile(runsDir: string): string {
-  return path.join(runsDir, "sync.json");
-}
-
-export function readManifest(runsDir: string, root: string): SyncManifest {
-  try {
-    const manifest = JSON.parse(fs.readFileSync(manifestFile(runsDir), "utf8")) as SyncManifest;
-    if (manifest?.version === 1 && manifest.root === root && manifest.files && typeof manifest.files === "object") return manifest;
-  } catch {
-    // none yet, or unreadable: start from nothing
-  }
-  return { version: 1, root, files: Object.create(null) };
-}
-
-/** The company the box's files were last synced from, if any (a box name can be shared: see `syncIntoBox`). */
-export function manifestRoot(runsDir: string): string | undefined {
-  try {
-    const root = (JSON.parse(fs.readFileSync(manifestFile(runsDir), "utf8")) as SyncManifest)?.root;
-    return typeof root === "string" ? root : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The box's home must be a folder of its own: a box (process tier) can replace it with a link to
- * any folder, and a sync, diff or apply must then not follow it there.
- */
-export function checkHome(home: string): void {
-  let stat: fs.Stats;
-  try {
-    stat = fs.lstatSync(home);
-  } catch {
-    return; // none yet: made by the sync, or reported gone by the diff
-  }
-  if (!stat.isDirectory()) throw new Error(`the box's folder ${home} is not a folder any more (the box replaced it with a link?): discard the box to make it anew`);
-}
-
-export function writeManifest(runsDir: string, manifest: SyncManifest): void {
-  fs.mkdirSync(runsDir, { recursive: true });
-  const file = manifestFile(runsDir);
-  fs.writeFileSync(file + ".tmp", JSON.stringify(manifest));
-  fs.renameSync(file + ".tmp", file);
-}
-
-/**
- * Files under `root` (relative, `/`-separated) that a preview copies. `rules` are the `.gitignore`
- * rules from above `root`; each folder's own `.gitignore` joins on the way down, read from the same
- * folder under `rulesRoot`: a box is walked with the workspace's `.gitignore` files, so a preview
- * cannot hide its own changes, nor make a file it changed look deleted, by writing one.
- */
-export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = root): Promise<Map<string, FileStat>> {
-  const ownRules = path.resolve(rulesRoot) === path.resolve(root);
-  const files = new Map<string, FileStat>();
-  // Folder by folder, yielding to the event loop every `CHUNK_MS`: a box of 100,000 files is
-  // walked while the server goes on answering.
-  const stack: Array<[dir: string, rel: string, inherited: IgnoreRules]> = [[path.resolve(root), "", rules]];
-  let started = performance.now();
-  let seen = 0;
-  while (stack.length > 0) {
-    const [dir, rel, inherited] = stack.pop()!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue; // unreadable or vanished: skipped, the rest goes on
-    }
-    const here = ownRules
-      ? (entries.some((e) => e.name === ".gitignore") ? inherited.withFile(dir, rel) : inherited)
-      : inherited.withFile(rel ? path.join(rulesRoot, rel) : rulesRoot, rel);
-    for (const entry of entries) {
-      // (The clock is read every 256 entries: a folder may hold 100,000 files.)
-      if ((++seen & 255) === 0 && performance.now() - started > CHUNK_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        started = performance.now();
-      }
-      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      const full = `${dir}/${entry.name}`; // dir is absolute and normalised: cheaper than path.join per file
-      if (entry.isDirectory()) {
-        if (isSkippedFolder(entry.name) || here.ignores(childRel, true, entry.name)) continue;
-        stack.push([full, childRel, here]);
-      } else if (entry.isFile() || entry.isSymbolicLink()) {
-        if (entry.isSymbolicLink() && entry.name === "node_modules" && rel === "") continue; // our own link
-        if (here.ignores(childRel, false, entry.name)) continue;
-        const stat = statOf(full);
-        if (stat) files.set(childRel, stat);
-      }
-    }
-  }
-  return files;
-}
-
-/** A file's stat as walks record it, or undefined when it vanished. */
-export function statOf(full: string): FileStat | undefined {
-  try {
-    const stat = fs.lstatSync(full);
-    if (stat.isSymbolicLink()) return { kind: "link", size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o777, link: fs.readlinkSync(full) };
-    if (stat.isFile()) return { kind: "file", size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o7777 };
-  } catch {
-    // vanished
-  }
-  return undefined;
-}
-
-/** True when two stats describe the same content as far as size, mtime and kind can tell. */
-export function sameStat(a: FileStat | undefined, b: FileStat | undefined): boolean {
-  if (!a || !b || a.kind !== b.kind) return false;
-  if (a.kind === "link") return a.link === b.link;
-  return a.size === b.size && a.mtimeMs === b.mtimeMs;
-}
-
-/** Byte for byte (or link text for link) comparison of two files. */
-export function sameContent(aPath: string, a: FileStat, bPath: string, b: FileStat): boolean {
-  if (a.kind !== b.kind) return false;
-  if (a.kind === "link") return a.link === b.link;
-  if (a.size !== b.size) return false;
-  try {
-    return fs.readFileSync(aPath).equals(fs.readFileSync(bPath));
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Copies one file (or symlink) to `to`, replacing the file or symlink there; returns the copy's
- * stat. Used by `applyToWorkspace` (box → workspace), where a file is overwritten in place so the
- * user's file keeps its inode (hard links, ownership). A folder at `to` is replaced only when it is
- * empty: what it holds was not in the diff (an ignored file, one made since), and applying one
- * path never deletes a tree (`WorkspaceFolderInTheWay`).
- */
-export function copyEntry(from: string, to: string, stat: FileStat): FileStat | undefined {
-  if (stat.kind === "link") {
-    clearForFile(to);
-    fs.symlinkSync(stat.link!, to);
-  } else {
-    try {
-      fs.copyFileSync(from, to);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "EISDIR" && code !== "ENOTDIR" && code !== "EEXIST") throw error;
-      clearForFile(to);
-      fs.copyFileSync(from, to);
-    }
-  }
-  return statOf(to);
-}
-
-/** A workspace folder that holds files where the box has a file: not replaced by an apply. */
-export class WorkspaceFolderInTheWay extends Error {}
-
-/** Makes room for a file at `to`: removes a file or symlink there, or an empty folder; throws `WorkspaceFolderInTheWay` for a folder with anything in it. */
-function clearForFile(to: string): void {
-  let st: fs.Stats;
-  try { st = fs.lstatSync(to); } catch { return; } // nothing there
-  if (!st.isDirectory()) { fs.unlinkSync(to); return; }
-  try {
-    fs.rmdirSync(to);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
-    throw new WorkspaceFolderInTheWay("the workspace has a folder there that holds files the diff does not list (ignored, or made since): move them, then apply again");
-  }
-}
+import { IgnoreRules } from "./ignore.ts";
+import { manifestRoot, readManifest, writeManifest } from "./manifest.ts";
+import { checkHome, inChunks, sameContent, sameStat, statOf, walkTree, type FileStat } from "./tree.ts";
 
 /**
  * How a file is copied into the box. `COPYFILE_EXCL`: the copy is created with `O_CREAT | O_EXCL`,
@@ -258,24 +73,6 @@ function removeEntry(full: string): void {
   }
 }
 
-/**
- * Runs `task` over `items` synchronously, yielding to the event loop every `CHUNK_MS`: the server
- * keeps answering while a big company is copied, and the copies skip the thread pool's round
- * trips (synchronous copies measured twice as fast as promise-based ones on small files).
- */
-export async function inChunks<T>(items: T[], task: (item: T) => void): Promise<void> {
-  let started = performance.now();
-  for (const item of items) {
-    task(item);
-    if (performance.now() - started > CHUNK_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      started = performance.now();
-    }
-  }
-}
-
-const CHUNK_MS = 20;
-
 export interface SyncOptions {
   /** The company root (copied from). */
   root: string;
@@ -298,6 +95,8 @@ export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> 
   fs.mkdirSync(home, { recursive: true });
   const above = IgnoreRules.above(root);
   const source = await walkTree(root, above);
+  // Files and links are copied; a FIFO, socket or device of the workspace is no file to copy.
+  for (const [rel, stat] of source) if (stat.kind !== "file" && stat.kind !== "link") source.delete(rel);
   // A box last synced from another company (two companies' workflows of one name share a box
   // name) holds none of this company's files: it is made an exact copy, never merged.
   const synced = manifestRoot(runsDir);

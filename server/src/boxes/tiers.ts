@@ -3,7 +3,10 @@
  *
  * - `process`: `bash -c command` as the leader of a new session and process group. Killing the
  *   group ends the command and whatever it started, except what left the group (`setsid`, a
- *   double fork that calls `setpgid`). The system is not protected from the command.
+ *   double fork that calls `setpgid`). The system is not protected from the command. Run by
+ *   root, the command drops every capability and gets no-new-privileges (util-linux `setpriv`):
+ *   root's uid without root's powers (no mount over the machine's `/tmp`, no module loaded);
+ *   where `setpriv` cannot be had, the tier refuses to run as root and names the namespace tier.
  * - `namespace`: the same under bubblewrap: a user namespace (uid 1000 when we are root, so root
  *   inside is no root outside), a pid namespace, the system read-only, the box's home and private
  *   temporary folder read-write, the network shared (exposed ports work), `--die-with-parent`.
@@ -28,6 +31,63 @@ export interface TierChoice {
   tier: BoxTier;
   reason: string;
   bwrap?: string;
+  /** The process tier run by root: `setpriv`, which drops root's capabilities before the command. */
+  setpriv?: string;
+  /** Why no command can run in this tier here (the process tier as root without `setpriv`). */
+  refusal?: string;
+  /** The container tier's engine; absent when none is installed (each run then fails, saying so). */
+  engine?: ContainerEngine;
+}
+
+/** A container engine found on this machine. */
+export interface ContainerEngine {
+  /** `podman` or `docker`. */
+  name: string;
+  /** Its executable. */
+  file: string;
+}
+
+/** podman, else docker: the engine this machine has, if any. */
+export function findEngine(): ContainerEngine | undefined {
+  for (const name of ["podman", "docker"]) {
+    const file = findExecutable(name);
+    if (file) return { name, file };
+  }
+  return undefined;
+}
+
+/** Why the container tier cannot run here: no engine. */
+export const NO_ENGINE = "no container engine is installed: install podman (apt-get install podman runc fuse-overlayfs uidmap slirp4netns), or docker, or choose another tier (sanoma.boxes.isolation)";
+
+/** setpriv's arguments: no capability of any set, and no way to gain one (setuid binaries included). */
+export const SETPRIV_ARGS = ["--no-new-privs", "--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all", "--"];
+
+const setprivProbe = new Map<string, string | undefined>();
+
+/** Runs `true` under setpriv once; returns why it fails, or undefined when it works. */
+function probeSetpriv(setpriv: string): string | undefined {
+  if (setprivProbe.has(setpriv)) return setprivProbe.get(setpriv);
+  const probe = spawnSync(setpriv, [...SETPRIV_ARGS, bash(), "-c", "true"], { encoding: "utf8", timeout: 10_000, env: { PATH: BASE_PATH } });
+  const problem = probe.error ? probe.error.message : probe.status === 0 ? undefined : (probe.stderr || `exit ${probe.status ?? probe.signal}`).trim();
+  setprivProbe.set(setpriv, problem);
+  return problem;
+}
+
+/**
+ * The process tier: as root, with `setpriv` to drop root's powers, or refused. `setpriv` may name
+ * another path to try (tests: one that is not there).
+ */
+export function processTier(reason: string, options: { setpriv?: string } = {}): TierChoice {
+  if (process.getuid?.() !== 0) return { tier: "process", reason };
+  const setpriv = options.setpriv ?? findExecutable("setpriv");
+  const problem = setpriv === undefined ? "util-linux's setpriv is not installed" : fs.existsSync(setpriv) ? probeSetpriv(setpriv) : `${setpriv} does not exist`;
+  if (setpriv === undefined || problem !== undefined) {
+    return {
+      tier: "process", reason,
+      refusal: `the process tier runs no command as root without dropping root's powers, and cannot here (${problem}): install util-linux (setpriv), or use the namespace tier (set sanoma.boxes.isolation to namespace, with bubblewrap installed)`,
+    };
+  }
+  return { tier: "process", reason: `${reason}; run as root, so every capability is dropped (setpriv)`, setpriv };
 }
 
 /** Folders searched for `bash` and `bwrap` besides the server's PATH. */
@@ -80,13 +140,19 @@ export function probeBwrap(bwrap: string): string | undefined {
 /**
  * The tier for a setting: `auto` takes `namespace` when bubblewrap is installed and works here,
  * else `process`; asking for `namespace` where it cannot work falls back to `process` and says why.
+ * `container` is taken as asked: without an engine each run fails with `NO_ENGINE`.
  */
 export function chooseTier(setting: TierSetting = "auto"): TierChoice {
-  if (setting === "process") return { tier: "process", reason: "the setting asks for the process tier" };
+  if (setting === "process") return processTier("the setting asks for the process tier");
+  if (setting === "container") {
+    // No fallback: a box that cannot be made ready says why on each run (SPEC B4).
+    const engine = findEngine();
+    return engine ? { tier: "container", reason: `the setting asks for the container tier (${engine.name})`, engine } : { tier: "container", reason: NO_ENGINE };
+  }
   const bwrap = findExecutable("bwrap");
-  if (!bwrap) return { tier: "process", reason: "bubblewrap (bwrap) is not installed" };
+  if (!bwrap) return processTier("bubblewrap (bwrap) is not installed");
   const problem = probeBwrap(bwrap);
-  if (problem) return { tier: "process", reason: `bubblewrap cannot make a namespace here: ${problem}` };
+  if (problem) return processTier(`bubblewrap cannot make a namespace here: ${problem}`);
   return { tier: "namespace", reason: setting === "namespace" ? "the setting asks for the namespace tier" : "bubblewrap is installed", bwrap };
 }
 
@@ -120,6 +186,8 @@ export function namespaceArgs(where: { home: string; tmp: string | undefined; cw
  * namespace holds other processes than this shell (its pid 1).
  */
 const NAMESPACE_WRAPPER = [
+  // `S`: the namespaces are made, the command starts (what bubblewrap said before it is its own failure).
+  "echo S >&3",
   'SHLVL=$((SHLVL - 1)) "$0" -c "$1" 3>&-',
   "echo $? >&3",
   // Let go of the run's pipes: only what the command left running may hold them now.
@@ -134,11 +202,18 @@ export interface SpawnPlan {
   file: string;
   args: string[];
   statusFd: boolean;
+  /**
+   * Where the leader marks the command's start, when it sets the box up first: `fd3` (the
+   * namespace wrapper's `S`), `stderr` (a container's wrapper, `STARTED_MARK`). Before the mark,
+   * what the leader says is its own failure.
+   */
+  started?: "fd3" | "stderr";
 }
 
 export function planSpawn(choice: TierChoice, where: { home: string; tmp: string; cwd: string }, command: string): SpawnPlan {
   if (choice.tier === "namespace" && choice.bwrap) {
-    return { file: choice.bwrap, args: [...namespaceArgs(where), bash(), "-c", NAMESPACE_WRAPPER, bash(), command], statusFd: true };
+    return { file: choice.bwrap, args: [...namespaceArgs(where), bash(), "-c", NAMESPACE_WRAPPER, bash(), command], statusFd: true, started: "fd3" };
   }
+  if (choice.setpriv) return { file: choice.setpriv, args: [...SETPRIV_ARGS, bash(), "-c", command], statusFd: false };
   return { file: bash(), args: ["-c", command], statusFd: false };
 }

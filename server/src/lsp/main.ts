@@ -158,6 +158,7 @@ connection.onInitialized(() => {
     watchOurselves(s);
   }
   void s.start(watching);
+  void boxes?.readSettings(); // box requests wait for it: nothing runs in a tier the settings did not choose
   try { connection.workspace.onDidChangeWorkspaceFolders((e) => {
     const added = e.added.map((f) => toPath(f.uri)).filter((p): p is string => !!p);
     const removed = e.removed.map((f) => toPath(f.uri)).filter((p): p is string => !!p);
@@ -199,7 +200,7 @@ connection.onDidChangeWatchedFiles((params) => {
     } catch (e) { log(`watched file ${file} failed: ${(e as Error).stack}`); }
   }
 });
-connection.onDidChangeConfiguration((params) => { void session?.settingsChanged(params?.settings); });
+connection.onDidChangeConfiguration((params) => { void session?.settingsChanged(params?.settings); void boxes?.readSettings(); });
 
 connection.onHover(guard("hover", null, hover));
 connection.onDefinition(guard("definition", null, definition));

@@ -17,8 +17,13 @@ export const SettingsSchema = z.object({
   rules: z.record(z.string(), Level).default({}),
   exclude: z.array(z.string()).default([]),
   companyRoots: z.array(z.string()).default([]),
-  preview: z.object({ command: z.string().default("npx --no-install sanoma preview ${file}#${export}") }).default({}),
-  boxes: z.object({ isolation: z.enum(["auto", "process", "namespace"]).default("auto") }).default({}),
+  preview: z.object({ command: z.string().default("${sanoma} preview ${file}#${export}") }).default({}),
+  boxes: z.object({
+    isolation: z.enum(["auto", "process", "namespace", "container"]).default("auto"),
+    image: z.string().default(""),
+    memory: z.number().int().min(64).default(2048),
+    processes: z.number().int().min(16).default(1024),
+  }).default({}),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

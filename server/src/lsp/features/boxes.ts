@@ -3,6 +3,10 @@
  * `BoxService`; its events and state changes go out as notifications. A refused box name answers
  * a JSON-RPC error whose message is the spec's sentence. The `sanoma.preview` command (the code
  * lens's) runs a preview for clients that execute commands through the server.
+ *
+ * Nothing runs before the settings are read: every request waits for the first reading of the
+ * workspace's `sanoma` settings (asked once the client said `initialized`), so a run sent at once
+ * runs in the tier the settings name, never the default's. A preview reads its own company's.
  */
 import * as path from "node:path";
 import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type Connection, type InitializeParams } from "vscode-languageserver/node";
@@ -10,18 +14,46 @@ import {
   BoxesApplyRequest, BoxesChangedNotification, BoxesEventNotification, BoxesPreviewRequest, BoxesRunRequest, type BoxesApplyParams, type BoxesPreviewParams, type BoxesRunParams,
 } from "../../protocol.ts";
 import { BoxService, boxRequestHandlers } from "../../boxes/service.ts";
+import { roleOf } from "../../core/company.ts";
+import { readFacts } from "../../core/facts.ts";
+import { nodeFileSystem } from "../../node/fs.ts";
 import type { Session } from "../session.ts";
+import type { Settings } from "../settings.ts";
 
 export interface Boxes {
   service: BoxService;
   /** Runs the preview of `{ uri, export }` (the code lens's arguments). */
   preview(args: { uri: string; export: string }): Promise<unknown>;
+  /** Reads the workspace's settings (at `initialized`, and when they change); boxes requests wait for the first reading. */
+  readSettings(): Promise<void>;
   dispose(): Promise<void>;
+}
+
+/**
+ * The exported workflows of a company's file as the code lenses offer them (read from disk, which
+ * is what a preview copies), or undefined when the file is no workflow source (SPEC A3).
+ */
+export function workflowExports(root: string, rel: string): string[] | undefined {
+  if (!roleOf(rel).isWorkflowSource) return undefined;
+  const file = path.join(root, rel);
+  const text = nodeFileSystem.readFile(file);
+  return text === undefined ? [] : readFacts(file, text).workflows.map((w) => w.name);
+}
+
+/** What the box service takes of the settings. */
+function boxSettings(s: Settings) {
+  return {
+    tier: s.boxes.isolation,
+    previewCommand: s.preview.command,
+    container: { image: s.boxes.image || undefined, memoryMiB: s.boxes.memory, processes: s.boxes.processes },
+  };
 }
 
 export function attachBoxes(connection: Connection, session: Session, params: InitializeParams): Boxes {
   const opts = (params.initializationOptions ?? {}) as { boxesDir?: unknown };
-  const service = new BoxService({ boxesDir: typeof opts.boxesDir === "string" && path.isAbsolute(opts.boxesDir) ? opts.boxesDir : undefined });
+  const service = new BoxService({ boxesDir: typeof opts.boxesDir === "string" && path.isAbsolute(opts.boxesDir) ? opts.boxesDir : undefined, workflowsOf: workflowExports });
+  let settingsRead!: () => void;
+  const firstSettings = new Promise<void>((resolve) => (settingsRead = resolve));
   if (service.unavailable) session.options.log(service.unavailable);
   service.onEvent((e) => void connection.sendNotification(BoxesEventNotification, e).catch(() => undefined));
   service.onChanged((e) => void connection.sendNotification(BoxesChangedNotification, e).catch(() => undefined));
@@ -30,6 +62,7 @@ export function attachBoxes(connection: Connection, session: Session, params: In
   const handle = <P, R>(method: string, run: (p: P, token: CancellationToken) => Promise<R>) =>
     connection.onRequest(method, async (p: P, token: CancellationToken) => {
       try {
+        await firstSettings;
         return await run(p, token);
       } catch (e) {
         if (e instanceof ResponseError) throw e;
@@ -38,19 +71,16 @@ export function attachBoxes(connection: Connection, session: Session, params: In
       }
     });
 
-  /** Settings of the company a preview is in: its command and the isolation tier. */
-  const configureFor = (root: string) => {
-    const s = session.settingsOf(root);
-    service.configure({ tier: s.boxes.isolation, previewCommand: s.preview.command });
+  /** Settings of the company a preview is in, read now (its company may not be indexed yet): its command and the isolation tier. */
+  const configureFor = async (root: string) => {
+    const s = await session.fetchSettings(root);
+    service.configure(boxSettings(s));
   };
-
-  // The tier and preview command follow the settings of the company pulled last (a preview applies its own company's).
-  session.settingsListeners.push((_root, s) => service.configure({ tier: s.boxes.isolation, previewCommand: s.preview.command }));
 
   // Every request goes straight to the service, but for two that touch a company: a preview takes
   // its company's settings, and applying files back re-reads them at once rather than wait for a watcher.
   for (const [method, run] of boxRequestHandlers(service)) {
-    if (method === BoxesPreviewRequest) handle(method, (p: BoxesPreviewParams) => { configureFor(p.root); return service.preview(p); });
+    if (method === BoxesPreviewRequest) handle(method, async (p: BoxesPreviewParams) => { if (typeof p?.root === "string") await configureFor(p.root); return service.preview(p); });
     // A waited run the client cancels ($/cancelRequest) is stopped, and answers RequestCancelled.
     else if (method === BoxesRunRequest) handle(method, async (p: BoxesRunParams, token) => {
       const abort = new AbortController();
@@ -63,7 +93,7 @@ export function attachBoxes(connection: Connection, session: Session, params: In
     });
     else if (method === BoxesApplyRequest) handle(method, async (p: BoxesApplyParams) => {
       const result = await service.apply(p);
-      const root = (await service.diff({ name: p.name }).catch(() => undefined))?.root;
+      const root = service.rootOf(p.name);
       if (root) for (const rel of result.applied) session.diskChanged(path.join(root, rel), "changed");
       return result;
     });
@@ -73,11 +103,20 @@ export function attachBoxes(connection: Connection, session: Session, params: In
   return {
     service,
     async preview(args) {
+      await firstSettings;
       const file = session.filePath(args.uri);
       const company = file ? session.ws.companyOf(file) : undefined;
       if (!file || !company) throw new ResponseError(ErrorCodes.InvalidParams, `${args.uri} is in no Sanoma company`);
-      configureFor(company.root);
+      await configureFor(company.root);
       return service.preview({ root: company.root, file, export: args.export });
+    },
+    async readSettings() {
+      // The tier is a machine setting (the same for every folder); the first folder's answer is it.
+      try {
+        service.configure(boxSettings(await session.fetchSettings(session.options.folders[0])));
+      } finally {
+        settingsRead();
+      }
     },
     dispose: () => service.dispose(),
   };

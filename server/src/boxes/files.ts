@@ -1,0 +1,232 @@
+/**
+ * Reading a box's files, and writing into the workspace, without trusting what the box made
+ * (SPEC B5: `diff` and `apply` are a security boundary).
+ *
+ * A box's file is read from **one descriptor**: opened without following a link (`O_NOFOLLOW`) and
+ * without blocking (`O_NONBLOCK`: a FIFO opens at once instead of waiting for a writer that never
+ * comes), checked with `fstat` to be a regular file, and checked to be where it was asked for
+ * (`/proc/self/fd`: a folder on the way that the box swapped for a link leads elsewhere). What is
+ * compared and what is copied are then that descriptor's bytes, and its `fstat` is the file's
+ * fingerprint: a file changed since the diff has another one.
+ *
+ * A file is written into the workspace only under real folders of the company (each parent
+ * `lstat`-ed at write time: never a link), beside its target under a name of its own (created with
+ * `O_EXCL | O_NOFOLLOW`), then renamed into place: a link at the target is never written through.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { randomBytes } from "node:crypto";
+
+/** What is at a path, as a walk or `fstat` sees it. */
+export type EntryKind = "file" | "link" | "fifo" | "socket" | "device" | "folder";
+
+/** The kind of an `lstat`/`fstat` result. */
+export function kindOf(stat: fs.Stats | fs.BigIntStats): EntryKind {
+  if (stat.isFile()) return "file";
+  if (stat.isSymbolicLink()) return "link";
+  if (stat.isDirectory()) return "folder";
+  if (stat.isFIFO()) return "fifo";
+  if (stat.isSocket()) return "socket";
+  return "device";
+}
+
+/** How a kind is named to the user. */
+export function kindName(kind: EntryKind): string {
+  switch (kind) {
+    case "file": return "a file";
+    case "link": return "a symlink";
+    case "fifo": return "a FIFO (named pipe)";
+    case "socket": return "a socket";
+    case "device": return "a device";
+    case "folder": return "a folder";
+  }
+}
+
+/**
+ * A file's identity and content as far as `fstat` tells: another file renamed into its place, or
+ * a write, changes it (`ctime` moves with every write and cannot be set back by the box).
+ */
+export function fingerprintOf(stat: fs.BigIntStats): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+}
+
+/** A regular file opened for reading; `close()` it. */
+export interface OpenedFile {
+  fd: number;
+  stat: fs.BigIntStats;
+  fingerprint: string;
+  close(): void;
+}
+
+/** Why a path could not be opened as a regular file: it is not one (`kind`), or is gone or unreachable. */
+export interface NotRegular {
+  kind?: EntryKind;
+  problem: string;
+}
+
+const HAS_PROC_FD = process.platform === "linux" && fs.existsSync("/proc/self/fd");
+
+/**
+ * Opens `full` as a regular file: one descriptor, no link followed at its end, never blocking, and
+ * (where `/proc` tells) really at `expected`, the path with every folder resolved, so a folder on
+ * the way that was swapped for a link is caught.
+ */
+export function openRegular(full: string, expected: string): OpenedFile | NotRegular {
+  let fd: number;
+  try {
+    fd = fs.openSync(full, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // ELOOP: the last segment is a link (O_NOFOLLOW); on some systems EMLINK or EFTYPE.
+    if (code === "ELOOP" || code === "EMLINK" || code === "EFTYPE") return { kind: "link", problem: "it is a symlink" };
+    if (code === "ENOENT" || code === "ENOTDIR") return { problem: "it is gone" };
+    if (code === "ENXIO") return { kind: "socket", problem: "it is a socket" };
+    return { problem: `it cannot be read (${code ?? (error as Error).message})` };
+  }
+  let stat: fs.BigIntStats;
+  try {
+    stat = fs.fstatSync(fd, { bigint: true });
+  } catch (error) {
+    fs.closeSync(fd);
+    return { problem: `it cannot be read (${(error as NodeJS.ErrnoException).code})` };
+  }
+  const kind = kindOf(stat);
+  if (kind !== "file") {
+    fs.closeSync(fd);
+    return { kind, problem: `it is ${kindName(kind)}` };
+  }
+  if (!isAt(fd, expected)) {
+    fs.closeSync(fd);
+    return { problem: "a folder on its way is a link (or it moved meanwhile)" };
+  }
+  return { fd, stat, fingerprint: fingerprintOf(stat), close: () => fs.closeSync(fd) };
+}
+
+/** Whether the descriptor's file is at `expected` (true where the system cannot tell). */
+function isAt(fd: number, expected: string): boolean {
+  if (!HAS_PROC_FD) return true;
+  try {
+    return fs.readlinkSync(`/proc/self/fd/${fd}`) === expected;
+  } catch {
+    return false;
+  }
+}
+
+const CHUNK = 1024 * 1024;
+
+/** Whether two descriptors hold the same bytes, read from their starts. */
+export function sameBytes(a: number, b: number): boolean {
+  const bufA = Buffer.allocUnsafe(CHUNK);
+  const bufB = Buffer.allocUnsafe(CHUNK);
+  for (let position = 0; ; ) {
+    const n = readFully(a, bufA, position);
+    const m = readFully(b, bufB, position);
+    if (n !== m) return false;
+    if (n === 0) return true;
+    if (bufA.compare(bufB, 0, m, 0, n) !== 0) return false;
+    position += n;
+  }
+}
+
+/** Reads up to a buffer's length at `position`, short only at the end of the file. */
+function readFully(fd: number, buffer: Buffer, position: number): number {
+  let total = 0;
+  while (total < buffer.length) {
+    const n = fs.readSync(fd, buffer, total, buffer.length - total, position + total);
+    if (n === 0) break;
+    total += n;
+  }
+  return total;
+}
+
+/** Copies every byte of `from` (from its start) to `to` (at its current position). */
+export function copyBytes(from: number, to: number): void {
+  const buffer = Buffer.allocUnsafe(CHUNK);
+  for (let position = 0; ; ) {
+    const n = readFully(from, buffer, position);
+    if (n === 0) return;
+    let written = 0;
+    while (written < n) written += fs.writeSync(to, buffer, written, n - written);
+    position += n;
+  }
+}
+
+/** Whether the regular file at `full` (a workspace file) holds the bytes of `fd`, read without blocking or following a link. */
+export function sameAsFile(fd: number, full: string): boolean {
+  const other = openRegular(full, realOr(full));
+  if (!("fd" in other)) return false;
+  try {
+    return sameBytes(fd, other.fd);
+  } finally {
+    other.close();
+  }
+}
+
+/** `full` with its folders resolved (the path `/proc` names for it), or as given when they cannot be. */
+export function realOr(full: string): string {
+  try {
+    return path.join(fs.realpathSync(path.dirname(full)), path.basename(full));
+  } catch {
+    return full;
+  }
+}
+
+/** A write into the workspace refused: its message says why, for the apply's `skipped`. */
+export class WorkspaceWriteRefused extends Error {}
+
+/**
+ * Makes sure every folder of `rel` (company-relative, `/`-separated) under `realRoot` is a real
+ * folder, making the missing ones; refuses a link or a file on the way. Returns the parent's path.
+ */
+export function realParentIn(realRoot: string, rel: string): string {
+  const segments = rel.split("/");
+  let current = realRoot;
+  for (let i = 0; i < segments.length - 1; i++) {
+    current = `${current}/${segments[i]}`;
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.lstatSync(current);
+    } catch {
+      stat = undefined;
+    }
+    if (!stat) {
+      try {
+        fs.mkdirSync(current);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
+      stat = fs.lstatSync(current); // what is there now: a link made meanwhile is refused below
+    }
+    if (stat.isSymbolicLink()) throw new WorkspaceWriteRefused(`${segments.slice(0, i + 1).join("/")} is a symlink in the workspace: apply never writes through a link`);
+    if (!stat.isDirectory()) throw new WorkspaceWriteRefused(`${segments.slice(0, i + 1).join("/")} is ${kindName(kindOf(stat))} in the workspace, not a folder`);
+  }
+  return current;
+}
+
+/**
+ * Writes the bytes of `from` to `<parent>/<name>`: into a new file beside it (`O_EXCL`, so never
+ * an existing file or link), renamed into place. `owner`: the uid and gid to give it (a server run
+ * by root keeps a user's file theirs). `stillSame` is asked once the bytes are copied: false
+ * (the source changed meanwhile) leaves the target as it was.
+ */
+export function writeBeside(parent: string, name: string, from: number, mode: number, owner: { uid: number; gid: number } | undefined, stillSame: () => boolean): void {
+  const target = `${parent}/${name}`;
+  const temp = `${parent}/.${name}.sanoma-apply-${randomBytes(6).toString("hex")}`;
+  const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
+  let renamed = false;
+  try {
+    try {
+      if (!isAt(fd, temp)) throw new WorkspaceWriteRefused(`a folder on the way to ${name} moved while it was written`);
+      copyBytes(from, fd);
+      if (!stillSame()) throw new WorkspaceWriteRefused("the box changed it while it was copied: show the changes again");
+      if (owner) fs.fchownSync(fd, owner.uid, owner.gid);
+      fs.fchmodSync(fd, mode);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, target);
+    renamed = true;
+  } finally {
+    if (!renamed) fs.rmSync(temp, { force: true });
+  }
+}

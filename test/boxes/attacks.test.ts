@@ -1,0 +1,335 @@
+/**
+ * A box's `diff` and `apply` as a security boundary (issue 18), each attack written as the attacker
+ * would: a real box in the namespace tier (its processes cannot write outside the home), whose
+ * command makes the links, the FIFO, the swap loop; then the server's own diff and apply, which
+ * must never carry the box's reach into the workspace or beyond. And the smaller holes found
+ * beside them: NUL in a run's parameters, a shared boxes folder, `sub/..`, apply paths that are
+ * no strings, previews of what is no workflow or of a CLI that is not installed, root in the
+ * process tier.
+ */
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { Box } from "../../server/src/boxes/box.ts";
+import { BoxService } from "../../server/src/boxes/service.ts";
+import { Supervisor } from "../../server/src/boxes/supervisor.ts";
+import { processTier } from "../../server/src/boxes/tiers.ts";
+import { workflowExports } from "../../server/src/lsp/features/boxes.ts";
+import { cleanupTempDirs, processesWith, tempDir, token, waitFor, writeTree } from "./helpers.ts";
+
+after(cleanupTempDirs);
+
+const COMPANY = `
+//- /sanoma.config.ts
+export default defineConfig({ name: "acme" });
+//- /apps/maps/workflows/route.ts
+export const route = defineWorkflow({});
+//- /apps/maps/lib/existing.ts
+export const existing = 1;
+//- /resources/data.ts
+export const orders = collection({ key: "id" });
+//- /.git/hooks/README
+git runs hooks from here
+`;
+
+const services: BoxService[] = [];
+after(async () => {
+  for (const s of services) await s.dispose();
+});
+
+/** A company, a preview box of it in the namespace tier (synced, its command run), and helpers to act in the box. */
+async function previewed(tier: "namespace" | "process" = "namespace") {
+  const root = path.join(tempDir(), "acme");
+  writeTree(root, COMPANY);
+  const boxes = new BoxService({ boxesDir: tempDir(), tier, workflowsOf: workflowExports });
+  services.push(boxes);
+  const preview = await boxes.preview({ root, file: "apps/maps/workflows/route.ts", export: "route", command: "true", wait: true });
+  assert.equal(preview.tier, tier);
+  const name = preview.name;
+  const inBox = async (command: string) => {
+    const run = await boxes.run({ name, command, wait: true });
+    assert.equal(run.result?.exitCode, 0, run.result?.stderr);
+    return run.result!;
+  };
+  return { root, boxes, name, home: path.join(boxes.boxesDir, name), inBox };
+}
+
+const exists = (p: string) => { try { fs.lstatSync(p); return true; } catch { return false; } };
+
+describe("attacks on diff and apply, namespace tier", () => {
+  test("1. two-step apply through a link: a link the box made is listed as a symlink and never applied, so nothing is written through it (.git/hooks, the config)", async () => {
+    const { root, boxes, name, inBox } = await previewed();
+    const hook = path.join(root, ".git/hooks/pre-commit");
+    const config = fs.readFileSync(path.join(root, "sanoma.config.ts"), "utf8");
+    // Step one: links to the places the box wants to write.
+    await inBox("ln -s ../../../.git/hooks/pre-commit apps/maps/lib/hook.ts && ln -s ../sanoma.config.ts resources/extra.ts");
+    const diff = await boxes.diff({ name });
+    const listed = Object.fromEntries(diff.files.map((f) => [f.path, f]));
+    for (const rel of ["apps/maps/lib/hook.ts", "resources/extra.ts"]) {
+      assert.equal(listed[rel]?.change, "added", rel);
+      assert.equal(listed[rel]?.kind, "symlink", `${rel}: the diff says it is a link`);
+      assert.match(listed[rel]?.refused ?? "", /symlink .*apply never copies a link/);
+      assert.equal(listed[rel]?.boxFile, undefined, "no box file to open in a diff editor: it leads elsewhere");
+    }
+    const first = await boxes.apply({ name, files: ["apps/maps/lib/hook.ts", "resources/extra.ts"] });
+    assert.deepEqual(first.applied, []);
+    assert.deepEqual(first.skipped.map((s) => s.path), ["apps/maps/lib/hook.ts", "resources/extra.ts"]);
+    assert.ok(!exists(path.join(root, "apps/maps/lib/hook.ts")) && !exists(path.join(root, "resources/extra.ts")), "the workspace holds no link");
+    // Step two: the links become files holding a script; applying them writes files, never through a link.
+    await inBox("for f in apps/maps/lib/hook.ts resources/extra.ts; do rm $f; printf '#!/bin/sh\\necho pwned\\n' > $f; chmod 755 $f; done");
+    const unseen = await boxes.apply({ name, files: ["apps/maps/lib/hook.ts"] });
+    assert.deepEqual(unseen.skipped, [{ path: "apps/maps/lib/hook.ts", reason: "the box changed it since the diff: show the changes again" }]);
+    assert.deepEqual((await boxes.diff({ name })).files.map((f) => [f.path, f.kind]), [["apps/maps/lib/hook.ts", "file"], ["resources/extra.ts", "file"]]);
+    const second = await boxes.apply({ name, files: ["apps/maps/lib/hook.ts", "resources/extra.ts"] });
+    assert.deepEqual(second.applied, ["apps/maps/lib/hook.ts", "resources/extra.ts"]);
+    assert.equal(exists(hook), false, ".git/hooks/pre-commit was never written");
+    assert.equal(fs.readFileSync(path.join(root, "sanoma.config.ts"), "utf8"), config, "the config is untouched");
+    assert.equal(fs.lstatSync(path.join(root, "apps/maps/lib/hook.ts")).isFile(), true);
+  });
+
+  test("1b. a workspace path that is a link, or lies under one, is never written through: skipped with the reason", async () => {
+    const { root, boxes, name, inBox } = await previewed();
+    // The user's own links: a file, and a folder, each leading elsewhere in the company.
+    fs.mkdirSync(path.join(root, "shared/lib"), { recursive: true });
+    fs.writeFileSync(path.join(root, "shared/config.ts"), "export const shared = 1;\n");
+    fs.symlinkSync("../shared/config.ts", path.join(root, "resources/config.ts"));
+    fs.symlinkSync("../shared/lib", path.join(root, "resources/lib"));
+    await boxes.preview({ root, file: "apps/maps/workflows/route.ts", export: "route", command: "true", wait: true });
+    // The box replaces the file link with a file, and the folder link with a folder.
+    await inBox("rm resources/config.ts && echo 'export const shared = 666;' > resources/config.ts && rm resources/lib && mkdir resources/lib && echo evil > resources/lib/new.ts");
+    const diff = await boxes.diff({ name });
+    assert.deepEqual(diff.files.map((f) => [f.path, f.change, f.kind]), [["resources/config.ts", "modified", "file"], ["resources/lib", "deleted", undefined], ["resources/lib/new.ts", "added", "file"]]);
+    const result = await boxes.apply({ name, files: ["resources/config.ts", "resources/lib/new.ts"] });
+    assert.deepEqual(result.applied, []);
+    assert.deepEqual(result.skipped, [
+      { path: "resources/config.ts", reason: "resources/config.ts is a symlink in the workspace: apply never writes through a link (replace it by hand if you want the box's file there)" },
+      { path: "resources/lib/new.ts", reason: "resources/lib is a symlink in the workspace: apply never writes through a link" },
+    ]);
+    assert.equal(fs.readFileSync(path.join(root, "shared/config.ts"), "utf8"), "export const shared = 1;\n");
+    assert.deepEqual(fs.readdirSync(path.join(root, "shared/lib")), []);
+  });
+
+  test("2. a loop swapping a file and a link to a secret onto one path (and a folder and a link on its way): no apply ever brings the secret, or a link, into the workspace", async () => {
+    const { root, boxes, name, inBox } = await previewed();
+    const secrets = tempDir();
+    const secret = path.join(secrets, "f.ts");
+    fs.writeFileSync(secret, "the machine's secret\n", { mode: 0o600 });
+    if (process.getuid?.() === 0) {
+      // A root-only secret, as the server (root) can read and the box (no power outside its namespace) cannot.
+      fs.chownSync(secret, 65534, 65534);
+      const tried = await boxes.run({ name, command: `cat ${secret}`, wait: true });
+      assert.notEqual(tried.result?.exitCode, 0, "the box itself cannot read it");
+    }
+    await inBox("mkdir -p .scratch apps/maps/sub && echo benign > apps/maps/sub/f.ts");
+    // As tight as an attacker writes it: no process started per swap. `f.ts` is a file, then a link
+    // to the secret; the folder `sub` is a folder, then a link to the secret's folder.
+    const loop = token("swap");
+    const script = [
+      'const fs = require("fs");',
+      "for (;;) { try {",
+      `fs.symlinkSync(${JSON.stringify(secret)}, ".scratch/l"); fs.renameSync(".scratch/l", "apps/maps/lib/f.ts");`,
+      'fs.writeFileSync(".scratch/f", "benign\\n"); fs.renameSync(".scratch/f", "apps/maps/lib/f.ts");',
+      `fs.renameSync("apps/maps/sub", ".scratch/sub"); fs.symlinkSync(${JSON.stringify(secrets)}, "apps/maps/sub");`,
+      'fs.unlinkSync("apps/maps/sub"); fs.renameSync(".scratch/sub", "apps/maps/sub");',
+      "} catch {} }",
+    ].join(" ");
+    const run = await boxes.run({ name, command: `exec -a ${loop} node -e '${script}'` });
+    try {
+      await waitFor(() => processesWith(loop).length > 0, 15_000, "the loop");
+      await waitFor(() => fs.existsSync(path.join(boxes.boxesDir, name, ".scratch/f")), 15_000, "the loop's first swaps");
+      let applied = 0;
+      for (let i = 0; i < 200; i++) {
+        const result = await boxes.apply({ name, files: ["apps/maps/lib/f.ts", "apps/maps/sub/f.ts"] });
+        applied += result.applied.length;
+        for (const rel of ["apps/maps/lib/f.ts", "apps/maps/sub/f.ts"]) {
+          const target = path.join(root, rel);
+          if (!exists(target)) continue;
+          const stat = fs.lstatSync(target);
+          assert.equal(stat.isSymbolicLink(), false, `apply ${i} put a link in the workspace at ${rel}`);
+          assert.equal(fs.readFileSync(target, "utf8"), "benign\n", `apply ${i} wrote something else than the box's file at ${rel}`);
+          assert.equal(stat.mode & 0o777, 0o644);
+        }
+      }
+      assert.ok(applied > 0, "the box's regular files were applied at times");
+    } finally {
+      await boxes.stop({ name, runId: run.runId });
+    }
+  });
+
+  test("3. a link into the box's own home is a link like any other: listed, never applied", async () => {
+    const { root, boxes, name, inBox } = await previewed();
+    await inBox('mkdir -p .stash && echo "export const payload = 1;" > .stash/payload.ts && ln -s "$HOME/.stash/payload.ts" resources/extra.ts');
+    const [change] = (await boxes.diff({ name })).files;
+    assert.deepEqual([change?.path, change?.kind], ["resources/extra.ts", "symlink"]);
+    assert.match(change!.refused!, /symlink here \(to .*\/\.stash\/payload\.ts\): apply never copies a link/);
+    const result = await boxes.apply({ name, files: ["resources/extra.ts"] });
+    assert.deepEqual(result.applied, []);
+    assert.equal(exists(path.join(root, "resources/extra.ts")), false);
+  });
+
+  test("4. a FIFO, a socket or a device in the box is listed with its kind, and never opened or applied", async () => {
+    const { root, boxes, name, inBox } = await previewed();
+    await inBox("mkfifo resources/pipe.ts && rm resources/data.ts && mkfifo resources/data.ts && python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind(\"resources/sock.ts\")'");
+    const diff = await boxes.diff({ name });
+    assert.deepEqual(diff.files.map((f) => [f.path, f.change, f.kind]), [
+      ["resources/data.ts", "modified", "fifo"],
+      ["resources/pipe.ts", "added", "fifo"],
+      ["resources/sock.ts", "added", "socket"],
+    ]);
+    for (const f of diff.files) assert.match(f.refused ?? "", /apply copies regular files only/);
+    const result = await boxes.apply({ name, files: diff.files.map((f) => f.path) });
+    assert.deepEqual(result.applied, []);
+    assert.equal(fs.readFileSync(path.join(root, "resources/data.ts"), "utf8"), 'export const orders = collection({ key: "id" });\n');
+  });
+
+  test("5. a file both sides changed is skipped unless the request names it in overwrite", async () => {
+    const { root, boxes, name, inBox } = await previewed();
+    const config = path.join(root, "sanoma.config.ts");
+    fs.writeFileSync(config, "// the user's own edit\n");
+    await inBox("echo '// the box edit' > sanoma.config.ts");
+    const [change] = (await boxes.diff({ name })).files;
+    assert.deepEqual([change?.path, change?.workspaceChanged], ["sanoma.config.ts", true]);
+    const refused = await boxes.apply({ name, files: ["sanoma.config.ts"] });
+    assert.deepEqual(refused, { applied: [], skipped: [{ path: "sanoma.config.ts", reason: "it changed in the workspace too since the box was synced: name it in overwrite to replace your version" }] });
+    assert.equal(fs.readFileSync(config, "utf8"), "// the user's own edit\n");
+    const overwritten = await boxes.apply({ name, files: ["sanoma.config.ts"], overwrite: ["./sanoma.config.ts"] });
+    assert.deepEqual(overwritten, { applied: ["sanoma.config.ts"], skipped: [] });
+    assert.equal(fs.readFileSync(config, "utf8"), "// the box edit\n");
+  });
+
+  test("a file the box changed after the diff was shown is skipped, said; shown again, it applies", async () => {
+    const { root, boxes, name, inBox } = await previewed();
+    await inBox("echo 'reviewed' > apps/maps/lib/existing.ts");
+    assert.deepEqual((await boxes.diff({ name })).files.map((f) => f.path), ["apps/maps/lib/existing.ts"]);
+    await inBox("echo 'not what you reviewed' > apps/maps/lib/existing.ts");
+    const result = await boxes.apply({ name, files: ["apps/maps/lib/existing.ts"] });
+    assert.deepEqual(result.skipped, [{ path: "apps/maps/lib/existing.ts", reason: "the box changed it since the diff: show the changes again" }]);
+    assert.equal(fs.readFileSync(path.join(root, "apps/maps/lib/existing.ts"), "utf8"), "export const existing = 1;\n");
+    await boxes.diff({ name });
+    assert.deepEqual((await boxes.apply({ name, files: ["apps/maps/lib/existing.ts"] })).applied, ["apps/maps/lib/existing.ts"]);
+    assert.equal(fs.readFileSync(path.join(root, "apps/maps/lib/existing.ts"), "utf8"), "not what you reviewed\n");
+  });
+});
+
+describe("attacks on a run's parameters and the boxes folder", () => {
+  test("6. NUL in a command, cwd or env is refused as bad params, and nothing is started or recorded", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "namespace" });
+    services.push(boxes);
+    const bad: { command: string; cwd?: string; env?: Record<string, string> }[] = [{ command: "echo a\0b" }, { command: "true", cwd: "sub\0x" }, { command: "true", env: { X: "a\0b" } }, { command: "true", env: { "X\0Y": "1" } }];
+    for (const params of bad) {
+      await assert.rejects(boxes.run({ name: "nul", wait: true, ...params }), (e: Error) => e instanceof TypeError && /NUL/.test(e.message) || /no variable's name/.test(e.message), JSON.stringify(params));
+    }
+    assert.deepEqual((await boxes.runs({ name: "nul" })).runs, [], "no run is recorded (one stayed 'running' for ever)");
+    assert.deepEqual((await boxes.events({ name: "nul" })).events, []);
+  });
+
+  test("6. an existing boxes folder is never re-permissioned: the boxes live in a private folder of the server's inside it", async () => {
+    const shared = path.join(tempDir(), "shared");
+    fs.mkdirSync(shared);
+    fs.chmodSync(shared, 0o1777); // like /tmp
+    const boxes = new BoxService({ boxesDir: shared, tier: "namespace" });
+    services.push(boxes);
+    assert.equal(fs.statSync(shared).mode & 0o7777, 0o1777, "the shared folder keeps its mode");
+    assert.equal(boxes.boxesDir, path.join(shared, `sanoma-boxes-${process.getuid!()}`));
+    assert.equal(fs.statSync(boxes.boxesDir).mode & 0o777, 0o700);
+    assert.equal((await boxes.list()).boxesDir, boxes.boxesDir);
+    assert.equal((await boxes.run({ name: "b", command: "pwd", wait: true })).result?.stdout, `${path.join(boxes.boxesDir, "b")}\n`);
+    // Another user's folder of that name is not taken.
+    const other = path.join(tempDir(), "other");
+    fs.mkdirSync(path.join(other, `sanoma-boxes-${process.getuid!()}`), { recursive: true });
+    fs.chmodSync(other, 0o755);
+    fs.symlinkSync("/etc", path.join(other, "x"));
+    fs.rmSync(path.join(other, `sanoma-boxes-${process.getuid!()}`), { recursive: true });
+    fs.symlinkSync("/etc", path.join(other, `sanoma-boxes-${process.getuid!()}`));
+    const refused = new BoxService({ boxesDir: other, tier: "namespace" });
+    services.push(refused);
+    assert.match(refused.unavailable ?? "", /is shared, and .* in it is no folder of ours \(a link\?\)/);
+  });
+
+  test("6. cwd `sub/..` is the home, whatever sub is; a `..` above the home is still refused", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "namespace" });
+    services.push(boxes);
+    const home = path.join(boxes.boxesDir, "b");
+    assert.equal((await boxes.run({ name: "b", command: "pwd", cwd: "sub/..", wait: true })).result?.stdout, `${home}\n`);
+    await boxes.run({ name: "b", command: "ln -s / out", wait: true });
+    assert.equal((await boxes.run({ name: "b", command: "pwd", cwd: "out/..", wait: true })).result?.stdout, `${home}\n`, "the link is never looked at");
+    await assert.rejects(boxes.run({ name: "b", command: "pwd", cwd: "sub/../..", wait: true }), /leads out of the box's home/);
+  });
+
+  test("6. apply paths that are no strings are listed as skipped, each", async () => {
+    const { boxes, name, inBox } = await previewed();
+    await inBox("echo changed > apps/maps/lib/existing.ts");
+    const result = await boxes.apply({ name, files: [5, null, { path: "x" }, "apps/maps/lib/existing.ts"] as never });
+    assert.deepEqual(result.applied, ["apps/maps/lib/existing.ts"]);
+    assert.deepEqual(result.skipped, [
+      { path: "5", reason: "is no path: files lists paths (strings)" },
+      { path: "null", reason: "is no path: files lists paths (strings)" },
+      { path: '{"path":"x"}', reason: "is no path: files lists paths (strings)" },
+    ]);
+  });
+});
+
+describe("previews refuse what cannot run, before anything is made", () => {
+  const company = () => {
+    const root = path.join(tempDir(), "acme");
+    writeTree(root, COMPANY);
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "namespace", workflowsOf: workflowExports });
+    services.push(boxes);
+    return { root, boxes };
+  };
+
+  test("7. an export that does not exist, or a file that is no workflow source, is refused and no box is made", async () => {
+    const { root, boxes } = company();
+    await assert.rejects(boxes.preview({ root, file: "apps/maps/workflows/route.ts", export: "nope", command: "true" }), { message: "nope is no exported workflow of apps/maps/workflows/route.ts (its workflows: route)" });
+    await assert.rejects(boxes.preview({ root, file: "resources/data.ts", export: "orders", command: "true" }), /resources\/data\.ts is no workflow source of the company/);
+    assert.deepEqual(fs.readdirSync(boxes.boxesDir), [], "no box, no record");
+    assert.deepEqual((await boxes.runs({})).runs, []);
+  });
+
+  test("7. the default command is the company's installed CLI, found walking up as Node does; without one the preview says so at once", async () => {
+    const { root, boxes } = company();
+    await assert.rejects(boxes.preview({ root, file: "apps/maps/workflows/route.ts", export: "route" }), (e: Error) =>
+      e.message === `the Sanoma CLI is not installed: there is no node_modules/.bin/sanoma in ${root} or a folder above it. Install the Sanoma framework in the company (npm install), or set sanoma.preview.command`);
+    assert.deepEqual(fs.readdirSync(boxes.boxesDir), [], "nothing made, nothing run (no npx asking a registry)");
+    // A monorepo: the CLI hoisted into the node_modules above the company.
+    const bin = path.join(path.dirname(root), "node_modules", ".bin");
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(path.join(bin, "sanoma"), '#!/bin/sh\necho "sanoma $*"\n', { mode: 0o755 });
+    const ran = await boxes.preview({ root, file: "apps/maps/workflows/route.ts", export: "route", wait: true });
+    assert.equal(ran.command, `${path.join(bin, "sanoma")} preview apps/maps/workflows/route.ts#route`);
+    assert.equal(ran.result?.stdout, "sanoma preview apps/maps/workflows/route.ts#route\n");
+  });
+});
+
+describe("the process tier run by root", () => {
+  test("a command drops every capability and gets no-new-privileges: it cannot mount over the machine's folders", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
+    services.push(boxes);
+    const target = tempDir("sanoma-mount-");
+    const run = await boxes.run({ name: "root", command: `grep -E '^(CapEff|CapBnd|NoNewPrivs)' /proc/self/status; mount -t tmpfs tmpfs ${target} && echo mounted`, wait: true });
+    const mounted = run.result?.stdout.includes("mounted");
+    if (mounted) spawnSync("umount", [target]);
+    if (process.getuid?.() === 0) {
+      assert.equal(run.result?.stdout, "CapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nNoNewPrivs:\t1\n", run.result?.stderr);
+      assert.equal(mounted, false);
+      assert.match((await boxes.list()).tierReason, /run as root, so every capability is dropped \(setpriv\)/);
+    } else {
+      assert.equal(processTier("x").setpriv, undefined, "not root: nothing to drop");
+    }
+  });
+
+  test("where setpriv cannot be had, root is refused with a message naming the namespace tier, and nothing starts", async () => {
+    const choice = processTier("the setting asks for the process tier", { setpriv: "/nowhere/setpriv" });
+    if (process.getuid?.() !== 0) {
+      assert.equal(choice.refusal, undefined);
+      return;
+    }
+    assert.match(choice.refusal!, /the process tier runs no command as root .*\/nowhere\/setpriv does not exist.*use the namespace tier \(set sanoma\.boxes\.isolation to namespace/);
+    const box = new Box({ boxesDir: tempDir(), tier: choice, supervisor: new Supervisor(), onEvent: () => {}, onStateChange: () => {} }, "b");
+    assert.throws(() => box.start("touch ran"), { message: choice.refusal });
+    assert.equal(fs.existsSync(path.join(box.home, "ran")), false);
+    assert.deepEqual(box.log.runs(), []);
+  });
+});

@@ -1,0 +1,215 @@
+/**
+ * The `container` tier on the real engine (podman, installed by scripts/setup-test-env.sh), and
+ * provisioning failures as the run's root cause in every tier (issue 21). Few tests, each doing
+ * several things: a container costs about half a second to make.
+ */
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { Box, boxesLabel } from "../../server/src/boxes/box.ts";
+import { BoxService } from "../../server/src/boxes/service.ts";
+import { Supervisor } from "../../server/src/boxes/supervisor.ts";
+import { chooseTier, NO_ENGINE } from "../../server/src/boxes/tiers.ts";
+import { cleanupTempDirs, processesWith, tempDir, token, waitFor, writeTree } from "./helpers.ts";
+
+after(cleanupTempDirs);
+
+const services: BoxService[] = [];
+after(async () => {
+  for (const s of services) await s.dispose();
+});
+
+function service(options: ConstructorParameters<typeof BoxService>[0] = {}): BoxService {
+  const boxes = new BoxService({ boxesDir: tempDir(), tier: "container", ...options });
+  services.push(boxes);
+  return boxes;
+}
+
+/** Names of the containers whose name is the box's (`sanoma-box-<tag>`), made by any boxes folder: those the box's own. */
+function containerNames(): string[] {
+  const r = spawnSync("podman", ["ps", "--all", "--format", "{{.Names}}"], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.split("\n").filter((n) => n.startsWith("sanoma-box-"));
+}
+
+describe("the container tier, on podman", () => {
+  test("podman is installed (scripts/setup-test-env.sh), and the setting takes the tier as asked", () => {
+    const choice = chooseTier("container");
+    assert.equal(choice.tier, "container");
+    assert.equal(choice.engine?.name, "podman", `the container tier needs podman here: ${choice.reason}`);
+  });
+
+  test("a run: output, stdin, env, cwd, exit codes, 127, the small environment, no network but loopback, a file in the home", async () => {
+    const boxes = service();
+    const before = containerNames();
+    process.env.SANOMA_BOX_TEST_MARKER = "editor-secret";
+    try {
+      const opened = await boxes.open({ name: "c" });
+      assert.equal(opened.tier, "container");
+      assert.equal(containerNames().length, before.length + 1, "open makes the box's container");
+      await boxes.run({ name: "c", command: "mkdir -p sub", wait: true });
+      const run = await boxes.run({ name: "c", command: "echo \"$FOO\"; pwd; cat; env | cut -d= -f1 | sort | tr '\\n' ' '; echo; ls /sys/class/net; echo made > made.txt; exit 7", cwd: "sub", env: { FOO: "given" }, stdin: "from stdin\n", wait: true });
+      assert.equal(run.tier, "container");
+      const result = run.result!;
+      assert.equal(result.exitCode, 7, result.stderr);
+      assert.equal(result.error, undefined);
+      const [foo, pwd, stdin, names, nets] = result.stdout.split("\n");
+      assert.deepEqual([foo, pwd, stdin], ["given", path.join(opened.box.home, "sub"), "from stdin"]);
+      assert.ok(!names!.includes("SANOMA_BOX_TEST_MARKER"), "the server's environment never reaches the box");
+      assert.ok(names!.includes("HOME") && names!.includes("TMPDIR") && names!.includes("SANOMA_BOX_RUN"), names);
+      assert.equal(nets, "lo", "no network but loopback");
+      assert.equal(fs.readFileSync(path.join(opened.box.home, "sub/made.txt"), "utf8"), "made\n");
+      const missing = await boxes.run({ name: "c", command: "no-such-command-sanoma-test", wait: true });
+      assert.equal(missing.result?.exitCode, 127);
+      assert.match(missing.result!.stderr, /not found/);
+      assert.equal(missing.result?.error, undefined, "a command not found is the command's failure, not the box's");
+      assert.equal(containerNames().length, before.length + 1, "one container for the box");
+    } finally {
+      delete process.env.SANOMA_BOX_TEST_MARKER;
+    }
+    await boxes.discard({ name: "c" });
+  });
+
+  test("stop ends what a run started with setsid and leaves no container; discard leaves no container and no home; nor does shutdown", async () => {
+    const boxes = service();
+    const before = containerNames();
+    const t = token("ctr");
+    const started = await boxes.run({ name: "s", command: `setsid bash -c 'exec -a ${t} sleep 1000' & echo started`, wait: true });
+    assert.equal(started.result?.stdout, "started\n");
+    await waitFor(() => processesWith(t).length > 0, 15_000, "the setsid sleep");
+    await boxes.stop({ name: "s" });
+    await waitFor(() => processesWith(t).length === 0, 5_000, "the sleep's end");
+    assert.deepEqual(containerNames(), before, "no container after stop");
+    // The next run makes it again; discard removes it and the home.
+    assert.equal((await boxes.run({ name: "s", command: "echo again", wait: true })).result?.stdout, "again\n");
+    assert.equal(containerNames().length, before.length + 1);
+    // A container removed by hand: the next run says what the engine said, the one after makes it again.
+    const [made] = containerNames().filter((n) => !before.includes(n));
+    spawnSync("podman", ["rm", "--force", "--time", "0", made!]);
+    const refused = await boxes.run({ name: "s", command: "echo never", wait: true });
+    assert.match(refused.result?.error ?? "", /^podman could not run the command in the box's container: .*no (such )?container/i);
+    assert.equal((await boxes.run({ name: "s", command: "echo remade", wait: true })).result?.stdout, "remade\n");
+    await boxes.discard({ name: "s" });
+    assert.deepEqual(containerNames(), before, "no container after discard");
+    assert.equal(fs.existsSync(path.join(boxes.boxesDir, "s")), false);
+    // The server's shutdown: no container left either.
+    await boxes.run({ name: "s", command: "sleep 1000" });
+    await waitFor(() => containerNames().length === before.length + 1, 15_000, "the container");
+    await boxes.dispose();
+    assert.deepEqual(containerNames(), before, "no container after the service's shutdown");
+  });
+
+  test("a port a run listens on in the container is announced, and reachable from this machine on loopback", async () => {
+    const boxes = service();
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const events: { port: number; url: string }[] = [];
+    boxes.onEvent((e) => e.kind === "port" && events.push({ port: e.port, url: e.url }));
+    await boxes.run({ name: "p", command: `node -e 'require("http").createServer((q, r) => r.end("from the box")).listen(${port}, "127.0.0.1")' & echo listening`, wait: true });
+    await waitFor(() => events.length > 0, 15_000, "the port event");
+    assert.equal(events[0]!.port, port);
+    const body = await (await fetch(events[0]!.url)).text();
+    assert.equal(body, "from the box");
+    assert.equal((await boxes.expose({ name: "p", port })).url, events[0]!.url);
+    const [run] = (await boxes.runs({ name: "p" })).runs;
+    assert.deepEqual(run?.ports, [port]);
+    await boxes.stop({ name: "p" });
+    await assert.rejects(fetch(events[0]!.url), "the bridge goes with the container");
+  });
+
+  test("the memory limit is enforced (exit 137), and a run cancelled stops inside the container", async () => {
+    const boxes = service({ container: { memoryMiB: 64 } });
+    const hog = await boxes.run({ name: "m", command: "node -e 'const a = []; for (;;) a.push(Buffer.alloc(1 << 20, 1))'", wait: true });
+    assert.equal(hog.result?.exitCode, 137, hog.result?.stderr);
+    const t = token("cancel");
+    const abort = new AbortController();
+    const running = boxes.run({ name: "m", command: `exec -a ${t} sleep 1000`, wait: true }, abort.signal);
+    await waitFor(() => processesWith(t).length > 0, 15_000, "the sleep");
+    abort.abort();
+    const ended = await running;
+    assert.equal(ended.result?.exitCode, 143);
+    await waitFor(() => processesWith(t).length === 0, 5_000, "the sleep's end");
+  });
+
+  test("containers of a server killed outright are removed by the next one, with what they ran", async () => {
+    const boxesDir = tempDir();
+    const t = token("killed");
+    const serviceTs = path.join(import.meta.dirname, "..", "..", "server", "src", "boxes", "service.ts");
+    const other = spawn(process.execPath, ["--import", "tsx", "-e", `
+      import(${JSON.stringify(serviceTs)}).then(async (m) => {
+        const BoxService = m.BoxService ?? m.default.BoxService;
+        const boxes = new BoxService({ boxesDir: ${JSON.stringify(boxesDir)}, tier: "container" });
+        // Said once the command runs in its container (its first output).
+        boxes.onEvent((e) => e.kind === "output" && process.stdout.write("running\\n"));
+        await boxes.run({ name: "k", command: "echo up; exec -a ${t} sleep 1000" });
+        setInterval(() => {}, 1000);
+      });
+    `], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise<void>((resolve, reject) => {
+      other.stdout!.on("data", (d: Buffer) => d.toString().includes("running") && resolve());
+      other.on("exit", (code) => reject(new Error(`the other server exited ${code}`)));
+    });
+    await waitFor(() => processesWith(t).length > 0, 15_000, "the killed server's run");
+    other.kill("SIGKILL");
+    await new Promise((r) => other.once("exit", r));
+    const ofFolder = () => spawnSync("podman", ["ps", "--all", "--filter", `label=sanoma.boxes=${boxesLabel(boxesDir)}`, "--format", "{{.Names}}"], { encoding: "utf8" }).stdout.trim();
+    const left = ofFolder();
+    assert.match(left, /^sanoma-box-[0-9a-f]{16}$/, "the killed server left its container");
+    const next = service({ boxesDir });
+    assert.deepEqual(await next.reaping(), [left], "the next server removes it");
+    assert.equal(ofFolder(), "");
+    await waitFor(() => processesWith(t).length === 0, 5_000, "what it ran");
+  });
+});
+
+describe("provisioning failures are the run's root cause, in every tier", () => {
+  test("container: an image that is not there, or no engine at all: the run ends at once with the error, and no output", async () => {
+    const boxes = service({ container: { image: "localhost/sanoma-no-such-image:0" } });
+    const events: string[] = [];
+    boxes.onEvent((e) => events.push(e.kind));
+    const run = await boxes.run({ name: "i", command: "echo never", wait: true });
+    assert.equal(run.result?.exitCode, 127);
+    assert.match(run.result!.error!, /^the box's container could not be made ready: podman run failed: .*sanoma-no-such-image/);
+    assert.equal(run.result?.stdout, "");
+    assert.deepEqual(events, ["start", "exit"], "the command's output never appears for a run that never started");
+    const [listed] = (await boxes.runs({ name: "i" })).runs;
+    assert.equal(listed?.error, run.result?.error, "runs shows it");
+    const exit = (await boxes.events({ name: "i" })).events.at(-1)!;
+    assert.ok(exit.kind === "exit" && exit.error === run.result?.error, "and the exit event");
+
+    const box = new Box({ boxesDir: tempDir(), tier: { tier: "container", reason: NO_ENGINE }, supervisor: new Supervisor(), onEvent: () => {}, onStateChange: () => {} }, "n");
+    const none = await box.run("echo never");
+    assert.deepEqual([none.exitCode, none.error, none.stdout], [127, NO_ENGINE, ""]);
+  });
+
+  test("namespace: bubblewrap that cannot make the box's namespaces is the error, its words not passed off as output", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "namespace" });
+    services.push(boxes);
+    const box = boxes.box("b");
+    // The box's temporary folder gone between the run's start and bubblewrap's: it cannot bind it.
+    const tmp = path.join(boxes.boxesDir, ".tmp", "b");
+    const result = await box.start("echo never", { prepare: async () => fs.rmSync(tmp, { recursive: true }) }).done;
+    assert.equal(result.exitCode, 127);
+    assert.match(result.error!, /^bubblewrap could not make the box's namespaces: bwrap: Can't find source path .*\.tmp\/b/);
+    assert.equal(result.stderr, "");
+  });
+
+  test("a preview whose sync fails: the run is recorded with the sync's error, and the request says it", async () => {
+    const root = path.join(tempDir(), "acme");
+    writeTree(root, "//- /sanoma.config.ts\nexport default {};\n//- /workflows/w.ts\nexport const w = async () => 1;\n");
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
+    services.push(boxes);
+    const first = await boxes.preview({ root, file: "workflows/w.ts", export: "w", command: "true", wait: true });
+    // The sync's record cannot be written: a folder where its file goes.
+    const manifest = path.join(boxes.boxesDir, ".runs", first.name, "sync.json");
+    fs.rmSync(manifest);
+    fs.mkdirSync(manifest);
+    fs.writeFileSync(path.join(manifest, "x"), "");
+    await assert.rejects(boxes.preview({ root, file: "workflows/w.ts", export: "w", command: "echo never" }), /^Error: the box could not be made ready: .*sync\.json/);
+    const [last] = (await boxes.runs({ name: first.name })).runs;
+    assert.equal(last?.command, "echo never");
+    assert.match(last!.error!, /^the box could not be made ready: .*sync\.json/);
+    assert.equal(last?.exitCode, 127);
+  });
+});
