@@ -280,14 +280,6 @@ export function fileRuleProblems(file: CompanyFile, root: string): Problem[] {
   return out;
 }
 
-/**
- * Runs the file rules over one file ahead of the company check: the server calls it while
- * indexing, in its time-boxed batches, so the first company-wide check has only the company
- * rules left to run and never holds the event loop for long.
- */
-export function warmFileRules(file: CompanyFile, root: string): void {
-  fileRuleProblems(file, root);
-}
 
 export function compareProblems(a: Problem, b: Problem): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;

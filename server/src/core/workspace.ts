@@ -10,7 +10,9 @@ import { CompanyChecker, type CheckOptions, type CheckResult } from "./check.ts"
 import { CompanyAnalyzer } from "./analysis.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
 import { Company, listCompanyFilesSteps, walkReads, type Skipped } from "./model.ts";
-import { knowSyntax, textAwaitingSyntax, type SyntaxVerdict } from "./facts.ts";
+import { knowSyntax, textAwaitingSyntax, treeRead, type SyntaxVerdict } from "./facts.ts";
+import { fileRuleProblems } from "./check.ts";
+import type { LockFacts } from "./lockfile.ts";
 import type { FileSystem } from "./types.ts";
 
 export interface WorkspaceOptions {
@@ -174,6 +176,34 @@ export class Workspace {
   knowSyntax(root: string, file: string, text: string, verdict: SyntaxVerdict): void {
     const facts = this.companies.get(root)?.files.get(file)?.facts;
     if (facts && textAwaitingSyntax(facts) === text) knowSyntax(facts, verdict);
+  }
+
+  /**
+   * Runs the file rules over one file ahead of the company's check: a server calls it while
+   * indexing, in its time-boxed batches, so the first check has only the company rules left to run.
+   */
+  warmFileRules(root: string, file: string): void {
+    const entry = this.companies.get(root)?.files.get(file);
+    if (entry) fileRuleProblems(entry, root);
+  }
+
+  /** A company's lockfile read, in steps (a lockfile of 500,000 bindings takes a second): a server reads it in slices of its own. */
+  lockSteps(root: string): Steps<LockFacts | undefined> {
+    return this.ensureCompany(root).lockSteps();
+  }
+
+  /**
+   * Reads the workflows of the company's workflow sources read without a syntax tree (what a symbol
+   * search lists), one file a step, saying which: a server reads them ahead while it is idle.
+   */
+  *readWorkflowsAhead(root: string): Generator<string, void, void> {
+    const company = this.companies.get(root);
+    if (!company) return;
+    for (const f of [...company.files.values()]) {
+      if (!f.role.isWorkflowSource || f.facts === undefined || treeRead(f.facts)) continue;
+      void f.facts.workflows;
+      yield f.path;
+    }
   }
 
   /** A file under a `node_modules` folder changed: forget what was read of it. */

@@ -16,6 +16,8 @@ import { ruleDocsUrl } from "../core/rules/index.ts";
 import { readFacts } from "../core/facts.ts";
 import { CompaniesRequest, CompanyOfRequest, StatusRequest } from "../protocol.ts";
 import { Session } from "./session.ts";
+import { connectionClient } from "./client.ts";
+import { nodeFileSystem } from "../node/fs.ts";
 import { toPath } from "./convert.ts";
 import { FolderWatcher } from "./watcher.ts";
 import { FrameGuard } from "./frames.ts";
@@ -103,10 +105,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   if (folders.length === 0 && params.rootPath) folders.push(path.resolve(params.rootPath));
   const caps = params.capabilities;
   dynamicWatch = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration;
-  session = new Session(connection, documents, {
+  session = new Session(nodeFileSystem, connectionClient(connection, !!caps.window?.workDoneProgress), documents, {
     folders,
     configuration: !!caps.workspace?.configuration,
-    workDoneProgress: !!caps.window?.workDoneProgress,
     markdownHover: caps.textDocument?.hover?.contentFormat?.includes("markdown") ?? true,
     docsUrl: docsUrlFor(params),
     log,

@@ -1,0 +1,108 @@
+/**
+ * When checks run, and what they publish. A change marks its company dirty; checks run once the
+ * messages already received are handled (`setImmediate`), so a burst of edits costs one check;
+ * each runs in time slices, and publishes diagnostics only for the files whose problems it
+ * recomputed. A company changed while its check runs is checked again when that one ends.
+ */
+import * as path from "node:path";
+import type { CheckResult } from "../core/check.ts";
+import { SANOMARC } from "../core/sanomarc.ts";
+import type { Workspace } from "../core/workspace.ts";
+import type { Publisher } from "./publisher.ts";
+import { checkOptions, type Settings } from "./settings.ts";
+import { inSlices } from "./slices.ts";
+
+/** What the checks need of a company's state in the session. */
+export interface Checked {
+  indexed: boolean;
+  settings: Settings;
+  result?: CheckResult;
+}
+
+export class Checks {
+  private readonly dirty = new Set<string>();
+  private scheduled = false;
+  /** Checks under way (suspended between time slices), by company root. */
+  private readonly running = new Map<string, Promise<void>>();
+  lastCheckMs: number | undefined;
+  lastCheckAt: number | undefined;
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly publisher: Publisher,
+    private readonly stateOf: (root: string) => Checked | undefined,
+    /** Told after each check published (the status, reading ahead). */
+    private readonly checked: () => void,
+    /** Told when the checks' business may have changed (the status). */
+    private readonly changed: () => void,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** Whether a check is pending or running: the diagnostics on screen may change. */
+  get busy(): boolean {
+    return this.dirty.size > 0 || this.scheduled || this.running.size > 0;
+  }
+
+  /** The company changed: it is checked soon. */
+  markDirty(root: string): void {
+    this.dirty.add(root);
+    this.schedule();
+  }
+
+  /** Checks run once the messages already received are handled, so a burst of edits costs one check. */
+  schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // (Once nothing is scheduled, the status may say idle: a check done within its first slice
+    // published before this ran, while it still said busy.)
+    setImmediate(() => { this.scheduled = false; void this.flush().then(this.changed); });
+  }
+
+  /** Starts a check of every dirty company that is indexed; resolves when they are done. */
+  flush(): Promise<void> {
+    const waits: Promise<void>[] = [];
+    for (const root of this.dirty) {
+      const st = this.stateOf(root);
+      if (!st?.indexed || !this.ws.companies.has(root)) { if (!this.ws.companies.has(root)) this.dirty.delete(root); continue; }
+      const running = this.running.get(root);
+      if (running) { waits.push(running); continue; } // it stays dirty: checked again when that one ends
+      this.dirty.delete(root);
+      waits.push(this.check(root, st));
+    }
+    return Promise.all(waits).then(() => undefined);
+  }
+
+  /**
+   * Checks a company in time slices, so a big company's first check never keeps a request waiting
+   * long; an edit's check is done in its first slice.
+   */
+  private check(root: string, st: Checked): Promise<void> {
+    const start = performance.now();
+    const done = inSlices(this.ws.checkSteps(root, checkOptions(st.settings)))
+      .catch((e): undefined => { this.log(`check of ${root} failed: ${(e as Error).stack}`); return undefined; })
+      .then((result) => {
+        this.running.delete(root);
+        // A company dissolved or re-indexed meanwhile: what was found of the old one is not published.
+        if (result && this.stateOf(root) === st && this.ws.companies.get(root) === result.analysis.company) this.publish(root, st, result, start);
+        if (this.dirty.has(root)) this.schedule();
+      });
+    this.running.set(root, done);
+    return done;
+  }
+
+  private publish(root: string, st: Checked, result: CheckResult, start: number): void {
+    const previous = st.result;
+    st.result = result;
+    // Publish for the files whose problems the check recomputed. The first check of a company
+    // object (a new company, or one re-indexed after a settings change or a re-check) recomputes
+    // every file it has problems for; what was published before under its root is cleared too.
+    const files = new Set(result.changedFiles);
+    if (previous?.analysis.company !== result.analysis.company) {
+      for (const file of this.publisher.filesUnder(root)) if (path.basename(file) !== SANOMARC && this.ws.rootOf(file) === root) files.add(file);
+    }
+    for (const file of files) this.publisher.problems(file, result.problemsByFile.get(file));
+    this.lastCheckMs = Math.round((performance.now() - start) * 10) / 10;
+    this.lastCheckAt = Date.now();
+    this.checked();
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * What the server tells its client, behind one interface: the session's logic calls it and knows
+ * no connection, so tests run that logic in-process with a client that records (and the built
+ * server is driven over stdio by the black-box tests). `connectionClient` is the real one.
+ */
+import { MessageType, ShowMessageNotification, type Connection, type Diagnostic } from "vscode-languageserver/node";
+import { StatusChangedNotification, type StatusResult } from "../protocol.ts";
+
+/** A progress report the client shows (`window/workDoneProgress`). */
+export interface Progress {
+  report(percentage: number, message: string): void;
+  done(): void;
+}
+
+export interface Client {
+  /** `textDocument/publishDiagnostics`. */
+  publishDiagnostics(uri: string, diagnostics: Diagnostic[]): void;
+  /** `sanoma/statusChanged`. */
+  status(status: StatusResult): void;
+  /** `window/showMessage`, a warning. */
+  warn(message: string): void;
+  /** The `sanoma` section of `workspace/configuration` for a scope, for a client that answers it. */
+  configuration(scopeUri: string | undefined): Promise<unknown>;
+  /** A progress report begun with `title` and `message`, or undefined where the client shows none. */
+  progress(title: string, message: string): Promise<Progress | undefined>;
+}
+
+/** The client at the other end of an LSP connection. Nothing sent fails the sender: a client gone is a client gone. */
+export function connectionClient(connection: Connection, workDoneProgress: boolean): Client {
+  return {
+    publishDiagnostics: (uri, diagnostics) => void connection.sendDiagnostics({ uri, diagnostics }).catch(() => undefined),
+    status: (status) => void connection.sendNotification(StatusChangedNotification, status).catch(() => undefined),
+    warn: (message) => void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }).catch(() => undefined),
+    configuration: (scopeUri) => connection.workspace.getConfiguration({ scopeUri, section: "sanoma" }),
+    async progress(title, message) {
+      if (!workDoneProgress) return undefined;
+      try {
+        const p = await connection.window.createWorkDoneProgress();
+        p.begin(title, 0, message, false);
+        return { report: (percentage, m) => p.report(percentage, m), done: () => p.done() };
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Reading a company's files into its index, as the server indexes: each file's open document's
+ * text, else the disk's, in batches of `BATCH_MS` with the requests answered between them, the
+ * file rules run ahead of the first check, the lockfile read in slices of its own.
+ */
+import * as path from "node:path";
+import { LOCK_FILE } from "../core/company.ts";
+import type { Company } from "../core/model.ts";
+import type { Workspace } from "../core/workspace.ts";
+import type { OpenDocuments } from "./documents.ts";
+import { BATCH_MS, inSlices, yieldToRequests } from "./slices.ts";
+
+/** How often indexing reports its progress. */
+const REPORT_MS = 100;
+
+export interface ReadingFiles {
+  /** How far it got (files read), every `REPORT_MS` or so. */
+  progress(read: number): void;
+  /** One more file read. */
+  read(): void;
+  /** The company was dropped meanwhile: stop. */
+  dropped(): boolean;
+}
+
+/** Reads `files` of `company`; resolves with how many were read (fewer when the company was dropped meanwhile). */
+export async function readFiles(ws: Workspace, documents: OpenDocuments, company: Company, files: readonly string[], on: ReadingFiles): Promise<number> {
+  const root = company.root;
+  let done = 0;
+  let t = performance.now();
+  let reportedAt = t;
+  // Open documents are few: looked up by path, not by a URI made for every file. They change only while the loop yields.
+  let open = documents.byPath();
+  for (const file of files) {
+    const doc = open.get(file);
+    if (doc) ws.setFile(company, file, doc.getText());
+    else ws.readFromDisk(company, file);
+    if (file === company.lockPath) {
+      // Read here, in slices of its own (500,000 bindings take a second), not in the first check.
+      await yieldToRequests();
+      await inSlices(ws.lockSteps(root));
+      await yieldToRequests();
+      open = documents.byPath();
+      t = performance.now();
+    } else ws.warmFileRules(root, file);
+    done++;
+    on.read();
+    const now = performance.now();
+    if (now - t > BATCH_MS) {
+      if (now - reportedAt > REPORT_MS) { on.progress(done); reportedAt = now; }
+      await yieldToRequests();
+      if (on.dropped()) break;
+      open = documents.byPath();
+      t = performance.now();
+    }
+  }
+  return done;
+}
+
+/** A path that changed while its company was being indexed: the file, or everything under the folder, read again (an open file's editor text wins). */
+export function rereadAfterIndex(ws: Workspace, documents: OpenDocuments, company: Company, file: string): void {
+  if (documents.isOpen(file)) return;
+  if (path.basename(file) === LOCK_FILE && path.dirname(file) === company.root) { ws.setFile(company, file, ws.fs.readFile(file)); return; }
+  const prefix = file + path.sep;
+  const open = documents.byPath();
+  for (const f of company.files.keys()) if (f.startsWith(prefix) && !open.has(f)) ws.readFromDisk(company, f);
+  if (ws.fs.isDir(file)) { readNewFilesUnder(ws, company, file); return; }
+  if (company.files.has(file) || (ws.reads(company.root, file) && ws.fs.isFile(file))) ws.readFromDisk(company, file);
+}
+
+/** Reads the company's files under a folder that its index does not hold yet (walking that folder only: a checkout makes many). */
+export function readNewFilesUnder(ws: Workspace, company: Company, dir: string): void {
+  for (const f of ws.listFiles(company.root, dir)) if (!company.files.has(f)) ws.readFromDisk(company, f);
+}

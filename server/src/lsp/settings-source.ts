@@ -1,0 +1,84 @@
+/**
+ * Where each company's settings come from: the client's `sanoma` section, asked per scope with
+ * `workspace/configuration` (or pushed with `workspace/didChangeConfiguration` by a client that
+ * cannot be asked: then one set for every company), laid over the team's `.sanomarc.json` (the
+ * nearest at or above the company's root, an open editor's text of it winning over the disk's),
+ * whose problems are published in that file. A bad value is said once, as a warning.
+ */
+import * as path from "node:path";
+import { CONFIG_FILE } from "../core/company.ts";
+import { RULE_IDS } from "../core/rules/index.ts";
+import { readSanomaRc } from "../core/sanomarc.ts";
+import type { Workspace } from "../core/workspace.ts";
+import type { Client } from "./client.ts";
+import { toUri } from "./convert.ts";
+import type { OpenDocuments } from "./documents.ts";
+import type { Publisher } from "./publisher.ts";
+import { DEFAULT_SETTINGS, parseSettings, settingsDiagnostic, withShared, type Settings } from "./settings.ts";
+
+export class SettingsSource {
+  /** The `sanoma` section a client pushed, for a client that cannot be asked. */
+  private pushed: unknown = undefined;
+  /** What was said of bad values since the settings last changed (each once). */
+  problems: string[] = [];
+  /** Bumped on every change: settings asked for before it are asked again. */
+  generation = 0;
+
+  constructor(
+    private readonly client: Client,
+    private readonly ws: Workspace,
+    private readonly docs: OpenDocuments,
+    private readonly publisher: Publisher,
+    private readonly options: { configuration: boolean; log: (message: string) => void },
+  ) {}
+
+  /** The client's settings for a scope (a folder or a company root; none: the workspace's). */
+  async ofScope(scope: string | undefined): Promise<Settings> {
+    try {
+      const raw = this.options.configuration ? await this.client.configuration(scope ? toUri(scope) : undefined) : this.pushed;
+      const { settings, problems } = parseSettings(raw);
+      for (const p of problems) if (!this.problems.includes(p)) { this.problems.push(p); this.client.warn(`Sanoma: ${p}`); }
+      return settings;
+    } catch (e) {
+      this.options.log(`workspace/configuration failed: ${(e as Error).message}`);
+      return DEFAULT_SETTINGS;
+    }
+  }
+
+  /** A company's settings: the client's over the team's `.sanomarc.json`, whose problems are published in it. */
+  async forCompany(root: string): Promise<Settings> {
+    const own = await this.ofScope(root);
+    const rc = readSanomaRc(this.ws.fs, root, RULE_IDS, (f) => this.docs.openText(f));
+    if (rc.file !== undefined) this.publisher.file(rc.file, rc.problems.map(settingsDiagnostic));
+    return withShared(own, rc, root);
+  }
+
+  /**
+   * Settings changed: a new generation. `pushed`, from a client that cannot be asked, is its
+   * `{ settings: { sanoma: {…} } }` (no `sanoma` in them: the defaults); false when the
+   * notification tells nothing new (no settings in it).
+   */
+  changed(pushed?: unknown): boolean {
+    if (!this.options.configuration) {
+      if (typeof pushed !== "object" || pushed === null) return false;
+      this.pushed = (pushed as { sanoma?: unknown }).sanoma;
+    }
+    this.generation++;
+    this.problems = [];
+    return true;
+  }
+
+  /**
+   * The company roots the `companyRoots` setting names (those that hold a config): asked of each
+   * workspace folder, a relative path resolved against the folder whose setting it is (a
+   * multi-root workspace's folders each have theirs).
+   */
+  async companyRoots(folders: readonly string[]): Promise<string[]> {
+    const scopes = folders.length > 0 ? folders : [undefined];
+    const named = new Set<string>();
+    for (const [folder, s] of await Promise.all(scopes.map(async (f) => [f, await this.ofScope(f)] as const))) {
+      for (const r of s.companyRoots) named.add(path.resolve(folder ?? "/", r));
+    }
+    return [...named].filter((r) => this.ws.fs.isFile(path.join(r, CONFIG_FILE)));
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Time slices: how the server runs long work (indexing, a check, reading ahead) without keeping a
+ * request waiting. The core's long computations are generators (`core/steps.ts`); they run here
+ * in batches of `BATCH_MS`, the event loop free between two.
+ */
+import type { Steps } from "../core/steps.ts";
+
+/**
+ * How long one batch of work (indexing, a check's slice) may hold the event loop before yielding.
+ * A request that arrives meanwhile waits up to about three batches: the rest of the running one,
+ * the next (queued before the request's handler), and one more before vscode-jsonrpc writes the
+ * answer (its writer queues the write with `setImmediate`). 10 ms keeps that well under 100 ms.
+ */
+export const BATCH_MS = 10;
+
+/** Lets the requests and notifications already received run. */
+export function yieldToRequests(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Runs the core's steps in batches of `BATCH_MS`, yielding to requests between them. */
+export async function inSlices<T>(steps: Steps<T>): Promise<T> {
+  let t = performance.now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (performance.now() - t > BATCH_MS) { await yieldToRequests(); t = performance.now(); }
+  }
+}

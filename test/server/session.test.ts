@@ -1,0 +1,56 @@
+/**
+ * The server's logic in-process (`test/support/session.ts`): a session over a company in memory,
+ * driven as the connection would drive it, its client's record read back. No process, no disk.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { sessionOf } from "../support/session.ts";
+import { CLOUD_PACKAGE } from "../support/companies.ts";
+
+const COMPANY = `
+//- /sanoma.config.ts
+export default {};
+//- /resources/a.ts
+import { trigger } from "@hooli/cloud";
+export const wake = trigger({ path: "/a" });
+//- /resources/b.ts
+import { trigger } from "@hooli/cloud";
+export const other = trigger({ path: "/b" });
+//- /workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nope.get", {});
+${CLOUD_PACKAGE}`;
+
+test("session in-process: indexes a company held in memory, publishes every file's problems, and is idle", async () => {
+  const { session, client, root } = await sessionOf(COMPANY);
+  assert.deepEqual(client.codes(join(root, "resources/a.ts")), ["one-wakeup"]);
+  assert.deepEqual(client.codes(join(root, "resources/b.ts")), ["one-wakeup"]);
+  assert.deepEqual(client.codes(join(root, "workflows/w.ts")), ["collection-op"]);
+  assert.equal(session.status().state, "idle");
+  assert.equal(session.status().companies, 1);
+  // (Once the messages already received are handled: the scheduled flush that finds nothing to do.)
+  for (let i = 0; i < 100 && client.statuses.at(-1)?.state !== "idle"; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(client.statuses.at(-1)?.state, "idle", "the last status the client heard is idle (it heard 'indexing' last: a check done within its first slice published while a flush was still scheduled)");
+});
+
+test("session in-process: an unsaved edit wins over the disk, and what it changes elsewhere is published; closing it brings the disk's text back", async () => {
+  const { session, client, documents, root } = await sessionOf(COMPANY);
+  const b = join(root, "resources/b.ts");
+  const uri = documents.set(b, `import { trigger } from "@hooli/cloud";\nexport const other = trigger({ path: "/b" ;\n`);
+  session.setText(uri, documents.get(uri)!.getText());
+  await session.checks.flush();
+  assert.deepEqual(client.codes(b), ["syntax-error"]);
+  assert.deepEqual(client.codes(join(root, "resources/a.ts")), [], "the pair went with the broken file");
+  documents.close(b);
+  session.closed(uri);
+  await session.checks.flush();
+  assert.deepEqual(client.codes(b), ["one-wakeup"]);
+  assert.deepEqual(client.codes(join(root, "resources/a.ts")), ["one-wakeup"]);
+});
+
+test("session in-process: settings come from the client per company (a rule turned off, a level changed) and a bad value is one warning", async () => {
+  const { client, root } = await sessionOf(COMPANY, { rules: { "one-wakeup": "off", "collection-op": "warning", "nope-rule": 3 } });
+  assert.deepEqual(client.codes(join(root, "resources/a.ts")), []);
+  assert.equal(client.diagnostics.get(`file://${join(root, "workflows/w.ts")}`)?.[0].severity, 2);
+  assert.equal(client.warnings.length, 1);
+});
