@@ -199,7 +199,7 @@ export class Workspace {
   *readWorkflowsAhead(root: string): Generator<string, void, void> {
     const company = this.companies.get(root);
     if (!company) return;
-    for (const f of [...company.files.values()]) {
+    for (const f of company.files.values()) {
       if (!f.role.isWorkflowSource || f.facts === undefined || treeRead(f.facts)) continue;
       void f.facts.workflows;
       yield f.path;

@@ -36,7 +36,7 @@ export class ReadAhead {
     const started = performance.now();
     let read = 0;
     let t = performance.now();
-    for (const root of [...this.ws.companies.keys()]) {
+    for (const root of this.ws.companies.keys()) {
       for (const _ of this.ws.readWorkflowsAhead(root)) {
         read++;
         if (performance.now() - t > BATCH_MS) {

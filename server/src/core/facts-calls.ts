@@ -1,0 +1,278 @@
+/**
+ * The whole tree's reading for one file's facts: calls (`require`, `import()`, `defineResource`,
+ * `collection`, `secret`), import types, operation-id strings, collections and workflows. Rather
+ * than visiting every node, it finds the few places that can matter by their text.
+ */
+import ts from "typescript";
+import { isFrameworkModule } from "./company.ts";
+import { parseOpId, type CollectionFact, type ImportedName } from "./fact-types.ts";
+import { hasBackslash } from "./scan.ts";
+import type { TreeContext } from "./tree-context.ts";
+import { hasModifier, isModuleName, prop, unwrap } from "./ts-nodes.ts";
+import type { Range } from "./types.ts";
+
+/** `(("x"))` → `"x"`: Node loads the module either way, and ESTree (the lint plugin's hosts) keeps no parentheses. */
+function withoutParentheses(node: ts.Expression | undefined): ts.Expression | undefined {
+  while (node && ts.isParenthesizedExpression(node)) node = node.expression;
+  return node;
+}
+
+/** The start of the identifier that holds the `\u` at `at` (`re\u0071uire` → the `r`). */
+function identifierStart(text: string, at: number): number {
+  let i = at;
+  while (i > 0 && /[\w$\\]/.test(text[i - 1])) i--;
+  return i;
+}
+
+/**
+ * Where calls that matter may start: `require(`, `import(`, `defineResource(`, and any `\u` (an
+ * escaped `require`). A match is only where to look: the syntax tree decides, so `import`
+ * followed by a comment, `...require(` and `x.require` (no call of `require`) are all looked at.
+ * (`x.defineResource` is looked at by its own loop.)
+ */
+const CALL_PATTERN = /(?<![\w$.])defineResource(?![\w$])|(?<![\w$])(?:require|import)(?![\w$])|\\u/g;
+
+/** Reads what the statements' reading left (see the header) into `ctx.facts`. */
+export function readCalls(ctx: TreeContext): void {
+  const { sf, text, r, facts, specifierNodes, addImport, specOfCall, nameText, exportedByName } = ctx;
+  // ---- The whole tree: calls, string literals, dynamic imports ---------------------------------
+  const collectionLocals = new Set<string>();
+  const secretLocals = new Set<string>();
+  /** Namespaces of the framework's modules (`import * as d from "@sanoma-ai/workflows/data"`): `d.collection(…)`, `d.secret(…)`. */
+  const frameworkNamespaces = new Set<string>();
+  /** Namespaces of any module: `h.secret(…)` is `secret` taken from there (A7: "wherever `secret` was imported from"). */
+  const namespaces = new Set<string>();
+  for (const [local, b] of facts.bindings) {
+    if (b.imported === "collection" && isFrameworkModule(b.source)) collectionLocals.add(local);
+    if (b.imported === "secret") secretLocals.add(local);
+    if (b.imported === "*") { namespaces.add(local); if (isFrameworkModule(b.source)) frameworkNamespaces.add(local); }
+  }
+  const exportedCollectionCalls = new Map<ts.Node, { name: ts.Identifier; statement: ts.Node }>();
+  for (const st of sf.statements) {
+    if (ts.isVariableStatement(st) && hasModifier(st, ts.SyntaxKind.ExportKeyword)) {
+      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) exportedCollectionCalls.set(unwrap(d.initializer), { name: d.name, statement: st });
+    }
+  }
+  for (const { local, exported } of exportedByName) {
+    const call = unwrap(local.init);
+    if (!exportedCollectionCalls.has(call)) exportedCollectionCalls.set(call, { name: exported, statement: local.statement });
+  }
+
+  // Rather than visiting every node (as costly as parsing again), find the few places that can
+  // matter by their text, then descend to the node at each: the deepest node containing an
+  // offset, with its ancestors. Sibling ranges do not overlap, so the descent from any ancestor
+  // that contains the offset is the descent from the root: the last chain's ancestors that still
+  // contain the next offset are kept (the offsets of a scan come in order, often close together).
+  // The chain is shared: a caller reads it before asking for the next one.
+  const shared: ts.Node[] = [sf];
+  let target = 0;
+  const containsTarget = (c: ts.Node): ts.Node | undefined => (c.pos <= target && target < c.end ? c : undefined);
+  const chainAt = (offset: number): ts.Node[] => {
+    while (shared.length > 1) {
+      const last = shared[shared.length - 1];
+      if (last.pos <= offset && offset < last.end) break;
+      shared.pop();
+    }
+    target = offset;
+    for (let node = shared[shared.length - 1]; ;) {
+      const next: ts.Node | undefined = ts.forEachChild(node, containsTarget);
+      if (!next) return shared;
+      shared.push(next);
+      node = next;
+    }
+  };
+  const startsAt = (node: ts.Node, offset: number) => node.getStart(sf) === offset;
+
+  /** Calls and dynamic imports, by the identifier (or keyword) that starts their callee. */
+  const callAt = (offset: number): void => {
+    const chain = chainAt(offset);
+    const node = chain[chain.length - 1];
+    const parent = chain[chain.length - 2];
+    if (node.kind === ts.SyntaxKind.ImportType) {
+      const t = node as ts.ImportTypeNode;
+      if (ts.isLiteralTypeNode(t.argument) && ts.isStringLiteral(t.argument.literal) && !specifierNodes.has(t.argument.literal)) {
+        addImport(t.argument.literal, [{ imported: "*", range: r(t.argument.literal) }]);
+      }
+      return;
+    }
+    if (!parent || !startsAt(node, offset)) return;
+    if (node.kind === ts.SyntaxKind.ImportKeyword && ts.isCallExpression(parent) && parent.expression === node) {
+      const a = withoutParentheses(parent.arguments[0]);
+      if (a && ts.isStringLiteralLike(a) && !specifierNodes.has(a)) addImport(a, [{ imported: "*", range: r(a) }]);
+      return;
+    }
+    if (!ts.isIdentifier(node)) return;
+    const name = node.text;
+    if (ts.isCallExpression(parent) && parent.expression === node) {
+      if (name === "require") {
+        const a = withoutParentheses(parent.arguments[0]);
+        if (parent.arguments.length === 1 && a && ts.isStringLiteralLike(a) && !specifierNodes.has(a)) addImport(a, requiredNames(chain) ?? [{ imported: "*", range: r(a) }]);
+      } else if (collectionLocals.has(name) && !shadowed(chain, name)) readCollection(parent);
+      else if (secretLocals.has(name) && !shadowed(chain, name)) secretCall(parent);
+      else if (name === "defineResource") specOfCall(parent);
+    } else if (ts.isPropertyAccessExpression(parent) && parent.name === node) {
+      const call = chain[chain.length - 3];
+      if (!call || !ts.isCallExpression(call) || call.expression !== parent) return;
+      if (name === "defineResource") specOfCall(call);
+      else if (ts.isIdentifier(parent.expression) && namespaces.has(parent.expression.text) && !shadowed(chain, parent.expression.text)) {
+        if (name === "collection" && frameworkNamespaces.has(parent.expression.text)) readCollection(call);
+        else if (name === "secret") secretCall(call);
+      }
+    }
+  };
+
+  /**
+   * `const { secret, x: y } = require("m")`: the names the declaration takes, at their keys (a rest
+   * element or a computed key takes `*` there), as an import clause's; undefined for any other use
+   * of the call. The declaration's whole initializer must be the call (parentheses aside: ESTree
+   * keeps none), as `sites.ts` reads it.
+   */
+  const requiredNames = (chain: ts.Node[]): ImportedName[] | undefined => {
+    // (The tree has no parent links: `chain` ends with `require` and its call.)
+    const call = chain[chain.length - 2];
+    let i = chain.length - 3;
+    while (i >= 0 && ts.isParenthesizedExpression(chain[i])) i--;
+    const up = chain[i];
+    if (!up || !ts.isVariableDeclaration(up) || !ts.isObjectBindingPattern(up.name) || up.initializer === undefined || withoutParentheses(up.initializer) !== call) return undefined;
+    return up.name.elements.map((e): ImportedName => {
+      if (e.dotDotDotToken) return { imported: "*", range: r(e.name) };
+      const key = e.propertyName ?? e.name;
+      if (ts.isComputedPropertyName(key)) return { imported: "*", range: r(key.expression) }; // (ESTree's key: no brackets)
+      const text = ts.isIdentifier(key) || ts.isStringLiteral(key) || ts.isNumericLiteral(key) ? key.text : undefined;
+      return { imported: text ?? "*", range: r(key) };
+    });
+  };
+
+  const secretCall = (call: ts.CallExpression): void => {
+    const a = call.arguments[0];
+    if (a && ts.isStringLiteralLike(a)) facts.secretCalls.push({ name: a.text, range: r(a) });
+  };
+
+  /**
+   * Whether `name` at the end of `chain` names something declared inside the file (a parameter,
+   * a local `const`, a function) rather than the top-level import: `(secret) => secret("x")`.
+   */
+  const shadowed = (chain: ts.Node[], name: string): boolean => {
+    const declares = (n: ts.BindingName | undefined): boolean =>
+      n !== undefined && (ts.isIdentifier(n) ? n.text === name : n.elements.some((e) => !ts.isOmittedExpression(e) && declares(e.name)));
+    const inStatements = (statements: readonly ts.Statement[]): boolean => statements.some((st) =>
+      (ts.isVariableStatement(st) && st.declarationList.declarations.some((d) => declares(d.name))) ||
+      ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) && st.name?.text === name));
+    for (let i = chain.length - 2; i >= 1; i--) {
+      const n = chain[i];
+      if (ts.isFunctionLike(n) && (n.parameters.some((p) => declares(p.name)) || (ts.isFunctionExpression(n) && n.name?.text === name))) return true;
+      if ((ts.isBlock(n) || ts.isModuleBlock(n) || ts.isCaseClause(n) || ts.isDefaultClause(n)) && inStatements(n.statements)) return true;
+      if ((ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n)) && n.initializer && ts.isVariableDeclarationList(n.initializer) && n.initializer.declarations.some((d) => declares(d.name))) return true;
+      if (ts.isCatchClause(n) && declares(n.variableDeclaration?.name)) return true;
+    }
+    return false;
+  };
+
+  /** A string literal that starts with `data.` at `offset - 1` (its quote). */
+  const opRefAt = (offset: number): void => {
+    const chain = chainAt(offset);
+    const node = chain[chain.length - 1];
+    if ((node.kind !== ts.SyntaxKind.StringLiteral && node.kind !== ts.SyntaxKind.NoSubstitutionTemplateLiteral) || !startsAt(node, offset - 1) || specifierNodes.has(node)) return;
+    // Module specifiers are no operation references (A8), nested in `declare module "m" { … }` too.
+    if (isModuleName(node, chain[chain.length - 2], chain[chain.length - 3])) return;
+    const op = parseOpId((node as ts.StringLiteralLike).text);
+    if (op) facts.opRefs.push({ collection: op.collection, op: op.op, range: r(node) });
+  };
+
+  // Static imports were read above: only `import(` (a dynamic import or an import type) is looked for.
+  const callNames = ["defineResource", ...collectionLocals, ...secretLocals];
+  const callPattern = collectionLocals.size || secretLocals.size
+    ? new RegExp(`(?<![\\w$.])(?:${callNames.map((n) => n.replace(/\$/g, "\\$")).join("|")})(?![\\w$])|(?<![\\w$])(?:require|import)(?![\\w$])|\\\\u`, "g")
+    : CALL_PATTERN;
+  callPattern.lastIndex = 0;
+  let escaped = -1; // the last identifier looked at for a `\u` in it: one with two is looked at once
+  for (let m = callPattern.exec(text); m; m = callPattern.exec(text)) {
+    if (m[0] !== "\\u") { callAt(m.index); continue; }
+    const start = identifierStart(text, m.index);
+    if (start !== escaped) callAt((escaped = start));
+  }
+  // `x.defineResource(...)`: the member form; `d.collection(...)` on a framework namespace, `d.secret(...)` on any.
+  for (let i = text.indexOf(".defineResource"); i >= 0; i = text.indexOf(".defineResource", i + 1)) callAt(i + 1);
+  if (namespaces.size > 0) {
+    for (const member of [".collection", ".secret"]) for (let i = text.indexOf(member); i >= 0; i = text.indexOf(member, i + 1)) callAt(i + 1);
+  }
+  for (let i = text.indexOf("data."); i >= 0; i = text.indexOf("data.", i + 5)) {
+    const q = text.charCodeAt(i - 1);
+    if (q === 34 || q === 39 || q === 96) opRefAt(i); // " ' `
+  }
+  // A string's text is its value (A8): `"\x64ata.orders.get"` is an operation reference too. The
+  // strings written with an escape, which the search above cannot see, are read from the tree.
+  if (text.includes("\\")) {
+    const before = facts.opRefs.length;
+    const visit = (node: ts.Node, parent: ts.Node | undefined, grandparent: ts.Node | undefined): void => {
+      if (node.kind === ts.SyntaxKind.StringLiteral || node.kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral) {
+        const start = node.getStart(sf);
+        if (text.startsWith("data.", start + 1) || !hasBackslash(text, start, node.end) || specifierNodes.has(node) || isModuleName(node, parent, grandparent)) return;
+        const op = parseOpId((node as ts.StringLiteralLike).text);
+        if (op) facts.opRefs.push({ collection: op.collection, op: op.op, range: r(node) });
+        return;
+      }
+      ts.forEachChild(node, (child) => visit(child, node, parent));
+    };
+    visit(sf, undefined, undefined);
+    // In the text's order, as the text scan gives them.
+    if (facts.opRefs.length > before) facts.opRefs.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
+  }
+
+  function readCollection(call: ts.CallExpression) {
+    const exported = exportedCollectionCalls.get(call);
+    const name = exported?.name;
+    const c: CollectionFact = { callRange: r(call.expression), exported: !!name, exportName: name?.text, nameRange: name ? r(name) : undefined };
+    if (exported) c.statementRange = r(exported.statement);
+    const a = call.arguments[0] && unwrap(call.arguments[0]);
+    if (a && ts.isObjectLiteralExpression(a)) {
+      c.options = { range: r(a), ...(a.properties.length > 0 ? { first: r(a.properties[0]) } : {}) };
+      const n = prop(a, "name");
+      if (n && ts.isStringLiteralLike(n)) c.nameLiteral = { value: n.text, range: r(n) };
+      else if (n) c.nameNotLiteral = true;
+      const k = prop(a, "key");
+      if (k && ts.isStringLiteralLike(k)) c.key = { value: k.text, range: r(k) };
+      const f = prop(a, "fields");
+      if (f && ts.isObjectLiteralExpression(f)) {
+        const fields: { name: string; range: Range }[] = [];
+        let known = true;
+        for (const p of f.properties) {
+          if (ts.isSpreadAssignment(p) || !p.name) { known = false; break; }
+          const key = nameText(p.name);
+          if (key === undefined) { known = false; break; }
+          fields.push({ name: key, range: r(p.name) });
+        }
+        if (known) c.fields = fields;
+      }
+    }
+    facts.collections.push(c);
+  }
+
+
+  // Exported consts whose initialiser is a function (or a call) are workflows of a workflow source.
+  for (const st of sf.statements) {
+    if (!ts.isVariableStatement(st) || !hasModifier(st, ts.SyntaxKind.ExportKeyword)) continue;
+    for (const d of st.declarationList.declarations) {
+      if (!ts.isIdentifier(d.name) || !d.initializer) continue;
+      const init = unwrap(d.initializer);
+      if (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isCallExpression(init)) facts.workflows.push({ name: d.name.text, range: r(d.name), declaration: r(st) });
+    }
+  }
+  // So are those exported by name (`const run = async (ctx) => …; export { run as nightly }`), and
+  // functions exported so (`async function run(ctx) {…}; export { run }`), by their exported name,
+  // with the lens at the local's name, where the workflow is written.
+  for (const { local, exported } of exportedByName) {
+    const init = unwrap(local.init);
+    const decl = local.statement.declarationList.declarations.find((d) => d.initializer === local.init);
+    if (decl && (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isCallExpression(init))) facts.workflows.push({ name: exported.text, range: r(decl.name), declaration: r(local.statement) });
+  }
+  for (const st of sf.statements) {
+    if (!ts.isExportDeclaration(st) || st.moduleSpecifier || st.isTypeOnly || !st.exportClause || !ts.isNamedExports(st.exportClause)) continue;
+    for (const el of st.exportClause.elements) {
+      if (el.isTypeOnly || !ts.isIdentifier(el.name)) continue;
+      const local = (el.propertyName ?? el.name).text;
+      const fn = sf.statements.find((f): f is ts.FunctionDeclaration => ts.isFunctionDeclaration(f) && f.name?.text === local && !!f.body && !hasModifier(f, ts.SyntaxKind.ExportKeyword));
+      if (fn) facts.workflows.push({ name: el.name.text, range: r(fn.name!), declaration: r(fn) });
+    }
+  }
+}

@@ -1,0 +1,351 @@
+/**
+ * One file's text → its facts, from TypeScript's syntax tree (the main user of the parser). The
+ * tree is dropped as soon as the facts are read: the index keeps facts, never trees. Broken code is
+ * not an error: a file with syntax errors yields what can still be read plus the count of errors.
+ * The statements are read here (imports, exports, bindings, declarations, the config); the rest of
+ * the tree by `facts-calls.ts`, specs by `facts-specs.ts`.
+ */
+import ts from "typescript";
+import type { ConfigFact, FileFacts, ImportedName, Ref, SecretBindingFact, DesiredKey, DeclarationFact, SyntaxVerdict } from "./fact-types.ts";
+import { readCalls } from "./facts-calls.ts";
+import { specReader } from "./facts-specs.ts";
+import { LineMap } from "./text.ts";
+import { hasModifier, literalTruth, PARSE_OPTIONS, prop, scriptKind, unwrap } from "./ts-nodes.ts";
+import type { Range } from "./types.ts";
+
+interface Options { isConfig?: boolean }
+
+/** What a file nested too deeply to parse is read as: nothing, not even whether it parses (`unread` says why). */
+export const TOO_DEEP = "nested too deeply to be read (the parser ran out of stack)";
+
+/** The parser's syntax errors of a source file: how many, and the first. */
+function verdictOf(sf: ts.SourceFile, lines: LineMap): SyntaxVerdict {
+  const parseDiagnostics: readonly ts.DiagnosticWithLocation[] = (sf as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  if (parseDiagnostics.length === 0) return { errors: 0 };
+  const d = parseDiagnostics[0];
+  return { errors: parseDiagnostics.length, first: { message: ts.flattenDiagnosticMessageText(d.messageText, "\n"), range: lines.range(d.start, d.start + (d.length || 0)) } };
+}
+
+/**
+ * Whether a text nested deeper than the parser's stack parses is not known: no error is claimed
+ * (a runtime with a deeper stack may load it), as nothing else is read of it.
+ */
+const TOO_DEEP_VERDICT: SyntaxVerdict = Object.freeze({ errors: 0 });
+
+/**
+ * Whether a text parses (the same verdict as its facts' `syntaxErrors` and `firstSyntaxError`),
+ * the tree dropped at once. Never throws on bad code.
+ */
+export function syntaxVerdict(fileName: string, text: string): SyntaxVerdict {
+  try {
+    return verdictOf(ts.createSourceFile(fileName, text, PARSE_OPTIONS, false, scriptKind(fileName)), new LineMap(text));
+  } catch (e) {
+    if (!(e instanceof RangeError && /call stack/i.test(e.message))) throw e;
+    return TOO_DEEP_VERDICT;
+  }
+}
+
+/**
+ * Reads a file's facts. Never throws on bad code: a text nested deeper than the parser's stack
+ * (`((((…1…))))` a thousand deep) is read as holding nothing, with `unread` saying why.
+ */
+export function readFacts(fileName: string, text: string, options: Options = {}): FileFacts {
+  try {
+    return readTreeFacts(fileName, text, options);
+  } catch (e) {
+    if (!(e instanceof RangeError && /call stack/i.test(e.message))) throw e;
+    return {
+      unread: TOO_DEEP, syntaxErrors: TOO_DEEP_VERDICT.errors,
+      imports: [], bindings: new Map(), locals: new Map(), exports: new Map(), starExports: [], specs: [],
+      declarations: [], collections: [], opRefs: [], secretCalls: [], workflows: [],
+    };
+  }
+}
+
+export function readTreeFacts(fileName: string, text: string, options: Options): FileFacts {
+  // JSDoc is never read: skipping it makes parsing cheaper.
+  const sf = ts.createSourceFile(fileName, text, PARSE_OPTIONS, false, scriptKind(fileName));
+  const lines = new LineMap(text);
+  const r = (node: ts.Node): Range => lines.range(node.getStart(sf), node.end);
+  const facts: FileFacts = {
+    syntaxErrors: 0, imports: [], bindings: new Map(), locals: new Map(), exports: new Map(), starExports: [], specs: [],
+    declarations: [], collections: [], opRefs: [], secretCalls: [], workflows: [],
+  };
+  const verdict = verdictOf(sf, lines);
+  facts.syntaxErrors = verdict.errors;
+  if (verdict.first) facts.firstSyntaxError = verdict.first;
+  const specifierNodes = new Set<ts.Node>();
+  /** The file's top-level consts by name, with their statement (built on first use). */
+  let topConsts: Map<string, { init: ts.Expression; statement: ts.VariableStatement; exported: boolean }> | undefined;
+  const constsByName = () => {
+    if (topConsts === undefined) {
+      topConsts = new Map();
+      for (const st of sf.statements) {
+        if (!ts.isVariableStatement(st) || !(st.declarationList.flags & ts.NodeFlags.Const)) continue;
+        const exported = hasModifier(st, ts.SyntaxKind.ExportKeyword);
+        for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) topConsts.set(d.name.text, { init: d.initializer, statement: st, exported });
+      }
+    }
+    return topConsts;
+  };
+  /** `export { a, b as c }` (no `from`) of a top-level const that is not exported itself: its const and the exported name. */
+  const constsExportedByName = (): { local: { init: ts.Expression; statement: ts.VariableStatement }; exported: ts.Identifier }[] => {
+    const out: { local: { init: ts.Expression; statement: ts.VariableStatement }; exported: ts.Identifier }[] = [];
+    for (const st of sf.statements) {
+      if (!ts.isExportDeclaration(st) || st.moduleSpecifier || st.isTypeOnly || !st.exportClause || !ts.isNamedExports(st.exportClause)) continue;
+      for (const el of st.exportClause.elements) {
+        const local = constsByName().get((el.propertyName ?? el.name).text);
+        if (local && !local.exported && ts.isIdentifier(el.name) && !el.isTypeOnly) out.push({ local, exported: el.name });
+      }
+    }
+    return out;
+  };
+  const nameText = (n: ts.PropertyName | ts.ModuleExportName): string | undefined =>
+    ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n) || ts.isPrivateIdentifier(n) ? n.text : undefined;
+
+  // ---- Imports, exports and top-level bindings -------------------------------------------------
+  const addImport = (spec: ts.StringLiteralLike, names: ImportedName[]) => {
+    specifierNodes.add(spec);
+    facts.imports.push({ specifier: spec.text, range: r(spec), names });
+  };
+
+  const { specOfCall, throughConsts } = specReader({ r, facts, nameText, constsByName });
+
+  /** What an expression holds, as a Ref. */
+  const refOf = (e: ts.Expression): Ref => {
+    while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isNonNullExpression(e) || ts.isTypeAssertionExpression(e)) e = e.expression;
+    if (ts.isIdentifier(e)) return { kind: "local", name: e.text };
+    if (ts.isPropertyAccessExpression(e)) return { kind: "member", base: refOf(e.expression), member: e.name.text };
+    if (ts.isCallExpression(e)) {
+      const spec = specOfCall(e);
+      if (spec !== undefined) return { kind: "spec", spec };
+      const req = requireSpecifier(e);
+      if (req !== undefined) return { kind: "import", source: req, imported: "*" };
+      return { kind: "other" };
+    }
+    if (ts.isObjectLiteralExpression(e)) {
+      const props = new Map<string, Ref>();
+      const spreads: Ref[] = [];
+      let open = false;
+      for (const p of e.properties) {
+        if (ts.isPropertyAssignment(p)) { const k = nameText(p.name); if (k !== undefined) props.set(k, refOf(p.initializer)); else open = true; }
+        else if (ts.isShorthandPropertyAssignment(p)) props.set(p.name.text, { kind: "local", name: p.name.text });
+        else if (ts.isSpreadAssignment(p)) spreads.push(refOf(p.expression));
+        else if (p.name && nameText(p.name) !== undefined) props.set(nameText(p.name)!, { kind: "other" }); // a method or an accessor
+        else open = true;
+      }
+      return { kind: "object", props, ...(spreads.length > 0 ? { spreads } : {}), ...(open ? { open } : {}) };
+    }
+    return { kind: "other" };
+  };
+
+  const requireSpecifier = (call: ts.CallExpression): string | undefined =>
+    ts.isIdentifier(call.expression) && call.expression.text === "require" && call.arguments.length === 1 && ts.isStringLiteralLike(call.arguments[0])
+      ? call.arguments[0].text : undefined;
+
+  const bindLocal = (name: string, ref: Ref) => { facts.locals.set(name, ref); };
+
+  for (const st of sf.statements) {
+    if (ts.isImportDeclaration(st) && ts.isStringLiteralLike(st.moduleSpecifier)) {
+      const source = st.moduleSpecifier.text;
+      const clause = st.importClause;
+      const names: ImportedName[] = [];
+      const typeOnly = !!clause?.isTypeOnly;
+      const bind = (local: string, imported: string, range: Range, elementTypeOnly: boolean) => {
+        names.push({ imported, range });
+        facts.bindings.set(local, { source, imported, typeOnly: typeOnly || elementTypeOnly });
+      };
+      if (clause?.name) bind(clause.name.text, "default", r(clause.name), false);
+      const nb = clause?.namedBindings;
+      if (nb && ts.isNamespaceImport(nb)) bind(nb.name.text, "*", r(nb.name), false);
+      if (nb && ts.isNamedImports(nb)) {
+        for (const el of nb.elements) {
+          const imported = el.propertyName ? nameText(el.propertyName) ?? el.name.text : el.name.text;
+          bind(el.name.text, imported, r(el.propertyName ?? el.name), el.isTypeOnly);
+        }
+      }
+      addImport(st.moduleSpecifier, names);
+      continue;
+    }
+    if (ts.isExportDeclaration(st)) {
+      const source = st.moduleSpecifier && ts.isStringLiteralLike(st.moduleSpecifier) ? st.moduleSpecifier.text : undefined;
+      const names: ImportedName[] = [];
+      if (st.exportClause && ts.isNamedExports(st.exportClause)) {
+        for (const el of st.exportClause.elements) {
+          const local = el.propertyName ? nameText(el.propertyName) ?? el.name.getText(sf) : nameText(el.name) ?? "";
+          const exported = nameText(el.name) ?? local;
+          names.push({ imported: local, range: r(el.propertyName ?? el.name) });
+          facts.exports.set(exported, source !== undefined ? { kind: "import", source, imported: local } : { kind: "local", name: local });
+        }
+      } else if (st.exportClause && ts.isNamespaceExport(st.exportClause) && source !== undefined) {
+        const exported = nameText(st.exportClause.name) ?? "";
+        names.push({ imported: "*", range: r(st.exportClause.name) });
+        facts.exports.set(exported, { kind: "import", source, imported: "*" });
+      } else if (!st.exportClause && source !== undefined) {
+        facts.starExports.push(source);
+        names.push({ imported: "*", range: r(st) });
+      }
+      if (source !== undefined) addImport(st.moduleSpecifier as ts.StringLiteral, names);
+      continue;
+    }
+    if (ts.isImportEqualsDeclaration(st)) {
+      const ref = st.moduleReference;
+      if (ts.isExternalModuleReference(ref) && ts.isStringLiteralLike(ref.expression)) {
+        facts.bindings.set(st.name.text, { source: ref.expression.text, imported: "*", typeOnly: st.isTypeOnly });
+        addImport(ref.expression, [{ imported: "*", range: r(st.name) }]);
+      }
+      continue;
+    }
+    const exported = hasModifier(st, ts.SyntaxKind.ExportKeyword);
+    const isDefault = hasModifier(st, ts.SyntaxKind.DefaultKeyword);
+    if (ts.isVariableStatement(st)) {
+      for (const d of st.declarationList.declarations) {
+        if (ts.isIdentifier(d.name)) {
+          const ref = d.initializer ? refOf(d.initializer) : { kind: "other" as const };
+          bindLocal(d.name.text, ref);
+          if (exported) facts.exports.set(d.name.text, { kind: "local", name: d.name.text });
+          if (d.initializer && ts.isCallExpression(unwrap(d.initializer))) {
+            const req = requireSpecifier(unwrap(d.initializer) as ts.CallExpression);
+            if (req !== undefined) facts.bindings.set(d.name.text, { source: req, imported: "*", typeOnly: false });
+          }
+          // A declaration is an exported *const* (A5): `export let web = vm(…)` declares nothing.
+          if (exported && d.initializer && st.declarationList.flags & ts.NodeFlags.Const) readDeclaration(d.name, d.initializer, st);
+        } else if (ts.isObjectBindingPattern(d.name) && d.initializer && ts.isCallExpression(unwrap(d.initializer))) {
+          // const { defineResource, x: y } = require("...")
+          const req = requireSpecifier(unwrap(d.initializer) as ts.CallExpression);
+          if (req !== undefined) {
+            for (const el of d.name.elements) {
+              if (!ts.isIdentifier(el.name)) continue;
+              const imported = el.propertyName ? nameText(el.propertyName) ?? el.name.text : el.name.text;
+              facts.bindings.set(el.name.text, { source: req, imported, typeOnly: false });
+            }
+          }
+        }
+      }
+      continue;
+    }
+    if (ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) {
+      if (st.name) bindLocal(st.name.text, { kind: "other" });
+      if (exported) {
+        const name = isDefault ? "default" : st.name?.text;
+        if (name) facts.exports.set(name, { kind: "other" });
+        if (ts.isFunctionDeclaration(st) && (st.name || isDefault)) facts.workflows.push({ name: name!, range: r(st.name ?? st), declaration: r(st) });
+      }
+      continue;
+    }
+    if (ts.isExportAssignment(st)) {
+      facts.exports.set(st.isExportEquals ? "module.exports" : "default", refOf(st.expression));
+      if (options.isConfig && !st.isExportEquals) facts.config = readConfig(st.expression);
+      continue;
+    }
+    if (ts.isExpressionStatement(st) && ts.isBinaryExpression(st.expression) && st.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+      // CommonJS: exports.x = ..., module.exports.x = ..., module.exports = { ... }
+      const { left, right } = st.expression;
+      if (ts.isPropertyAccessExpression(left)) {
+        const target = left.expression;
+        const isExports = ts.isIdentifier(target) && target.text === "exports";
+        const isModuleExports = ts.isPropertyAccessExpression(target) && ts.isIdentifier(target.expression) && target.expression.text === "module" && target.name.text === "exports";
+        if (isExports || isModuleExports) facts.exports.set(left.name.text, refOf(right));
+        else if (ts.isIdentifier(target) && target.text === "module" && left.name.text === "exports") {
+          const ref = refOf(right);
+          if (ref.kind === "object") for (const [k, v] of ref.props) facts.exports.set(k, v);
+          else facts.exports.set("module.exports", ref);
+        }
+      }
+    }
+  }
+
+  function readDeclaration(name: ts.Identifier, init: ts.Expression, statement: ts.Node) {
+    const call = unwrap(init);
+    if (!ts.isCallExpression(call)) return;
+    const callee = call.expression;
+    // From the last member back to the identifier the chain starts with.
+    const members: { name: string; range: Range }[] = [];
+    let cur = unwrap(callee);
+    for (;;) {
+      if (ts.isPropertyAccessExpression(cur) && ts.isIdentifier(cur.name)) members.push({ name: cur.name.text, range: r(cur.name) });
+      else if (ts.isElementAccessExpression(cur) && ts.isStringLiteralLike(cur.argumentExpression)) members.push({ name: cur.argumentExpression.text, range: r(cur.argumentExpression) });
+      else break;
+      cur = unwrap(cur.expression);
+    }
+    if (!ts.isIdentifier(cur)) return;
+    const base = cur.text;
+    const member = members[0]?.name, memberRange = members[0]?.range;
+    const via = members.length > 1 ? members.slice(1).reverse().map((m) => m.name) : undefined;
+    // (`{ … } as const`, `({ … })`, `{ … } satisfies T`: the same desired object.)
+    const first = call.arguments[0] && unwrap(call.arguments[0]);
+    let desired: DeclarationFact["desired"];
+    if (first && ts.isObjectLiteralExpression(first)) {
+      const keys: DesiredKey[] = [];
+      let hasSpread = false;
+      for (const p of first.properties) {
+        if (ts.isSpreadAssignment(p)) { hasSpread = true; continue; }
+        if (!p.name) continue;
+        const key = nameText(p.name);
+        if (key === undefined) { hasSpread = true; continue; } // a computed key: fields cannot be checked
+        keys.push({ name: key, range: r(p.name) });
+      }
+      desired = { keys, hasSpread, range: r(first) };
+    } else if (call.arguments.length === 0) {
+      desired = { keys: [], hasSpread: false, range: r(call) }; // `vm()`: every required field is missing
+    }
+    facts.declarations.push({ exportName: name.text, nameRange: r(name), callee: { base, member, range: r(callee), memberRange, via }, desired, range: r(statement) });
+  }
+
+  function readConfig(e: ts.Expression): ConfigFact {
+    const config: ConfigFact = {};
+    let obj = throughConsts(unwrap(e))!;
+    if (ts.isCallExpression(obj) && obj.arguments[0]) obj = throughConsts(unwrap(obj.arguments[0]))!;
+    if (!ts.isObjectLiteralExpression(obj)) return { secretBindings: null };
+    const nameProp = throughConsts(prop(obj, "name"));
+    if (nameProp && ts.isStringLiteralLike(nameProp)) config.name = nameProp.text;
+    const secrets = throughConsts(prop(obj, "secrets"));
+    if (secrets === undefined) return config;
+    if (!ts.isObjectLiteralExpression(secrets)) { config.secretBindings = null; return config; }
+    const bindings = throughConsts(prop(secrets, "bindings"));
+    if (bindings === undefined) return config;
+    if (!ts.isObjectLiteralExpression(bindings)) { config.secretBindings = null; return config; }
+    config.secretBindings = [];
+    for (const p of bindings.properties) {
+      // A spread may bind any name, and override what precedes it: read on from there.
+      if (ts.isSpreadAssignment(p)) { config.secretBindingsOpen = true; config.secretBindings = []; continue; }
+      // `{ CLOUD_KEY }` binds CLOUD_KEY to the const of that name; `["KEY"]: …` binds KEY.
+      let key: ts.PropertyName, value: ts.Expression | undefined;
+      if (ts.isShorthandPropertyAssignment(p)) { key = p.name; value = throughConsts(p.name); }
+      else if (ts.isPropertyAssignment(p)) { key = p.name; value = throughConsts(unwrap(p.initializer)); }
+      else continue;
+      const name = ts.isComputedPropertyName(key) ? (ts.isStringLiteralLike(unwrap(key.expression)) ? (unwrap(key.expression) as ts.StringLiteralLike).text : undefined) : nameText(key);
+      // A computed name that cannot be read binds who knows what, as a spread does.
+      if (name === undefined) { config.secretBindingsOpen = true; config.secretBindings = []; continue; }
+      const b: SecretBindingFact = { name, nameRange: r(key) };
+      const v = value;
+      if (v !== undefined && ts.isObjectLiteralExpression(v)) {
+        const env = throughConsts(prop(v, "env"));
+        // (`env: undefined` or `env: null` gives no variable: no env.)
+        if (env !== undefined && !(env.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(env) && env.text === "undefined") || ts.isVoidExpression(env))) {
+          if (ts.isStringLiteralLike(env)) b.env = { value: env.text, range: r(env) };
+          else b.envUnknown = true;
+        }
+        const bootstrap = prop(v, "bootstrap");
+        if (bootstrap !== undefined) b.bootstrap = literalTruth(bootstrap) === true;
+        const host = prop(v, "host");
+        if (host !== undefined) b.host = literalTruth(host);
+      } else {
+        b.envUnknown = true;
+      }
+      // A name written twice is one binding, the last (as the object holds it).
+      const twice = config.secretBindings.findIndex((x) => x.name === name);
+      if (twice >= 0) config.secretBindings.splice(twice, 1);
+      config.secretBindings.push(b);
+    }
+    return config;
+  }
+
+  // `const web = vm({…}); export { web }` (or `export { web as api }`) declares as `export const` does;
+  // the same for a collection (below).
+  const exportedByName = constsExportedByName();
+  for (const { local, exported } of exportedByName) readDeclaration(exported, local.init, local.statement);
+
+  readCalls({ sf, text, r, facts, specifierNodes, nameText, constsByName, addImport, exportedByName, specOfCall });
+  return facts;
+}

@@ -1,0 +1,141 @@
+/**
+ * A file's facts read without a syntax tree where its text allows (`readFactsLightly`), what else
+ * is asked of them read from the tree on first use.
+ */
+import type { CollectionFact, ConfigFact, DeclarationFact, FileFacts, ImportFact, OpRefFact, ResourceSpecFact, SecretCallFact, SyntaxVerdict, WorkflowFact } from "./fact-types.ts";
+import { parseOpId } from "./fact-types.ts";
+import { readFacts, syntaxVerdict } from "./facts-tree.ts";
+import { scannable, scanText, type Span, type TextSite, type TextString } from "./scan.ts";
+import { LineMap } from "./text.ts";
+import type { Range } from "./types.ts";
+
+/**
+ * What only a syntax tree says of a file beyond its import sites and its string literals: a
+ * resource spec needs a call of `defineResource`, a collection or a secret call a local bound to
+ * `collection` or `secret`. A text without these words holds none of them.
+ */
+const BEYOND_TEXT = /defineResource|secret|collection/;
+
+/**
+ * A file's facts, read without a syntax tree where its text allows (the index reads most files of
+ * a big company this way, and parsing is most of its cost). When the text holds no word of
+ * `BEYOND_TEXT`, what the rules read of it at once is its import sites and its operation
+ * references, and the text scanner (`scan.ts`, exact or refusing) reads both: the sites, and the
+ * string literals starting with `data.` that are no import's specifier. It holds no specs,
+ * collections or secret calls. Everything else (exports, locals, declarations, workflows, syntax
+ * errors) is read from the syntax tree the first time it is asked for, which the resolver,
+ * navigation and symbols do for a few files only. `test/rules/light-facts.test.ts` holds both
+ * readings to the same facts.
+ */
+export function readFactsLightly(fileName: string, text: string): FileFacts {
+  // The whole text is tokenized, not just its imports: an unbalanced bracket or an unterminated
+  // literal anywhere (a file being typed) makes the scanner refuse, and the parser's recovery
+  // reads the file, as before.
+  if (scannable(fileName) && !BEYOND_TEXT.test(text)) {
+    const scanned = scanText(text, "data.");
+    if (scanned !== undefined) return new LightFacts(fileName, text, scanned.sites, scanned.strings);
+  }
+  return readFacts(fileName, text);
+}
+
+/**
+ * Whether the facts only a syntax tree gives (exports, declarations, workflows, …) are read yet:
+ * false for a file read lightly whose tree nothing has asked for. (The server reads the workflows
+ * of such files ahead of a symbol search, and says how many it read.)
+ */
+export function treeRead(facts: FileFacts): boolean {
+  return !(facts instanceof LightFacts) || facts.treeRead;
+}
+
+/**
+ * The text of a file read without a syntax tree whose syntax is not known yet (nothing has parsed
+ * it), or undefined: what a caller can parse elsewhere (another thread) and tell the facts with
+ * `knowSyntax`, so that no later question parses it here.
+ */
+export function textAwaitingSyntax(facts: FileFacts): string | undefined {
+  return facts instanceof LightFacts && !facts.syntaxKnown ? facts.pendingText : undefined;
+}
+
+/** Tells facts read without a syntax tree whether their text parses (see `textAwaitingSyntax`); other facts know it already. */
+export function knowSyntax(facts: FileFacts, verdict: SyntaxVerdict): void {
+  if (facts instanceof LightFacts) facts.knowSyntax(verdict);
+}
+
+/** Shared by every light file: frozen, so that a push into it would fail loudly. */
+const NONE = Object.freeze([]) as unknown as never[];
+
+class LightFacts implements FileFacts {
+  readonly imports: ImportFact[];
+  readonly specs: ResourceSpecFact[] = NONE;
+  readonly collections: CollectionFact[] = NONE;
+  readonly opRefs: OpRefFact[] = NONE;
+  readonly secretCalls: SecretCallFact[] = NONE;
+  private text: string | undefined;
+  private tree: FileFacts | undefined;
+  private verdict: SyntaxVerdict | undefined;
+
+  /** `strings`: the text's string literals starting with `data.`, in order. */
+  constructor(private readonly fileName: string, text: string, sites: TextSite[], strings: TextString[]) {
+    const lines = new LineMap(text);
+    const range = (s: Span): Range => lines.range(s.range[0], s.range[1]);
+    this.imports = sites.map((site) => ({ specifier: site.specifier, range: range(site.specifierRange), names: site.names.map((n) => ({ imported: n.imported, range: range(n.range) })) }));
+    if (strings.length > 0) {
+      const specifiers = new Set(sites.map((site) => site.specifierRange.range[0]));
+      const opRefs: OpRefFact[] = [];
+      for (const s of strings) {
+        const op = specifiers.has(s.range[0]) ? undefined : parseOpId(s.value);
+        if (op) opRefs.push({ collection: op.collection, op: op.op, range: lines.range(s.range[0], s.range[1]) });
+      }
+      if (opRefs.length > 0) this.opRefs = opRefs;
+    }
+    this.text = text;
+  }
+
+  get treeRead(): boolean {
+    return this.tree !== undefined;
+  }
+
+  /** The facts read from the syntax tree, once; the text is let go then. */
+  private full(): FileFacts {
+    if (this.tree === undefined) {
+      this.tree = readFacts(this.fileName, this.text!);
+      this.text = undefined;
+    }
+    return this.tree;
+  }
+
+  /**
+   * Whether the text parses, known without a syntax tree kept: told (`knowSyntax`, from a parse
+   * made elsewhere: another thread, another host's tree), read from the tree once it is read, or
+   * parsed for this alone (the tree dropped at once: the file stays light).
+   */
+  private syntax(): SyntaxVerdict {
+    if (this.verdict === undefined) this.verdict = this.tree ? { errors: this.tree.syntaxErrors, first: this.tree.firstSyntaxError } : syntaxVerdict(this.fileName, this.text!);
+    return this.verdict;
+  }
+
+  /** Whether `syntax()` would parse. */
+  get syntaxKnown(): boolean {
+    return this.verdict !== undefined || this.tree !== undefined;
+  }
+
+  /** Takes a verdict on this text's syntax computed elsewhere (the same text: the caller's to know). */
+  knowSyntax(verdict: SyntaxVerdict): void {
+    if (!this.syntaxKnown) this.verdict = verdict;
+  }
+
+  /** The text, while the tree is not read (after, it is let go). */
+  get pendingText(): string | undefined {
+    return this.text;
+  }
+
+  get syntaxErrors(): number { return this.syntax().errors; }
+  get firstSyntaxError(): FileFacts["firstSyntaxError"] { return this.syntax().first; }
+  get bindings(): FileFacts["bindings"] { return this.full().bindings; }
+  get locals(): FileFacts["locals"] { return this.full().locals; }
+  get exports(): FileFacts["exports"] { return this.full().exports; }
+  get starExports(): string[] { return this.full().starExports; }
+  get declarations(): DeclarationFact[] { return this.full().declarations; }
+  get workflows(): WorkflowFact[] { return this.full().workflows; }
+  get config(): ConfigFact | undefined { return this.full().config; }
+}
