@@ -40,7 +40,8 @@
  */
 import { isFrameworkModule } from "../../server/src/core/company.ts";
 import { bareVerdictKey, importTarget, isPathSpecifier, sharesVerdict, verdictFolder } from "../../server/src/core/reach.ts";
-import { isLineBreak, unescape } from "../../server/src/core/scan.ts";
+import { unescape } from "../../server/src/core/scan.ts";
+import { isLineBreak } from "../../server/src/core/scan-tokens.ts";
 import type { ImportContext, ImportSite } from "../../server/src/core/sites.ts";
 import type { ImportRule } from "../../server/src/core/rules/rule.ts";
 import type { TextSite } from "../../server/src/core/scan.ts";

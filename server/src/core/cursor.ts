@@ -8,7 +8,7 @@
  */
 import ts from "typescript";
 import { isModuleName, scriptKind } from "./facts.ts";
-import { isLineBreak } from "./scan.ts";
+import { isLineBreak } from "./scan-tokens.ts";
 
 export interface StringAtCursor {
   /** The offsets of its content: just past the opening quote, and its closing quote (the end of the text read for an unterminated one). */
