@@ -1,7 +1,7 @@
 /** readLock finds each binding's key, type and object, by its scan and by the syntax tree alike. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { jsonErrorAt, readLock } from "../../server/src/core/lockfile.ts";
+import { jsonErrorAt, readLock } from "../../server/src/core/lockfile-read.ts";
 
 function at(text: string, needle: string) {
   const i = text.indexOf(needle);

@@ -7,7 +7,7 @@
 import { loadFailure, type ChangeTracker, type CompanyFile, type Company } from "./model.ts";
 import { type ConnectorResolver, type Resolution, type ResourceType, contractsOf } from "./connectors.ts";
 import { isFrameworkModule, type CollectionFact, type DeclarationFact, type SecretBindingFact } from "./facts.ts";
-import type { LockFacts } from "./lockfile.ts";
+import type { LockFacts } from "./lockfile-read.ts";
 import { STEP, type Steps } from "./steps.ts";
 import type { Range } from "./types.ts";
 

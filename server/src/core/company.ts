@@ -2,10 +2,9 @@
  * Company roots, scopes and file kinds (SPEC A1–A3), computed from paths alone.
  * A company root is the nearest folder holding `sanoma.config.ts`, walking up from a path, never
  * crossing a `node_modules` folder. Everything here is a pure function of paths and, for the walk
- * up, of a `FileSystem`.
+ * up, of a predicate that says where a config is.
  */
 import path from "node:path"; // (the default import: a bundle reads its functions as plain properties, not through getters)
-import type { FileSystem } from "./types.ts";
 
 export const CONFIG_FILE = "sanoma.config.ts";
 export const LOCK_FILE = "sanoma.lock.json";
@@ -20,8 +19,13 @@ export function isFrameworkModule(specifier: string): boolean {
 }
 const FRAMEWORK_PREFIX = FRAMEWORK + "/";
 
-/** The extensions of files whose source the core reads (imports, references, declarations). */
-export const CODE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+/** TypeScript's source extensions, in the order module resolution tries them. */
+export const TS_EXTENSIONS: readonly string[] = [".ts", ".tsx", ".mts", ".cts"];
+/**
+ * The extensions of files whose source the core reads (imports, references, declarations), in the
+ * order module resolution tries them: TypeScript's, then JavaScript's. The one list of them.
+ */
+export const CODE_EXTENSIONS: readonly string[] = [...TS_EXTENSIONS, ".js", ".jsx", ".mjs", ".cjs"];
 
 export function isCodeFile(file: string): boolean {
   for (let i = 0; i < CODE_EXTENSIONS.length; i++) if (file.endsWith(CODE_EXTENSIONS[i])) return true;
@@ -56,9 +60,6 @@ export function findCompanyRoot(file: string, hasConfig: (dir: string) => boolea
   }
 }
 
-export function findCompanyRootOnDisk(file: string, fs: FileSystem, isDirectory = false): string | undefined {
-  return findCompanyRoot(file, (dir) => fs.isFile(path.join(dir, CONFIG_FILE)), isDirectory);
-}
 
 /** `rel` of a file under `root` with `/` separators, or undefined when it is not under it. */
 export function relativeTo(root: string, file: string): string | undefined {
@@ -182,8 +183,3 @@ export function isDirectlyInApps(rel: string): boolean {
   return rel.startsWith("apps/") && rel.indexOf("/", 5) < 0;
 }
 
-/** The app a company-relative path lies in (`apps/<app>/...`), or null. */
-export function appOf(rel: string): string | null {
-  const parts = rel.split("/");
-  return parts[0] === "apps" && parts.length > 1 && parts[1] !== "" && !parts[1].startsWith(".") ? parts[1] : null;
-}

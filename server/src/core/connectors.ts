@@ -6,11 +6,12 @@
  * exports, up to 8 hops, to its `defineResource({...})` call.
  */
 import * as path from "node:path";
+import { CODE_EXTENSIONS, TS_EXTENSIONS } from "./company.ts";
 import { readFacts, type FileFacts, type Ref, type ResourceSpecFact } from "./facts.ts";
 import type { FileSystem, Range } from "./types.ts";
 
 export const MAX_HOPS = 8;
-const EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"];
+const EXTENSIONS = CODE_EXTENSIONS;
 const CONDITIONS = ["import", "module", "node", "require", "default"];
 
 /** A resource type, as its `defineResource` call says. */
@@ -204,7 +205,7 @@ export class ConnectorResolver {
     const js = /\.(m|c)?jsx?$/.exec(p);
     if (js) {
       const stem = p.slice(0, -js[0].length);
-      for (const e of [".ts", ".tsx", ".mts", ".cts"]) if (this.fs.isFile(stem + e)) return stem + e;
+      for (const e of TS_EXTENSIONS) if (this.fs.isFile(stem + e)) return stem + e;
     }
     if (this.fs.isDir(p)) {
       for (const e of EXTENSIONS) if (this.fs.isFile(path.join(p, "index" + e))) return path.join(p, "index" + e);

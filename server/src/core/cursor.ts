@@ -3,7 +3,7 @@
  * (half typed, with unclosed brackets and literals: the parser recovers, and what it recovers is
  * what the file's facts hold too): a comment, a string literal (and whether it is a module
  * specifier), or the place of a key of an object literal. Completion asks this once per request;
- * the tree is dropped at once, like the facts' (this and `facts.ts` parse code; `lockfile.ts` parses
+ * the tree is dropped at once, like the facts' (this and `facts.ts` parse code; `lockfile-read.ts` parses
  * JSON only to place its problems).
  */
 import ts from "typescript";

@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import { CONFIG_FILE, LOCK_FILE, isCodeFile, isDirectlyInApps, isLoadedByFramework, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
 import { readFacts, readFactsLightly, type FileFacts } from "./facts.ts";
-import { readLockSteps, type LockFacts } from "./lockfile.ts";
+import { readLockSteps, type LockFacts } from "./lockfile-read.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
 import type { FileSystem, Problem, Range } from "./types.ts";
 

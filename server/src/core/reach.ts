@@ -5,7 +5,7 @@
  */
 import path from "node:path"; // (the default import: a bundle reads its functions as plain properties, not through getters)
 import type { ImportContext } from "./sites.ts";
-import { isDirectlyInApps, type FileRole } from "./company.ts";
+import { CODE_EXTENSIONS, isDirectlyInApps, type FileRole } from "./company.ts";
 
 /** On POSIX an absolute path is one that starts with `/` (all `path.isAbsolute` asks there). */
 const POSIX = path.sep === "/";
@@ -214,6 +214,6 @@ export function targetApp(rel: string, hasFile?: (rel: string) => boolean, folde
 }
 
 /** What module resolution appends to an import without extension, files before folders. */
-const RESOLVED_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+const RESOLVED_EXTENSIONS = [...CODE_EXTENSIONS, ".d.ts"];
 
 const CODE_FILE = /\.([cm]?[jt]sx?|json)$/;

@@ -12,7 +12,7 @@ import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
 import { Company, listCompanyFilesSteps, walkReads, type Skipped } from "./model.ts";
 import { knowSyntax, textAwaitingSyntax, treeRead, type SyntaxVerdict } from "./facts.ts";
 import { fileRuleProblems } from "./check.ts";
-import type { LockFacts } from "./lockfile.ts";
+import type { LockFacts } from "./lockfile-read.ts";
 import type { FileSystem } from "./types.ts";
 
 export interface WorkspaceOptions {

@@ -30,8 +30,5 @@ export { IMPORT_RULES } from "./imports.ts";
 
 export const RULE_IDS = RULES.map((r) => r.id) as readonly RuleId[];
 
-export function ruleById(id: string): Rule | undefined {
-  return RULES.find((r) => r.id === id);
-}
 
 export { DOCS_BASE, ruleDocsUrl } from "./docs-url.ts";

@@ -4,7 +4,7 @@
  */
 import * as path from "node:path";
 import type { Analysis } from "../analysis.ts";
-import type { LockBinding, LockFacts } from "../lockfile.ts";
+import type { LockBinding, LockFacts } from "../lockfile-read.ts";
 import type { Problem } from "../types.ts";
 import type { Report, Rule } from "./rule.ts";
 

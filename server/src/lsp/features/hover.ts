@@ -2,7 +2,7 @@
 import type { Hover, HoverParams } from "vscode-languageserver/node";
 import { BATCH_OPS, COLLECTION_OPS, type Collection, type Declaration } from "../../core/analysis.ts";
 import type { ResourceType } from "../../core/connectors.ts";
-import type { LockFacts } from "../../core/lockfile.ts";
+import type { LockFacts } from "../../core/lockfile-read.ts";
 import type { Session } from "../session.ts";
 import { locate, targetAt } from "./target.ts";
 

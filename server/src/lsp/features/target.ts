@@ -7,7 +7,7 @@ import * as path from "node:path";
 import type { Analysis, Collection, Declaration } from "../../core/analysis.ts";
 import { visibleCollections } from "../../core/analysis.ts";
 import type { OpRefFact } from "../../core/facts.ts";
-import type { LockBinding } from "../../core/lockfile.ts";
+import type { LockBinding } from "../../core/lockfile-read.ts";
 import type { CompanyFile } from "../../core/model.ts";
 import { containsPosition } from "../../core/text.ts";
 import type { Position } from "../../core/types.ts";
