@@ -1,5 +1,5 @@
-// Bundles each entry point with esbuild: the server, the check command, the VS Code client and the
-// lint plugin are single files that need nothing installed beside them.
+// Bundles each entry point with esbuild: the server, the check command, the VS Code client, the
+// lint plugin and the TypeScript plugin are single files that need nothing installed beside them.
 import { build } from "esbuild";
 import { chmodSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -13,6 +13,9 @@ await Promise.all([
   build({ ...common, entryPoints: ["server/src/check/main.ts"], outfile: "dist/check.js", minify: production, banner: { js: "#!/usr/bin/env node" } }),
   build({ ...common, entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js", external: ["vscode"], minify: production }),
   build({ ...common, entryPoints: ["lint-plugin/src/index.ts"], outfile: "lint-plugin/dist/index.mjs", format: "esm", minify: false, sourcemap: false }),
+  // The TypeScript plugin: CommonJS for tsserver's require, the core's `typescript` being the one
+  // tsserver passes to the plugin (an alias to a shim: ts-plugin/src/host-typescript.ts).
+  build({ ...common, entryPoints: ["ts-plugin/src/index.ts"], outfile: "ts-plugin/dist/index.js", alias: { typescript: "./ts-plugin/src/host-typescript.ts" }, minify: false, sourcemap: false }),
 ].map((p) => p.catch((e) => { console.error(e.message); process.exitCode = 1; })));
 for (const f of ["dist/server.js", "dist/check.js"]) { try { chmodSync(f, 0o755); } catch {} }
 
