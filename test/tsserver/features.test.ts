@@ -86,6 +86,8 @@ test("geterr: a file's Sanoma problems come after TypeScript's own, which stay",
   assert.match(ours[0].text, /^No collection `orderz` in data\.orderz\.get; did you mean `orders`\?$/);
   assert.deepEqual(ours[0].start, locationOf(text("workflows/nightly.ts"), `"data.orderz.get"`));
   assert.ok(diags.indexOf(ts2322) < diags.indexOf(ours[0]), "after TypeScript's");
+  // The company was read whole once the project was built, before this first geterr.
+  assert.match(s.log(), /\[sanoma\] read ahead for .*\/workflows\/nightly\.ts: 1 problems there/);
 });
 
 test("an unsaved edit in one data file shows a cross-file problem in another; undoing it clears it", async () => {

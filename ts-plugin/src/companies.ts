@@ -46,7 +46,10 @@ export class Companies {
   /** The company files open in the editor at the last sync (their text is the editor's). */
   private open = new Set<string>();
 
+  readonly log: (message: string) => void;
+
   constructor(private readonly host: Host) {
+    this.log = host.log;
     this.ws = new Workspace(nodeFileSystem, { onSkip: (s) => host.log(`skipped ${s.path}: ${s.reason}`) });
   }
 

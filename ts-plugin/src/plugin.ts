@@ -59,6 +59,8 @@ export function readOptions(raw: unknown, log: (m: string) => void): Partial<Opt
 
 export interface Plugin {
   configure(raw: unknown): void;
+  /** Reads a file's company whole and checks it, ahead of its first diagnostics (where this server reports them). */
+  preload(fileName: string): void;
   semanticDiagnostics(fileName: string, prior: TS.Diagnostic[]): TS.Diagnostic[];
   supportedCodeFixes(prior: readonly string[]): readonly string[];
   codeFixes(fileName: string, start: number, end: number, errorCodes: readonly number[], prior: readonly TS.CodeFixAction[]): readonly TS.CodeFixAction[];
@@ -92,6 +94,7 @@ export function createPlugin(ts: typeof TS, info: TS.server.PluginCreateInfo, co
       configure(raw);
       log(`configured: languageServer ${options.languageServer}; ${cx.reports ? "reports problems" : "reports no problems"}`);
     },
+    preload: (f) => features.preload(cx, f),
     semanticDiagnostics: (f, prior) => features.semanticDiagnostics(cx, f, prior),
     supportedCodeFixes: (prior) => features.supportedCodeFixes(cx, prior),
     codeFixes: (f, start, end, codes, prior) => features.codeFixes(cx, f, start, end, codes, prior),
