@@ -17,9 +17,13 @@
  * Goals (printed, not asserted): first geterr ≤ 1.2× the baseline; the plugin's added time per
  * geterr after an edit p95 ≤ 10 ms; RSS ≤ 1.15×.
  *
- *   node --import tsx bench/tsserver.mjs [--files 10000] [--edits 100] [--runs 3] [--quick]
+ * `--bundle <file>` puts another build of the plugin in place of the packed one (an experiment:
+ * docs/decisions.md compares the bundle that carries its own TypeScript with the one that takes
+ * tsserver's).
+ *
+ *   node --import tsx bench/tsserver.mjs [--files 10000] [--edits 100] [--runs 3] [--quick] [--bundle <file>]
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generateCompany, HOT } from "./generate.mjs";
 import { fmtMs, fmtX, median, parseFlags, percentile } from "./lib.mjs";
@@ -35,6 +39,10 @@ const status = (pid, field) => {
 };
 
 const project = installProject();
+if (typeof flags.bundle === "string") {
+  copyFileSync(flags.bundle, join(project, "node_modules", PLUGIN, "dist", "index.js"));
+  console.log(`the plugin's bundle: ${flags.bundle} (${(statSync(flags.bundle).size / 1024).toFixed(0)} KB)`);
+}
 const copies = { plugin: join(project, "bench-plugin"), bare: join(project, "bench-bare") };
 for (const [name, dir] of Object.entries(copies)) {
   generateCompany(dir, { files, hot: true });
