@@ -8,6 +8,12 @@
 // `--no-dependencies`), so the two files are written into the archive here, after vsce: the zip's
 // central directory is rewritten with them appended (stored deflated, CRC-32 from zlib).
 //
+// That copy's `main` is `dist/vscode.js`, the plugin with `languageServer: true` by default: the
+// extension always runs the Sanoma language server, and VS Code sends `configurePlugin` to its
+// semantic TypeScript server only, never to the syntax server that answers completion, definitions
+// and hovers, which must leave them to the language server too (docs/vscode.md). A user's own
+// install (`compilerOptions.plugins`) keeps `dist/index.js`, and its defaults.
+//
 //   node scripts/vsix-ts-plugin.mjs sanoma.vsix
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,10 +24,15 @@ const vsix = process.argv[2] ?? join(repo, "sanoma.vsix");
 const base = "extension/node_modules/@sanoma-ai/typescript-plugin";
 const pkg = JSON.parse(readFileSync(join(repo, "ts-plugin", "package.json"), "utf8"));
 // What tsserver reads of the package: its name, version and main (no scripts, no files list).
-const manifest = { name: pkg.name, version: pkg.version, description: pkg.description, license: pkg.license, main: pkg.main, exports: pkg.exports };
+const manifest = { name: pkg.name, version: pkg.version, description: pkg.description, license: pkg.license, main: "./dist/vscode.js" };
+const vscodeEntry = `// The TypeScript plugin as the Sanoma VS Code extension ships it: the language server runs beside it.
+const init = require("./index.js");
+module.exports = (modules) => init(modules, { languageServer: true });
+`;
 const added = [
   { name: `${base}/package.json`, data: Buffer.from(JSON.stringify(manifest, null, 2) + "\n") },
   { name: `${base}/dist/index.js`, data: readFileSync(join(repo, "ts-plugin", "dist", "index.js")) },
+  { name: `${base}/dist/vscode.js`, data: Buffer.from(vscodeEntry) },
   { name: `${base}/LICENSE`, data: readFileSync(join(repo, "ts-plugin", "LICENSE")) },
 ];
 

@@ -72,6 +72,7 @@ test("npm run package makes a small vsix holding only what runs", () => {
     // The TypeScript plugin, where tsserver looks for it (added after vsce: scripts/vsix-ts-plugin.mjs).
     "node_modules/@sanoma-ai/typescript-plugin/package.json",
     "node_modules/@sanoma-ai/typescript-plugin/dist/index.js",
+    "node_modules/@sanoma-ai/typescript-plugin/dist/vscode.js",
     "node_modules/@sanoma-ai/typescript-plugin/LICENSE",
     // The rule pages the diagnostics link to (the server links the ones shipped beside it).
     ...readdirSync(join(repo, "docs", "rules")).filter((f) => f.endsWith(".md")).map((f) => `docs/rules/${f}`),
@@ -123,8 +124,14 @@ test("tsserver loads the TypeScript plugin from the unpacked vsix, as VS Code pa
     const s = new TsServer({ cwd: co, tsserver: join(repo, "node_modules", "typescript", "lib", "tsserver.js"), args: ["--globalPlugins", "@sanoma-ai/typescript-plugin", "--pluginProbeLocations", ext] });
     try {
       s.open(wf);
-      const diags = await s.semantic(wf);
-      assert.deepEqual(diags.filter((d) => d.source === "sanoma").map((d) => d.message), ["No collection `nope` in data.nope.get"]);
+      const text = readFileSync(wf, "utf8");
+      const at = { file: wf, line: 1, offset: text.indexOf("data.nope") + 3 };
+      // The copy in the extension leaves problems and navigation to the extension's language server…
+      assert.deepEqual((await s.semantic(wf)).filter((d) => d.source === "sanoma"), []);
+      assert.deepEqual(await s.request("definition", at), []);
+      // …until the extension says the server is down (configurePlugin, as the extension sends it).
+      await s.request("configurePlugin", { pluginName: "@sanoma-ai/typescript-plugin", configuration: { languageServer: false } });
+      assert.deepEqual((await s.semantic(wf)).filter((d) => d.source === "sanoma").map((d) => d.message), ["No collection `nope` in data.nope.get"]);
     } finally { await s.close(); }
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });

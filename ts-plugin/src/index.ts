@@ -21,7 +21,12 @@ import type { Plugin } from "./plugin.ts";
 
 const CONFIG_FILE = "sanoma.config.ts";
 
-function init(modules: { typescript: typeof TS }): TS.server.PluginModule {
+/**
+ * The factory. `defaults`: options laid under the plugin's entry and what an editor sends (the copy
+ * of the plugin in the VS Code extension passes `languageServer: true`: see
+ * scripts/vsix-ts-plugin.mjs).
+ */
+function init(modules: { typescript: typeof TS }, defaults: Record<string, unknown> = {}): TS.server.PluginModule {
   const ts = modules.typescript;
   let configure: ((raw: unknown) => void) | undefined;
   let preload: (() => void) | undefined;
@@ -35,7 +40,7 @@ function init(modules: { typescript: typeof TS }): TS.server.PluginModule {
           return info.languageService;
         }
         useHostTypescript(ts);
-        const wrapped = wrap(ts, info, log);
+        const wrapped = wrap(ts, info, defaults, log);
         configure = wrapped.configure;
         preload = wrapped.preload;
         return wrapped.service;
@@ -56,11 +61,11 @@ function init(modules: { typescript: typeof TS }): TS.server.PluginModule {
   };
 }
 
-function wrap(ts: typeof TS, info: TS.server.PluginCreateInfo, log: (m: string) => void): { service: TS.LanguageService; configure(raw: unknown): void; preload(): void } {
+function wrap(ts: typeof TS, info: TS.server.PluginCreateInfo, defaults: Record<string, unknown>, log: (m: string) => void): { service: TS.LanguageService; configure(raw: unknown): void; preload(): void } {
   const ls = info.languageService;
   const host = info.serverHost;
   const failing = new Set((process.env.SANOMA_TS_PLUGIN_FAIL ?? "").split(",").map((s) => s.trim()).filter(Boolean));
-  let config: Record<string, unknown> = { ...info.config };
+  let config: Record<string, unknown> = { ...defaults, ...info.config };
   let plugin: Plugin | undefined;
   // With a verbose log, each hook's own time is logged too (the bench reads it).
   let verbose = false;
