@@ -201,3 +201,16 @@ test("configurePlugin { languageServer: true }: diagnostics, completion and defi
   assert.equal(sanoma(await semanticOf("workflows/nightly.ts")).length, 1, "reported again once told so");
   assert.match(s.log(), /\[sanoma\] configured: languageServer true; reports no problems/);
 });
+
+test("the plugin's rules option sets a rule's severity or turns it off, as the sanoma.rules setting does", async () => {
+  try {
+    await s.request("configurePlugin", { pluginName: PLUGIN, configuration: { rules: { "collection-op": "warn" } } });
+    assert.deepEqual(sanoma(await semanticOf("workflows/nightly.ts")).map((d) => d.category), ["warning"]);
+    await s.request("configurePlugin", { pluginName: PLUGIN, configuration: { rules: { "collection-op": "off", "no-such-rule": "error" } } });
+    assert.deepEqual(sanoma(await semanticOf("workflows/nightly.ts")), []);
+    assert.match(s.log(), /\[sanoma\] the option rules names no rule "no-such-rule"/);
+  } finally {
+    await s.request("configurePlugin", { pluginName: PLUGIN, configuration: { rules: {} } });
+  }
+  assert.deepEqual(sanoma(await semanticOf("workflows/nightly.ts")).map((d) => d.category), ["error"]);
+});
