@@ -106,6 +106,7 @@ export class Companies {
     const files = mode === "full" ? this.ws.listFiles(root) : this.slimFiles(root);
     for (const file of files) if (!company.files.has(file)) this.read(company, file, mode === "slim");
     this.modes.set(root, mode);
+    this.openRoots.clear(); // (a company more: an open file may be in it now)
     this.watch(company, mode);
     this.host.log(`read ${company.files.size - before} files of the company ${root} (${mode}) in ${Math.round(performance.now() - started)} ms`);
   }
@@ -154,6 +155,9 @@ export class Companies {
     this.syncOpenFiles();
   }
 
+  /** Per open file, its loaded company's root when the company's walk reads it (else null): asked on every request, found once. */
+  private readonly openRoots = new Map<string, string | null>();
+
   private syncOpenFiles(): void {
     const ps = this.host.projectService;
     const now = new Set<string>();
@@ -161,13 +165,19 @@ export class Companies {
       const info = ps.getScriptInfoForPath(p);
       if (!info) continue;
       const file = toNative(info.fileName);
-      const company = this.loadedCompanyOf(file);
-      if (!company || !this.ws.reads(company.root, file)) continue;
+      let root = this.openRoots.get(file);
+      if (root === undefined) {
+        const c = this.loadedCompanyOf(file);
+        this.openRoots.set(file, (root = c && this.ws.reads(c.root, file) ? c.root : null));
+      }
+      const company = root === null ? undefined : this.ws.companies.get(root);
+      if (!company) continue;
       if (this.modes.get(company.root) === "slim" && !company.files.has(file)) continue; // (read when asked about)
       now.add(file);
       this.take(company, file, info);
     }
     // Closed since: the disk's text counts again.
+    for (const file of this.openRoots.keys()) if (!now.has(file) && !ps.openFiles.has(ps.toPath(toTs(file)))) this.openRoots.delete(file);
     for (const file of this.open) {
       if (now.has(file)) continue;
       this.taken.delete(file);
@@ -216,6 +226,7 @@ export class Companies {
   }
 
   private forget(root: string): void {
+    this.openRoots.clear();
     this.unwatch(root);
     this.modes.delete(root);
     this.ws.removeCompany(root);
