@@ -6,8 +6,9 @@
  *   - bench/server.ts   the language server: initial index, edits p50/p95 at 10,000 and 1,000 files (issue 3)
  *   - bench/lint.mjs    the lint plugin, when present (written alongside)
  *   - bench/boxes.mjs   local boxes, when present (written alongside)
+ *   - bench/tsserver.mjs the TypeScript plugin in a real tsserver, against tsserver without it (issue 20)
  *
- *   node bench/run.mjs [--quick] [--only check,server,lint,boxes] [--cpu-prof]
+ *   node bench/run.mjs [--quick] [--only check,server,lint,boxes,tsserver] [--cpu-prof]
  * `--quick` shrinks every size for a smoke run; it is passed on to each part.
  */
 import { spawn } from "node:child_process";
@@ -26,6 +27,7 @@ const PARTS = [
   // The other parts take their sizes as flags of their own: --quick is passed on, with those.
   { name: "lint", file: "bench/lint.mjs", node: [], optional: true, quick: ["--files", "1000", "--runs", "2", "--eslint-runs", "1"] },
   { name: "boxes", file: "bench/boxes.mjs", node: [], optional: true, quick: ["--files", "1000", "--runs", "20"] },
+  { name: "tsserver", file: "bench/tsserver.mjs", node: ["--import", "tsx"], optional: true },
 ];
 
 function run(part) {

@@ -1,6 +1,6 @@
-// Bundles each entry point with esbuild: the server, the check command, the VS Code client and the
-// lint plugin are single files that need nothing installed beside them; the language-server package
-// (server/) ships the server and the check command as one bundle.
+// Bundles each entry point with esbuild: the server, the check command, the VS Code client, the
+// lint plugin and the TypeScript plugin are single files that need nothing installed beside them;
+// the language-server package (server/) ships the server and the check command as one bundle.
 import { build } from "esbuild";
 import { chmodSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -18,6 +18,9 @@ await Promise.all([
   // (the bundle reads as its sources), and the licences of the code bundled in it.
   build({ ...common, entryPoints: ["server/src/bin.ts"], outfile: "server/dist/sanoma.js", sourcemap: false, metafile: true, banner: { js: "/* @sanoma-ai/language-server: bundled; third-party licences in THIRD-PARTY-NOTICES.md */\n/* eslint-disable */" } })
     .then((r) => writeFileSync("server/dist/THIRD-PARTY-NOTICES.md", notices(r.metafile))),
+  // The TypeScript plugin: CommonJS for tsserver's require, the core's `typescript` being the one
+  // tsserver passes to the plugin (an alias to a shim: ts-plugin/src/host-typescript.ts).
+  build({ ...common, entryPoints: ["ts-plugin/src/index.ts"], outfile: "ts-plugin/dist/index.js", alias: { typescript: "./ts-plugin/src/host-typescript.ts" }, minify: false, sourcemap: false }),
 ].map((p) => p.catch((e) => { console.error(e.message); process.exitCode = 1; })));
 for (const f of ["dist/server.js", "dist/check.js"]) { try { chmodSync(f, 0o755); } catch {} }
 

@@ -23,7 +23,7 @@ const only = process.argv.slice(2);
 if (!process.env.SANOMA_SKIP_SETUP) run("bash", ["scripts/setup-test-env.sh"]);
 run("npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]);
 // (Not the fixture companies under test/fixtures: their mistakes are what the tests look for.)
-run("npx", ["oxlint", "--deny-warnings", "--ignore-pattern", "**/fixtures/**", "server/src", "client/src", "lint-plugin/src", "scripts", "test", "bench"]);
+run("npx", ["oxlint", "--deny-warnings", "--ignore-pattern", "**/fixtures/**", "server/src", "client/src", "lint-plugin/src", "ts-plugin/src", "scripts", "test", "bench"]);
 run("node", ["scripts/build.mjs"]);
 // Our own plugin on our own example companies, in the real oxlint, compared with sanoma-check.
 run("node", ["scripts/lint-examples.mjs"]);

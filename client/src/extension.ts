@@ -1,7 +1,8 @@
 /**
  * The Sanoma VS Code extension's entry: starts the language server (server.ts), shows what it
- * knows (statusBar.ts, companies.ts), opens rule docs from problems (ruleDocs.ts), and runs
- * previews in local boxes (boxes.ts). Everything the user can do is a command with the `Sanoma`
+ * knows (statusBar.ts, companies.ts), opens rule docs from problems (ruleDocs.ts), runs previews in
+ * local boxes (boxes.ts), and tells the TypeScript plugin it contributes what the server reports
+ * (tsPlugin.ts). Everything the user can do is a command with the `Sanoma`
  * category, declared in the root package.json.
  *
  * Architecture invariant: the extension holds no analysis of its own. What it shows comes from the
@@ -14,6 +15,7 @@ import { openRuleDocs, RuleDocsActions } from "./ruleDocs.ts";
 import { errorText, ServerHost } from "./server.ts";
 import { StatusBar } from "./statusBar.ts";
 import { formatMs } from "./statusView.ts";
+import { TsPluginLink } from "./tsPlugin.ts";
 
 /** Commands the extension implements itself even when the server also announces them. */
 const ownCommands = new Set(["sanoma.checkWorkspace", "sanoma.preview"]);
@@ -26,7 +28,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const statusBar = new StatusBar(host, output);
   const companies = new Companies(host, statusBar);
   const boxes = new Boxes(context, host, output);
-  context.subscriptions.push(output, host, statusBar, companies, boxes);
+  const tsPlugin = new TsPluginLink(host, output);
+  context.subscriptions.push(output, host, statusBar, companies, boxes, tsPlugin);
 
   const server = host;
   const command = (id: string, run: (...args: unknown[]) => unknown) =>
@@ -59,6 +62,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ),
   );
 
+  // The TypeScript plugin hears of the language server before tsserver's first diagnostics when it
+  // can (the TypeScript extension sends the configuration to a server it starts later too).
+  void tsPlugin.start();
   await server.start();
 }
 

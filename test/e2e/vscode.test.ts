@@ -5,7 +5,8 @@
  * the Problems panel lists Sanoma problems of files never opened; the status bar's company and
  * scope; typing a second wakeup makes both files' problems appear without saving, and undo clears
  * them; hover on a declaration; completion of an op id in a string; a quick fix from the light bulb;
- * go to definition from an op id; Reveal Company Root; a palette command; the server comes back
+ * go to definition from an op id; the TypeScript plugin in VS Code's TypeScript server, leaving the
+ * problems to the language server (none shows twice); Reveal Company Root; a palette command; the server comes back
  * after it dies and after a restart from the palette; a preview's output in a terminal; the Boxes
  * view, a box's changes shown and applied; Ctrl+C stopping a preview; the restart limit (after the
  * fifth crash in 3 minutes the server stays down, the status bar and an error say so, and the
@@ -22,7 +23,7 @@
 import { after, before, describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { chromium, type BrowserContext, type Locator, type Page } from "playwright-core";
@@ -157,6 +158,8 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
       "typescript.validate.enable": false,
       "javascript.validate.enable": false,
       "typescript.suggest.enabled": false,
+      // Its log shows the TypeScript plugin the extension contributes (the plugin's lines start with [sanoma]).
+      "typescript.tsserver.log": "normal",
       "terminal.integrated.gpuAcceleration": "off",
       // The `slow` workflow's preview runs until stopped: Ctrl+C in its terminal must end it.
       "sanoma.preview.command": "echo \"previewing ${file}#${export} in $(basename $PWD)\" && if [ ${export} = slow ]; then sleep 60; else echo made-by-preview > PREVIEW.md; fi",
@@ -463,6 +466,61 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
     await page.keyboard.press("F12");
     await page.locator(".tab.active", { hasText: "data.ts" }).waitFor();
     await waitFor("the collection in view", async () => (await editorText()).includes("export const orders = collection("));
+  });
+
+  /** What VS Code's TypeScript servers have logged so far. */
+  function tsserverLogs(): string {
+    const out: string[] = [];
+    const walk = (d: string) => {
+      for (const e of readdirSync(d)) {
+        const p = join(d, e);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (e === "tsserver.log") out.push(readFileSync(p, "utf8"));
+      }
+    };
+    if (existsSync(join(profile.userData, "logs"))) walk(join(profile.userData, "logs"));
+    return out.join("\n");
+  }
+
+  /**
+   * Writes the user settings through VS Code's own editor of them (opened by the palette, in a
+   * modal editor): a write to the file behind its back is not seen by this VS Code.
+   */
+  async function writeUserSettings(settings: Record<string, unknown>) {
+    const file = join(profile.userData, "User", "settings.json");
+    const text = JSON.stringify(settings, null, 2);
+    await runCommand("Preferences: Open User Settings (JSON)");
+    const editor = page.locator(".monaco-editor", { hasText: '"workbench.startupEditor"' }).last();
+    await editor.waitFor();
+    await editor.locator(".view-lines").click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("Control+A");
+    await page.keyboard.insertText(text);
+    await page.keyboard.press("Control+S");
+    await waitFor("the settings saved", async () => JSON.stringify(JSON.parse(readFileSync(file, "utf8")), null, 2) === text);
+    await page.keyboard.press("Control+W");
+    await closeOverlays();
+  }
+
+  step("the TypeScript plugin runs in VS Code's TypeScript server and leaves the problems to the language server: none shows twice", async () => {
+    // TypeScript's own diagnostics on for this step (the fixture's framework is not installed: they are many).
+    const file = join(profile.userData, "User", "settings.json");
+    const before = JSON.parse(readFileSync(file, "utf8"));
+    await writeUserSettings({ ...before, "typescript.validate.enable": true, "javascript.validate.enable": true });
+    try {
+      await openFile("shop/workflows/sync.ts");
+      // TypeScript has reported on the file (its own `Cannot find module`): the plugin's hook ran there.
+      await waitForProblems("sync.ts", "TypeScript's own problems in sync.ts", (t) => /\bts\s+2307\b/.test(t));
+      const text = await problemsText();
+      const message = "A file of the root scope imports";
+      assert.equal(text.split(message).length - 1, 1, `one "${message}" problem, the language server's:\n${text}`);
+      assert.match(text, /sanoma\s+no-app-import-from-root/, "the language server's");
+      assert.doesNotMatch(text, /sanoma\s+726\d\d/, "no problem from the plugin");
+      // The plugin is loaded in the TypeScript server, and was told of the language server.
+      await waitFor("the plugin's lines in the TypeScript server's log", async () => /\[sanoma\] semantic server.*a Sanoma language server reports them|\[sanoma\] configured: languageServer true/.test(tsserverLogs()));
+    } finally {
+      await writeUserSettings(before);
+      await showProblems("");
+    }
   });
 
   step("Sanoma: Reveal Company Root selects the active file's sanoma.config.ts in the Explorer", async () => {

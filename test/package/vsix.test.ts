@@ -7,8 +7,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { TsServer } from "../support/tsserver.ts";
 import { inflateRawSync } from "node:zlib";
 
 const repo = join(__dirname, "..", "..");
@@ -68,6 +70,11 @@ test("npm run package makes a small vsix holding only what runs", () => {
     "changelog.md",
     "readme.md",
     "LICENSE.txt", // vsce names the LICENSE so
+    // The TypeScript plugin, where tsserver looks for it (added after vsce: scripts/vsix-ts-plugin.mjs).
+    "node_modules/@sanoma-ai/typescript-plugin/package.json",
+    "node_modules/@sanoma-ai/typescript-plugin/dist/index.js",
+    "node_modules/@sanoma-ai/typescript-plugin/dist/vscode.js",
+    "node_modules/@sanoma-ai/typescript-plugin/LICENSE",
     // The rule pages the diagnostics link to (the server links the ones shipped beside it).
     ...readdirSync(join(repo, "docs", "rules")).filter((f) => f.endsWith(".md")).map((f) => `docs/rules/${f}`),
   ];
@@ -90,4 +97,42 @@ test("npm run package makes a small vsix holding only what runs", () => {
   // The server bundle runs without node_modules beside it.
   const server = readEntry(zip, entries.find((e) => e.name === "extension/dist/server.js")!).toString("utf8");
   assert.doesNotMatch(server, /require\("vscode-languageserver/, "the server is bundled");
+  // The contributed TypeScript plugin is the package in the vsix.
+  assert.deepEqual(manifest.contributes.typescriptServerPlugins, [{ name: "@sanoma-ai/typescript-plugin", enableForWorkspaceTypeScriptVersions: true }]);
+  const plugin = JSON.parse(readEntry(zip, entries.find((e) => e.name === "extension/node_modules/@sanoma-ai/typescript-plugin/package.json")!).toString("utf8"));
+  assert.equal(plugin.name, "@sanoma-ai/typescript-plugin");
+  assert.ok(files.includes(`node_modules/@sanoma-ai/typescript-plugin/${plugin.main.replace(/^\.\//, "")}`), "its main is in the vsix");
+});
+
+test("tsserver loads the TypeScript plugin from the unpacked vsix, as VS Code passes it (--globalPlugins, --pluginProbeLocations)", { timeout: 120_000 }, async () => {
+  const zip = readFileSync(vsix);
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-vsix-")));
+  try {
+    // The extension as VS Code unpacks it (only what tsserver reads of it).
+    const ext = join(dir, "extensions", "sanoma-ai.sanoma-0.1.0");
+    for (const e of zipEntries(zip)) {
+      if (!e.name.startsWith("extension/node_modules/")) continue;
+      const to = join(ext, e.name.slice("extension/".length));
+      mkdirSync(dirname(to), { recursive: true });
+      writeFileSync(to, readEntry(zip, e));
+    }
+    // A company with no tsconfig and no plugin of its own: the global plugin alone.
+    const co = join(dir, "co");
+    mkdirSync(join(co, "workflows"), { recursive: true });
+    writeFileSync(join(co, "sanoma.config.ts"), "export default {};\n");
+    const wf = join(co, "workflows", "w.ts");
+    writeFileSync(wf, `export const w = (ctx: { call(id: string): void }) => ctx.call("data.nope.get");\n`);
+    const s = new TsServer({ cwd: co, tsserver: join(repo, "node_modules", "typescript", "lib", "tsserver.js"), args: ["--globalPlugins", "@sanoma-ai/typescript-plugin", "--pluginProbeLocations", ext] });
+    try {
+      s.open(wf);
+      const text = readFileSync(wf, "utf8");
+      const at = { file: wf, line: 1, offset: text.indexOf("data.nope") + 3 };
+      // The copy in the extension leaves problems and navigation to the extension's language server…
+      assert.deepEqual((await s.semantic(wf)).filter((d) => d.source === "sanoma"), []);
+      assert.deepEqual(await s.request("definition", at), []);
+      // …until the extension says the server is down (configurePlugin, as the extension sends it).
+      await s.request("configurePlugin", { pluginName: "@sanoma-ai/typescript-plugin", configuration: { languageServer: false } });
+      assert.deepEqual((await s.semantic(wf)).filter((d) => d.source === "sanoma").map((d) => d.message), ["No collection `nope` in data.nope.get"]);
+    } finally { await s.close(); }
+  } finally { rmSync(dir, { recursive: true, force: true }); }
 });

@@ -135,6 +135,20 @@ test("definition: op id → collection; declaration ↔ lock binding; call → d
   assert.equal(toSpec[0].uri, uri(join(root, "node_modules/@hooli/cloud/src/compute.js")));
 });
 
+test("secret(\"NAME\"): hover shows its binding in the config, definition goes to it; an unbound name says so and goes nowhere", async () => {
+  const h = await c.request("textDocument/hover", at("resources/infra.ts", `"CLOUD_KEY"`, 3));
+  assert.match(h.contents.value, /Secret \*\*CLOUD_KEY\*\*: bound in `sanoma\.config\.ts`/);
+  assert.match(h.contents.value, /environment variable `K`/);
+  const def = await c.request("textDocument/definition", at("resources/infra.ts", `"CLOUD_KEY"`, 3));
+  const config = readFileSync(join(root, "sanoma.config.ts"), "utf8").split("\n");
+  assert.equal(def.length, 1);
+  assert.equal(def[0].uri, uri(join(root, "sanoma.config.ts")));
+  assert.equal(config[def[0].range.start.line].slice(def[0].range.start.character, def[0].range.end.character), "CLOUD_KEY", "the binding's name");
+  const typo = await c.request("textDocument/hover", at("resources/infra.ts", `'CLOUD_KY'`, 3));
+  assert.match(typo.contents.value, /no binding of that name in `sanoma\.config\.ts`; apply will look for it in the secret store/);
+  assert.equal(await c.request("textDocument/definition", at("resources/infra.ts", `'CLOUD_KY'`, 3)), null);
+});
+
 test("references: a collection → every op id that names it, in the scopes that see it", async () => {
   const refs = await c.request("textDocument/references", { ...at("resources/data.ts", "orders ="), context: { includeDeclaration: false } });
   const where = refs.map((r: any) => `${r.uri.slice(r.uri.lastIndexOf("/") + 1)}:${r.range.start.line}`).sort();

@@ -67,6 +67,8 @@ export interface Analysis {
   failedFiles: ReadonlySet<string>;
   /** The files set or removed since the previous analysis of the company, or `all` after a rebuild. */
   changed: ReadonlySet<string> | "all";
+  /** Which build of the company's index this is of: a new one when the resolver's caches were dropped (a reader that keeps judgements of its own judges anew then). */
+  build: number;
   /** What one data file declares. */
   declarationsOf(file: CompanyFile): Declaration[];
   /** The collections a file of `scope` sees (A8): the root scope's, and its own app's. Do not mutate. */
@@ -265,6 +267,7 @@ function sortedById(set: Set<Declaration>): Declaration[] {
  */
 export class CompanyAnalyzer {
   private index: CompanyIndex | undefined;
+  private builds = 0;
   private readonly changes: ChangeTracker;
 
   constructor(readonly company: Company, readonly resolver: ConnectorResolver) {
@@ -284,6 +287,7 @@ export class CompanyAnalyzer {
     let n = 0;
     if (!index || index.generation !== resolver.generation) {
       index = this.index = new CompanyIndex(resolver, resolver.generation);
+      this.builds++;
       for (const file of company.files.values()) {
         index.update(file.path, file);
         if (++n % STEP === 0) yield;
@@ -319,6 +323,7 @@ export class CompanyAnalyzer {
       lock,
       failedFiles: idx.failedFiles,
       changed,
+      build: this.builds,
       declarationsOf: (file) => idx.derived.get(file.path)?.declarations ?? [],
       visibleCollections: (scope) => idx.visible(scope),
     };

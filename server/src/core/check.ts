@@ -3,6 +3,7 @@
  * The one entry point that the server, `sanoma-check` and the tests share.
  */
 import type { Analysis, CompanyAnalyzer } from "./analysis.ts";
+import type { ChangeTracker } from "./model.ts";
 import { RULES } from "./rules/index.ts";
 import type { CompanyRule, FileRule, ProblemInit, Rule } from "./rules/rule.ts";
 import type { CompanyFile } from "./model.ts";
@@ -167,8 +168,20 @@ class CheckState {
  */
 export class CompanyChecker {
   private state: CheckState | undefined;
+  /** The index build the state was judged against. */
+  private build = -1;
+  /** The files changed since the last check: the checker's own record, whoever else analyses the company meanwhile. */
+  private readonly changes: ChangeTracker;
 
-  constructor(readonly analyzer: CompanyAnalyzer) {}
+  constructor(readonly analyzer: CompanyAnalyzer) {
+    this.changes = analyzer.company.trackChanges();
+  }
+
+  /** Stops recording the company's changes (the company is let go). */
+  dispose(): void {
+    this.changes.stop();
+    this.analyzer.dispose();
+  }
 
   check(options: CheckOptions = {}): CheckResult {
     return runSteps(this.steps(options));
@@ -179,9 +192,11 @@ export class CompanyChecker {
    * check in time slices. Edits made while it is suspended are the next check's changes.
    */
   *steps(options: CheckOptions = {}): Steps<CheckResult> {
+    const changed = this.changes.take();
     const analysis = yield* this.analyzer.steps();
     const company = analysis.company;
-    const fresh = !this.state || analysis.changed === "all";
+    const fresh = !this.state || analysis.build !== this.build;
+    this.build = analysis.build;
     const st = (this.state ??= new CheckState(company.root));
     st.stats = { filesJudged: 0, companyRulesRun: 0 };
 
@@ -201,7 +216,6 @@ export class CompanyChecker {
         if (++n % STEP === 0) yield;
       }
     } else {
-      const changed = analysis.changed as ReadonlySet<string>;
       for (const path of changed) {
         st.judgeFile(path, company.files.get(path), analysis, "all");
         if (++n % STEP === 0) yield;

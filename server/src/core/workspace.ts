@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { CONFIG_FILE, findCompanyRoot, isInNodeModules, isSkippedDirName } from "./company.ts";
 import { ConnectorResolver } from "./connectors.ts";
 import { CompanyChecker, type CheckOptions, type CheckResult } from "./check.ts";
-import { CompanyAnalyzer } from "./analysis.ts";
+import { CompanyAnalyzer, type Analysis } from "./analysis.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
 import { Company, listCompanyFilesSteps, walkReads, type Skipped } from "./model.ts";
 import { knowSyntax, textAwaitingSyntax, treeRead, type SyntaxVerdict } from "./facts.ts";
@@ -104,7 +104,7 @@ export class Workspace {
   removeCompany(root: string): void {
     this.excludes.delete(root);
     this.companies.delete(root);
-    this.states.get(root)?.checker.analyzer.dispose();
+    this.states.get(root)?.checker.dispose();
     this.states.delete(root);
   }
 
@@ -222,6 +222,15 @@ export class Workspace {
    */
   check(root: string, options: CheckOptions = {}): CheckResult {
     return runSteps(this.checkSteps(root, options));
+  }
+
+  /**
+   * A company's analysis, brought up to date, without a check (a host that only navigates). Its
+   * checks keep their own record of what changed: analysing in between takes nothing from them.
+   */
+  analyse(root: string): Analysis {
+    this.ensureCompany(root);
+    return runSteps(this.states.get(root)!.checker.analyzer.steps());
   }
 
   /** `check` in steps, for a caller that runs it in time slices (see `steps.ts`). */

@@ -7,22 +7,13 @@
  * (`"x\"y"`) does not turn the string that follows inside out.
  */
 import { CompletionItemKind, type CompletionItem, type CompletionParams } from "vscode-languageserver/node";
-import { COLLECTION_OPS, BATCH_OPS, resolveDeclaration, visibleCollections } from "../../core/analysis.ts";
+import { resolveDeclaration } from "../../core/analysis.ts";
+import { opIdsAt } from "../../core/complete.ts";
 import { FRAMEWORK } from "../../core/company.ts";
 import { containsPosition } from "../../core/text.ts";
 import type { Session } from "../session.ts";
 import { locate } from "./target.ts";
 import { cursorContext } from "../../core/cursor.ts";
-
-/**
- * Whether a string whose content before the cursor is `typed` is an op id being written: `typed`
- * is a prefix of `data.` of at least one character (`"d`, `"dat`) or starts with `data.`. An empty
- * string is not: `"` is a trigger character, and a quote opens every string (`ctx.log("`, a
- * desired object's `label: "`), so the op ids come once the first letter of `data.` is typed.
- */
-function isOpIdStart(typed: string): boolean {
-  return (typed.length > 0 && "data.".startsWith(typed)) || typed.startsWith("data.");
-}
 
 const MODULE_OF: Record<string, string> = { secret: `${FRAMEWORK}/resources`, sanoma: `${FRAMEWORK}/resources`, collection: `${FRAMEWORK}/data` };
 
@@ -41,7 +32,6 @@ export function completion(session: Session, params: CompletionParams): Completi
   if (at.kind === "string") {
     const s = at.string;
     if (s.template) return [];
-    const typed = text.slice(s.start, offset);
     const start = doc.positionAt(s.start);
     // A string continued from an earlier line (`"data.\` + line break): an edit's range must stay
     // on the cursor's line, and no one types an op id that way.
@@ -60,20 +50,11 @@ export function completion(session: Session, params: CompletionParams): Completi
       const all = [FRAMEWORK, `${FRAMEWORK}/resources`, `${FRAMEWORK}/data`];
       return all.map((m, i) => ({ label: m, kind: CompletionItemKind.Module, sortText: `${wanted.has(m) ? 0 : 1}${i}`, preselect: wanted.has(m), detail: wanted.has(m) ? `where ${names.filter((n) => MODULE_OF[n] === m).join(", ")} come${names.length === 1 ? "s" : ""} from` : undefined, textEdit: { range, newText: m } }));
     }
-    if (!isOpIdStart(typed)) return [];
-    const out: CompletionItem[] = [];
-    for (const [name, list] of visibleCollections(loc.analysis, file.role.scope)) {
-      const c = list[0];
-      for (const op of COLLECTION_OPS) {
-        const id = `data.${name}.${op}`;
-        out.push({
-          label: id, kind: CompletionItemKind.Value,
-          detail: `${c.scope === null ? "root scope" : `app ${c.scope}`}: key ${c.fact.key?.value ?? "?"}${BATCH_OPS.has(op) ? " · a batch" : ""}`,
-          textEdit: { range, newText: id },
-        });
-      }
-    }
-    return out;
+    // Op ids (`core/complete.ts`, shared with the TypeScript plugin).
+    const ids = opIdsAt(loc.analysis, file.role.scope, s, text, offset);
+    if (!ids) return [];
+    const idRange = { start: doc.positionAt(ids.start), end: doc.positionAt(ids.end) };
+    return ids.items.map((i): CompletionItem => ({ label: i.id, kind: CompletionItemKind.Value, detail: i.detail, textEdit: { range: idRange, newText: i.id } }));
   }
 
   const facts = file.facts;

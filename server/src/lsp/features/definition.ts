@@ -1,6 +1,7 @@
-/** Go to definition: op id → collection; declaration ↔ lock binding; call → its `defineResource`. */
+/** Go to definition: op id → collection; declaration ↔ lock binding; call → its `defineResource`; `secret("NAME")` → its binding in the config. */
 import type { DefinitionParams, Location } from "vscode-languageserver/node";
 import type { Session } from "../session.ts";
+import { secretBindingLocation } from "../../core/target.ts";
 import { locate, targetAt } from "./target.ts";
 
 export function definition(session: Session, params: DefinitionParams): Location[] | null {
@@ -24,6 +25,10 @@ export function definition(session: Session, params: DefinitionParams): Location
       return t.decl.type ? [{ uri: session.uriOf(t.decl.type.file), range: t.decl.type.spec.range }] : null;
     case "collection":
       return [{ uri: session.uriOf(t.collection.file.path), range: t.collection.nameRange }];
+    case "secret": {
+      const at = t.binding && secretBindingLocation(a, t.binding);
+      return at ? [{ uri: session.uriOf(at.file), range: at.range }] : null;
+    }
   }
   return null;
 }

@@ -1,8 +1,9 @@
-/** Hover: a resource type's contracts and fields, a collection's key, fields and operations, a declaration's lock binding. */
+/** Hover: a resource type's contracts and fields, a collection's key, fields and operations, a declaration's lock binding, a `secret("NAME")`'s binding. */
 import type { Hover, HoverParams } from "vscode-languageserver/node";
 import { BATCH_OPS, COLLECTION_OPS, type Collection, type Declaration } from "../../core/analysis.ts";
 import type { ResourceType } from "../../core/connectors.ts";
 import type { LockFacts } from "../../core/lockfile-read.ts";
+import { secretMarkdown } from "../../core/describe.ts";
 import type { Session } from "../session.ts";
 import { locate, targetAt } from "./target.ts";
 
@@ -25,6 +26,9 @@ export function hover(session: Session, params: HoverParams): Hover | null {
       break;
     case "lockBinding":
       md = `**${t.binding.key}** → \`${t.binding.object}\` (${t.binding.type})` + (t.decl ? `\n\ndeclared in \`${t.decl.file.rel}\` as ${t.decl.type?.id ?? "an unknown type"}` : "\n\nno declaration declares it (an orphan)");
+      break;
+    case "secret":
+      md = secretMarkdown(t.call.name, t.binding, t.bindings);
       break;
   }
   if (session.options.markdownHover === false) return { contents: { kind: "plaintext", value: plainText(md) } };

@@ -1,0 +1,216 @@
+/**
+ * The TypeScript plugin's features in a real tsserver, driven over its protocol as an editor
+ * drives it, the plugin installed from its tarball (`test/support/tsserver.ts`): problems among
+ * TypeScript's own (which stay), kept current from unsaved buffers and from the disk; op ids in
+ * TypeScript's completion list; quick fixes; definitions (op id → collection, declaration → lock
+ * binding, `secret("NAME")` → its binding); quick info on a secret; a rename of a declaration's
+ * export that renames its lock binding key; and an editor's `configurePlugin` that leaves
+ * diagnostics, completion and navigation to a Sanoma language server.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { parseFixture } from "../support/fixture.ts";
+import { CLOUD_PACKAGE } from "../support/companies.ts";
+import { installProject, locationOf, PLUGIN, TsServer, writeTsconfig, type Location, type ProtocolDiagnostic } from "../support/tsserver.ts";
+import { RULE_CODES } from "../../ts-plugin/src/codes.ts";
+
+const COMPANY = `
+//- /sanoma.config.ts
+import { defineConfig } from "@sanoma-ai/workflows";
+export default defineConfig({ name: "acme", secrets: { bindings: { CLOUD_KEY: { env: "K", host: true } } } });
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string", total: "number" } });
+//- /resources/infra.ts
+import { vm, trigger } from "@hooli/cloud";
+import { secret } from "@sanoma-ai/workflows/resources";
+export const web = vm({ name: "web" });
+export const hook = trigger({ path: "/a" });
+export const key = secret("CLOUD_KEY");
+//- /resources/more.ts
+import { bucket } from "@hooli/cloud";
+export const files = bucket({ name: "files" });
+//- /workflows/nightly.ts
+import { web } from "../resources/infra.ts";
+export async function nightly(ctx: { call(id: string, input: unknown): Promise<unknown> }) {
+  await ctx.call("data.orders.save", { web });
+  await ctx.call("data.orderz.get", {});
+  const n: number = "not a number";
+  return n;
+}
+//- /workflows/typing.ts
+export const typing = (ctx: { call(id: string): void }) => ctx.call("data.");
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#web": { "type": "cloud.vm", "object": "cloud:vm/1" }
+} }
+${CLOUD_PACKAGE}`;
+
+let dir: string;
+let s: TsServer;
+const file = (rel: string) => join(dir, rel);
+const text = (rel: string) => readFileSync(file(rel), "utf8");
+const at = (rel: string, needle: string, delta = 0): Location & { file: string } => ({ file: file(rel), ...locationOf(text(rel), needle, delta) });
+const sanoma = (ds: ProtocolDiagnostic[]) => ds.filter((d) => d.source === "sanoma");
+
+before(async () => {
+  const project = installProject();
+  dir = join(project, "features");
+  rmSync(dir, { recursive: true, force: true });
+  for (const [rel, content] of Object.entries(parseFixture(COMPANY).files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), content);
+  }
+  writeTsconfig(dir);
+  s = new TsServer({ cwd: project, logFile: join(project, "features.log") });
+  for (const f of ["workflows/nightly.ts", "resources/infra.ts", "resources/more.ts", "workflows/typing.ts"]) s.open(file(f));
+});
+after(async () => { await s.close(); });
+
+async function semanticOf(rel: string): Promise<ProtocolDiagnostic[]> {
+  const { byFile } = await s.geterr([file(rel)]);
+  return byFile.get(file(rel))?.semantic ?? [];
+}
+
+test("geterr: a file's Sanoma problems come after TypeScript's own, which stay", async () => {
+  const diags = await semanticOf("workflows/nightly.ts");
+  const ts2322 = diags.find((d) => d.code === 2322);
+  assert.ok(ts2322, "TypeScript's own error is still there");
+  assert.equal(ts2322.source, undefined);
+  const ours = sanoma(diags);
+  assert.equal(ours.length, 1, JSON.stringify(diags));
+  assert.equal(ours[0].code, RULE_CODES["collection-op"]);
+  assert.equal(ours[0].category, "error");
+  assert.match(ours[0].text, /^No collection `orderz` in data\.orderz\.get; did you mean `orders`\?$/);
+  assert.deepEqual(ours[0].start, locationOf(text("workflows/nightly.ts"), `"data.orderz.get"`));
+  assert.ok(diags.indexOf(ts2322) < diags.indexOf(ours[0]), "after TypeScript's");
+  // The company was read whole once the project was built, before this first geterr.
+  assert.match(s.log(), /\[sanoma\] read ahead for .*\/workflows\/nightly\.ts: 1 problems there/);
+});
+
+test("an unsaved edit in one data file shows a cross-file problem in another; undoing it clears it", async () => {
+  assert.equal(sanoma(await semanticOf("resources/infra.ts")).length, 0);
+  const end = { line: 3, offset: 1 };
+  s.change(file("resources/more.ts"), end, end, `import { trigger } from "@hooli/cloud";\nexport const hook2 = trigger({ path: "/b" });\n`);
+  const both = sanoma(await semanticOf("resources/infra.ts"));
+  assert.deepEqual(both.map((d) => d.code), [RULE_CODES["one-wakeup"]]);
+  assert.match(both[0].text, /an instance has one wakeup: leave out this one or resources\/more\.ts#hook2/);
+  assert.equal(both[0].relatedInformation?.[0]?.span?.file, file("resources/more.ts"), "the other wakeup, as related information");
+  s.change(file("resources/more.ts"), end, { line: 5, offset: 1 }, "");
+  assert.equal(sanoma(await semanticOf("resources/infra.ts")).length, 0);
+});
+
+test("a file written on disk (tsserver's own watching) counts, and its deletion too", async () => {
+  const other = file("resources/other.ts");
+  writeFileSync(other, `import { trigger } from "@hooli/cloud";\nexport const late = trigger({ path: "/c" });\n`);
+  try {
+    const deadline = Date.now() + 20_000;
+    let codes: number[] = [];
+    while (Date.now() < deadline && !(codes = sanoma(await semanticOf("resources/infra.ts")).map((d) => d.code)).includes(RULE_CODES["one-wakeup"])) await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(codes, [RULE_CODES["one-wakeup"]], "the file written on disk was read");
+  } finally { rmSync(other); }
+  const deadline = Date.now() + 20_000;
+  let n = 1;
+  while (Date.now() < deadline && (n = sanoma(await semanticOf("resources/infra.ts")).length) > 0) await new Promise((r) => setTimeout(r, 200));
+  assert.equal(n, 0, "the deleted file no longer counts");
+});
+
+test("completion: op ids in TypeScript's own list inside a \"data. string, with their details", async () => {
+  const where = at("workflows/typing.ts", `"data."`, 6);
+  const info = await s.request("completionInfo", { ...where, prefix: "" });
+  const names = info.entries.map((e: { name: string }) => e.name);
+  for (const op of ["get", "list", "count", "save", "saveMany", "delete"]) assert.ok(names.includes(`data.orders.${op}`), `data.orders.${op} in ${names.join(", ")}`);
+  const save = info.entries.find((e: { name: string }) => e.name === "data.orders.save");
+  // (It replaces the string's whole content.)
+  assert.deepEqual(save.replacementSpan, { start: locationOf(text("workflows/typing.ts"), `"data."`, 1), end: locationOf(text("workflows/typing.ts"), `"data."`, 6) });
+  const [details] = await s.request("completionEntryDetails", { ...where, entryNames: ["data.orders.save"] });
+  assert.match(details.documentation.map((d: { text: string }) => d.text).join(""), /root scope: key id/);
+  // Not in code, not in a string that is no op id.
+  const code = await s.request("completionInfo", { ...at("workflows/typing.ts", "ctx.call", 4), prefix: "" }).catch(() => undefined);
+  assert.ok(!code?.entries.some((e: { name: string }) => e.name.startsWith("data.")));
+});
+
+test("quick fixes: the rule's fix through getCodeFixes, and the codes in getSupportedCodeFixes", async () => {
+  const supported: string[] = await s.request("getSupportedCodeFixes", { file: file("workflows/nightly.ts") });
+  assert.ok(supported.includes(String(RULE_CODES["collection-op"])));
+  const [d] = sanoma(await semanticOf("workflows/nightly.ts"));
+  const fixes = await s.request("getCodeFixes", { file: file("workflows/nightly.ts"), startLine: d.start.line, startOffset: d.start.offset, endLine: d.end.line, endOffset: d.end.offset, errorCodes: [d.code] });
+  const fix = fixes.find((f: { description: string }) => f.description === "Change to data.orders.get");
+  assert.ok(fix, JSON.stringify(fixes));
+  assert.equal(fix.changes.length, 1);
+  assert.equal(fix.changes[0].fileName, file("workflows/nightly.ts"));
+  assert.deepEqual(fix.changes[0].textChanges, [{ start: locationOf(text("workflows/nightly.ts"), "data.orderz.get"), end: locationOf(text("workflows/nightly.ts"), "data.orderz.get", 15), newText: "data.orders.get" }]);
+});
+
+test("definition: op id → its collection; declaration → itself and its lock binding; secret(\"NAME\") → its binding", async () => {
+  const toCollection = await s.request("definition", at("workflows/nightly.ts", "data.orders.save", 3));
+  assert.equal(toCollection.length, 1);
+  assert.equal(toCollection[0].file, file("resources/data.ts"));
+  assert.deepEqual(toCollection[0].start, locationOf(text("resources/data.ts"), "orders ="));
+  const fromName = await s.request("definitionAndBoundSpan", at("resources/infra.ts", "web =", 1));
+  const lock = text("sanoma.lock.json");
+  assert.deepEqual(fromName.definitions.map((d: { file: string }) => d.file), [file("resources/infra.ts"), file("sanoma.lock.json")], "TypeScript's own first");
+  assert.deepEqual(fromName.definitions[1].start, locationOf(lock, `"resources/infra.ts#web"`));
+  assert.deepEqual(fromName.textSpan.start, locationOf(text("resources/infra.ts"), "web ="));
+  const toBinding = await s.request("definition", at("resources/infra.ts", `"CLOUD_KEY"`, 2));
+  assert.equal(toBinding.length, 1);
+  assert.equal(toBinding[0].file, file("sanoma.config.ts"));
+  assert.deepEqual(toBinding[0].start, locationOf(text("sanoma.config.ts"), "CLOUD_KEY:"));
+});
+
+test("quick info on secret(\"NAME\") shows its binding", async () => {
+  const info = await s.request("quickinfo", at("resources/infra.ts", `"CLOUD_KEY"`, 2));
+  assert.match(info.documentation, /Secret \*\*CLOUD_KEY\*\*: bound in `sanoma\.config\.ts`/);
+  assert.match(info.documentation, /environment variable `K`/);
+  assert.match(info.documentation, /given to the hosts/);
+});
+
+test("rename of a declaration's export renames its lock binding key too, from its name or from an import", async () => {
+  for (const from of [at("resources/infra.ts", "web =", 1), at("workflows/nightly.ts", "{ web }", 3)]) {
+    const r = await s.request("rename", { ...from, findInStrings: false, findInComments: false });
+    assert.equal(r.info.canRename, true);
+    const lockGroup = r.locs.find((g: { file: string }) => g.file === file("sanoma.lock.json"));
+    assert.ok(lockGroup, `the lockfile among ${r.locs.map((g: { file: string }) => g.file).join(", ")}`);
+    const key = locationOf(text("sanoma.lock.json"), `#web"`, 1);
+    assert.deepEqual(lockGroup.locs.map((l: { start: Location; end: Location }) => [l.start, l.end]), [[key, { line: key.line, offset: key.offset + 3 }]]);
+    assert.ok(r.locs.some((g: { file: string }) => g.file === file("resources/infra.ts")), "TypeScript's own locations stay");
+  }
+  // A name that is no declaration renames nothing in the lockfile.
+  const other = await s.request("rename", { ...at("workflows/nightly.ts", "const n", 6), findInStrings: false, findInComments: false });
+  assert.ok(!other.locs.some((g: { file: string }) => g.file === file("sanoma.lock.json")));
+});
+
+test("configurePlugin { languageServer: true }: diagnostics, completion and definitions are left to the language server; rename stays", async () => {
+  const from = s.events.length;
+  await s.request("configurePlugin", { pluginName: PLUGIN, configuration: { languageServer: true } });
+  await s.waitEvent((e) => e.event === "projectsUpdatedInBackground", from, 10_000); // the editor asks again
+  try {
+    const diags = await semanticOf("workflows/nightly.ts");
+    assert.equal(sanoma(diags).length, 0);
+    assert.ok(diags.some((d) => d.code === 2322), "TypeScript's own stay");
+    const info = await s.request("completionInfo", { ...at("workflows/typing.ts", `"data."`, 6), prefix: "" }).catch(() => undefined);
+    assert.ok(!info?.entries.some((e: { name: string }) => e.name.startsWith("data.")));
+    assert.equal((await s.request("definition", at("workflows/nightly.ts", "data.orders.save", 3))).length, 0);
+    const r = await s.request("rename", { ...at("resources/infra.ts", "web =", 1), findInStrings: false, findInComments: false });
+    assert.ok(r.locs.some((g: { file: string }) => g.file === file("sanoma.lock.json")), "the lock binding is still renamed");
+  } finally {
+    await s.request("configurePlugin", { pluginName: PLUGIN, configuration: { languageServer: false } });
+  }
+  assert.equal(sanoma(await semanticOf("workflows/nightly.ts")).length, 1, "reported again once told so");
+  assert.match(s.log(), /\[sanoma\] configured: languageServer true; reports no problems/);
+});
+
+test("the plugin's rules option sets a rule's severity or turns it off, as the sanoma.rules setting does", async () => {
+  try {
+    await s.request("configurePlugin", { pluginName: PLUGIN, configuration: { rules: { "collection-op": "warn" } } });
+    assert.deepEqual(sanoma(await semanticOf("workflows/nightly.ts")).map((d) => d.category), ["warning"]);
+    await s.request("configurePlugin", { pluginName: PLUGIN, configuration: { rules: { "collection-op": "off", "no-such-rule": "error" } } });
+    assert.deepEqual(sanoma(await semanticOf("workflows/nightly.ts")), []);
+    assert.match(s.log(), /\[sanoma\] the option rules names no rule "no-such-rule"/);
+  } finally {
+    await s.request("configurePlugin", { pluginName: PLUGIN, configuration: { rules: {} } });
+  }
+  assert.deepEqual(sanoma(await semanticOf("workflows/nightly.ts")).map((d) => d.category), ["error"]);
+});

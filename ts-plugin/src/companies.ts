@@ -1,0 +1,273 @@
+/**
+ * The companies as the plugin reads them: one `Workspace` for the whole tsserver process (every
+ * project of it shares it), roots found by walking up from the files asked about, and each
+ * company's files read as the language server reads them (every file of the company, not only
+ * the program's), kept current from tsserver itself: open buffers from its script infos, files on
+ * disk through its own watching (`serverHost.watchDirectory`). Nothing is read before a request
+ * needs it, and what the watchers report is only noted, to be read at the next request.
+ *
+ * A company is read `full` (every file: what diagnostics and quick fixes need) or `slim` (the
+ * config, the lockfile, the collections files and the files asked about: what completion,
+ * definition, hover and rename need), for the servers that report no diagnostics: tsserver's
+ * partial-semantic server, and a tsserver whose editor runs the Sanoma language server beside it.
+ * A slim company is only analysed, never checked (its problems would be wrong); it becomes full
+ * when a request needs that.
+ */
+import path from "node:path";
+import type * as TS from "typescript";
+import type { Analysis } from "../../server/src/core/analysis.ts";
+import type { CheckOptions, CheckResult } from "../../server/src/core/check.ts";
+import { CONFIG_FILE, LOCK_FILE, isInNodeModules, isSkippedDirName } from "../../server/src/core/company.ts";
+import type { Company } from "../../server/src/core/model.ts";
+import type { Located } from "../../server/src/core/target.ts";
+import { Workspace } from "../../server/src/core/workspace.ts";
+import { nodeFileSystem } from "../../server/src/node/fs.ts";
+
+export type Mode = "slim" | "full";
+
+/** A path as tsserver spells it (`/` separators) and as the core does (the platform's). */
+export const toNative = (f: string): string => (path.sep === "/" ? f : f.replace(/\//g, path.sep));
+export const toTs = (f: string): string => (path.sep === "/" ? f : f.replace(/\\/g, "/"));
+
+export interface Host {
+  serverHost: TS.server.ServerHost;
+  projectService: TS.server.ProjectService;
+  log(message: string): void;
+}
+
+export class Companies {
+  readonly ws: Workspace;
+  private readonly modes = new Map<string, Mode>();
+  private readonly watchers = new Map<string, TS.FileWatcher[]>();
+  /** Paths the watchers reported since the last request. */
+  private readonly pending = new Set<string>();
+  /** Files whose text was taken from a script info of tsserver's, and which (a script info and its version). */
+  private readonly taken = new Map<string, { info: TS.server.ScriptInfo; version: string }>();
+  /** The company files open in the editor at the last sync (their text is the editor's). */
+  private open = new Set<string>();
+
+  readonly log: (message: string) => void;
+
+  constructor(private readonly host: Host) {
+    this.log = host.log;
+    this.ws = new Workspace(nodeFileSystem, { onSkip: (s) => host.log(`skipped ${s.path}: ${s.reason}`) });
+  }
+
+  /** Folders each company's walk leaves out (the plugin's `exclude` option), by company root. */
+  exclude: string[] = [];
+
+  /**
+   * The company of a file, read at least as `mode` asks (a slim company becomes full; a full one
+   * stays full), with the file itself in it when the company's walk reads it; undefined for a
+   * file of no company. Everything tsserver and the disk said since the last request is taken in
+   * first.
+   */
+  companyFor(file: string, mode: Mode): Company | undefined {
+    this.sync();
+    const root = this.ws.rootOf(file);
+    if (!root) return undefined;
+    const had = this.modes.get(root);
+    if (had === undefined || (had === "slim" && mode === "full")) this.load(root, mode);
+    const company = this.ws.companies.get(root)!;
+    if (this.modes.get(root) === "slim" && !company.files.has(file) && this.ws.reads(root, file)) this.read(company, file, true);
+    this.takeCurrent(company, file);
+    return company;
+  }
+
+  /** A file's company, its analysis (the check's, for a full company) and its entry: what the features look things up in. */
+  locate(file: string, mode: Mode, options: CheckOptions): Located | undefined {
+    const company = this.companyFor(file, mode);
+    if (!company) return undefined;
+    const analysis = this.modes.get(company.root) === "full" ? this.check(company.root, options).analysis : this.analysis(company);
+    return { analysis, file: company.files.get(file), path: file, root: company.root };
+  }
+
+  /** The company's check (incremental: what changed since the last one). Only for a full company. */
+  check(root: string, options: CheckOptions): CheckResult {
+    if (this.modes.get(root) !== "full") throw new Error(`${root} is not read whole`);
+    return this.ws.check(root, options);
+  }
+
+  private analysis(company: Company): Analysis {
+    return this.ws.analyse(company.root);
+  }
+
+  modeOf(root: string): Mode | undefined {
+    return this.modes.get(root);
+  }
+
+  // ---- Reading ----------------------------------------------------------------------------------
+
+  private load(root: string, mode: Mode): void {
+    const started = performance.now();
+    const company = this.ws.ensureCompany(root);
+    this.ws.setExclude(root, this.exclude);
+    const before = company.files.size;
+    const files = mode === "full" ? this.ws.listFiles(root) : this.slimFiles(root);
+    for (const file of files) if (!company.files.has(file)) this.read(company, file, mode === "slim");
+    this.modes.set(root, mode);
+    this.openRoots.clear(); // (a company more: an open file may be in it now)
+    this.watch(company, mode);
+    this.host.log(`read ${company.files.size - before} files of the company ${root} (${mode}) in ${Math.round(performance.now() - started)} ms`);
+  }
+
+  /** What a slim company reads: the config, the lockfile, and each scope's collections file. */
+  private slimFiles(root: string): string[] {
+    const fs = this.ws.fs;
+    const out = [path.join(root, CONFIG_FILE), path.join(root, LOCK_FILE), path.join(root, "resources", "data.ts")];
+    for (const e of fs.readDir(path.join(root, "apps")) ?? []) {
+      if ((e.kind === "dir" || e.kind === "symlink") && !isSkippedDirName(e.name)) out.push(path.join(root, "apps", e.name, "resources", "data.ts"));
+    }
+    return out.filter((f) => fs.isFile(f) && this.ws.reads(root, f));
+  }
+
+  /** Reads one file: from tsserver when it holds it (open, or in a program: no second read), else from disk. */
+  private read(company: Company, file: string, watchIt: boolean): void {
+    const info = this.host.projectService.getScriptInfo(toTs(file));
+    if (info && (info.isScriptOpen() || this.ws.fs.isFile(file))) this.take(company, file, info);
+    else this.ws.readFromDisk(company, file);
+    if (watchIt) this.watchFile(company.root, file);
+  }
+
+  /** Sets a file's text from a script info, unless that text (that info, that version) is what the company holds already. */
+  private take(company: Company, file: string, info: TS.server.ScriptInfo): void {
+    const version = info.getLatestVersion();
+    const had = this.taken.get(file);
+    if (had?.info === info && had.version === version) return;
+    const snapshot = info.getSnapshot();
+    this.ws.setFile(company, file, snapshot.getText(0, snapshot.getLength()));
+    this.taken.set(file, { info, version });
+  }
+
+  /** The file a request is about, as tsserver holds it now (its program's text is what the answer's offsets are in). */
+  private takeCurrent(company: Company, file: string): void {
+    if (!company.files.has(file)) return;
+    const info = this.host.projectService.getScriptInfo(toTs(file));
+    if (info) this.take(company, file, info);
+  }
+
+  // ---- Keeping current ----------------------------------------------------------------------------
+
+  /** Takes in what the watchers reported, and the editor's open buffers. */
+  sync(): void {
+    if (this.modes.size === 0) return;
+    this.applyDiskChanges();
+    this.syncOpenFiles();
+  }
+
+  /** Per open file, its loaded company's root when the company's walk reads it (else null): asked on every request, found once. */
+  private readonly openRoots = new Map<string, string | null>();
+
+  private syncOpenFiles(): void {
+    const ps = this.host.projectService;
+    const now = new Set<string>();
+    for (const p of ps.openFiles.keys()) {
+      const info = ps.getScriptInfoForPath(p);
+      if (!info) continue;
+      const file = toNative(info.fileName);
+      let root = this.openRoots.get(file);
+      if (root === undefined) {
+        const c = this.loadedCompanyOf(file);
+        this.openRoots.set(file, (root = c && this.ws.reads(c.root, file) ? c.root : null));
+      }
+      const company = root === null ? undefined : this.ws.companies.get(root);
+      if (!company) continue;
+      if (this.modes.get(company.root) === "slim" && !company.files.has(file)) continue; // (read when asked about)
+      now.add(file);
+      this.take(company, file, info);
+    }
+    // Closed since: the disk's text counts again.
+    for (const file of this.openRoots.keys()) if (!now.has(file) && !ps.openFiles.has(ps.toPath(toTs(file)))) this.openRoots.delete(file);
+    for (const file of this.open) {
+      if (now.has(file)) continue;
+      this.taken.delete(file);
+      const company = this.loadedCompanyOf(file);
+      if (company && company.files.has(file)) this.ws.readFromDisk(company, file);
+    }
+    this.open = now;
+  }
+
+  private applyDiskChanges(): void {
+    if (this.pending.size === 0) return;
+    const paths = [...this.pending];
+    this.pending.clear();
+    const fs = this.ws.fs;
+    for (const p of paths) {
+      if (isInNodeModules(p)) { this.ws.packageFileChanged(p); continue; }
+      // A company came or went: the companies it touches are read again when next asked about.
+      if (path.basename(p) === CONFIG_FILE) { this.companiesChanged(path.dirname(p)); continue; }
+      if (this.open.has(p)) continue; // the editor's text wins
+      const company = this.loadedCompanyOf(p);
+      if (!company) continue;
+      const root = company.root;
+      const slim = this.modes.get(root) === "slim";
+      if (fs.isFile(p)) {
+        if (slim && !company.files.has(p) && p !== company.lockPath) continue;
+        if (!this.ws.reads(root, p)) continue;
+        this.taken.delete(p);
+        this.ws.readFromDisk(company, p);
+      } else if (fs.isDir(p)) {
+        if (!slim) for (const f of this.ws.listFiles(root, p)) if (!company.files.has(f)) this.ws.readFromDisk(company, f);
+      } else {
+        // Gone: the file, or a folder with everything under it (but open buffers: the editor's text wins).
+        this.taken.delete(p);
+        if (company.files.has(p) || p === company.lockPath) this.ws.setFile(company, p, undefined);
+        const prefix = p + path.sep;
+        for (const f of Array.from(company.files.keys())) if (f.startsWith(prefix) && !this.open.has(f)) { this.taken.delete(f); this.ws.setFile(company, f, undefined); }
+      }
+    }
+  }
+
+  /** A config was created or deleted in `dir`: that company, and any enclosing one (its files change), are forgotten. */
+  private companiesChanged(dir: string): void {
+    for (const root of Array.from(this.modes.keys())) {
+      if (root === dir || dir.startsWith(root + path.sep)) this.forget(root);
+    }
+  }
+
+  private forget(root: string): void {
+    this.openRoots.clear();
+    this.unwatch(root);
+    this.modes.delete(root);
+    this.ws.removeCompany(root);
+    for (const f of Array.from(this.taken.keys())) if (f.startsWith(root + path.sep)) this.taken.delete(f);
+    this.host.log(`forgot the company ${root}: a sanoma.config.ts came or went`);
+  }
+
+  private loadedCompanyOf(file: string): Company | undefined {
+    const root = this.ws.rootOf(file);
+    return root !== undefined && this.modes.has(root) ? this.ws.companies.get(root) : undefined;
+  }
+
+  /**
+   * A full company is watched whole (tsserver's recursive directory watching, which it shares
+   * between callers of one folder); a slim one file by file, so that tsserver's partial-semantic
+   * server (which watches nothing of its own) is not made to watch a whole tree.
+   */
+  private watch(company: Company, mode: Mode): void {
+    if (mode !== "full") return;
+    this.unwatch(company.root);
+    const note = (p: string) => { this.pending.add(path.resolve(toNative(p))); };
+    this.watchers.set(company.root, [this.host.serverHost.watchDirectory(toTs(company.root), note, true)]);
+  }
+
+  /** The files each slim company watches one by one, by company root. */
+  private readonly watchedFiles = new Map<string, Set<string>>();
+
+  private watchFile(root: string, file: string): void {
+    if (this.modes.get(root) === "full") return;
+    let files = this.watchedFiles.get(root);
+    if (!files) this.watchedFiles.set(root, (files = new Set()));
+    if (files.has(file)) return;
+    files.add(file);
+    const w = this.host.serverHost.watchFile(toTs(file), (p) => { this.pending.add(path.resolve(toNative(p))); });
+    const list = this.watchers.get(root);
+    if (list) list.push(w); else this.watchers.set(root, [w]);
+  }
+
+  private unwatch(root: string): void {
+    for (const w of this.watchers.get(root) ?? []) w.close();
+    this.watchers.delete(root);
+    this.watchedFiles.delete(root);
+  }
+}

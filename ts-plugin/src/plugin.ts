@@ -1,0 +1,108 @@
+/**
+ * The plugin for one tsserver project: its options (the `compilerOptions.plugins` entry, and what
+ * an editor sends through `configurePlugin`), and the features of `features.ts` over the companies
+ * that every project of the process shares. Loaded by `index.ts` on the first request about a
+ * file of a company, never before.
+ */
+import type * as TS from "typescript";
+import type { CheckOptions, SeveritySetting } from "../../server/src/core/check.ts";
+import { RULE_IDS } from "../../server/src/core/rules/index.ts";
+import type { RuleId } from "../../server/src/core/types.ts";
+import { Companies } from "./companies.ts";
+import * as features from "./features.ts";
+
+/** One per tsserver process: every project of it reads the companies through it. */
+let shared: Companies | undefined;
+
+export interface Options {
+  /**
+   * A Sanoma language server runs beside this tsserver (the VS Code extension says so): it reports
+   * the problems and answers completion, definitions and hovers, so the plugin adds none of
+   * them (each would show twice), and renames only. Default false.
+   */
+  languageServer: boolean;
+  /** Severities by rule id, as the `sanoma.rules` setting: `off`, `error`, `warning` (`warn`), `info`, `hint`. */
+  rules: Partial<Record<RuleId, SeveritySetting>>;
+  /** Folders a company's walk leaves out, as the `sanoma.exclude` setting. */
+  exclude: string[];
+}
+
+const LEVELS = new Set(["off", "error", "warning", "info", "hint"]);
+
+/** The options in a plugin entry or a `configurePlugin` message; what is not understood is said in the log and left out. */
+export function readOptions(raw: unknown, log: (m: string) => void): Partial<Options> {
+  const out: Partial<Options> = {};
+  if (typeof raw !== "object" || raw === null) return out;
+  const o = raw as Record<string, unknown>;
+  if ("languageServer" in o) {
+    if (typeof o.languageServer === "boolean") out.languageServer = o.languageServer;
+    else log(`the option languageServer takes true or false, not ${JSON.stringify(o.languageServer)}`);
+  }
+  if ("rules" in o) {
+    const rules: Options["rules"] = {};
+    if (typeof o.rules === "object" && o.rules !== null) {
+      for (const [id, level] of Object.entries(o.rules)) {
+        const l = level === "warn" ? "warning" : level;
+        if (!(RULE_IDS as readonly string[]).includes(id)) log(`the option rules names no rule ${JSON.stringify(id)}`);
+        else if (typeof l !== "string" || !LEVELS.has(l)) log(`the option rules.${id} takes off, error, warning, info or hint, not ${JSON.stringify(level)}`);
+        else rules[id as RuleId] = l as SeveritySetting;
+      }
+    } else log("the option rules takes an object of rule ids and levels");
+    out.rules = rules;
+  }
+  if ("exclude" in o) {
+    if (Array.isArray(o.exclude) && o.exclude.every((x) => typeof x === "string" && x !== "")) out.exclude = o.exclude as string[];
+    else log("the option exclude takes an array of folder names or paths");
+  }
+  return out;
+}
+
+export interface Plugin {
+  configure(raw: unknown): void;
+  /** Reads a file's company whole and checks it, ahead of its first diagnostics (where this server reports them). */
+  preload(fileName: string): void;
+  semanticDiagnostics(fileName: string, prior: TS.Diagnostic[]): TS.Diagnostic[];
+  supportedCodeFixes(prior: readonly string[]): readonly string[];
+  codeFixes(fileName: string, start: number, end: number, errorCodes: readonly number[], prior: readonly TS.CodeFixAction[]): readonly TS.CodeFixAction[];
+  completions(fileName: string, position: number, prior: TS.WithMetadata<TS.CompletionInfo> | undefined): TS.WithMetadata<TS.CompletionInfo> | undefined;
+  completionDetails(fileName: string, position: number, name: string): TS.CompletionEntryDetails | undefined;
+  definitionAndBoundSpan(fileName: string, position: number, prior: TS.DefinitionInfoAndBoundSpan | undefined): TS.DefinitionInfoAndBoundSpan | undefined;
+  definitionAtPosition(fileName: string, position: number, prior: readonly TS.DefinitionInfo[] | undefined): readonly TS.DefinitionInfo[] | undefined;
+  quickInfo(fileName: string, position: number, prior: TS.QuickInfo | undefined): TS.QuickInfo | undefined;
+  renameLocations(prior: readonly TS.RenameLocation[] | undefined): readonly TS.RenameLocation[] | undefined;
+}
+
+/** `config`: the plugin's entry with what the editor has sent since, laid over it. */
+export function createPlugin(ts: typeof TS, info: TS.server.PluginCreateInfo, config: unknown, log: (m: string) => void): Plugin {
+  const ps = info.project.projectService;
+  shared ??= new Companies({ serverHost: info.serverHost, projectService: ps, log });
+  const companies = shared;
+  const semantic = ps.serverMode === undefined || ps.serverMode === ts.LanguageServiceMode.Semantic;
+  let options: Options = { languageServer: false, rules: {}, exclude: [] };
+  const cx: features.Context = { ts, info, companies, check: {}, reports: false, navigates: false };
+  const configure = (raw: unknown) => {
+    options = { ...options, ...readOptions(raw, log) };
+    cx.check = { rules: options.rules } satisfies CheckOptions;
+    cx.reports = semantic && !options.languageServer;
+    cx.navigates = !options.languageServer;
+    if (JSON.stringify(companies.exclude) !== JSON.stringify(options.exclude)) companies.exclude = options.exclude;
+  };
+  configure(config);
+  log(`${semantic ? "semantic" : "partial-semantic"} server, project ${info.project.getProjectName()}: ${cx.reports ? "reports problems" : "reports no problems"}${options.languageServer ? " (a Sanoma language server reports them)" : ""}`);
+  return {
+    configure(raw) {
+      configure(raw);
+      log(`configured: languageServer ${options.languageServer}; ${cx.reports ? "reports problems" : "reports no problems"}`);
+    },
+    preload: (f) => features.preload(cx, f),
+    semanticDiagnostics: (f, prior) => features.semanticDiagnostics(cx, f, prior),
+    supportedCodeFixes: (prior) => features.supportedCodeFixes(cx, prior),
+    codeFixes: (f, start, end, codes, prior) => features.codeFixes(cx, f, start, end, codes, prior),
+    completions: (f, pos, prior) => features.completions(cx, f, pos, prior),
+    completionDetails: (f, pos, name) => features.completionDetails(cx, f, pos, name),
+    definitionAndBoundSpan: (f, pos, prior) => features.definitionAndBoundSpan(cx, f, pos, prior),
+    definitionAtPosition: (f, pos, prior) => features.definitionAtPosition(cx, f, pos, prior),
+    quickInfo: (f, pos, prior) => features.quickInfo(cx, f, pos, prior),
+    renameLocations: (prior) => features.renameLocations(cx, prior),
+  };
+}
