@@ -257,3 +257,22 @@ test("a check and the walks in steps yield every few dozen files or folders and 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("incremental: analysing a company between two checks takes none of their changes (each reader keeps its own record of them)", () => {
+  const work = mkdtempSync(join(tmpdir(), "sanoma-readers-"));
+  try {
+    const root = join(work, "co");
+    mkdirSync(join(root, "workflows"), { recursive: true });
+    writeFileSync(join(root, "sanoma.config.ts"), "export default {};\n");
+    const file = join(root, "workflows/w.ts");
+    writeFileSync(file, `export const w = (ctx: any) => ctx.call("data.a.get", {});\n`);
+    const ws = new Workspace(nodeFileSystem);
+    ws.loadCompany(root);
+    assert.deepEqual(ws.check(root).problems.map((p) => p.rule), ["collection-op"]);
+    ws.setFile(ws.companies.get(root)!, file, `export const w = 1;\n`);
+    ws.analyse(root); // a navigating host, between two checks
+    const again = ws.check(root);
+    assert.deepEqual(again.problems.map((p) => p.rule), [], "the edit the analysis saw is the check's too");
+    assert.ok(again.changedFiles.has(file));
+  } finally { rmSync(work, { recursive: true, force: true }); }
+});
