@@ -5,20 +5,24 @@
  *   - `node dist/check.js <dir> --format json`, end to end as a process,
  *   - `Workspace.discoverRoots + loadCompany + check` in process (`bench/core.ts`),
  *   - `node dist/check.js <dir> --format sarif`, against the JSON run of the same round (issue 19),
+ *   - `oxlint <dir>`, oxlint's own built-in rules on the same files (issue 23), under /usr/bin/time,
  * and prints medians as ratios to the baseline, wall and CPU time, and each one's peak RSS.
- * Goals (printed, not asserted): check ≤ 1.5× the baseline, peak memory < 400 MB; SARIF ≤ 1.05×
- * JSON (the median of each round's ratio).
+ * Goals (printed, not asserted): check ≤ 1.5× the baseline and ≤ 2× oxlint (wall); peak RSS
+ * ≤ 150 MB at 10,000 files, ≤ 600 MB at 100,000 (issue 23); SARIF ≤ 1.05× JSON (the median of
+ * each round's ratio).
  *
- *   node bench/check.mjs [--files 10000] [--runs 3] [--seed 1] [--quick] [--keep]
+ *   node bench/check.mjs [--size 10000 | --files N] [--runs 3] [--seed 1] [--quick] [--keep]
  */
-import { rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { generateCompany } from "./generate.mjs";
 import { fmtInt, fmtMb, fmtMs, fmtX, lastJson, loadNote, median, parseFlags, ROOT, runNode, table, tempDir } from "./lib.mjs";
 
 const flags = parseFlags();
-const files = Number(flags.files ?? (flags.quick ? 1000 : 10_000));
-const runs = Number(flags.runs ?? (flags.quick ? 1 : 3));
+const files = Number(flags.size ?? flags.files ?? (flags.quick ? 1000 : 10_000));
+const runs = Number(flags.runs ?? (flags.quick ? 1 : files >= 50_000 ? 1 : 3));
+const rssGoalMb = files >= 50_000 ? 600 : 150;
 const seed = Number(flags.seed ?? 1);
 
 const dir = join(tempDir("sanoma-bench-check-"), "company");
@@ -30,20 +34,35 @@ const parse = () => runNode([join(ROOT, "bench", "parse.mjs"), dir]);
 const check = () => runNode([CHECK, dir, "--format", "json"]);
 const sarif = () => runNode([CHECK, dir, "--format", "sarif"]);
 const core = () => runNode(["--import", "tsx", join(ROOT, "bench", "core.ts"), dir]);
+const OXLINT = join(ROOT, "node_modules", ".bin", "oxlint");
+/** oxlint's own run (its built-in rules, no config of ours), timed by /usr/bin/time: wall, CPU and peak RSS of the process. */
+const oxlint = () => new Promise((resolve, reject) => {
+  const out = join(dir, "..", "oxlint-time.txt");
+  const t0 = performance.now();
+  const p = spawn("/usr/bin/time", ["-f", "%U %S %M", "-o", out, OXLINT, "--silent", dir], { cwd: join(dir, ".."), stdio: "ignore" });
+  p.on("error", reject);
+  p.on("close", (code) => {
+    const wallMs = performance.now() - t0;
+    const [u, s, kb] = readFileSync(out, "utf8").trim().split("\n").pop().split(/\s+/).map(Number);
+    resolve({ code, wallMs, cpuMs: (u + s) * 1000, maxRssKb: kb });
+  });
+});
 
 // One untimed pass of each: the files are in the page cache and the bundles compiled alike for all.
 await parse();
 await check();
 await sarif();
+await oxlint();
 
 const base = [];
 const cli = [];
 const inproc = [];
 const sarifs = [];
+const oxlints = [];
 for (let i = 0; i < runs; i++) {
   // Alternate the order so that a slow patch of a shared machine does not hit one side only (the
   // SARIF run beside the JSON one, before it in one round and after it in the next).
-  const order = i % 2 ? [core, sarif, check, parse] : [parse, check, sarif, core];
+  const order = i % 2 ? [core, oxlint, sarif, check, parse] : [parse, check, sarif, oxlint, core];
   for (const f of order) {
     const r = await f();
     if (f === parse) { if (r.code !== 0) throw new Error(r.stderr); base.push({ ...r, inner: lastJson(r.stdout) }); }
@@ -53,7 +72,8 @@ for (let i = 0; i < runs; i++) {
     } else if (f === sarif) {
       if (r.code !== 0 && r.code !== 1) throw new Error(`sanoma-check --format sarif exited ${r.code}: ${r.stderr}`);
       sarifs.push({ ...r, results: JSON.parse(r.stdout).runs[0].results.length });
-    } else { if (r.code !== 0) throw new Error(r.stderr); inproc.push({ ...r, inner: lastJson(r.stdout) }); }
+    } else if (f === oxlint) oxlints.push(r);
+    else { if (r.code !== 0) throw new Error(r.stderr); inproc.push({ ...r, inner: lastJson(r.stdout) }); }
   }
 }
 
@@ -74,6 +94,7 @@ console.log(table([
   ["", "wall ms", "× base", "CPU ms", "× base", "main thread ms", "× base", "peak RSS"],
   ["baseline: node parse.mjs (process)", ...col(base, (r) => r.wallMs), ...col(base, (r) => r.cpuMs), ...col(base, (r) => r.mainCpuMs), fmtMb(Math.max(...base.map((r) => r.maxRssKb)))],
   ["sanoma-check --format json (process)", ...col(cli, (r) => r.wallMs, baseWall), ...col(cli, (r) => r.cpuMs, baseCpu), ...col(cli, (r) => r.mainCpuMs, baseMain), fmtMb(peakCli)],
+  ["oxlint <dir> (its built-in rules)", ...col(oxlints, (r) => r.wallMs, baseWall), ...col(oxlints, (r) => r.cpuMs, baseCpu), "", "", fmtMb(Math.max(...oxlints.map((r) => r.maxRssKb)))],
   ["baseline: read + parse (in process)", ...col(base, (r) => r.inner.ms), ...col(base, (r) => r.inner.cpuMs), ...col(base, (r) => r.inner.mainCpuMs), ""],
   ["loadCompany + check (in process)", ...col(inproc, (r) => r.inner.ms, baseIn), ...col(inproc, (r) => r.inner.cpuMs, baseInCpu), ...col(inproc, (r) => r.inner.mainCpuMs, baseInMain), fmtMb(Math.max(...inproc.map((r) => r.maxRssKb)))],
   ["  of which discoverRoots", fmtMs(m(inproc, (r) => r.inner.discoverMs)), "", "", "", "", "", ""],
@@ -82,6 +103,8 @@ console.log(table([
 ]));
 const ratios = [m(cli, (r) => r.wallMs) / baseWall, m(cli, (r) => r.cpuMs) / baseCpu, m(cli, (r) => r.mainCpuMs) / baseMain];
 console.log(`\ngoal: sanoma-check ≤ 1.50× the baseline: ${fmtX(ratios[0])} wall, ${fmtX(ratios[1])} CPU, ${fmtX(ratios[2])} main-thread CPU (${ratios.every((x) => x <= 1.5) ? "met" : ratios.some((x) => x <= 1.5) ? "met on some clocks only" : "missed"}); peak memory < 400 MB: ${fmtMb(peakCli)} (${peakCli < 400 * 1024 ? "met" : "missed"})`);
+const againstOxlint = median(cli.map((r, i) => r.wallMs / oxlints[i].wallMs));
+console.log(`goal (issue 23): sanoma-check ≤ 2× oxlint's built-in run (wall, median of the rounds' paired ratios): ${fmtX(againstOxlint)} (${againstOxlint <= 2 ? "met" : "missed"}); peak RSS ≤ ${rssGoalMb} MB: ${fmtMb(peakCli)} (${peakCli <= rssGoalMb * 1024 ? "met" : "missed"})`);
 console.log(`runs, wall ms: baseline ${base.map((r) => fmtMs(r.wallMs)).join(" ")} · check ${cli.map((r) => fmtMs(r.wallMs)).join(" ")} · in process ${inproc.map((r) => fmtMs(r.inner.ms)).join(" ")}`);
 console.log(`runs, check ÷ baseline (main-thread CPU, paired): ${cli.map((r, i) => fmtX(r.mainCpuMs / base[i].mainCpuMs)).join(" ")}`);
 
