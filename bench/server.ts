@@ -16,7 +16,10 @@
  * `--no-lock` generates the companies without a lockfile, to tell its share of the costs.
  * `SERVER_NODE_FLAGS="--max-semi-space-size=32"` starts the server under extra node flags (for experiments).
  *
- *   node --import tsx bench/server.ts [--sizes 10000,1000] [--edits 200] [--runs 3] [--quick] [--cpu-prof | --profile-only] [--own-watcher] [--no-lock]
+ * `--size 100000` runs one size alone (issue 23: the 100,000-file monorepo; goals there: peak RSS
+ * ≤ 800 MB, index ≤ 1.0× the baseline, edit p95 ≤ 30 ms; at 10,000 files peak RSS ≤ 200 MB).
+ *
+ *   node --import tsx bench/server.ts [--size N | --sizes 10000,1000] [--edits 200] [--runs 3] [--quick] [--cpu-prof | --profile-only] [--own-watcher] [--no-lock]
  */
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -28,9 +31,9 @@ import { fmtInt, fmtMb, fmtMs, fmtX, lastJson, loadNote, median, parseFlags, per
 // @ts-expect-error idem
 import { formatSummary, summarize } from "./profile.mjs";
 
-interface Flags { quick: boolean; sizes?: string; edits?: string; runs?: string; seed?: string; keep?: boolean; "cpu-prof"?: boolean; "profile-only"?: boolean; "own-watcher"?: boolean; "no-lock"?: boolean }
+interface Flags { quick: boolean; size?: string; sizes?: string; edits?: string; runs?: string; seed?: string; keep?: boolean; "cpu-prof"?: boolean; "profile-only"?: boolean; "own-watcher"?: boolean; "no-lock"?: boolean }
 const flags = parseFlags() as Flags;
-const sizes = (flags.sizes ?? (flags.quick ? "2000,200" : "10000,1000")).split(",").map(Number);
+const sizes = (flags.size ?? flags.sizes ?? (flags.quick ? "2000,200" : "10000,1000")).split(",").map(Number);
 const edits = Number(flags.edits ?? (flags.quick ? 20 : 200));
 const runs = Number(flags.runs ?? (flags.quick ? 1 : 3));
 const seed = Number(flags.seed ?? 1);
@@ -251,7 +254,7 @@ async function main(): Promise<void> {
   const rows: string[][] = [["", ...results.map((r) => `${fmtInt(r.files)} files`)]];
   rows.push(["baseline: read + parse (ms)", ...results.map((r) => fmtMs(r.baseMs))]);
   rows.push(["initialized → last diagnostic (ms)", ...results.map((r) => fmtMs(r.indexMs))]);
-  rows.push(["  × baseline (goal ≤ 1.50×)", ...results.map((r) => fmtX(r.indexMs / r.baseMs))]);
+  rows.push(["  × baseline (goal ≤ 1.50×; 1.0× at 100k)", ...results.map((r) => fmtX(r.indexMs / r.baseMs))]);
   // Each run's index against the baseline run just before it: steadier than a ratio of medians
   // when the machine's speed drifts between runs.
   rows.push(["  median of each run's × its baseline", ...results.map((r) => fmtX(median(r.indexRuns.map((ms, i) => ms / r.baseRuns[i]))))]);
@@ -263,7 +266,9 @@ async function main(): Promise<void> {
   rows.push(["  × baseline main-thread CPU", ...results.map((r) => fmtX(r.indexMainCpuMs / r.baseMainCpuMs))]);
   if (results.some((r) => r.ownWatcherIndexMs !== undefined)) rows.push(["  with its own watcher (Neovim 0.7)", ...results.map((r) => fmtMs(r.ownWatcherIndexMs ?? NaN))]);
   rows.push(["longest wait for an answer while indexing (ms, goal ≤ 100)", ...results.map((r) => fmtMs(r.longestAnswerMs))]);
-  rows.push(["peak RSS after index (goal ≤ 300 MB)", ...results.map((r) => fmtMb(r.rssIndexKb))]);
+  // Issue 23: ≤ 200 MB at 10,000 files, ≤ 800 MB at 100,000 (the figure grows slower than the files).
+  const rssGoal = (files: number) => (files >= 50_000 ? 800 : files >= 5_000 ? 200 : 300);
+  rows.push(["peak RSS after index (goal ≤ 200 MB at 10k, 800 MB at 100k)", ...results.map((r) => `${fmtMb(r.rssIndexKb)} (${r.rssIndexKb <= rssGoal(r.files) * 1024 ? "met" : "missed"})`)]);
   rows.push(["peak RSS after the edits", ...results.map((r) => fmtMb(r.rssEndKb))]);
   rows.push(["then reading ahead for symbols: longest wait (ms)", ...results.map((r) => fmtMs(r.readAhead.longestAnswerMs))]);
   rows.push(["  the first workspace symbol search after it (ms)", ...results.map((r) => fmtMs(r.readAhead.searchMs))]);

@@ -478,7 +478,6 @@ export class Session {
   }
 
   resultOf(root: string): CheckResult | undefined { return this.state.get(root)?.result; }
-
   settingsOf(root: string): Settings { return this.state.get(root)?.settings ?? DEFAULT_SETTINGS; }
 
   /** The client's settings for a scope (a folder, a company root; none: the workspace's). */
@@ -491,11 +490,9 @@ export class Session {
     return this.readAhead.read(why);
   }
 
-  uriOf(file: string): string{ return this.documents.uriOf(file); }
-
-  filePath(uri: string): string | undefined{ return this.documents.filePath(uri); }
-
-  openText(file: string): string | undefined{ return this.documents.openText(file); }
-
+  // The documents' and the publisher's, for the features.
+  uriOf(file: string): string { return this.documents.uriOf(file); }
+  filePath(uri: string): string | undefined { return this.documents.filePath(uri); }
+  openText(file: string): string | undefined { return this.documents.openText(file); }
   get problemsByFile(): Map<string, Problem[]> { return this.publisher.problemsByFile; }
 }
