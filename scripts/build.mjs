@@ -30,7 +30,7 @@ for (const f of ["dist/server.js", "dist/check.js"]) { try { chmodSync(f, 0o755)
 if (!process.exitCode) {
   for (const f of ["dist/server.js", "dist/check.js", "dist/client.js", "server/dist/sanoma.js", "ts-plugin/dist/index.js", "lint-plugin/dist/index.mjs"]) {
     const text = readFileSync(f, "utf8");
-    const ascii = text.replace(/[^\x00-\x7f]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+    const ascii = text.replace(/[\u0080-\uffff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
     if (ascii !== text) writeFileSync(f, ascii);
   }
 }
