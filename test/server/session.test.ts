@@ -54,3 +54,25 @@ test("session in-process: settings come from the client per company (a rule turn
   assert.equal(client.diagnostics.get(`file://${join(root, "workflows/w.ts")}`)?.[0].severity, 2);
   assert.equal(client.warnings.length, 1);
 });
+
+test("session in-process: a related location in a file the editor has open is that document's URI, as the client spells it", async () => {
+  const { session, client, documents, root } = await sessionOf(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/a.ts
+import { trigger } from "@hooli/cloud";
+export const wake = trigger({ path: "/a" });
+//- /resources/b.ts
+export const nothing = 1;
+${CLOUD_PACKAGE}`);
+  const a = join(root, "resources/a.ts");
+  const b = join(root, "resources/b.ts");
+  const spelled = "file:///co/resources/%62.ts"; // the client's own spelling of /co/resources/b.ts
+  documents.set(b, `import { trigger } from "@hooli/cloud";\nexport const other = trigger({ path: "/b" });\n`, spelled);
+  session.setText(spelled, documents.get(spelled)!.getText());
+  await session.checks.flush();
+  assert.deepEqual(client.codes(a), ["one-wakeup"]);
+  const related = client.diagnostics.get(`file://${a}`)![0].relatedInformation!;
+  assert.deepEqual(related.map((r) => r.location.uri), [spelled]);
+  assert.ok(client.diagnostics.has(spelled), "b's own problems go to its document's URI");
+});

@@ -59,8 +59,8 @@ export class Documents {
   private readonly docs = new Map<string, TextDocument>();
   all() { return [...this.docs.values()]; }
   get(uri: string) { return this.docs.get(uri); }
-  set(file: string, text: string) {
-    const uri = toUri(file);
+  /** Opens or changes a file's document; `uri`: the client's own spelling of its path. */
+  set(file: string, text: string, uri = toUri(file)) {
     const before = this.docs.get(uri);
     this.docs.set(uri, TextDocument.create(uri, "typescript", (before?.version ?? 0) + 1, text));
     return uri;

@@ -22,7 +22,11 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information, hint: DiagnosticSeverity.Hint,
 };
 
-export function toDiagnostic(p: Problem, docsUrl: (rule: string) => string): Diagnostic {
+/**
+ * A problem as a diagnostic. `uriOf` spells a file as the client does (an open file's own URI,
+ * else its path's): a related location in a file the editor has open points at that document.
+ */
+export function toDiagnostic(p: Problem, docsUrl: (rule: string) => string, uriOf: (file: string) => string = toUri): Diagnostic {
   const d: Diagnostic = {
     range: p.range,
     severity: SEVERITY[p.severity],
@@ -31,7 +35,7 @@ export function toDiagnostic(p: Problem, docsUrl: (rule: string) => string): Dia
     codeDescription: { href: docsUrl(p.rule) },
     message: p.message,
   };
-  if (p.related?.length) d.relatedInformation = p.related.map((r) => ({ location: { uri: toUri(r.file), range: r.range }, message: r.message }));
+  if (p.related?.length) d.relatedInformation = p.related.map((r) => ({ location: { uri: uriOf(r.file), range: r.range }, message: r.message }));
   if (p.tags?.length) d.tags = p.tags.map((t) => (t === "unnecessary" ? DiagnosticTag.Unnecessary : DiagnosticTag.Deprecated));
   return d;
 }
@@ -45,9 +49,9 @@ export function toDiagnostic(p: Problem, docsUrl: (rule: string) => string): Dia
 export const MAX_DIAGNOSTICS_PER_FILE = 1000;
 
 /** A file's problems as the diagnostics published for it: all of them, or the first `MAX_DIAGNOSTICS_PER_FILE` and a note of the rest. */
-export function toDiagnostics(problems: readonly Problem[], docsUrl: (rule: string) => string): Diagnostic[] {
-  if (problems.length <= MAX_DIAGNOSTICS_PER_FILE) return problems.map((p) => toDiagnostic(p, docsUrl));
-  const shown = problems.slice(0, MAX_DIAGNOSTICS_PER_FILE).map((p) => toDiagnostic(p, docsUrl));
+export function toDiagnostics(problems: readonly Problem[], docsUrl: (rule: string) => string, uriOf: (file: string) => string = toUri): Diagnostic[] {
+  if (problems.length <= MAX_DIAGNOSTICS_PER_FILE) return problems.map((p) => toDiagnostic(p, docsUrl, uriOf));
+  const shown = problems.slice(0, MAX_DIAGNOSTICS_PER_FILE).map((p) => toDiagnostic(p, docsUrl, uriOf));
   const more = problems.length - MAX_DIAGNOSTICS_PER_FILE;
   shown.push({
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },

@@ -20,10 +20,13 @@ export class Publisher {
 
   constructor(private readonly client: Client, private readonly docs: OpenDocuments, private readonly docsUrl: (rule: string) => string) {}
 
+  /** A file as the client spells it (related locations included). */
+  private readonly uriOf = (file: string): string => this.docs.uriOf(file);
+
   /** A file's problems as a check found them (none: undefined): kept, and published. */
   problems(file: string, problems: readonly Problem[] | undefined): void {
     if (problems) this.problemsByFile.set(file, problems as Problem[]); else this.problemsByFile.delete(file);
-    this.file(file, toDiagnostics(problems ?? [], this.docsUrl));
+    this.file(file, toDiagnostics(problems ?? [], this.docsUrl, this.uriOf));
   }
 
   /** A file's diagnostics, to the URI the client has for it now (and none left where it had another). */
@@ -37,7 +40,7 @@ export class Publisher {
   /** A file was opened or closed under another spelling than its problems were published to: they move. */
   respell(file: string): void {
     const before = this.publishedTo.get(file);
-    if (before !== undefined && before !== this.docs.uriOf(file)) this.file(file, toDiagnostics(this.problemsByFile.get(file) ?? [], this.docsUrl));
+    if (before !== undefined && before !== this.docs.uriOf(file)) this.file(file, toDiagnostics(this.problemsByFile.get(file) ?? [], this.docsUrl, this.uriOf));
   }
 
   /** Takes away the diagnostics of every file `gone` says, and forgets their problems. */
