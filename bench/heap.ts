@@ -48,26 +48,15 @@ async function serverSnapshot(): Promise<string> {
   return file;
 }
 
-/** The check in process (bench/core.ts) with the company kept, then `v8.writeHeapSnapshot`. */
+/** The check in process (`heap-check.ts`), then `v8.writeHeapSnapshot` with the company kept. */
 async function checkSnapshot(): Promise<string> {
-  const code = `
-    import { Workspace } from ${JSON.stringify(join(ROOT, "server/src/core/workspace.ts"))};
-    import { nodeFileSystem } from ${JSON.stringify(join(ROOT, "server/src/node/fs.ts"))};
-    import { writeHeapSnapshot } from "node:v8";
-    const ws = new Workspace(nodeFileSystem);
-    const roots = ws.discoverRoots([${JSON.stringify(dir)}]);
-    let problems = 0;
-    for (const root of roots) problems += ws.check(root).problems.length;
-    console.log("check on ${dir}: " + problems + " problems, peak RSS " + (process.resourceUsage().maxRSS / 1024).toFixed(0) + " MB");
-    writeHeapSnapshot(${JSON.stringify(join(work, "check.heapsnapshot"))});
-    globalThis.keep = ws;
-  `;
+  const file = join(work, "check.heapsnapshot");
   await new Promise<void>((resolve, reject) => {
-    const p = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { cwd: work, stdio: ["ignore", "inherit", "inherit"] });
+    const p = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bench", "heap-check.ts"), dir, file], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
     p.on("error", reject);
     p.on("close", (c) => (c === 0 ? resolve() : reject(new Error(`exit ${c}`))));
   });
-  return join(work, "check.heapsnapshot");
+  return file;
 }
 
 function waitForSnapshot(folder: string): string {
@@ -92,7 +81,7 @@ function summarize(file: string): void {
   const types = s.snapshot.meta.node_types[0];
   const ef = s.snapshot.meta.edge_fields;
   const ewidth = ef.length;
-  const [ETYPE, ENAME, ETO] = ["type", "name_or_index", "to_node"].map((k) => ef.indexOf(k));
+  const [ETYPE, ENAME] = ["type", "name_or_index"].map((k) => ef.indexOf(k));
   const etypes = s.snapshot.meta.edge_types[0];
   const byKind = new Map<string, { count: number; bytes: number }>();
   const stringsByText = new Map<string, { count: number; bytes: number }>();
@@ -118,13 +107,12 @@ function summarize(file: string): void {
     // A range object: an Object whose own properties are exactly start and end (or line and character).
     if (type === "object" && name === "Object") {
       const props: string[] = [];
-      for (let e = edge; e < edge + edges * ewidth; e += ewidth) if (etypes[s.edges[e + ETYPE]] === "property") props.push(s.strings[s.edges[e + ENAME]]);
+      for (let e = edge; e < edge + edges * ewidth; e += ewidth) if (etypes[s.edges[e + ETYPE]] === "property" && s.strings[s.edges[e + ENAME]] !== "__proto__") props.push(s.strings[s.edges[e + ENAME]]);
       const key = props.sort().join(",");
       if (key === "end,start" || key === "character,line") { rangeObjects++; rangeBytes += size; }
     }
     edge += edges * ewidth;
   }
-  void ETO;
   const rows: string[][] = [["kind", "count", "MB", "share"]];
   for (const [kind, v] of [...byKind].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, top)) rows.push([kind, fmtInt(v.count), (v.bytes / 1e6).toFixed(1), `${((v.bytes / total) * 100).toFixed(1)}%`]);
   console.log(`\nheap: ${(total / 1e6).toFixed(1)} MB in ${fmtInt(s.nodes.length / width)} objects; by kind (self size):\n`);
