@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { test } from "node:test";
-import { readFacts, readFactsLightly, type FileFacts, type ImportFact } from "../../server/src/core/facts.ts";
+import { readFacts, readFactsLightly, textAwaitingSyntax, type FileFacts, type ImportFact } from "../../server/src/core/facts.ts";
 import { Workspace } from "../../server/src/core/workspace.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
 import type { Problem } from "../../server/src/core/types.ts";
@@ -80,8 +80,9 @@ const show = (root: string, p: Problem) =>
   (p.related?.length ? ` [${p.related.map((r) => `${relative(root, r.file)}:${r.range.start.line}:${r.range.start.character}`).join("; ")}]` : "") +
   (p.fixes?.length ? ` {${p.fixes.map((f) => `${f.title} ${JSON.stringify(f.edits)}`).join("; ")}}` : "");
 
-function checkWith(root: string, lightFacts: boolean): string[] {
-  const ws = new Workspace(nodeFileSystem, { lightFacts });
+/** `textOf`: facts read without a tree let their texts go and read them again (as sanoma-check and the server do). */
+function checkWith(root: string, lightFacts: boolean, textOf?: (file: string) => string | undefined): string[] {
+  const ws = new Workspace(nodeFileSystem, { lightFacts, textOf });
   ws.loadCompany(root);
   const result = ws.check(root);
   return [...result.problems.map((p) => show(root, p)), `declarations: ${result.analysis.declarations.map((d) => `${d.id} ${d.type?.id}`).join(", ")}`];
@@ -97,10 +98,31 @@ test("light facts: a whole check says the same with and without them", () => {
       assert.match(full.at(-1)!, /declarations: \S/, root);
       if (root !== join(REPO, "examples", "acme")) assert.ok(full.length > 10, root);
       assert.deepEqual(checkWith(root, true), full, root);
+      assert.deepEqual(checkWith(root, true, (file) => nodeFileSystem.readFile(file)), full, `${root}, the texts let go`);
     }
   } finally {
     rmSync(gen, { recursive: true, force: true });
   }
+});
+
+test("light facts let their text go: at once when nothing asks if it parses, else once a verdict is known; read again for the tree, the same facts", () => {
+  const text = `import { a } from "./a";\nexport const w = async (ctx: any) => ctx.call("data.orders.get", a);\nexport const n = 1;\n`;
+  const full = readFacts("/co/workflows/w.ts", text);
+  for (const syntaxAsked of [false, true]) {
+    let reads = 0;
+    const light = readFactsLightly("/co/workflows/w.ts", text, { text: () => { reads++; return text; }, syntaxAsked });
+    assert.equal(light.constructor.name, "LightFacts");
+    assert.equal(textAwaitingSyntax(light), syntaxAsked ? text : undefined, "a text nothing will parse for its syntax is let go at once");
+    assert.equal(light.syntaxErrors, 0);
+    assert.equal(textAwaitingSyntax(light), undefined, "let go once the verdict is known");
+    assert.equal(reads, syntaxAsked ? 0 : 1, "the verdict parsed the text kept, or one read again");
+    assert.deepEqual(fields(light), fields(full));
+    assert.equal(reads, syntaxAsked ? 1 : 2, "read again once for the tree");
+  }
+  // A file gone before its tree is read: an empty text's facts, until its removal reaches the index.
+  const gone = readFactsLightly("/co/workflows/w.ts", text, { text: () => undefined, syntaxAsked: false });
+  assert.deepEqual(gone.workflows, []);
+  assert.equal(gone.imports.length, 1, "what was read from the text stays");
 });
 
 test("light facts of text being typed: unbalanced brackets and open literals go to the parser; other syntax errors are read by the scanner", () => {

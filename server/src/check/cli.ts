@@ -151,7 +151,8 @@ interface Run {
 
 /** Checks every company under the folders: what it found, or a usage error. */
 function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: boolean): Run | { usage: string } {
-  const ws = new Workspace(fs, { exclude: args.exclude, onSkip: verbose ? (s) => io.err(`skipped ${shownPath(io.cwd, s.path)}: ${s.reason}\n`) : undefined });
+  // The disk is the only source of texts here: facts let go of texts they may never parse.
+  const ws = new Workspace(fs, { exclude: args.exclude, textOf: (file) => fs.readFile(file), onSkip: verbose ? (s) => io.err(`skipped ${shownPath(io.cwd, s.path)}: ${s.reason}\n`) : undefined });
   const rcs = new Map<string, SanomaRc>();
   const rcOf = (dir: string): SanomaRc => {
     const rc = readSanomaRc(fs, dir, RULE_IDS);

@@ -67,7 +67,7 @@ export interface Analysis {
   failedFiles: ReadonlySet<string>;
   /** The files set or removed since the previous analysis of the company, or `all` after a rebuild. */
   changed: ReadonlySet<string> | "all";
-  /** Which build of the company's index this is of: a new one when the resolver's caches were dropped (a reader that keeps judgements of its own judges anew then). */
+  /** Which build of the company's analysis tables this is of: a new one when the resolver's caches were dropped (a reader that keeps judgements of its own judges anew then). */
   build: number;
   /** What one data file declares. */
   declarationsOf(file: CompanyFile): Declaration[];
@@ -118,11 +118,11 @@ let nextVersion = 1;
 
 /**
  * A company's analysis, kept between checks and updated one changed file at a time: what each
- * data file declares, and the company-wide indexes over that (declarations by id, the `source`
+ * data file declares, and the company-wide tables over that (declarations by id, the `source`
  * contract's host types, the holders of one-per-instance contracts, collections). A changed
  * resolver generation (a connector or a file's existence changed) rebuilds it whole.
  */
-class CompanyIndex {
+class AnalysisTables {
   readonly derived = new Map<string, Derived>();
   readonly declarationsById = new Map<string, Declaration>();
   readonly failedFiles = new Set<string>();
@@ -135,7 +135,7 @@ class CompanyIndex {
   holders: Analysis["holders"] = { wakeup: [], sandbox: [] };
   collections: Collection[] = [];
   collectionsByScope = new Map<string | null, Map<string, Collection[]>>();
-  // Versions are unique across indexes: a file's cached findings name the version they were judged against.
+  // Versions are unique across tables: a file's cached findings name the version they were judged against.
   collectionsVersion = nextVersion++;
   collectionNamesVersion = nextVersion++;
   private collectionNamesKey = "";
@@ -190,7 +190,7 @@ class CompanyIndex {
     if (this.failedCollectionFiles.delete(d.file.path)) this.collectionsTouched = true;
   }
 
-  /** Brings the company-wide indexes up to date with the updates since the last call. */
+  /** Brings the company-wide tables up to date with the updates since the last call. */
   settle(): void {
     // The `source` contract: a host spec names this type's id. A declaration's type is recomputed
     // when it is new or the set of host sources changed.
@@ -210,12 +210,12 @@ class CompanyIndex {
       if (this.holdersTouched[c]) this.holders = { ...this.holders, [c]: sortedById(this.holderSets[c]) };
       this.holdersTouched[c] = false;
     }
-    if (this.collectionsTouched) this.indexCollections();
+    if (this.collectionsTouched) this.tableCollections();
     this.added.length = 0;
     this.hostSourcesTouched = this.collectionsTouched = false;
   }
 
-  private indexCollections(): void {
+  private tableCollections(): void {
     this.collectionsVersion = nextVersion++;
     // File order, then source order: the same whatever order the files were read or changed in.
     const paths = [...this.collectionFiles.keys()].sort();
@@ -261,12 +261,12 @@ function sortedById(set: Set<Declaration>): Declaration[] {
 }
 
 /**
- * A company's analysis, kept between checks: its index, and the record of the files changed since
+ * A company's analysis, kept between checks: its tables, and the record of the files changed since
  * the last analysis (its own: no other reader takes them from it). One per company, owned by the
  * `Workspace`; nothing of it lives at module level.
  */
 export class CompanyAnalyzer {
-  private index: CompanyIndex | undefined;
+  private tables: AnalysisTables | undefined;
   private builds = 0;
   private readonly changes: ChangeTracker;
 
@@ -281,31 +281,31 @@ export class CompanyAnalyzer {
    */
   *steps(): Steps<Analysis> {
     const { company, resolver } = this;
-    let index = this.index;
+    let tables = this.tables;
     const changes = this.changes.take();
     let changed: Analysis["changed"];
     let n = 0;
-    if (!index || index.generation !== resolver.generation) {
-      index = this.index = new CompanyIndex(resolver, resolver.generation);
+    if (!tables || tables.generation !== resolver.generation) {
+      tables = this.tables = new AnalysisTables(resolver, resolver.generation);
       this.builds++;
       for (const file of company.files.values()) {
-        index.update(file.path, file);
+        tables.update(file.path, file);
         if (++n % STEP === 0) yield;
       }
       changed = "all";
     } else {
       for (const p of changes) {
-        index.update(p, company.files.get(p));
+        tables.update(p, company.files.get(p));
         if (++n % STEP === 0) yield;
       }
       changed = changes;
     }
-    index.settle();
+    tables.settle();
     const lock = yield* company.lockSteps();
     // A config that fails to load (A11) binds nothing that can be known.
     const configFile = company.configFile;
     const config = configFile && !loadFailure(configFile) ? configFile : undefined;
-    const idx = index;
+    const idx = tables;
     return {
       company, resolver,
       get files() { return [...company.files.values()]; },

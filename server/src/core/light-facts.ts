@@ -27,15 +27,28 @@ const BEYOND_TEXT = /defineResource|secret|collection/;
  * navigation and symbols do for a few files only. `test/rules/light-facts.test.ts` holds both
  * readings to the same facts.
  */
-export function readFactsLightly(fileName: string, text: string): FileFacts {
+export function readFactsLightly(fileName: string, text: string, reread?: LightReading): FileFacts {
   // The whole text is tokenized, not just its imports: an unbalanced bracket or an unterminated
   // literal anywhere (a file being typed) makes the scanner refuse, and the parser's recovery
   // reads the file, as before.
   if (scannable(fileName) && !BEYOND_TEXT.test(text)) {
     const scanned = scanText(text, "data.");
-    if (scanned !== undefined) return new LightFacts(fileName, text, scanned.sites, scanned.strings);
+    if (scanned !== undefined) return new LightFacts(fileName, text, scanned.sites, scanned.strings, reread);
   }
   return readFacts(fileName, text);
+}
+
+/**
+ * How facts read without a syntax tree may let their text go (issue 23: at 100,000 files the texts
+ * held for a later parse were a hundred megabytes). `text` reads the file's text again when a parse
+ * is asked for; `syntaxAsked`: whether anything will ask if the text parses (a workflow source's
+ * does, for `syntax-error`), so the text is kept until then, else let go at once.
+ * A text read again that is not the one first read (the file changed, and its change has not reached
+ * the index yet) is read as it is: its change replaces these facts when it arrives.
+ */
+export interface LightReading {
+  text(): string | undefined;
+  syntaxAsked: boolean;
 }
 
 /**
@@ -49,7 +62,7 @@ export function treeRead(facts: FileFacts): boolean {
 
 /**
  * The text of a file read without a syntax tree whose syntax is not known yet (nothing has parsed
- * it), or undefined: what a caller can parse elsewhere (another thread) and tell the facts with
+ * it) and which still holds it, or undefined: what a caller can parse elsewhere (another thread) and tell the facts with
  * `knowSyntax`, so that no later question parses it here.
  */
 export function textAwaitingSyntax(facts: FileFacts): string | undefined {
@@ -74,8 +87,8 @@ class LightFacts implements FileFacts {
   private tree: FileFacts | undefined;
   private verdict: SyntaxVerdict | undefined;
 
-  /** `strings`: the text's string literals starting with `data.`, in order. */
-  constructor(private readonly fileName: string, text: string, sites: TextSite[], strings: TextString[]) {
+  /** `strings`: the text's string literals starting with `data.`, in order. `reread`: how to let the text go (none: it is kept until the tree is read). */
+  constructor(private readonly fileName: string, text: string, sites: TextSite[], strings: TextString[], private readonly reread?: LightReading) {
     const lines = new LineMap(text);
     const range = (s: Span): Range => lines.range(s.range[0], s.range[1]);
     this.imports = sites.map((site) => ({ specifier: site.specifier, range: range(site.specifierRange), names: site.names.map((n) => ({ imported: n.imported, range: range(n.range) })) }));
@@ -88,7 +101,12 @@ class LightFacts implements FileFacts {
       }
       if (opRefs.length > 0) this.opRefs = opRefs;
     }
-    this.text = text;
+    if (!reread || reread.syntaxAsked) this.text = text;
+  }
+
+  /** The text to parse: the one kept, else read again (a file gone since: an empty text, until its removal reaches the index). */
+  private textNow(): string {
+    return this.text ?? this.reread?.text() ?? "";
   }
 
   get treeRead(): boolean {
@@ -98,7 +116,7 @@ class LightFacts implements FileFacts {
   /** The facts read from the syntax tree, once; the text is let go then. */
   private full(): FileFacts {
     if (this.tree === undefined) {
-      this.tree = readFacts(this.fileName, this.text!);
+      this.tree = readFacts(this.fileName, this.textNow());
       this.text = undefined;
     }
     return this.tree;
@@ -110,7 +128,10 @@ class LightFacts implements FileFacts {
    * parsed for this alone (the tree dropped at once: the file stays light).
    */
   private syntax(): SyntaxVerdict {
-    if (this.verdict === undefined) this.verdict = this.tree ? { errors: this.tree.syntaxErrors, first: this.tree.firstSyntaxError } : syntaxVerdict(this.fileName, this.text!);
+    if (this.verdict === undefined) {
+      this.verdict = this.tree ? { errors: this.tree.syntaxErrors, first: this.tree.firstSyntaxError } : syntaxVerdict(this.fileName, this.textNow());
+      if (this.reread) this.text = undefined;
+    }
     return this.verdict;
   }
 
@@ -121,7 +142,9 @@ class LightFacts implements FileFacts {
 
   /** Takes a verdict on this text's syntax computed elsewhere (the same text: the caller's to know). */
   knowSyntax(verdict: SyntaxVerdict): void {
-    if (!this.syntaxKnown) this.verdict = verdict;
+    if (this.syntaxKnown) return;
+    this.verdict = verdict;
+    if (this.reread) this.text = undefined;
   }
 
   /** The text, while the tree is not read (after, it is let go). */

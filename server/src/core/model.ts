@@ -79,8 +79,10 @@ export class Company {
   /**
    * @param lightFacts whether files whose text allows it have their facts read without a syntax
    * tree (`readFactsLightly`); off, every file is parsed (tests compare the two).
+   * @param textOf a file's text as it is now: given, facts read without a tree let their text go
+   * (see `LightReading`) and read it again if a parse is asked for later.
    */
-  constructor(readonly root: string, readonly lightFacts = true) {}
+  constructor(readonly root: string, readonly lightFacts = true, private readonly textOf?: (file: string) => string | undefined) {}
 
   get configFile(): CompanyFile | undefined {
     return this.files.get(path.join(this.root, CONFIG_FILE));
@@ -138,7 +140,10 @@ export class Company {
     if (reason) entry.skipped = reason;
     // The config and data files are always read from their syntax tree: every check reads all they hold.
     else if (entry.role.isConfig || entry.role.isDataFile || !this.lightFacts) entry.facts = readFacts(file, text, { isConfig: entry.role.isConfig });
-    else entry.facts = readFactsLightly(file, text);
+    else {
+      const textOf = this.textOf;
+      entry.facts = readFactsLightly(file, text, textOf && { text: () => textOf(file), syntaxAsked: entry.role.isWorkflowSource });
+    }
     // Nothing of it could be read: the file is skipped, as a binary one is, and says why.
     if (entry.facts?.unread) { entry.skipped = entry.facts.unread; entry.facts = undefined; }
     this.files.set(file, entry);

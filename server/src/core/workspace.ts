@@ -20,6 +20,12 @@ export interface WorkspaceOptions {
   /** Read facts without a syntax tree where a file's text allows (default); false parses every file. */
   lightFacts?: boolean;
   onSkip?: (s: Skipped) => void;
+  /**
+   * A file's text as it is now (an editor's unsaved text, else the disk's). Given, facts read
+   * without a syntax tree keep no text they may never parse, and read it again through this if a
+   * parse is asked for (issue 23). A host whose texts are not all on disk or in this must not give it.
+   */
+  textOf?: (file: string) => string | undefined;
 }
 
 /** What the workspace keeps for one company besides its index: its resolver, its checks (and analysis), its walk's excluded folders. */
@@ -92,7 +98,7 @@ export class Workspace {
   ensureCompany(root: string): Company {
     let c = this.companies.get(root);
     if (!c) {
-      c = new Company(root, this.options.lightFacts !== false);
+      c = new Company(root, this.options.lightFacts !== false, this.options.textOf);
       this.companies.set(root, c);
       const resolver = new ConnectorResolver(this.fs, (file) => this.companyOf(file)?.files.get(file)?.facts);
       this.states.set(root, { resolver, checker: new CompanyChecker(new CompanyAnalyzer(c, resolver)) });

@@ -76,7 +76,8 @@ export class Session {
   idle: Promise<void> = Promise.resolve();
 
   constructor(fs: FileSystem, readonly client: Client, documents: DocumentSource, readonly options: SessionOptions) {
-    this.ws = new Workspace(fs, { onSkip: (s) => options.log(`skipped ${s.path}: ${s.reason}`) });
+    // A file's text now: the editor's, else the disk's (what a fact that let its text go reads again).
+    this.ws = new Workspace(fs, { textOf: (file) => this.documents.openText(file) ?? fs.readFile(file), onSkip: (s) => options.log(`skipped ${s.path}: ${s.reason}`) });
     this.documents = new OpenDocuments(documents, this.ws);
     this.publisher = new Publisher(client, this.documents, options.docsUrl ?? ruleDocsUrl);
     this.settings = new SettingsSource(client, this.ws, this.documents, this.publisher, options);
