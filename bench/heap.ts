@@ -6,7 +6,10 @@
  * held more than once (the same text in several string objects: what interning would save), and
  * the ranges held as objects (`{start, end}` and their `{line, character}` positions).
  *
- *   node --import tsx bench/heap.ts [--size 10000 | --dir D] [--check] [--top 25] [--keep]
+ * `--server F` runs another build's server bundle (a baseline: `git worktree add /tmp/base <commit>`
+ * and build it there).
+ *
+ *   node --import tsx bench/heap.ts [--size 10000 | --dir D] [--check] [--server F] [--top 25] [--keep]
  *
  * A snapshot is about twice the heap on disk and is parsed here whole: at 100,000 files it needs a
  * few GB of memory (run it with `NODE_OPTIONS=--max-old-space-size=8192`).
@@ -20,7 +23,7 @@ import { generateCompany } from "./generate.mjs";
 // @ts-expect-error idem
 import { fmtInt, parseFlags, ROOT, table, tempDir } from "./lib.mjs";
 
-const flags = parseFlags() as { size?: string; dir?: string; check?: boolean; top?: string; keep?: boolean };
+const flags = parseFlags() as { size?: string; dir?: string; check?: boolean; server?: string; top?: string; keep?: boolean };
 const top = Number(flags.top ?? 25);
 const work = tempDir("sanoma-bench-heap-");
 const dir = flags.dir ?? join(work, "company");
@@ -34,7 +37,7 @@ void (async () => {
 
 /** The server indexes the company; SIGUSR2 makes it write a snapshot (after a full GC) into its cwd. */
 async function serverSnapshot(): Promise<string> {
-  const client = new LspClient({ command: [process.execPath, "--heapsnapshot-signal=SIGUSR2", SERVER, "--stdio"], cwd: work });
+  const client = new LspClient({ command: [process.execPath, "--heapsnapshot-signal=SIGUSR2", flags.server ?? SERVER, "--stdio"], cwd: work });
   await client.initialize([dir]);
   await client.waitIdle(600_000);
   const rss = /VmRSS:\s*(\d+)/.exec(readFileSync(`/proc/${client.proc.pid}/status`, "utf8"))?.[1];

@@ -14,7 +14,8 @@
  * `--cpu-prof` adds one more run at the largest size under `node --cpu-prof` and summarizes where
  * the server spent its time while indexing and while answering edits (`--profile-only`: just that).
  * `--no-lock` generates the companies without a lockfile, to tell its share of the costs.
- * `SERVER_NODE_FLAGS="--max-semi-space-size=32"` starts the server under extra node flags (for experiments).
+ * `SERVER_NODE_FLAGS="--max-semi-space-size=32"` starts the server under extra node flags (for experiments);
+ * `--server F` another build's bundle (a baseline: another commit's `dist/server.js`).
  *
  * `--size 100000` runs one size alone (issue 23: the 100,000-file monorepo; goals there: peak RSS
  * ≤ 800 MB, index ≤ 1.0× the baseline, edit p95 ≤ 30 ms; at 10,000 files peak RSS ≤ 200 MB).
@@ -31,7 +32,7 @@ import { fmtInt, fmtMb, fmtMs, fmtX, lastJson, loadNote, median, parseFlags, per
 // @ts-expect-error idem
 import { formatSummary, summarize } from "./profile.mjs";
 
-interface Flags { quick: boolean; size?: string; sizes?: string; edits?: string; runs?: string; seed?: string; keep?: boolean; "cpu-prof"?: boolean; "profile-only"?: boolean; "own-watcher"?: boolean; "no-lock"?: boolean }
+interface Flags { quick: boolean; server?: string; size?: string; sizes?: string; edits?: string; runs?: string; seed?: string; keep?: boolean; "cpu-prof"?: boolean; "profile-only"?: boolean; "own-watcher"?: boolean; "no-lock"?: boolean }
 const flags = parseFlags() as Flags;
 const sizes = (flags.size ?? flags.sizes ?? (flags.quick ? "2000,200" : "10000,1000")).split(",").map(Number);
 const edits = Number(flags.edits ?? (flags.quick ? 20 : 200));
@@ -55,7 +56,7 @@ interface IndexRun { indexMs: number; indexCpuMs: number; indexMainCpuMs: number
 /** Starts a server on the company and times its initial index; the client is left running. */
 async function startAndIndex(dir: string, dynamicWatch = true): Promise<{ client: LspClient; run: IndexRun }> {
   const nodeFlags = (process.env.SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean);
-  const client = new LspClient({ dynamicWatch, command: [process.execPath, ...nodeFlags, SERVER, "--stdio"] });
+  const client = new LspClient({ dynamicWatch, command: [process.execPath, ...nodeFlags, flags.server ?? SERVER, "--stdio"] });
   await client.initialize([dir]);
   const t0 = performance.now(); // `initialized` has just been sent
   const cpu0 = cpuMsOf(client.proc.pid!);
