@@ -1,6 +1,7 @@
 /** `collection-key` (SPEC A8): a collection's `key` is one of its `fields`. */
 import { didYouMean } from "../text.ts";
 import type { Rule } from "./rule.ts";
+import type { RuleCase } from "./rule.ts";
 
 export const rule: Rule = {
   id: "collection-key",
@@ -40,3 +41,25 @@ export const sessions = collection({ key: "token", fields: { token: "string" } }
     }
   },
 };
+
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "a collection declared by a const and exported by name is the export's (A8)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+const orders = collection({ key: "id", fields: { id: "string" } });
+const items = collection({ key: "sku", fields: { id: "string" } });
+//                              ^^^^^ collection-key
+const hidden = collection({ key: "id", fields: { id: "string" } });
+export { orders, items as lineItems };
+//- /workflows/w.ts
+export const ops = ["data.orders.get", "data.lineItems.list", "data.items.get", "data.hidden.get"];
+//                                                            ^^^^^^^^^^^^^^^^ collection-op
+//                                                                              ^^^^^^^^^^^^^^^^^ collection-op
+`,
+  },
+];

@@ -3,6 +3,7 @@ import { importTarget } from "../reach.ts";
 import { checkImports } from "./check-imports.ts";
 import { NO_FINDINGS } from "../sites.ts";
 import { type ImportRule } from "./rule.ts";
+import type { RuleCase } from "./rule.ts";
 
 export const rule: ImportRule = {
   id: "no-app-import-from-root",
@@ -36,3 +37,28 @@ export const rank = () => 1;
   },
   checkFile(file, root, report) { checkImports(rule, file, root, report); },
 };
+
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "apps-with-dots",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /apps/my.app/workflows/w.ts
+import { x } from "../../other.app/lib/x";
+//                ^^^^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
+import { y } from "../lib/y";
+import { z } from "../../.shared/z";
+//- /apps/other.app/lib/x.ts
+export const x = 1;
+//- /workflows/root.ts
+import { x } from "../apps/other.app/lib/x";
+//                ^^^^^^^^^^^^^^^^^^^^^^^^^ no-app-import-from-root
+import { ok } from "./apps/x";
+//- /apps/readme.ts
+import { m } from "./my.app/lib/m";
+//                ^^^^^^^^^^^^^^^^ no-app-import-from-root
+`,
+  },
+];

@@ -5,6 +5,7 @@
  */
 import type { ResourceSpecFact } from "../facts.ts";
 import type { Rule } from "./rule.ts";
+import type { RuleCase } from "./rule.ts";
 
 export const rule: Rule = {
   id: "resource-type-spec",
@@ -67,3 +68,28 @@ function specProblems(spec: ResourceSpecFact) {
   }
   return out;
 }
+
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "a type's flags held in top-level consts are read as their values (A4: the definition rules and the contracts read the same flags)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /connectors/local.ts
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+const spec = { image: "ubuntu" };
+const sandbox = { image: "debian" };
+const OFF = false;
+const YES = true;
+export const box = defineResource({ vendor: "local", type: "box", title: "Box", schema: z.object({}), fields: {}, sandbox: spec });
+//                                                                                                                ^^^^^^^ resource-type-spec a sandbox type is writable
+export const box2 = defineResource({ vendor: "local", type: "box2", title: "Box", schema: z.object({}), fields: {}, sandbox });
+//                                                                                                                  ^^^^^^^ resource-type-spec a sandbox type is writable
+export const db = defineResource({ vendor: "local", type: "db", title: "DB", schema: z.object({}), fields: {}, database: OFF });
+export const none = defineResource({ vendor: "local", type: "none", title: "None", schema: z.object({}), fields: {}, vendorless: YES, writable: true });
+//                                                                                                                   ^^^^^^^^^^ resource-type-spec a vendorless type
+`,
+  },
+];
