@@ -5,8 +5,7 @@
 import { isFrameworkModule } from "../company.ts";
 import { checkImports } from "./check-imports.ts";
 import { NO_FINDINGS } from "../sites.ts";
-import { type ImportRule } from "./rule.ts";
-import type { RuleCase } from "./rule.ts";
+import { type ImportRule, type RuleCase } from "./rule.ts";
 
 export const DATA_MODULE = "@sanoma-ai/workflows/data";
 
@@ -125,6 +124,33 @@ const { collection: c } = require("@acme/other");
 //                                ^^^^^^^^^^^^^ collection-import
 const whole = require("@sanoma-ai/workflows/data");
 export const w = [collection, y, c, whole];
+`,
+  },
+  {
+    name: "collection from @sanoma-ai/workflows/data in the collections files of the root and of an app: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string" } });
+//- /apps/maps/resources/data.ts
+import { collection as define } from "@sanoma-ai/workflows/data";
+export const tiles = define({ key: "id", fields: { id: "string" } });
+`,
+  },
+  {
+    name: "other names from the framework's modules, anywhere: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/w.ts
+import { defineConfig } from "@sanoma-ai/workflows";
+import type { Collection } from "@sanoma-ai/workflows/data";
+export const w = [defineConfig] as unknown as Collection[];
+//- /lib/l.ts
+import * as data from "@sanoma-ai/workflows/data";
+export const l = data;
 `,
   },
 ];

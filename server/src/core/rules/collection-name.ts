@@ -1,7 +1,6 @@
 /** `collection-name` (SPEC A8): no two collections of a company share a name. */
 import type { Collection } from "../analysis.ts";
-import type { Rule } from "./rule.ts";
-import type { RuleCase } from "./rule.ts";
+import type { Rule, RuleCase } from "./rule.ts";
 
 export const rule: Rule = {
   id: "collection-name",
@@ -101,6 +100,34 @@ export const c = collection({ key: "id", fields: { id: "string" } }
 //^^^^^^ syntax-error
 //- /workflows/x.ts
 export const x = "data.users.get";
+`,
+  },
+  {
+    name: "a collection's name given in an app that an export of the root already takes: both are said",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string" } });
+//           ^^^^^^ collection-name
+//- /apps/shop/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const purchases = collection({ name: "orders", key: "id", fields: { id: "string" } });
+//                                          ^^^^^^^^ collection-name
+`,
+  },
+  {
+    name: "one export name in two scopes, the collections given other names: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ name: "rootOrders", key: "id", fields: { id: "string" } });
+//- /apps/shop/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string" } });
 `,
   },
 ];

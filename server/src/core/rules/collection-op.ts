@@ -1,7 +1,6 @@
 /** `collection-op` (SPEC A8): an operation id names a collection and an operation that exist. */
-import type { Rule } from "./rule.ts";
+import type { Rule, RuleCase } from "./rule.ts";
 import { refProblems } from "./collection-refs.ts";
-import type { RuleCase } from "./rule.ts";
 
 export const rule: Rule = {
   id: "collection-op",
@@ -172,6 +171,31 @@ export async function w(ctx: any) {
   await ctx.call("data.leads.get", {});
 //               ^^^^^^^^^^^^^^^^ collection-op
 }
+`,
+  },
+  {
+    name: "every operation of a collection, by its name, and by its export where it has no name: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const people = collection({ name: "users", key: "id", fields: { id: "string" } });
+export const orders = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+export const ops = ["data.users.get", "data.users.list", "data.users.save", "data.users.saveMany", "data.users.delete", "data.users.count", "data.orders.get"];
+`,
+  },
+  {
+    name: "strings that only look like operation ids are none: other prefixes, fewer or more parts",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+export const notOps = ["date.orders.get", "data.orders", "data", "data.orders.get.now", "Data.orders.get", "the data.nope.get"];
 `,
   },
 ];

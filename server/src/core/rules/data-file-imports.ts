@@ -7,8 +7,7 @@ import { isFrameworkModule } from "../company.ts";
 import { importTarget } from "../reach.ts";
 import { checkImports } from "./check-imports.ts";
 import { NO_FINDINGS, type ImportFinding } from "../sites.ts";
-import { type ImportRule } from "./rule.ts";
-import type { RuleCase } from "./rule.ts";
+import { type ImportRule, type RuleCase } from "./rule.ts";
 
 export const RESOURCES_MODULE = "@sanoma-ai/workflows/resources";
 const RESOURCE_HELPERS = new Set(["secret", "sanoma"]);
@@ -151,6 +150,34 @@ import { secret } from "@sanoma-ai/workflows";
 //                     ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
 import { charge } from "../../workflows/charge";
 //                     ^^^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+`,
+  },
+  {
+    name: "a data file takes secret and sanoma from /resources and imports the company's libraries: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { secret, sanoma } from "@sanoma-ai/workflows/resources";
+import { defineResource } from "@sanoma-ai/workflows";
+import { region } from "../lib/region";
+export const all = [secret, sanoma, defineResource, region];
+//- /lib/region.ts
+export const region = "eu";
+`,
+  },
+  {
+    name: "a workflow source is no data file: it imports what it likes",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/nightly.ts
+import { secret } from "@sanoma-ai/workflows";
+import { plan } from "./plan";
+import { story } from "../scenarios/story";
+export const nightly = [secret, plan, story];
+//- /workflows/plan.ts
+export const plan = 1;
 `,
   },
 ];

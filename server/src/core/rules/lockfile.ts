@@ -6,8 +6,8 @@ import * as path from "node:path";
 import type { Analysis } from "../analysis.ts";
 import type { LockBinding, LockFacts } from "../lockfile-read.ts";
 import type { Problem } from "../types.ts";
-import type { Report, Rule } from "./rule.ts";
-import type { RuleCase } from "./rule.ts";
+import type { Report, Rule, RuleCase } from "./rule.ts";
+import { CLOUD_PACKAGE } from "./case-packages.ts";
 
 export const rule: Rule = {
   id: "lockfile",
@@ -415,5 +415,37 @@ import { defineResource } from "@sanoma-ai/workflows";
 import { z } from "zod";
 export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
 `,
+  },
+  {
+    name: "every binding names a declaration of the company, of the type it says: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm, bucket } from "@hooli/cloud";
+export const web = vm({ name: "web" });
+export const files = bucket({ name: "files" });
+//- /apps/maps/resources/infra.ts
+import { vm } from "@hooli/cloud";
+export const tiles = vm({ name: "tiles" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#web": { "type": "cloud.vm", "object": "cloud:vm/1" },
+  "resources/infra.ts#files": { "type": "cloud.bucket", "object": "cloud:bucket/1" },
+  "apps/maps/resources/infra.ts#tiles": { "type": "cloud.vm", "object": "cloud:vm/2" }
+} }
+${CLOUD_PACKAGE}`,
+  },
+  {
+    name: "a lockfile with no bindings yet, and declarations not applied: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@hooli/cloud";
+export const web = vm({ name: "web" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {} }
+${CLOUD_PACKAGE}`,
   },
 ];

@@ -2,8 +2,7 @@
 import { importTarget, targetApp } from "../reach.ts";
 import { checkImports } from "./check-imports.ts";
 import { NO_FINDINGS } from "../sites.ts";
-import { type ImportRule } from "./rule.ts";
-import type { RuleCase } from "./rule.ts";
+import { type ImportRule, type RuleCase } from "./rule.ts";
 
 export const rule: ImportRule = {
   id: "no-cross-app-import",
@@ -226,6 +225,33 @@ declare module "maps-types" {
   export type T = import("../search/lib/rank").Rank;
 //                       ^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
 }
+`,
+  },
+  {
+    name: "an app imports its own files and the root scope's: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /apps/maps/workflows/render.ts
+import { tile } from "../lib/tile";
+import { rank } from "../../../lib/rank";
+export const render = [tile, rank];
+//- /apps/maps/lib/tile.ts
+export const tile = 1;
+//- /lib/rank.ts
+export const rank = 1;
+`,
+  },
+  {
+    name: "packages and Node's own modules are no app's: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /apps/maps/workflows/render.ts
+import { z } from "zod";
+import { join } from "node:path";
+import search from "search";
+export const render = [z, join, search];
 `,
   },
 ];

@@ -3,8 +3,7 @@ import * as path from "node:path";
 import { importTarget } from "../reach.ts";
 import { checkImports } from "./check-imports.ts";
 import { NO_FINDINGS } from "../sites.ts";
-import { type ImportRule } from "./rule.ts";
-import type { RuleCase } from "./rule.ts";
+import { type ImportRule, type RuleCase } from "./rule.ts";
 
 export const rule: ImportRule = {
   id: "no-import-outside-company",
@@ -68,6 +67,33 @@ import { g } from ".";
 //- /apps/billing/lib/deep.ts
 const cfg = require("../../../../config");
 //                  ^^^^^^^^^^^^^^^^^^^^ no-import-outside-company
+`,
+  },
+  {
+    name: "relative imports that climb no higher than the company's root: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /apps/maps/workflows/render.ts
+import { rank } from "../../../lib/rank";
+import { up } from "../../maps/lib/up";
+export const render = [rank, up];
+//- /lib/rank.ts
+export const rank = 1;
+//- /apps/maps/lib/up.ts
+export const up = 1;
+`,
+  },
+  {
+    name: "packages and Node's own modules are no path: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/nightly.ts
+import { z } from "zod";
+import fs from "node:fs";
+import { x } from "@acme/shared/x";
+export const nightly = [z, fs, x];
 `,
   },
 ];

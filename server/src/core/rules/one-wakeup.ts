@@ -94,4 +94,17 @@ export const run = runner({ image: "b" }) }
 //                                        ^ syntax-error
 ${CLOUD_PACKAGE}`,
   },
+  {
+    name: "one wakeup beside declarations of types without the contract: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm, bucket, trigger } from "@hooli/cloud";
+export const web = vm({ name: "web" });
+export const api = vm({ name: "api" });
+export const files = bucket({ name: "files" });
+export const wake = trigger({ path: "/wake" });
+${CLOUD_PACKAGE}`,
+  },
 ];

@@ -1,9 +1,9 @@
 /** `resource-fields` (SPEC A4, A5): a desired object's keys are the type's fields, and its required fields are there. */
 import { didYouMean } from "../text.ts";
 import { declarationsOf } from "../analysis.ts";
-import type { Rule } from "./rule.ts";
-import type { RuleCase } from "./rule.ts";
+import type { Rule, RuleCase } from "./rule.ts";
 import { FRAMEWORK_PACKAGE } from "./case-packages.ts";
+import { CLOUD_PACKAGE } from "./case-packages.ts";
 
 export const rule: Rule = {
   id: "resource-fields",
@@ -259,5 +259,29 @@ export const w = (;
 //- /node_modules/@x/cloud/index.js
 export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
 `,
+  },
+  {
+    name: "every required field given, optional ones left out or given (null where the schema allows it): nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm, bucket } from "@hooli/cloud";
+export const web = vm({ name: "web" });
+export const db = vm({ name: "db", zone: "eu-1", disk: null });
+export const files = bucket({ name: "files", public: true });
+${CLOUD_PACKAGE}`,
+  },
+  {
+    name: "a const that is not exported declares nothing: its desired object is not judged",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@hooli/cloud";
+const draft = vm({ nmae: "draft" });
+export const web = vm({ name: "web" });
+export const drafts = [draft];
+${CLOUD_PACKAGE}`,
   },
 ];

@@ -1,8 +1,7 @@
 /** `resource-type` (SPEC A5): a declaration's callee names a module that defines resource types, but no type there. */
 import { suggestion } from "../text.ts";
 import { declarationsOf } from "../analysis.ts";
-import type { Rule } from "./rule.ts";
-import type { RuleCase } from "./rule.ts";
+import type { Rule, RuleCase } from "./rule.ts";
 import { FRAMEWORK_PACKAGE } from "./case-packages.ts";
 
 export const rule: Rule = {

@@ -5,9 +5,8 @@
 import { didYouMean, suggestion } from "../text.ts";
 import type { Analysis } from "../analysis.ts";
 import type { SecretBindingFact } from "../facts.ts";
-import type { Rule } from "./rule.ts";
+import type { Rule, RuleCase } from "./rule.ts";
 import { loadFailure } from "../model.ts";
-import type { RuleCase } from "./rule.ts";
 
 export const rule: Rule = {
   id: "secret-bindings",
@@ -240,6 +239,18 @@ export const key = secret("NOT_BOUND") +;
 import { secret } from "@sanoma-ai/workflows/resources";
 export const key = secret("ALSO_NOT_BOUND");
 //                        ^^^^^^^^^^^^^^^^ secret-bindings
+`,
+  },
+  {
+    name: "every secret() bound, each host variable given once: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default { secrets: { bindings: { A: { env: "A", host: true }, B: { env: "B", host: true }, C: { bootstrap: true } } } };
+//- /resources/infra.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const a = secret("A");
+export const b = secret("B");
+export const c = secret("C");
 `,
   },
 ];

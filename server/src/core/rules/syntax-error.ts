@@ -5,8 +5,7 @@
  * `loadFailure`), while its import sites and operation references are still judged.
  */
 import { loadFailure } from "../model.ts";
-import type { Rule } from "./rule.ts";
-import type { RuleCase } from "./rule.ts";
+import type { Rule, RuleCase } from "./rule.ts";
 import { CLOUD_PACKAGE } from "./case-packages.ts";
 
 export const rule: Rule = {
@@ -136,5 +135,18 @@ export default {
 import { secret } from "@sanoma-ai/workflows/resources";
 export const key = secret("NOT_BOUND");
 `,
+  },
+  {
+    name: "files in newer syntax parse: satisfies, optional chaining, private fields, generics, using: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@hooli/cloud";
+export const web = vm({ name: "web" } satisfies { name: string });
+//- /workflows/w.ts
+class Box<T> { #v?: T; get(): T | undefined { return this.#v ?? undefined; } }
+export const w = async (ctx: any) => { await using r = ctx?.open?.(); return new Box<number>().get() ?? r?.x; };
+${CLOUD_PACKAGE}`,
   },
 ];
