@@ -28,6 +28,8 @@ import { checkDir, toFound } from "../support/check.ts";
 import { diffExpected, type Found } from "../support/fixture.ts";
 import { LspClient, SERVER } from "../support/lsp.ts";
 import { allCases, writeCases } from "../support/rule-cases.ts";
+import { CLOUD_PACKAGE as RULES_CLOUD_PACKAGE } from "../../server/src/core/rules/case-packages.ts";
+import { CLOUD_PACKAGE } from "../support/companies.ts";
 import { BUNDLE, IMPORT_RULE_IDS as IMPORT_RULE_SET, REPO, key, runEslint, runOxlint, sort, under } from "../lint/hosts.ts";
 
 const CHECK = join(REPO, "dist", "check.js");
@@ -153,4 +155,8 @@ test("the CRLF case was written with CRLF", () => {
   const crlf = CASES.filter((c) => c.crlf.length > 0);
   assert.ok(crlf.length > 0);
   for (const c of crlf) for (const f of c.crlf) assert.ok(readFileSync(join(root, c.folder, f), "utf8").includes("\r\n"), `${c.folder}/${f}`);
+});
+
+test("the connector package of the rules' cases is the tests' and the benchmark's (bench/generate.mjs reads test/support/companies.ts as text)", () => {
+  assert.equal(RULES_CLOUD_PACKAGE, CLOUD_PACKAGE);
 });

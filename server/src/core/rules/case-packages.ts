@@ -12,7 +12,11 @@ export const FRAMEWORK_PACKAGE = `
 export const defineResource = (s) => s;
 `;
 
-/** The framework and a connector package (`@hooli/cloud`: vm, bucket, a wakeup trigger, a sandbox runner). */
+/**
+ * The framework and a connector package (`@hooli/cloud`: vm, bucket, a wakeup trigger, a sandbox
+ * runner): the same text as test/support/companies.ts's, which the benchmark reads (a test holds
+ * them equal).
+ */
 export const CLOUD_PACKAGE = `
 //- /node_modules/@sanoma-ai/workflows/package.json
 { "name": "@sanoma-ai/workflows", "version": "0.11.18", "type": "module", "main": "index.js", "exports": { ".": "./index.js", "./resources": "./resources.js", "./data": "./data.js" } }
