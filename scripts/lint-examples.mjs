@@ -17,7 +17,6 @@ const EXAMPLES = resolve(process.argv[2] ?? join(REPO, "examples"));
 const PLUGIN = join(REPO, "lint-plugin", "dist", "index.mjs");
 const CHECK = join(REPO, "dist", "check.js");
 const OXLINT = join(REPO, "node_modules", ".bin", "oxlint");
-const RULES = ["no-cross-app-import", "no-app-import-from-root", "no-import-outside-company", "data-file-imports", "collection-import"];
 
 const examples = existsSync(EXAMPLES) ? readdirSync(EXAMPLES).filter((e) => !e.startsWith(".") && statSync(join(EXAMPLES, e)).isDirectory()).sort() : [];
 if (examples.length === 0) {
@@ -27,6 +26,8 @@ if (examples.length === 0) {
 for (const f of [PLUGIN, CHECK, OXLINT]) {
   if (!existsSync(f)) { console.error(`lint-examples: ${f} is missing (run npm install and node scripts/build.mjs)`); process.exit(2); }
 }
+// The import rules, as the built plugin names them (the registry's IMPORT_RULE_IDS).
+const RULES = Object.keys((await import(PLUGIN)).default.rules);
 
 /** 0-based line and UTF-16 column of a UTF-16 offset; lines end at \n, \r\n or a lone \r, as the core counts them. */
 function position(text, offset) {

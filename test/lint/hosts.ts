@@ -11,6 +11,7 @@ import { join, relative, resolve } from "node:path";
 import { ESLint, type Linter } from "eslint";
 import * as tsParser from "@typescript-eslint/parser";
 import { IMPORT_RULES } from "../../server/src/core/rules/imports.ts";
+import { IMPORT_RULE_IDS as IMPORT_RULE_IDS_LIST } from "../../server/src/core/rules/ids.ts";
 import { LineMap } from "../../server/src/core/text.ts";
 import { checkDir, toFound } from "../support/check.ts";
 import type { Found } from "../support/fixture.ts";
@@ -18,7 +19,7 @@ import type { Found } from "../support/fixture.ts";
 export const REPO = resolve(__dirname, "../..");
 export const BUNDLE = join(REPO, "lint-plugin", "dist", "index.mjs");
 export const OXLINT = join(REPO, "node_modules", ".bin", "oxlint");
-export const IMPORT_RULE_IDS = new Set<string>(IMPORT_RULES.map((r) => r.id));
+export const IMPORT_RULE_IDS = new Set<string>(IMPORT_RULE_IDS_LIST);
 
 /** The built plugin, as a host loads it. */
 export function loadPlugin(): { meta: { name: string; version: string }; rules: Record<string, any>; configs: Record<string, any> } {

@@ -21,6 +21,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, wr
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import Ajv from "ajv";
+import { IMPORT_RULE_IDS } from "../../server/src/core/rules/ids.ts";
 import { LspClient, uri } from "../support/lsp.ts";
 
 const REPO = resolve(import.meta.dirname, "..", "..");
@@ -138,7 +139,7 @@ test("@sanoma-ai/lint-plugin: installed from its tarball by its README's line (o
     writeFileSync(join(project, ".oxlintrc.json"), config);
     const r = sh(oxlintLine);
     assert.equal(r.status, 1, `${config}\n${r.stdout}\n${r.stderr}`);
-    for (const rule of ["no-cross-app-import", "no-app-import-from-root", "no-import-outside-company", "data-file-imports", "collection-import"]) assert.ok(r.stdout.includes(`sanoma(${rule})`), `${rule} with ${config}`);
+    for (const rule of IMPORT_RULE_IDS) assert.ok(r.stdout.includes(`sanoma(${rule})`), `${rule} with ${config}`);
     // Nothing said of any installed package's own files (the plugin's, the server's bundle), by any rule.
     const all = JSON.parse(sh(`${oxlintLine} -f json`).stdout).diagnostics as { filename: string; code: string }[];
     assert.deepEqual(all.filter((d) => d.filename.includes("node_modules/@sanoma-ai/")).map((d) => `${d.filename} ${d.code}`), []);
@@ -152,5 +153,5 @@ test("@sanoma-ai/lint-plugin: installed from its tarball by its README's line (o
   writeFileSync(join(project, "eslint.config.js"), blocks(readme, "js")[0]);
   const r = sh(eslintLines[1]);
   assert.equal(r.status, 1, `${r.stdout}\n${r.stderr}`);
-  for (const rule of ["no-cross-app-import", "no-app-import-from-root", "no-import-outside-company", "data-file-imports", "collection-import"]) assert.ok(r.stdout.includes(`sanoma/${rule}`), rule);
+  for (const rule of IMPORT_RULE_IDS) assert.ok(r.stdout.includes(`sanoma/${rule}`), rule);
 });

@@ -10,6 +10,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync,
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LspClient, uri, type Diag } from "../support/lsp.ts";
+import { withServer } from "../support/server.ts";
 import { diffExpected, parseFixture, removeFixture, writeFixture, type Found } from "../support/fixture.ts";
 import { CLEAN, CLOUD_PACKAGE } from "../support/companies.ts";
 import { tmpdir } from "node:os";
@@ -50,11 +51,7 @@ ${CLOUD_PACKAGE}`;
 
 test("server: publishes every file's problems after indexing, for files never opened, with source, code, docs link", async () => {
   const fx = parseFixture(BROKEN);
-  const root = writeFixture(fx);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+  await withServer(fx, async ({ c, root }) => {
     await c.waitFor(() => diffExpected(fx.expected, found(root, c)) === "", "the marked problems");
     const d = c.diagnosticsFor(join(root, "workflows/nightly.ts"))[0];
     assert.equal(d.source, "sanoma");
@@ -64,15 +61,11 @@ test("server: publishes every file's problems after indexing, for files never op
     // Progress was reported while indexing.
     assert.ok(c.serverRequests.some((r) => r.method === "window/workDoneProgress/create"), "asks for a progress token");
     assert.ok(c.notifications.some((n) => n.method === "$/progress" && (n.params as any).value.kind === "end"), "ends its progress");
-  } finally { await c.shutdown(); removeFixture(root); }
+  });
 });
 
 test("server: unsaved edits win over disk; a second wakeup flags both files; undoing clears both", async () => {
-  const root = writeFixture(BROKEN);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+  await withServer(BROKEN, async ({ c, root }) => {
     const data = join(root, "resources/data.ts");
     const events = join(root, "resources/events.ts");
     const original = readFileSync(data, "utf8");
@@ -86,15 +79,11 @@ test("server: unsaved edits win over disk; a second wakeup flags both files; und
     assert.equal(readFileSync(data, "utf8"), original, "the file on disk is untouched");
     c.change(data, original);
     await c.waitFor(() => c.diagnosticsFor(events).length === 0 && c.diagnosticsFor(data).length === 0, "both cleared");
-  } finally { await c.shutdown(); removeFixture(root); }
+  });
 });
 
 test("server: renaming a collection in a buffer flags its references in other files, and only changed files are republished", async () => {
-  const root = writeFixture(BROKEN);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+  await withServer(BROKEN, async ({ c, root }) => {
     const data = join(root, "resources/data.ts");
     const nightly = join(root, "workflows/nightly.ts");
     await c.waitFor(() => c.diagnosticsFor(nightly).length === 1, "the initial problem");
@@ -104,16 +93,12 @@ test("server: renaming a collection in a buffer flags its references in other fi
     await c.waitFor(() => c.diagnosticsFor(nightly).length === 2, "both references flagged");
     const after = c.publishes.slice(before);
     assert.deepEqual([...new Set(after.map((p) => relative(root, fileURLToPath(p.uri))))], ["workflows/nightly.ts"], "only the file whose problems changed is published");
-  } finally { await c.shutdown(); removeFixture(root); }
+  });
 });
 
 for (const dynamicWatch of [true, false]) {
   test(`server: files created, changed and deleted on disk are picked up (${dynamicWatch ? "client's didChangeWatchedFiles" : "server's own watcher"})`, async () => {
-    const root = writeFixture(BROKEN);
-    const c = new LspClient({ dynamicWatch });
-    try {
-      await c.initialize([root]);
-      await c.waitIdle();
+    await withServer(BROKEN, async ({ c, root }) => {
       const file = join(root, "workflows/new.ts");
       writeFileSync(file, `export const f = (ctx: any) => ctx.call("data.nope.get", {});\n`);
       if (dynamicWatch) c.watched([{ file, type: 1 }]);
@@ -131,7 +116,7 @@ for (const dynamicWatch of [true, false]) {
       writeFileSync(wake, `import { trigger } from "@hooli/cloud";\nexport const other = trigger({ path: "/x" });\n`);
       if (dynamicWatch) c.watched([{ file: wake, type: 1 }]);
       await c.waitFor(() => codes(c.diagnosticsFor(wake)).includes("one-wakeup"), "a file in a new folder");
-    } finally { await c.shutdown(); removeFixture(root); }
+    }, { dynamicWatch });
   });
 }
 
@@ -257,11 +242,7 @@ export const d = (ctx: any) => ctx.call("data.deep.get", {});
 
 test("server: a client that offers to watch files but refuses the registration gets the server's own watcher", async () => {
   // The server only logged the refusal: nothing changed on disk was seen until a restart.
-  const root = writeFixture(BROKEN);
-  const c = new LspClient({ dynamicWatch: true, refuseRegistration: true });
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+  await withServer(BROKEN, async ({ c, root }) => {
     assert.ok(c.serverRequests.some((r) => r.method === "client/registerCapability"), "it was asked");
     const file = join(root, "workflows/new.ts");
     writeFileSync(file, `export const f = (ctx: any) => ctx.call("data.nope.get", {});\n`);
@@ -269,17 +250,13 @@ test("server: a client that offers to watch files but refuses the registration g
     const nightly = join(root, "workflows/nightly.ts");
     writeFileSync(nightly, `export const n = (ctx: any) => ctx.call("data.orders.get", {});\n`);
     await c.waitFor(() => c.diagnosticsFor(nightly).length === 0, "a file changed on disk");
-  } finally { await c.shutdown(); removeFixture(root); }
+  }, { dynamicWatch: true, refuseRegistration: true });
 });
 
 test("server: a folder deleted on disk (one event for the folder) keeps the open buffers under it: the editor's text wins", async () => {
   // Found by test/server/random-edits.test.ts: the folder's open files left the company, their
   // problems with them, until the next keystroke in each.
-  const root = writeFixture(BROKEN);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+  await withServer(BROKEN, async ({ c, root }) => {
     const nightly = join(root, "workflows/nightly.ts");
     c.open(nightly, readFileSync(nightly, "utf8"));
     await c.waitIdle();
@@ -291,7 +268,7 @@ test("server: a folder deleted on disk (one event for the folder) keeps the open
     c.close(nightly);
     await c.waitIdle();
     assert.deepEqual(c.diagnosticsFor(nightly), [], "closed, its file is gone");
-  } finally { await c.shutdown(); removeFixture(root); }
+  });
 });
 
 test("server: a folder deleted or renamed in as one event (as VS Code reports it) takes its files, and its companies, along", async () => {
@@ -540,11 +517,7 @@ export const ${name} = (ctx: any) => ctx.call("data.${name}.get", {});
 });
 
 test("server: settings turn a rule off and change severities; a settings change re-checks", async () => {
-  const root = writeFixture(BROKEN);
-  const c = new LspClient({ settings: { rules: { "collection-op": "warning" } } });
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+  await withServer(BROKEN, async ({ c, root }) => {
     const nightly = join(root, "workflows/nightly.ts");
     await c.waitFor(() => c.diagnosticsFor(nightly)[0]?.severity === 2, "collection-op as a warning");
     c.settings = { rules: { "collection-op": "off" } };
@@ -554,15 +527,11 @@ test("server: settings turn a rule off and change severities; a settings change 
     c.notify("workspace/didChangeConfiguration", { settings: null });
     await c.waitFor(() => c.diagnosticsFor(nightly).length === 1, "bad settings fall back to the defaults");
     await c.waitFor(() => c.notifications.some((n) => n.method === "window/showMessage" && /sanoma\.rules/.test((n.params as any).message)), "a message about the bad setting");
-  } finally { await c.shutdown(); removeFixture(root); }
+  }, { settings: { rules: { "collection-op": "warning" } } });
 });
 
 test("server: a client that cannot be asked for settings pushes them; they hold until the next push", async () => {
-  const root = writeFixture(BROKEN);
-  const c = new LspClient({ pullConfiguration: false });
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+  await withServer(BROKEN, async ({ c, root }) => {
     const nightly = join(root, "workflows/nightly.ts");
     await c.waitFor(() => c.diagnosticsFor(nightly)[0]?.severity === 1, "collection-op as an error (the defaults)");
     c.notify("workspace/didChangeConfiguration", { settings: { sanoma: { rules: { "collection-op": "warning" } } } });
@@ -579,22 +548,18 @@ test("server: a client that cannot be asked for settings pushes them; they hold 
     await c.waitIdle();
     assert.equal(c.diagnosticsFor(nightly)[0]?.severity, 1, "settings without a sanoma section: the defaults");
     assert.ok(!c.serverRequests.some((r) => r.method === "workspace/configuration"), "the server never asks a client that cannot answer");
-  } finally { await c.shutdown(); removeFixture(root); }
+  }, { pullConfiguration: false });
 });
 
 test("server: the clean example company has no problems", async () => {
-  const root = writeFixture(CLEAN);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+  await withServer(CLEAN, async ({ c, root }) => {
     assert.deepEqual([...c.diagnostics.values()].flat(), []);
     const status = await c.request("sanoma/status", null);
     assert.equal(status.companies, 1);
     assert.equal(status.files, 6, "indexes the company's six code files");
     assert.equal(status.indexedFiles, 6, "and has read them all");
     assert.ok(existsSync(root));
-  } finally { await c.shutdown(); rmSync(root, { recursive: true, force: true }); }
+  });
 });
 
 test("server: editing a connector in the company's own tree re-resolves the declarations that use it", async () => {
@@ -945,11 +910,7 @@ import "../../../../../../../../../../zz-md";
 });
 
 test("server: a handler that throws answers an empty result, logs, and the server keeps working", async () => {
-  const root = writeFixture(BROKEN);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+  await withServer(BROKEN, async ({ c, root }) => {
     const file = `file://${join(root, "workflows/nightly.ts")}`;
     // Malformed params make the handlers throw inside.
     assert.equal(await c.request("textDocument/hover", { textDocument: { uri: file }, position: null }), null);
@@ -957,15 +918,11 @@ test("server: a handler that throws answers an empty result, logs, and the serve
     await c.waitFor(() => c.notifications.some((n) => n.method === "window/logMessage" && /hover failed/.test((n.params as any).message)), "the failure logged");
     const d = await c.request("textDocument/definition", { textDocument: { uri: file }, position: { line: 1, character: 20 } });
     assert.equal(d[0].uri, `file://${join(root, "resources/data.ts")}`, "still answers");
-  } finally { await c.shutdown(); removeFixture(root); }
+  });
 });
 
 test("server: after shutdown, requests are refused (InvalidRequest), and exit ends the server with code 0", async () => {
-  const root = writeFixture(BROKEN);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+  await withServer(BROKEN, async ({ c, root }) => {
     const file = `file://${join(root, "workflows/nightly.ts")}`;
     assert.equal(await c.request("shutdown", null), null);
     await assert.rejects(c.request("textDocument/hover", { textDocument: { uri: file }, position: { line: 1, character: 20 } }), /shutting down/);
@@ -973,15 +930,11 @@ test("server: after shutdown, requests are refused (InvalidRequest), and exit en
     const exited = new Promise<number | null>((r) => c.proc.once("exit", (code) => r(code)));
     c.notify("exit", null);
     assert.equal(await exited, 0);
-  } finally { if (c.proc.exitCode === null) await c.shutdown(); removeFixture(root); }
+  });
 });
 
 test("server: editing the lockfile in a buffer re-judges its bindings at once", async () => {
-  const root = writeFixture(CLEAN);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+  await withServer(CLEAN, async ({ c, root }) => {
     const lock = join(root, "sanoma.lock.json");
     const text = readFileSync(lock, "utf8");
     c.open(lock, text);
@@ -989,7 +942,7 @@ test("server: editing the lockfile in a buffer re-judges its bindings at once", 
     await c.waitFor(() => c.diagnosticsFor(lock).some((d) => d.code === "lockfile" && d.severity === 2 && /Orphan binding/.test(d.message)), "the orphan warning");
     c.change(lock, text);
     await c.waitFor(() => c.diagnosticsFor(lock).length === 0, "cleared when undone");
-  } finally { await c.shutdown(); removeFixture(root); }
+  });
 });
 
 test("server: a file changed on disk while its company is being indexed is read again once the round is done", async () => {

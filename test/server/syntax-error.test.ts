@@ -8,8 +8,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { LspClient, type Diag } from "../support/lsp.ts";
-import { removeFixture, writeFixture } from "../support/fixture.ts";
+import type { Diag } from "../support/lsp.ts";
+import { withServer } from "../support/server.ts";
 import { CLOUD_PACKAGE } from "../support/companies.ts";
 
 const COMPANY = `
@@ -40,14 +40,10 @@ ${CLOUD_PACKAGE}`;
 const codes = (ds: Diag[]) => ds.map((d) => String(d.code)).sort();
 
 test("server: a data file broken by a keystroke is one syntax-error, and what its declarations caused elsewhere goes; mended, it all comes back (A11)", async () => {
-  const root = writeFixture(COMPANY);
-  const a = join(root, "resources/a.ts");
-  const b = join(root, "resources/b.ts");
-  const lock = join(root, "sanoma.lock.json");
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+  await withServer(COMPANY, async ({ c, root }) => {
+    const a = join(root, "resources/a.ts");
+    const b = join(root, "resources/b.ts");
+    const lock = join(root, "sanoma.lock.json");
     await c.waitFor(() => codes(c.diagnosticsFor(b)).join() === "one-wakeup,secret-bindings", "the pair and the unbound secret in b.ts");
     assert.deepEqual(codes(c.diagnosticsFor(a)), ["one-wakeup"]);
     assert.deepEqual(codes(c.diagnosticsFor(lock)), ["lockfile", "lockfile"], "one object bound twice, at each binding");
@@ -67,21 +63,14 @@ test("server: a data file broken by a keystroke is one syntax-error, and what it
     c.change(b, text);
     await c.waitFor(() => codes(c.diagnosticsFor(b)).join() === "one-wakeup,secret-bindings", "b.ts mended: its problems back");
     await c.waitFor(() => codes(c.diagnosticsFor(a)).join() === "one-wakeup" && c.diagnosticsFor(lock).length === 2, "the pair and the shared object back");
-  } finally {
-    await c.shutdown();
-    removeFixture(root);
-  }
+  });
 });
 
 test("server: a workflow source being typed is a syntax-error that keeps its import and operation-id problems, and a broken config judges no secret() call (A11)", async () => {
-  const root = writeFixture(COMPANY);
-  const w = join(root, "workflows/w.ts");
-  const config = join(root, "sanoma.config.ts");
-  const b = join(root, "resources/b.ts");
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+  await withServer(COMPANY, async ({ c, root }) => {
+    const w = join(root, "workflows/w.ts");
+    const config = join(root, "sanoma.config.ts");
+    const b = join(root, "resources/b.ts");
     await c.waitFor(() => codes(c.diagnosticsFor(w)).join() === "collection-op,no-app-import-from-root", "w.ts's problems");
     const text = readFileSync(w, "utf8");
     c.open(w, text);
@@ -97,8 +86,5 @@ test("server: a workflow source being typed is a syntax-error that keeps its imp
     await c.waitFor(() => codes(c.diagnosticsFor(b)).join() === "one-wakeup", "b.ts: its secret() call no longer judged");
     c.change(config, configText);
     await c.waitFor(() => codes(c.diagnosticsFor(b)).join() === "one-wakeup,secret-bindings" && c.diagnosticsFor(config).length === 0, "the config mended");
-  } finally {
-    await c.shutdown();
-    removeFixture(root);
-  }
+  });
 });

@@ -4,7 +4,7 @@
  * from TypeScript's own codes. The README lists them. (A module of its own: the plugin's entry
  * answers `getSupportedCodeFixes` with these without loading the core.)
  */
-import type { RuleId } from "../../server/src/core/types.ts";
+import type { RuleId } from "../../server/src/core/rules/ids.ts";
 
 export const RULE_CODES: Readonly<Record<RuleId, number>> = {
   "resource-type": 72601, "resource-fields": 72602, "resource-type-spec": 72603, "one-wakeup": 72604, "one-sandbox": 72605,

@@ -1,6 +1,6 @@
 /** `collection-file` (SPEC A8): `collection()` is called only in a collections file. */
 import { loadFailure } from "../model.ts";
-import type { Rule } from "./rule.ts";
+import type { Rule, RuleCase } from "./rule.ts";
 
 export const rule: Rule = {
   id: "collection-file",
@@ -33,3 +33,51 @@ export const cache = collection({ key: "id", fields: { id: "string" } });
     }
   },
 };
+
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "collection() in a library of the root scope: it declares nothing there",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /lib/store.ts
+import { collection } from "@sanoma-ai/workflows/data";
+//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
+export const cache = collection({ key: "id", fields: { id: "string" } });
+//                   ^^^^^^^^^^ collection-file
+`,
+  },
+  {
+    name: "collection() in an app's resources file other than data.ts",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /apps/maps/resources/infra.ts
+import { collection } from "@sanoma-ai/workflows/data";
+//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
+export const tiles = collection({ key: "id", fields: { id: "string" } });
+//                   ^^^^^^^^^^ collection-file
+`,
+  },
+  {
+    name: "collection() in an app's collections file (apps/<app>/resources/data.ts): nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /apps/maps/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const tiles = collection({ key: "id", fields: { id: "string" } });
+`,
+  },
+  {
+    name: "a function of the company's own that is named collection is not the framework's",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/w.ts
+const collection = (spec: unknown) => spec;
+export const notOne = collection({ key: "id", fields: { id: "string" } });
+`,
+  },
+];

@@ -5,7 +5,7 @@
 import { isFrameworkModule } from "../company.ts";
 import { checkImports } from "./check-imports.ts";
 import { NO_FINDINGS } from "../sites.ts";
-import { type ImportRule } from "./rule.ts";
+import { type ImportRule, type RuleCase } from "./rule.ts";
 
 export const DATA_MODULE = "@sanoma-ai/workflows/data";
 
@@ -51,3 +51,106 @@ export const users = collection({ key: "id", fields: { id: "string" } });
   },
   checkFile(file, root, report) { checkImports(rule, file, root, report); },
 };
+
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "collection taken from any module but @sanoma-ai/workflows/data is a problem, a library's own or a helper's (A8: 'from anywhere but'); other names from them are not",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/sync.ts
+import { collection, doc } from "firebase/firestore";
+//                              ^^^^^^^^^^^^^^^^^^^^ collection-import
+import { doc as d2, getDoc } from "firebase/firestore";
+const { collection: c } = require("./helpers");
+//                                ^^^^^^^^^^^ collection-import
+export const w = [collection, doc, d2, getDoc, c];
+//- /workflows/helpers.ts
+export const collection = 1;
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+import { collection as fire } from "firebase/firestore";
+//                                 ^^^^^^^^^^^^^^^^^^^^ collection-import
+export const items = collection({ key: "id", fields: { id: "string" } });
+`,
+  },
+  {
+    name: "collection-forms",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "./my-collections";
+//                         ^^^^^^^^^^^^^^^^^^ collection-import
+import { collection as c2 } from "@sanoma-ai/workflows";
+//                               ^^^^^^^^^^^^^^^^^^^^^^ collection-import
+export const orders = c2({ key: "id", fields: { id: "string" } });
+//- /apps/billing/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const invoices = collection({ key: "id", fields: { id: "string" } });
+//- /apps/billing/workflows/charge.ts
+import { collection as c } from "@sanoma-ai/workflows/data";
+//                              ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
+import { collection as mine } from "../lib/collection";
+//                                 ^^^^^^^^^^^^^^^^^^^ collection-import
+//- /resources/other.ts
+import { collection, secret } from "@sanoma-ai/workflows";
+//                                 ^^^^^^^^^^^^^^^^^^^^^^ collection-import
+//                                 ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+`,
+  },
+  {
+    // From a spec sweep: a destructured require takes the names of its pattern (A9 counts
+    // require among imports), at their keys; a rest takes them all.
+    name: "require-destructured",
+    company: `
+//- /sanoma.config.ts
+export default { secrets: { bindings: { K: { env: "K" } } } };
+//- /resources/a.ts
+const { secret } = require("@sanoma-ai/workflows");
+//                         ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+const { sanoma: s, ...rest } = (require("@sanoma-ai/workflows/resources"));
+export const k = secret("K");
+export const more = [s, rest];
+//- /resources/data.ts
+const { collection } = require("@sanoma-ai/workflows");
+//                             ^^^^^^^^^^^^^^^^^^^^^^ collection-import
+export const users = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+const { collection, "x": y } = require("@sanoma-ai/workflows/data");
+//                                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
+const { collection: c } = require("@acme/other");
+//                                ^^^^^^^^^^^^^ collection-import
+const whole = require("@sanoma-ai/workflows/data");
+export const w = [collection, y, c, whole];
+`,
+  },
+  {
+    name: "collection from @sanoma-ai/workflows/data in the collections files of the root and of an app: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string" } });
+//- /apps/maps/resources/data.ts
+import { collection as define } from "@sanoma-ai/workflows/data";
+export const tiles = define({ key: "id", fields: { id: "string" } });
+`,
+  },
+  {
+    name: "other names from the framework's modules, anywhere: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/w.ts
+import { defineConfig } from "@sanoma-ai/workflows";
+import type { Collection } from "@sanoma-ai/workflows/data";
+export const w = [defineConfig] as unknown as Collection[];
+//- /lib/l.ts
+import * as data from "@sanoma-ai/workflows/data";
+export const l = data;
+`,
+  },
+];

@@ -1,6 +1,6 @@
 /** `collection-name` (SPEC A8): no two collections of a company share a name. */
 import type { Collection } from "../analysis.ts";
-import type { Rule } from "./rule.ts";
+import type { Rule, RuleCase } from "./rule.ts";
 
 export const rule: Rule = {
   id: "collection-name",
@@ -48,3 +48,86 @@ export const people = collection({ name: "searchUsers", key: "id", fields: { id:
     }
   },
 };
+
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "collections: a key that is no field, one name twice, collection() outside a collections file, resources/sub/data.ts is no collections file",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection as define } from "@sanoma-ai/workflows/data";
+export const orders = define({ key: "uid", fields: { id: "string", ...extra } });
+//           ^^^^^^ collection-name
+export const items = define({ key: "sku", fields: { id: "string" } });
+//           ^^^^^ collection-name
+//                                 ^^^^^ collection-key
+//- /resources/sub/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
+export const nested = collection({ key: "id", fields: { id: "string" } });
+//                    ^^^^^^^^^^ collection-file
+//- /apps/a/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string" } });
+//           ^^^^^^ collection-name
+export const more = collection({ name: "items", key: "id", fields: { id: "string" } });
+//                                     ^^^^^^^ collection-name
+//- /apps/a/workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nested.get", {});
+//                                      ^^^^^^^^^^^^^^^^^ collection-op
+`,
+  },
+  {
+    name: "a collections file that does not parse declares no collection: no duplicate name, no key judged, no collection() outside a collections file said of a broken workflow source (A11)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "nope", fields: { id: "string" } });
+export const again = collection({ name: "users", key: "id", fields: { id: "string" } ]);
+//                                                                                   ^ syntax-error
+//- /apps/a/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const users = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+import { collection } from "@sanoma-ai/workflows/data";
+//                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
+export const c = collection({ key: "id", fields: { id: "string" } }
+  export const d = 1;
+//^^^^^^ syntax-error
+//- /workflows/x.ts
+export const x = "data.users.get";
+`,
+  },
+  {
+    name: "a collection's name given in an app that an export of the root already takes: both are said",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string" } });
+//           ^^^^^^ collection-name
+//- /apps/shop/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const purchases = collection({ name: "orders", key: "id", fields: { id: "string" } });
+//                                          ^^^^^^^^ collection-name
+`,
+  },
+  {
+    name: "one export name in two scopes, the collections given other names: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ name: "rootOrders", key: "id", fields: { id: "string" } });
+//- /apps/shop/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string" } });
+`,
+  },
+];

@@ -1,5 +1,5 @@
 /** `collection-op` (SPEC A8): an operation id names a collection and an operation that exist. */
-import type { Rule } from "./rule.ts";
+import type { Rule, RuleCase } from "./rule.ts";
 import { refProblems } from "./collection-refs.ts";
 
 export const rule: Rule = {
@@ -45,3 +45,157 @@ export async function nightly(ctx: any) {
     for (const p of refProblems(file, a)) if (p.rule === "collection-op") report(p);
   },
 };
+
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "operation ids are whole-string literals; specifiers, substitutions and longer paths are not",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const people = collection({ name: "users", key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+import x from "data.users.nope";
+const ok = ["data.users.saveMany", \`data.users.count\`, 'data.users.delete'];
+const bad = [\`data.people.get\`, "data.users.upsert"];
+//           ^^^^^^^^^^^^^^^^^ collection-op
+//                              ^^^^^^^^^^^^^^^^^^^ collection-op
+const notRefs = ["data.users.get.more", "data.users", \`data.\${x}.get\`, "xdata.users.nope", "data.users.nope "];
+export const w = () => [ok, bad, notRefs];
+`,
+  },
+  {
+    name: "an operation id is read by its value: written with escapes, anywhere in it, it is one (A8: its whole text)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const subjects = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/escapes.ts
+export const refs = [
+  "data.subjects.n\\x6fpe",
+//^^^^^^^^^^^^^^^^^^^^^^^ collection-op
+  "\\x64ata.subjects.nope",
+//^^^^^^^^^^^^^^^^^^^^^^^ collection-op
+  "data\\u002esubjects\\u002enope",
+//^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-op
+  \`\\u0064ata.subjects.nope\`,
+//^^^^^^^^^^^^^^^^^^^^^^^^^ collection-op
+  "\\x64ata.subjects.get",
+  "dat\\na.subjects.get",
+];
+`,
+  },
+  {
+    name: "module names are no operation references, in declare module blocks too (A8)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const subjects = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/ambient.d.ts
+declare module "data.subjects.nope1" {
+  export * from "data.subjects.nope2";
+  export { Missing } from "data.subjects.nope3";
+  import type { Other } from "data.subjects.nope4";
+  import "data.subjects.nope5";
+  import x = require("data.subjects.nope6");
+  export type T = import("data.subjects.nope7").T;
+}
+//- /workflows/use.ts
+export const w = (ctx: any) => ctx.call("data.subjects.nope", {});
+//                                      ^^^^^^^^^^^^^^^^^^^^ collection-op
+`,
+  },
+  {
+    name: "an operation id's names may be any script's letters (A8)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const commandés = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+export const ops = ["data.commandés.get", "data.commandés.upsert", "data.注文.get"];
+//                                        ^^^^^^^^^^^^^^^^^^^^^^^ collection-op
+//                                                                 ^^^^^^^^^^^^^ collection-op
+`,
+  },
+  {
+    name: "a collections file that fails to load declares no collection: a reference to a collection not found may name one of it, so nothing is said; an unknown operation of a collection of a file that loads still is (A6's rule for the lockfile, A11, B1)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string" } });
+export const broken = collection({ key: "id", fields: { id: "string" } ;
+//                                                                     ^ syntax-error
+export const items = collection({ key: "id", fields: { id: "string" } });
+export const twice = collection({ name: "mine", key: "nope", fields: { id: "string" } });
+//- /workflows/w.ts
+export const ops = ["data.orders.get", "data.items.get", "data.orders.upsert"];
+//- /apps/a/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const mine = collection({ key: "id", fields: { id: "string" } });
+//- /apps/b/workflows/w.ts
+export const ops = ["data.nope.get"];
+//- /apps/a/workflows/w.ts
+export const ops = ["data.mine.get", "data.nope.get", "data.mine.upsert"];
+//                                                    ^^^^^^^^^^^^^^^^^^ collection-op
+`,
+  },
+  {
+    name: "an operation id naming a collection by the export that declares it (another name) suggests the collection's name",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const people = collection({ name: "contacts", key: "id", fields: { id: "string" } });
+export const peeps = collection({ key: "id", fields: { id: "string" } });
+export const friends = collection({ name: "peeps2", key: "id", fields: { id: "string" } });
+//- /apps/crm/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const leads = collection({ name: "prospects", key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+export async function w(ctx: any) {
+  await ctx.call("data.people.get", {});
+//               ^^^^^^^^^^^^^^^^^ collection-op \`people\` is the export that declares the collection \`contacts\`: did you mean \`contacts\`?
+  await ctx.call("data.contacts.list", {});
+  await ctx.call("data.peeps.get", {});
+  await ctx.call("data.leads.get", {});
+//               ^^^^^^^^^^^^^^^^ collection-op
+}
+`,
+  },
+  {
+    name: "every operation of a collection, by its name, and by its export where it has no name: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const people = collection({ name: "users", key: "id", fields: { id: "string" } });
+export const orders = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+export const ops = ["data.users.get", "data.users.list", "data.users.save", "data.users.saveMany", "data.users.delete", "data.users.count", "data.orders.get"];
+`,
+  },
+  {
+    name: "strings that only look like operation ids are none: other prefixes, fewer or more parts",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+export const notOps = ["date.orders.get", "data.orders", "data", "data.orders.get.now", "Data.orders.get", "the data.nope.get"];
+`,
+  },
+];

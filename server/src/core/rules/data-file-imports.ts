@@ -7,7 +7,7 @@ import { isFrameworkModule } from "../company.ts";
 import { importTarget } from "../reach.ts";
 import { checkImports } from "./check-imports.ts";
 import { NO_FINDINGS, type ImportFinding } from "../sites.ts";
-import { type ImportRule } from "./rule.ts";
+import { type ImportRule, type RuleCase } from "./rule.ts";
 
 export const RESOURCES_MODULE = "@sanoma-ai/workflows/resources";
 const RESOURCE_HELPERS = new Set(["secret", "sanoma"]);
@@ -65,3 +65,119 @@ export const plan = 1;
   },
   checkFile(file, root, report) { checkImports(rule, file, root, report); },
 };
+
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "data files take secret and sanoma only from /resources, and import no workflow or scenario by path",
+    company: `
+//- /sanoma.config.ts
+export default { secrets: { bindings: { K: { env: "K" } } } };
+//- /resources/infra.ts
+import { sanoma } from "@sanoma-ai/workflows/data";
+//                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+import { defineResource, secret as s } from "@sanoma-ai/workflows";
+//                                          ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+import { plan } from "../workflows/plan.js";
+//                   ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+import { never } from "../apps/a/workflows/missing";
+//                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+//                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ no-app-import-from-root
+import { sc } from "./../scenarios/first";
+//                 ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+import { testHelper } from "../workflows/plan.test";
+import { lib } from "../lib/shared";
+export const key = s("K");
+//- /workflows/plan.ts
+export const plan = 1;
+//- /workflows/nightly.ts
+import { secret } from "@sanoma-ai/workflows";
+export const fine = secret;
+`,
+  },
+  {
+    name: "a data file may import what no walk reads as a workflow source or scenario file: other extensions, dot folders, node_modules (A3, A9)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import d from "../workflows/data.json";
+import e from "../workflows/README.md";
+import g from "../workflows/plan.mts";
+import s from "../workflows/plan.tsx";
+import t from "../workflows/.hidden/x";
+import u from "../workflows/node_modules/x";
+import b from "../scenarios/.fixtures/x.json";
+import p from "../workflows/plan";
+//            ^^^^^^^^^^^^^^^^^^^ data-file-imports a workflow source
+import w from "../workflows";
+//            ^^^^^^^^^^^^^^ data-file-imports a workflow source
+import v from "../scenarios/";
+//            ^^^^^^^^^^^^^^^ data-file-imports a scenario file
+import q from "../workflows/plan.js";
+//            ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports a workflow source
+import r from "../workflows/scenarios/x.ts";
+//            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ data-file-imports a workflow source
+import k from "../scenarios/fixtures/x.json";
+//            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ data-file-imports a scenario file
+export const z = [d, e, g, s, t, u, b, p, w, v, q, r, k];
+`,
+  },
+  {
+    name: "data-file-forms",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { secret as s } from "@sanoma-ai/workflows/runtime";
+//                          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+import { sanoma, secret } from '@sanoma-ai/workflows';
+//                             ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+import * as wf from "@sanoma-ai/workflows";
+import { secret as ok } from "@sanoma-ai/workflows/resources";
+import { defineThing, secret as s2 } from "@sanoma-ai/workflows";
+//                                        ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+export { secret } from "@sanoma-ai/workflows";
+//                     ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+const plan = require("../workflows/plan");
+//                   ^^^^^^^^^^^^^^^^^^^ data-file-imports
+import type { Story } from "../scenarios/story";
+//                         ^^^^^^^^^^^^^^^^^^^^ data-file-imports
+import { helper } from "../workflows/lib/helper.test";
+import { fixture } from "../workflows/fixture.spec.ts";
+//- /apps/billing/resources/queues/deep.ts
+import { secret } from "@sanoma-ai/workflows";
+//                     ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+import { charge } from "../../workflows/charge";
+//                     ^^^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+`,
+  },
+  {
+    name: "a data file takes secret and sanoma from /resources and imports the company's libraries: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { secret, sanoma } from "@sanoma-ai/workflows/resources";
+import { defineResource } from "@sanoma-ai/workflows";
+import { region } from "../lib/region";
+export const all = [secret, sanoma, defineResource, region];
+//- /lib/region.ts
+export const region = "eu";
+`,
+  },
+  {
+    name: "a workflow source is no data file: it imports what it likes",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/nightly.ts
+import { secret } from "@sanoma-ai/workflows";
+import { plan } from "./plan";
+import { story } from "../scenarios/story";
+export const nightly = [secret, plan, story];
+//- /workflows/plan.ts
+export const plan = 1;
+`,
+  },
+];

@@ -1,5 +1,4 @@
 /** The rule registry: every rule of SPEC B1, in the order their docs list them. */
-import type { RuleId } from "../types.ts";
 import type { Rule } from "./rule.ts";
 import { rule as resourceType } from "./resource-type.ts";
 import { rule as resourceFields } from "./resource-fields.ts";
@@ -28,7 +27,6 @@ export const RULES: readonly Rule[] = [
 
 export { IMPORT_RULES } from "./imports.ts";
 
-export const RULE_IDS = RULES.map((r) => r.id) as readonly RuleId[];
-
+export { RULE_IDS, IMPORT_RULE_IDS, type RuleId } from "./ids.ts";
 
 export { DOCS_BASE, ruleDocsUrl } from "./docs-url.ts";

@@ -6,7 +6,8 @@ import * as path from "node:path";
 import type { Analysis } from "../analysis.ts";
 import type { LockBinding, LockFacts } from "../lockfile-read.ts";
 import type { Problem } from "../types.ts";
-import type { Report, Rule } from "./rule.ts";
+import type { Report, Rule, RuleCase } from "./rule.ts";
+import { CLOUD_PACKAGE } from "./case-packages.ts";
 
 export const rule: Rule = {
   id: "lockfile",
@@ -197,3 +198,254 @@ function judgeBinding(b: LockBinding, rel: RelFacts, a: Analysis, report: Report
   }
 }
 
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "a lockfile binding into a data file with syntax errors is not an orphan; into a missing file it is",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/broken.ts
+export const web = vm({ name: "web" ;;;
+//                                  ^ syntax-error resources/broken.ts does not parse (',' expected.): Sanoma cannot load it
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/broken.ts#web": { "type": "x.vm", "object": "x:1" },
+  "resources/gone.ts#web": { "type": "x.vm", "object": "x:2" }
+//^^^^^^^^^^^^^^^^^^^^^^^ lockfile is no file of this company
+} }
+`,
+  },
+  {
+    name: "a binding into a data file with syntax errors shares no object: nothing is said of its bindings (A6)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/broken.ts
+export const x = vm({ name: "x" ;
+//                              ^ syntax-error
+//- /resources/ok.ts
+import { vm } from "@x/cloud";
+export const a = vm({ name: "a" });
+export const b = vm({ name: "b" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/ok.ts#a": { "type": "x.vm", "object": "o:1" },
+  "resources/broken.ts#x": { "type": "x.vm", "object": "o:1" },
+  "resources/ok.ts#b": { "type": "x.vm", "object": "o:2" },
+//^^^^^^^^^^^^^^^^^^^ lockfile is bound 2 times
+  "resources/gone.ts#c": { "type": "x.vm", "object": "o:2" }
+//^^^^^^^^^^^^^^^^^^^^^ lockfile is no file of this company
+//^^^^^^^^^^^^^^^^^^^^^ lockfile is bound 2 times
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
+`,
+  },
+  {
+    name: "an orphan binding's message says what is wrong with its key: not a declaration id, no such file, or no such export (A3, A6)",
+    company: `
+//- /sanoma.config.ts
+export default { secrets: { bindings: { A: { env: "A", host: true }, B: { env: "A", host: true }, C: { env: "A", host: true } } } };
+//                                      ^ secret-bindings \`A\`, \`B\` and \`C\` all give the hosts the variable A
+//                                                                   ^ secret-bindings all give
+//                                                                                                ^ secret-bindings all give
+//- /resources/wake.ts
+import { vm } from "@x/cloud";
+export const a = vm({ name: "a" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/wake.ts#a": { "type": "x.vm", "object": "o:1" },
+  "resources/wake.ts": { "type": "x.vm", "object": "o:2" },
+//^^^^^^^^^^^^^^^^^^^ lockfile \`resources/wake.ts\` is no declaration id
+  "/resources/wake.ts#a": { "type": "x.vm", "object": "o:3" },
+//^^^^^^^^^^^^^^^^^^^^^^ lockfile \`/resources/wake.ts#a\` is no declaration id
+  "resources/./wake.ts#a": { "type": "x.vm", "object": "o:4" },
+//^^^^^^^^^^^^^^^^^^^^^^^ lockfile is no declaration id
+  "resources\\\\wake.ts#a": { "type": "x.vm", "object": "o:5" },
+//^^^^^^^^^^^^^^^^^^^^^^ lockfile is no declaration id
+  "resources/wake.ts#b": { "type": "x.vm", "object": "o:6" },
+//^^^^^^^^^^^^^^^^^^^^^ lockfile resources/wake.ts declares no \`b\`
+  "resources/gone.ts#a": { "type": "x.vm", "object": "o:7" }
+//^^^^^^^^^^^^^^^^^^^^^ lockfile resources/gone.ts is no file of this company
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
+`,
+  },
+  {
+    name: "a binding of another shape is said where it goes wrong, each of them; the other bindings are still judged (A6: at the offending place)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@x/cloud";
+export const a = vm({ name: "a" });
+export const b = vm({ name: "b" });
+export const c = vm({ name: "c" });
+export const d = vm({ name: "d" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#a": { "type": "x.vm", "object": "o:1" },
+//^^^^^^^^^^^^^^^^^^^^^^ lockfile is bound 2 times
+  "resources/infra.ts#b": { "type": 5, "object": "o:2" },
+//                                  ^ lockfile binds resources/infra.ts#b in another shape at \`type\`
+  "resources/infra.ts#c": { "type": "x.vm", "object": ["o:3"] },
+//                                                    ^^^^^^^ lockfile in another shape at \`object\`
+  "resources/infra.ts#d": "o:4",
+//                        ^^^^^ lockfile in another shape
+  "resources/infra.ts#e": { "type": "x.vm", "object": "o:1" }
+//^^^^^^^^^^^^^^^^^^^^^^ lockfile declares no \`e\`
+//^^^^^^^^^^^^^^^^^^^^^^ lockfile is bound 2 times
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
+`,
+  },
+  {
+    name: "a lockfile binding into a data file with syntax errors is not judged for its type either; a type id that is not literal is unknown, not different (A6)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/broken.ts
+import { box } from "@x/cloud";
+export const web = box({ name: "web" });
+export const oops = box({ name: "x" }
+  export const after = 1;
+//^^^^^^ syntax-error ',' expected
+//- /resources/ok.ts
+import { vm, box } from "@x/cloud";
+export const api = vm({ name: "api" });
+export const bin = box({ name: "bin" });
+//           ^^^ lockfile bound as x.vm
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/broken.ts#web": { "type": "x.bucket", "object": "o:1" },
+  "resources/ok.ts#api": { "type": "x.vm", "object": "o:2" },
+  "resources/ok.ts#bin": { "type": "x.vm", "object": "o:3" }
+//^^^^^^^^^^^^^^^^^^^^^ lockfile bound as x.vm
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+const VENDOR = "x";
+export const vm = defineResource({ vendor: VENDOR, type: "vm", schema: z.object({ name: z.string() }) });
+export const box = defineResource({ vendor: "x", type: "box", schema: z.object({ name: z.string() }) });
+`,
+  },
+  {
+    name: "in a lockfile written one field a line, every binding problem is at the binding's key; a key written twice is said and hides no other problem (A6, B1)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm, box } from "@x/cloud";
+export const web = vm({ name: "web" });
+export const api = vm({ name: "api" });
+export const bin = box({ name: "bin" });
+//           ^^^ lockfile bound as x.vm
+//- /sanoma.lock.json
+{
+  "version": 1,
+  "bindings": {
+    "resources/infra.ts#web": {
+//  ^^^^^^^^^^^^^^^^^^^^^^^^ lockfile is bound 2 times
+      "type": "x.vm",
+      "object": "o:1"
+    },
+    "resources/infra.ts#api": {
+      "type": "x.vm",
+      "object": "o:2"
+    },
+    "resources/infra.ts#api": {
+//  ^^^^^^^^^^^^^^^^^^^^^^^^ lockfile binds resources/infra.ts#api twice (first on line 8)
+//  ^^^^^^^^^^^^^^^^^^^^^^^^ lockfile is bound 2 times
+      "type": "x.vm",
+      "object": "o:1"
+    },
+    "resources/infra.ts#bin": {
+//  ^^^^^^^^^^^^^^^^^^^^^^^^ lockfile bound as x.vm
+      "type": "x.vm",
+      "object": "o:3"
+    },
+    "resources/infra.ts#gone": {
+//  ^^^^^^^^^^^^^^^^^^^^^^^^^ lockfile declares no
+      "type": "x.vm",
+      "object": "o:4"
+    }
+  }
+}
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
+export const box = defineResource({ vendor: "x", type: "box", schema: z.object({ name: z.string() }) });
+`,
+  },
+  {
+    name: "a declaration is an exported const; an exported let or var calling a resource type declares nothing, and its lock binding is an orphan (A5, A6)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@x/cloud";
+export let web = vm({ nmae: "web" });
+export var api = vm({ nmae: "api" });
+export const db = vm({ nmae: "db" });
+//                     ^^^^ resource-fields is not a field
+//           ^^ resource-fields lacks the required field
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#web": { "type": "x.vm", "object": "o:1" },
+//^^^^^^^^^^^^^^^^^^^^^^^^ lockfile declares no
+  "resources/infra.ts#db": { "type": "x.vm", "object": "o:2" }
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
+`,
+  },
+  {
+    name: "every binding names a declaration of the company, of the type it says: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm, bucket } from "@hooli/cloud";
+export const web = vm({ name: "web" });
+export const files = bucket({ name: "files" });
+//- /apps/maps/resources/infra.ts
+import { vm } from "@hooli/cloud";
+export const tiles = vm({ name: "tiles" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#web": { "type": "cloud.vm", "object": "cloud:vm/1" },
+  "resources/infra.ts#files": { "type": "cloud.bucket", "object": "cloud:bucket/1" },
+  "apps/maps/resources/infra.ts#tiles": { "type": "cloud.vm", "object": "cloud:vm/2" }
+} }
+${CLOUD_PACKAGE}`,
+  },
+  {
+    name: "a lockfile with no bindings yet, and declarations not applied: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@hooli/cloud";
+export const web = vm({ name: "web" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {} }
+${CLOUD_PACKAGE}`,
+  },
+];

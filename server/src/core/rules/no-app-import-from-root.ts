@@ -2,7 +2,7 @@
 import { importTarget } from "../reach.ts";
 import { checkImports } from "./check-imports.ts";
 import { NO_FINDINGS } from "../sites.ts";
-import { type ImportRule } from "./rule.ts";
+import { type ImportRule, type RuleCase } from "./rule.ts";
 
 export const rule: ImportRule = {
   id: "no-app-import-from-root",
@@ -36,3 +36,71 @@ export const rank = () => 1;
   },
   checkFile(file, root, report) { checkImports(rule, file, root, report); },
 };
+
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "apps-with-dots",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /apps/my.app/workflows/w.ts
+import { x } from "../../other.app/lib/x";
+//                ^^^^^^^^^^^^^^^^^^^^^^^ no-cross-app-import
+import { y } from "../lib/y";
+import { z } from "../../.shared/z";
+//- /apps/other.app/lib/x.ts
+export const x = 1;
+//- /workflows/root.ts
+import { x } from "../apps/other.app/lib/x";
+//                ^^^^^^^^^^^^^^^^^^^^^^^^^ no-app-import-from-root
+import { ok } from "./apps/x";
+//- /apps/readme.ts
+import { m } from "./my.app/lib/m";
+//                ^^^^^^^^^^^^^^^^ no-app-import-from-root
+`,
+  },
+  {
+    name: "a library of the root scope requires a file of an app",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /lib/pick.ts
+const m = require("../apps/maps/lib/m");
+//                ^^^^^^^^^^^^^^^^^^^^ no-app-import-from-root
+export const pick = m;
+//- /apps/maps/lib/m.ts
+export const m = 1;
+`,
+  },
+  {
+    name: "the root scope imports its own files, apps import the root: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/nightly.ts
+import { rank } from "../lib/rank";
+export const nightly = rank;
+//- /apps/maps/workflows/render.ts
+import { rank } from "../../../lib/rank";
+export const render = rank;
+//- /lib/rank.ts
+export const rank = 1;
+`,
+  },
+  {
+    name: "a folder named apps elsewhere than at the company's root is no app: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/nightly.ts
+import { x } from "../lib/apps/x";
+import { y } from "./apps/y";
+export const nightly = [x, y];
+//- /lib/apps/x.ts
+export const x = 1;
+//- /workflows/apps/y.ts
+export const y = 1;
+`,
+  },
+];

@@ -1,5 +1,7 @@
 /** `one-sandbox` (SPEC A5): across a company, one declaration of a type that meets the sandbox contract. */
 import { makeOneRule } from "./one-instance.ts";
+import type { RuleCase } from "./rule.ts";
+import { CLOUD_PACKAGE } from "./case-packages.ts";
 
 const connector = `
 //- /node_modules/@hooli/cloud/package.json
@@ -33,3 +35,60 @@ import { runner } from "@hooli/cloud";
 export const agents = runner({ image: "agents" });
 ${connector}`,
 });
+
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "two sandboxes in one file: each is said",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/box.ts
+import { runner } from "@hooli/cloud";
+export const agents = runner({ image: "agents" });
+//           ^^^^^^ one-sandbox
+export const tools = runner({ image: "tools" });
+//           ^^^^^ one-sandbox
+${CLOUD_PACKAGE}`,
+  },
+  {
+    name: "a sandbox type reached through an object of the package counts as well",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/box.ts
+import { runner } from "@hooli/cloud";
+export const agents = runner({ image: "agents" });
+//           ^^^^^^ one-sandbox
+//- /apps/maps/resources/box.ts
+import { cloud } from "@hooli/cloud";
+export const maps = cloud.runner({ image: "maps" });
+//           ^^^^ one-sandbox
+${CLOUD_PACKAGE}`,
+  },
+  {
+    name: "one sandbox beside a wakeup and machines: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm, trigger, runner } from "@hooli/cloud";
+export const web = vm({ name: "web" });
+export const wake = trigger({ path: "/wake" });
+export const agents = runner({ image: "agents" });
+${CLOUD_PACKAGE}`,
+  },
+  {
+    name: "a sandbox in a test file is no declaration: the one in the data file is alone",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/box.ts
+import { runner } from "@hooli/cloud";
+export const agents = runner({ image: "agents" });
+//- /resources/box.test.ts
+import { runner } from "@hooli/cloud";
+export const testAgents = runner({ image: "test" });
+${CLOUD_PACKAGE}`,
+  },
+];

@@ -1,5 +1,7 @@
 /** `one-wakeup` (SPEC A5): across a company, one declaration of a type that meets the wakeup contract. */
 import { makeOneRule } from "./one-instance.ts";
+import type { RuleCase } from "./rule.ts";
+import { CLOUD_PACKAGE } from "./case-packages.ts";
 
 const connector = `
 //- /node_modules/@hooli/cloud/package.json
@@ -33,3 +35,76 @@ import { trigger } from "@hooli/cloud";
 export const wakeup = trigger({ path: "/wake" });
 ${connector}`,
 });
+
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "contracts: a property that is null is present, one that is void 0 is undefined (A4)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { tvoid, tnull, tzero } from "../conn/t";
+export const a = tvoid({}); export const b = tnull({}); export const c = tzero({});
+//                                       ^ one-wakeup
+//                                                                   ^ one-wakeup
+//- /conn/t.ts
+export const tvoid = defineResource({ vendor: "c", type: "tvoid", schema: z.object({}), wakeup: void 0 });
+export const tnull = defineResource({ vendor: "c", type: "tnull", schema: z.object({}), wakeup: null });
+export const tzero = defineResource({ vendor: "c", type: "tzero", schema: z.object({}), wakeup: 0 });
+`,
+  },
+  {
+    name: "a resource declared by a const and exported by name is a declaration of the export's name (A5)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { trigger } from "@x/cloud";
+const hidden = trigger({ path: "/a" });
+const other = trigger({ path: "/b", bogus: 1 });
+//                                  ^^^^^ resource-fields
+export { hidden, other as api };
+//       ^^^^^^ one-wakeup
+//                        ^^^ one-wakeup
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#hidden": { "type": "x.trigger", "object": "o:1" },
+  "resources/infra.ts#api": { "type": "x.trigger", "object": "o:2" }
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const trigger = defineResource({ vendor: "x", type: "trigger", schema: z.object({ path: z.string() }), wakeup: { verify: "hmac" } });
+`,
+  },
+  {
+    name: "a declaration in a file that does not parse holds no wakeup or sandbox: the pair it made goes (A11)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/a.ts
+import { trigger, runner } from "@hooli/cloud";
+export const wake = trigger({ path: "/a" });
+export const run = runner({ image: "a" });
+//- /resources/b.ts
+import { trigger, runner } from "@hooli/cloud";
+export const wake = trigger({ path: "/b" });
+export const run = runner({ image: "b" }) }
+//                                        ^ syntax-error
+${CLOUD_PACKAGE}`,
+  },
+  {
+    name: "one wakeup beside declarations of types without the contract: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm, bucket, trigger } from "@hooli/cloud";
+export const web = vm({ name: "web" });
+export const api = vm({ name: "api" });
+export const files = bucket({ name: "files" });
+export const wake = trigger({ path: "/wake" });
+${CLOUD_PACKAGE}`,
+  },
+];

@@ -1,7 +1,9 @@
 /** `resource-fields` (SPEC A4, A5): a desired object's keys are the type's fields, and its required fields are there. */
 import { didYouMean } from "../text.ts";
 import { declarationsOf } from "../analysis.ts";
-import type { Rule } from "./rule.ts";
+import type { Rule, RuleCase } from "./rule.ts";
+import { FRAMEWORK_PACKAGE } from "./case-packages.ts";
+import { CLOUD_PACKAGE } from "./case-packages.ts";
 
 export const rule: Rule = {
   id: "resource-fields",
@@ -61,3 +63,225 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
     }
   },
 };
+
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "resource types through aliases, namespaces, objects, export *, CommonJS and package exports conditions",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm as machine, cloud } from "@x/esm";
+import * as ns from "@x/esm";
+import cjs from "@x/cjs";
+import { queue } from "@x/cjs";
+import { db } from "@x/conditions";
+import { sub } from "@x/esm/sub";
+export const a = machine({ name: "a" });
+export const b = cloud.machine({ nam: "b" });
+//                               ^^^ resource-fields
+//           ^ resource-fields
+export const c = ns.vm({ name: "c", extra: 1 });
+//                                  ^^^^^ resource-fields
+export const d = cjs.queue({ name: "d" });
+export const e = queue({ size: 2 });
+//           ^ resource-fields
+export const f = db({ name: "f" });
+export const g = sub({ name: "g" });
+export const h = ns.deep({ name: "h" });
+export const i = ns.vmm({ name: "i" });
+//                  ^^^ resource-type
+//- /node_modules/@x/esm/package.json
+{ "name": "@x/esm", "type": "module", "exports": { ".": "./lib/index.js", "./sub": { "types": "./sub.d.ts", "default": "./lib/sub.js" } } }
+//- /node_modules/@x/esm/lib/index.js
+export { machine as vm } from "./machine.js";
+export * from "./deep.js";
+import { machine } from "./machine.js";
+export const cloud = { machine };
+//- /node_modules/@x/esm/lib/machine.js
+import { defineResource } from "@sanoma-ai/workflows";
+export const machine = defineResource({ vendor: "x", type: "vm", title: "VM", schema: z.object({ name: z.string() }), fields: {}, writable: true });
+//- /node_modules/@x/esm/lib/deep.js
+export * from "./deeper.js";
+//- /node_modules/@x/esm/lib/deeper.js
+import { defineResource } from "@sanoma-ai/workflows";
+export const deep = defineResource({ vendor: "x", type: "deep", title: "Deep", schema: z.object({ name: z.string() }), fields: {}, writable: true });
+//- /node_modules/@x/esm/lib/sub.js
+import { defineResource } from "@sanoma-ai/workflows";
+export const sub = defineResource({ vendor: "x", type: "sub", title: "Sub", schema: z.object({ name: z.string() }), fields: {}, writable: true });
+//- /node_modules/@x/cjs/package.json
+{ "name": "@x/cjs", "main": "main.cjs" }
+//- /node_modules/@x/cjs/main.cjs
+const { defineResource } = require("@sanoma-ai/workflows");
+const queue = defineResource({ vendor: "x", type: "queue", title: "Q", schema: z.object({ name: z.string(), size: z.number().optional() }), fields: {}, writable: true });
+module.exports = { queue };
+//- /node_modules/@x/conditions/package.json
+{ "name": "@x/conditions", "exports": { ".": { "types": "./types.d.ts", "node": "./node.cjs", "import": "./esm.mjs", "default": "./missing.js" } } }
+//- /node_modules/@x/conditions/esm.mjs
+import { defineResource } from "@sanoma-ai/workflows";
+export const db = defineResource({ vendor: "x", type: "db", title: "DB", schema: z.object({ name: z.string() }), fields: {}, writable: true, database: {} });
+//- /node_modules/@x/conditions/node.cjs
+exports.db = require("@sanoma-ai/workflows").defineResource({ vendor: "x", type: "db-node", title: "DB", schema: z.object({ other: z.string() }), fields: {}, writable: true });
+${FRAMEWORK_PACKAGE}`,
+  },
+  {
+    name: "objects wrapped in as const, parentheses or satisfies are read as they are; a key named like an Object member is no field (A4, A5, A8)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@x/cloud";
+export const a = vm({ name: "a", bogus: 1 } as const);
+//                               ^^^^^ resource-fields
+export const b = vm(({ bogus: 1 }));
+//           ^ resource-fields lacks the required field
+//                     ^^^^^ resource-fields
+export const c = vm({ zone: "x" } satisfies object);
+//           ^ resource-fields lacks the required field
+export const d = vm({ name: "d", constructor: 1, toString: "x" });
+//                               ^^^^^^^^^^^ resource-fields
+//                                               ^^^^^^^^ resource-fields
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const people = collection({ name: "users", key: "token", fields: { id: "string" } } as const);
+//                                                     ^^^^^^^ collection-key
+//- /workflows/w.ts
+export const ops = ["data.users.get", "data.people.get"];
+//                                    ^^^^^^^^^^^^^^^^^ collection-op
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string(), zone: z.string().optional() } as const) } as const);
+`,
+  },
+  {
+    name: "defineResource imported under another name, and called as tsc compiles it to CommonJS, defines a type (A4)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@acme/alias";
+import { job } from "@acme/cjs";
+export const web = vm({ name: "web", bogus: 1 });
+//                                   ^^^^^ resource-fields
+export const j = job({ name: "j", bogus: 1 });
+//                                ^^^^^ resource-fields
+//- /node_modules/@acme/alias/package.json
+{ "name": "@acme/alias", "main": "index.js" }
+//- /node_modules/@acme/alias/index.js
+import { defineResource as define } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const vm = define({ vendor: "alias", type: "vm", schema: z.object({ name: z.string() }) });
+//- /node_modules/@acme/cjs/package.json
+{ "name": "@acme/cjs", "main": "dist/index.js" }
+//- /node_modules/@acme/cjs/dist/index.js
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.job = void 0;
+const workflows_1 = require("@sanoma-ai/workflows");
+const zod_1 = require("zod");
+exports.job = (0, workflows_1.defineResource)({ vendor: "cjs", type: "job", schema: zod_1.z.object({ name: zod_1.z.string() }) });
+`,
+  },
+  {
+    name: "a CommonJS module whose module.exports is a type is that type when required or imported by default (A4)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "cjs-b";
+import single from "cjs-single";
+export const x3 = vm({ name: "x", bogus: 1 });
+//                                ^^^^^ resource-fields
+export const x5 = single({ name: "x", bogus: 1 });
+//                                    ^^^^^ resource-fields
+//- /node_modules/cjs-b/package.json
+{ "name": "cjs-b", "main": "index.js" }
+//- /node_modules/cjs-b/index.js
+module.exports = { vm: require("./vm") };
+//- /node_modules/cjs-b/vm.js
+const { defineResource } = require("@sanoma-ai/workflows");
+const { z } = require("zod");
+module.exports = defineResource({ vendor: "cb", type: "vm", schema: z.object({ name: z.string() }) });
+//- /node_modules/cjs-single/package.json
+{ "name": "cjs-single", "main": "index.js" }
+//- /node_modules/cjs-single/index.js
+const { defineResource } = require("@sanoma-ai/workflows");
+const { z } = require("zod");
+module.exports = defineResource({ vendor: "cs", type: "one", schema: z.object({ name: z.string() }) });
+`,
+  },
+  {
+    name: "a package's imports (#name) are resolved as Node resolves them, patterns too (A4)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { d, e } from "p-imports";
+export const x = d({ bogus: 1 });
+//                   ^^^^^ resource-fields
+export const y = e({ bogus: 1 });
+//                   ^^^^^ resource-fields
+//- /node_modules/p-imports/package.json
+{ "name": "p-imports", "type": "module", "main": "index.js", "imports": { "#defs": "./lib/defs.js", "#more/*": { "import": "./lib/*.js" } } }
+//- /node_modules/p-imports/index.js
+export { d } from "#defs";
+export { e } from "#more/e";
+//- /node_modules/p-imports/lib/defs.js
+export const d = defineResource({ vendor: "p", type: "d", schema: z.object({}) });
+//- /node_modules/p-imports/lib/e.js
+export const e = defineResource({ vendor: "p", type: "e", schema: z.object({}) });
+`,
+  },
+  {
+    name: "a call without a desired object lacks every required field; a lock binding into any file with syntax errors is not an orphan; a copy of the bindings elsewhere in the lockfile does not move where problems land (A4, A6)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@x/cloud";
+export const a = vm();
+//           ^ resource-fields lacks the required field
+//           ^ lockfile bound as x.bucket
+//- /workflows/broken.ts
+export const w = (;
+//                ^ syntax-error workflows/broken.ts does not parse (Expression expected.)
+//- /sanoma.lock.json
+{ "previous": { "bindings": { "resources/infra.ts#a": { "type": "x.bucket", "object": "o:1" } } },
+  "version": 1, "bindings": {
+  "resources/infra.ts#a": { "type": "x.bucket", "object": "o:1" },
+//^^^^^^^^^^^^^^^^^^^^^^ lockfile bound as x.bucket
+  "workflows/broken.ts#w": { "type": "x.vm", "object": "o:2" }
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
+`,
+  },
+  {
+    name: "every required field given, optional ones left out or given (null where the schema allows it): nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm, bucket } from "@hooli/cloud";
+export const web = vm({ name: "web" });
+export const db = vm({ name: "db", zone: "eu-1", disk: null });
+export const files = bucket({ name: "files", public: true });
+${CLOUD_PACKAGE}`,
+  },
+  {
+    name: "a const that is not exported declares nothing: its desired object is not judged",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@hooli/cloud";
+const draft = vm({ nmae: "draft" });
+export const web = vm({ name: "web" });
+export const drafts = [draft];
+${CLOUD_PACKAGE}`,
+  },
+];

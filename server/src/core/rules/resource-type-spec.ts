@@ -4,7 +4,7 @@
  * a database is writable and not stateless.
  */
 import type { ResourceSpecFact } from "../facts.ts";
-import type { Rule } from "./rule.ts";
+import type { Rule, RuleCase } from "./rule.ts";
 
 export const rule: Rule = {
   id: "resource-type-spec",
@@ -67,3 +67,66 @@ function specProblems(spec: ResourceSpecFact) {
   }
   return out;
 }
+
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "a type's flags held in top-level consts are read as their values (A4: the definition rules and the contracts read the same flags)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /connectors/local.ts
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+const spec = { image: "ubuntu" };
+const sandbox = { image: "debian" };
+const OFF = false;
+const YES = true;
+export const box = defineResource({ vendor: "local", type: "box", title: "Box", schema: z.object({}), fields: {}, sandbox: spec });
+//                                                                                                                ^^^^^^^ resource-type-spec a sandbox type is writable
+export const box2 = defineResource({ vendor: "local", type: "box2", title: "Box", schema: z.object({}), fields: {}, sandbox });
+//                                                                                                                  ^^^^^^^ resource-type-spec a sandbox type is writable
+export const db = defineResource({ vendor: "local", type: "db", title: "DB", schema: z.object({}), fields: {}, database: OFF });
+export const none = defineResource({ vendor: "local", type: "none", title: "None", schema: z.object({}), fields: {}, vendorless: YES, writable: true });
+//                                                                                                                   ^^^^^^^^^^ resource-type-spec a vendorless type
+`,
+  },
+  {
+    name: "a vendorless type that hosts, and a database type that is not writable, are each said at their flag",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /connectors/local.ts
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const dir = defineResource({ vendor: "local", type: "dir", title: "Dir", schema: z.object({}), fields: {}, vendorless: true, host: true });
+//                                                                                                                ^^^^^^^^^^ resource-type-spec
+export const kv = defineResource({ vendor: "local", type: "kv", title: "KV", schema: z.object({}), fields: {}, database: { storeUrl: "url" } });
+//                                                                                                             ^^^^^^^^ resource-type-spec
+`,
+  },
+  {
+    name: "a writable sandbox type and a writable database type that keeps state: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /connectors/local.ts
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const box = defineResource({ vendor: "local", type: "box", title: "Box", schema: z.object({}), fields: {}, writable: true, sandbox: { image: "debian" } });
+export const pg = defineResource({ vendor: "local", type: "pg", title: "PG", schema: z.object({}), fields: {}, writable: true, database: { storeUrl: "url" } });
+`,
+  },
+  {
+    name: "flags written false are off: a type that is no sandbox and no database needs no writable, a vendorless one that neither writes nor hosts is fine",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /connectors/local.ts
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const note = defineResource({ vendor: "local", type: "note", title: "Note", schema: z.object({}), fields: {}, sandbox: false, database: false });
+export const tag = defineResource({ vendor: "local", type: "tag", title: "Tag", schema: z.object({}), fields: {}, vendorless: true });
+`,
+  },
+];

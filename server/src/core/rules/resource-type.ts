@@ -1,7 +1,8 @@
 /** `resource-type` (SPEC A5): a declaration's callee names a module that defines resource types, but no type there. */
 import { suggestion } from "../text.ts";
 import { declarationsOf } from "../analysis.ts";
-import type { Rule } from "./rule.ts";
+import type { Rule, RuleCase } from "./rule.ts";
+import { FRAMEWORK_PACKAGE } from "./case-packages.ts";
 
 export const rule: Rule = {
   id: "resource-type",
@@ -54,3 +55,132 @@ export const cloud = { vm };
     }
   },
 };
+
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "what is not a declaration says nothing — helpers, framework calls, unreadable modules, more than 8 hops",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { helper } from "./helpers";
+import { far } from "@x/far";
+import { gone } from "@x/not-installed";
+import { secret } from "@sanoma-ai/workflows/resources";
+export const a = helper({ anything: 1 });
+export const b = gone({ anything: 1 });
+export const c = far({ anything: 1 });
+export const d = secret("NOPE");
+//                      ^^^^^^ secret-bindings
+const local = helper({ x: 1 });
+export const e = local;
+//- /resources/helpers.ts
+export const helper = (x: unknown) => x;
+//- /node_modules/@x/far/package.json
+{ "name": "@x/far", "main": "h1.js" }
+//- /node_modules/@x/far/h1.js
+export * from "./h2.js";
+//- /node_modules/@x/far/h2.js
+export * from "./h3.js";
+//- /node_modules/@x/far/h3.js
+export * from "./h4.js";
+//- /node_modules/@x/far/h4.js
+export * from "./h5.js";
+//- /node_modules/@x/far/h5.js
+export * from "./h6.js";
+//- /node_modules/@x/far/h6.js
+export * from "./h7.js";
+//- /node_modules/@x/far/h7.js
+export * from "./h8.js";
+//- /node_modules/@x/far/h8.js
+export * from "./h9.js";
+//- /node_modules/@x/far/h9.js
+export * from "./h10.js";
+//- /node_modules/@x/far/h10.js
+import { defineResource } from "@sanoma-ai/workflows";
+export const far = defineResource({ vendor: "x", type: "far", title: "Far", schema: z.object({ name: z.string() }), fields: {}, writable: true });
+${FRAMEWORK_PACKAGE}`,
+  },
+  {
+    name: "a member or export this reading cannot see (a spread, an export * of a module that cannot be read) is unknown, not missing (A5)",
+    company: `
+//- /sanoma.config.ts
+export default { secrets: { bindings: { KEY: { env: "KEY" } } } };
+//- /resources/infra.ts
+import { fly } from "../conn/index";
+import { secret, vm } from "../lib/sanoma";
+export const a = fly.vm({ name: "a" });
+export const b = fly.machine({ name: "b", bogus: 1 });
+//                                        ^^^^^ resource-fields
+export const c = fly.nope({ name: "c" });
+//                   ^^^^ resource-type
+export const key = secret("KEY");
+export const web = vm({ name: "web" });
+//- /lib/sanoma.ts
+export * from "@sanoma-ai/workflows/resources";
+export * from "../conn/compute";
+//- /conn/index.ts
+import * as compute from "./compute";
+import { machine } from "./machine";
+export const fly = { ...compute, machine };
+export const other = { machine };
+//- /conn/compute.ts
+export const vm = defineResource({ vendor: "fly", type: "vm", schema: z.object({ name: z.string() }) });
+//- /conn/machine.ts
+export const machine = defineResource({ vendor: "fly", type: "machine", schema: z.object({ name: z.string() }) });
+//- /resources/more.ts
+import { other } from "../conn/index";
+export const d = other.vm({ name: "d" });
+//                     ^^ resource-type
+`,
+  },
+  {
+    name: "a type reached through members of members, a bracketed member or a parenthesized callee is a type (A4: a namespace import and a member, an object whose property is a type)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import * as conn from "../conn/index";
+import { fly, machine } from "../conn/index";
+export const a = conn.fly.machine({ name: "a", bogus: 1 });
+//                                             ^^^^^ resource-fields
+export const b = fly["machine"]({ name: "b", bogus: 1 });
+//                                           ^^^^^ resource-fields
+export const c = (machine)({ name: "c", bogus: 1 });
+//                                      ^^^^^ resource-fields
+export const d = (conn.fly as any).machine({ name: "d", bogus: 1 });
+//                                                      ^^^^^ resource-fields
+export const e = conn.fly.nope({ name: "e" });
+//                        ^^^^ resource-type
+export const f = conn.helpers.format({ name: "f" });
+export const g = conn.fly.machine.name({});
+//- /conn/index.ts
+import { machine } from "./machine";
+export { machine };
+export const fly = { machine };
+export const helpers = { format: (x: unknown) => x };
+//- /conn/machine.ts
+export const machine = defineResource({ vendor: "fly", type: "machine", schema: z.object({ name: z.string() }) });
+`,
+  },
+  {
+    name: "a module with syntax errors, or a package whose package.json is not JSON, is not said to lack a type (A5)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { cc } from "../conn/broken";
+import { vm } from "bad-pj";
+export const x = cc({ name: "x" });
+export const y = vm({ name: "y" });
+//- /conn/broken.ts
+export const aa = defineResource({ vendor: "c", type: "aa", schema: z.object({}) });
+export const bb = defineResource({ vendor: "c", type: "bb", schema: z.object({} );
+//- /node_modules/bad-pj/package.json
+{ "name": "bad-pj", "main": "lib.js", }
+//- /node_modules/bad-pj/index.js
+export const other = defineResource({ vendor: "b", type: "other", schema: z.object({}) });
+`,
+  },
+];

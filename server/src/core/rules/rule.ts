@@ -23,6 +23,23 @@ export interface RuleDoc {
   fix?: string;
 }
 
+/**
+ * One of a rule's test cases (oxc's pass and fail lists, in one): a company written inline in the
+ * fixture format (`//- /path` headers; every problem it must report drawn under its line,
+ * `//   ^^^ rule-id words of the message`), whose check reports exactly those, of every rule. A
+ * case that draws none of its rule's problems is one where the rule must stay silent. Each rule
+ * file exports its cases as a function (`export const cases = (): RuleCase[] => [...]`), apart
+ * from the rule object, so that no bundle carries their text; `test/rules/rule-cases.test.ts`
+ * runs them through the core, `sanoma-check`, the language server and the lint plugin's hosts.
+ */
+export interface RuleCase {
+  /** What the case shows, as a sentence: the test's name. */
+  name: string;
+  company: string;
+  /** Files written with CRLF line ends. */
+  crlf?: string[];
+}
+
 export interface ProblemInit {
   file: string;
   range: Range;

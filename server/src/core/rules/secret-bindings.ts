@@ -5,7 +5,7 @@
 import { didYouMean, suggestion } from "../text.ts";
 import type { Analysis } from "../analysis.ts";
 import type { SecretBindingFact } from "../facts.ts";
-import type { Rule } from "./rule.ts";
+import type { Rule, RuleCase } from "./rule.ts";
 import { loadFailure } from "../model.ts";
 
 export const rule: Rule = {
@@ -121,3 +121,136 @@ function bindingNames(a: Analysis): { set: Set<string>; key: string } | undefine
 function andList(items: string[]): string {
   return items.length <= 2 ? items.join(" and ") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
+
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "secret bindings after a spread or an unreadable computed name are still judged; those before it may be overridden, and any name may be bound (A7)",
+    company: `
+//- /sanoma.config.ts
+import { shared, KEY_NAME } from "./lib/secrets";
+export default {
+  secrets: {
+    bindings: {
+      EARLY: { host: true },
+      [KEY_NAME]: { env: "K" },
+      MIDDLE: { host: true },
+      ...shared,
+      PUSH: { host: true },
+//    ^^^^ secret-bindings
+      A: { env: "SAME", host: true },
+//    ^ secret-bindings
+      B: { env: "SAME", host: true },
+//    ^ secret-bindings
+    },
+  },
+};
+//- /lib/secrets.ts
+export const shared = {};
+export const KEY_NAME = "K";
+//- /resources/infra.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const k = secret("WHATEVER_THE_SPREAD_HOLDS");
+`,
+  },
+  {
+    name: "a config read through top-level consts, with shorthand and computed binding names (A3, A7)",
+    company: `
+//- /sanoma.config.ts
+import { defineConfig } from "@sanoma-ai/workflows";
+const CLOUD_KEY = { env: "CLOUD_KEY" };
+const bindings = { CLOUD_KEY, ["SIGNING"]: { bootstrap: true }, PUSH: { host: true } };
+//                                                              ^^^^ secret-bindings
+const config = defineConfig({ name: "acme", secrets: { bindings } });
+export default config;
+//- /resources/infra.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const k = secret("CLOUD_KEY");
+export const s = secret("SIGNING");
+export const m = secret("MISSING");
+//                      ^^^^^^^^^ secret-bindings
+`,
+  },
+  {
+    name: "a binding name computed from anything but a literal makes the bindings unknown: no call is said to lack one",
+    company: `
+//- /sanoma.config.ts
+const NAME = process.env.N!;
+export default { secrets: { bindings: { [NAME]: { env: "X" } } } };
+//- /resources/infra.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const m = secret("ANYTHING");
+`,
+  },
+  {
+    name: "collection() and secret() on a framework namespace count, secret() on any namespace too (A7: wherever it was imported from); a local that shadows the import does not (A7, A8)",
+    company: `
+//- /sanoma.config.ts
+export default { secrets: { bindings: { TOKEN: { env: "TOKEN" } } } };
+//- /resources/data.ts
+import * as d from "@sanoma-ai/workflows/data";
+export const orders = d.collection({ key: "sku", fields: { id: "string" } });
+//                                        ^^^^^ collection-key
+//- /resources/infra.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+import * as res from "@sanoma-ai/workflows/resources";
+export const k = secret("TOKEN");
+export const n = res.secret("MISSING_NS");
+//                          ^^^^^^^^^^^^ secret-bindings
+export const hooks = [1].map(() => { const secret = (x: string) => x; return secret("not-a-secret"); });
+export const more = (secret: (x: string) => string) => secret("param");
+export const last = secret("MISSING");
+//                         ^^^^^^^^^ secret-bindings
+//- /resources/more.ts
+import * as helpers from "../lib/helpers";
+export const viaHelpers = helpers.secret("MISSING_HELPER");
+//                                       ^^^^^^^^^^^^^^^^ secret-bindings
+export const other = helpers.collection({ key: "id", fields: { id: "string" } });
+//- /lib/helpers.ts
+export { secret } from "@sanoma-ai/workflows/resources";
+export const collection = (x: unknown) => x;
+//- /workflows/w.ts
+import * as data from "@sanoma-ai/workflows/data";
+export const cache = data.collection({ key: "id", fields: { id: "string" } });
+//                   ^^^^^^^^^^^^^^^ collection-file
+export async function w(ctx: any) { await ctx.call("data.orders.get", {}); }
+`,
+  },
+  {
+    name: "secret bindings: a name written twice is one binding, the last; env: null or undefined is no env (A7)",
+    company: `
+//- /sanoma.config.ts
+export default { secrets: { bindings: { A: { env: "X", host: true }, A: { env: "X", host: true }, D: { bootstrap: true, host: true, env: undefined }, N: { env: null, host: true } } } };
+//                                                                                                ^ secret-bindings
+//                                                                                                                                                    ^ secret-bindings
+`,
+  },
+  {
+    name: "a data file that does not parse calls no secret(): nothing is said of its calls while the config's bindings are still judged (A11)",
+    company: `
+//- /sanoma.config.ts
+export default { secrets: { bindings: { PUSH: { host: true } } } };
+//                                      ^^^^ secret-bindings
+//- /resources/infra.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const key = secret("NOT_BOUND") +;
+//                                      ^ syntax-error
+//- /resources/ok.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const key = secret("ALSO_NOT_BOUND");
+//                        ^^^^^^^^^^^^^^^^ secret-bindings
+`,
+  },
+  {
+    name: "every secret() bound, each host variable given once: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default { secrets: { bindings: { A: { env: "A", host: true }, B: { env: "B", host: true }, C: { bootstrap: true } } } };
+//- /resources/infra.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const a = secret("A");
+export const b = secret("B");
+export const c = secret("C");
+`,
+  },
+];

@@ -5,7 +5,8 @@
  * `loadFailure`), while its import sites and operation references are still judged.
  */
 import { loadFailure } from "../model.ts";
-import type { Rule } from "./rule.ts";
+import type { Rule, RuleCase } from "./rule.ts";
+import { CLOUD_PACKAGE } from "./case-packages.ts";
 
 export const rule: Rule = {
   id: "syntax-error",
@@ -50,3 +51,102 @@ exports.vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", schema: 
     report({ file: file.path, range: failure.range, message: `${file.rel} does not parse (${failure.message}): Sanoma cannot load it` });
   },
 };
+
+/** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
+export const cases = (): RuleCase[] => [
+  {
+    name: "a data file whose declaration lost its `})` is one syntax-error; nothing it declares is judged, its imports are (A11, the flood of `const is not a field`)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm, trigger } from "@hooli/cloud";
+import { secret } from "@sanoma-ai/workflows";
+//                     ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+import { nightly } from "../workflows/nightly";
+//                      ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+export const bad = vm({ nmae: "bad" });
+export const web = vm({ name: "web", zone: "eu-1"
+  export const wake = trigger({ path: "/wake" });
+//^^^^^^ syntax-error resources/infra.ts does not parse (',' expected.): Sanoma cannot load it
+export const db = vm({ name: "db" });
+export const key = secret("NOPE");
+//- /resources/events.ts
+import { trigger } from "@hooli/cloud";
+export const other = trigger({ path: "/other" });
+//           ^^^^^ lockfile bound as cloud.vm
+//- /workflows/nightly.ts
+export const nightly = async (ctx: any) => ctx.call("data.nope.get", {});
+//                                                  ^^^^^^^^^^^^^^^ collection-op
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#gone": { "type": "cloud.vm", "object": "cloud:vm/1" },
+  "resources/events.ts#other": { "type": "cloud.vm", "object": "cloud:vm/2" }
+//^^^^^^^^^^^^^^^^^^^^^^^^^^^ lockfile bound as cloud.vm
+} }
+${CLOUD_PACKAGE}`,
+  },
+  {
+    name: "a workflow source that does not parse is a syntax-error; its imports and operation ids are still judged (A11)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /apps/a/workflows/w.ts
+import { x } from "../../b/lib/x";
+//                ^^^^^^^^^^^^^^^ no-cross-app-import
+export const w = async (ctx: any) => {
+  await ctx.call("data.nope.get", {});
+//               ^^^^^^^^^^^^^^^ collection-op
+  ctx.
+  };
+//^ syntax-error Identifier expected
+//- /apps/b/lib/x.ts
+export const x = 1;
+`,
+  },
+  {
+    name: "a library, a scenario, a test or a declaration file that does not parse is not ours to report (A11: the framework does not load them)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /lib/util.ts
+export const a = (;
+//- /scenarios/s.ts
+export const s = {;
+//- /workflows/w.test.ts
+test("x", () => {;
+//- /resources/types.d.ts
+declare const x: ;
+//- /connectors/c.ts
+export const c = [;
+`,
+  },
+  {
+    name: "a config that does not parse binds nothing that can be known: neither its bindings nor any secret() call is judged (A11)",
+    company: `
+//- /sanoma.config.ts
+export default {
+  secrets: { bindings: { PUSH: { host: true }, A: { env: "X", host: true }, B: { env: "X", host: true } } },
+  name: "x"
+  more: 1,
+//^^^^ syntax-error sanoma.config.ts does not parse (',' expected.)
+};
+//- /resources/infra.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const key = secret("NOT_BOUND");
+`,
+  },
+  {
+    name: "files in newer syntax parse: satisfies, optional chaining, private fields, generics, using: nothing to say",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@hooli/cloud";
+export const web = vm({ name: "web" } satisfies { name: string });
+//- /workflows/w.ts
+class Box<T> { #v?: T; get(): T | undefined { return this.#v ?? undefined; } }
+export const w = async (ctx: any) => { await using r = ctx?.open?.(); return new Box<number>().get() ?? r?.x; };
+${CLOUD_PACKAGE}`,
+  },
+];

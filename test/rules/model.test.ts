@@ -1,0 +1,277 @@
+/**
+ * The company model's edge cases that a case's markers cannot say: roots found (or not) inside
+ * `node_modules`, what a walk reads, listing a folder, links and byte order marks on disk, a pnpm
+ * layout of links, the type each declaration resolves to, package `exports` patterns, a problem's
+ * exact message, fixes and related places. The rules' own cases (each rule file's `cases`) and the
+ * model's (`model-cases.ts`) are run by `rule-cases.test.ts`; the tests here that need one of those
+ * companies take it from there by name.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { diffExpected, parseFixture, removeFixture, writeFixture } from "../support/fixture.ts";
+import { checkDir, toFound } from "../support/check.ts";
+import { Workspace } from "../../server/src/core/workspace.ts";
+import { nodeFileSystem } from "../../server/src/node/fs.ts";
+import { runSteps } from "../../server/src/core/steps.ts";
+import { findCompanyRoot } from "../../server/src/core/company.ts";
+import { walkReads } from "../../server/src/core/model.ts";
+import { readFacts } from "../../server/src/core/facts.ts";
+import { exportsTarget } from "../../server/src/core/connectors.ts";
+import { caseNamed } from "../support/rule-cases.ts";
+import { cases as resourceFieldsCases } from "../../server/src/core/rules/resource-fields.ts";
+import { cases as collectionOpCases } from "../../server/src/core/rules/collection-op.ts";
+import { join } from "node:path";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+
+test("model: a company is found for no path inside node_modules, even a package holding its own config (A1)", () => {
+  const configs = new Set(["/w", "/w/node_modules/tmpl"]);
+  const has = (d: string) => configs.has(d);
+  assert.equal(findCompanyRoot("/w/node_modules/tmpl/workflows/a.ts", has), undefined);
+  assert.equal(findCompanyRoot("/w/node_modules/tmpl", has, true), undefined);
+  assert.equal(findCompanyRoot("/w/workflows/a.ts", has), "/w");
+});
+
+test("model: no company is discovered from a folder inside node_modules, though a package there holds a config (A1)", () => {
+  const dir = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /node_modules/tmpl/sanoma.config.ts
+export default {};
+//- /node_modules/tmpl/workflows/a.ts
+export const a = 1;
+`);
+  try {
+    const ws = new Workspace(nodeFileSystem);
+    for (const start of ["node_modules", "node_modules/tmpl", "node_modules/tmpl/workflows"]) assert.deepEqual(ws.discoverRoots([join(dir, start)]), [], start);
+    assert.deepEqual(ws.discoverRoots([dir]), [dir]);
+  } finally { removeFixture(dir); }
+});
+
+test("model: a call whose name is written with escapes is read, once, from the syntax tree", () => {
+  const facts = readFacts("/co/resources/data.ts", `import { collection } from "@sanoma-ai/workflows/data";
+export const users = c\\u006fll\\u0065ction({ key: "id", fields: { id: "string" } });
+const r = r\\u0065q\\u0075ire("../x"), s = [...require(("../y"))];
+`);
+  assert.equal(facts.collections.length, 1);
+  assert.deepEqual(facts.imports.map((i) => i.specifier), ["@sanoma-ai/workflows/data", "../x", "../y"]);
+});
+
+test("model: what a company's walk reads, asked of one path (A3): code files and the root's lockfile, under no skipped folder", () => {
+  const reads = (rel: string, exclude?: string[]) => walkReads("/w", `/w/${rel}`, { exclude });
+  assert.ok(reads("workflows/a.ts") && reads("apps/b/lib/x.mjs") && reads("sanoma.lock.json") && reads(".eslintrc.js"));
+  assert.ok(!reads("workflows/.draft/a.ts"), "a dot folder");
+  assert.ok(!reads("lib/node_modules/p/index.js"), "node_modules");
+  assert.ok(!reads("notes.md") && !reads("apps/b/sanoma.lock.json") && !reads("package.json"), "no code file, or a lockfile off the root");
+  assert.ok(!reads("generated/x.ts", ["generated"]) && !reads("apps/b/gen/x.ts", ["apps/b/gen"]) && reads("apps/b/gen/x.ts", ["gen/x"]), "excluded by name or by path");
+  assert.ok(!walkReads("/w", "/elsewhere/a.ts"), "outside the company");
+});
+
+test("model: an import that takes helpers or `collection` from the wrong module is one problem at its specifier, naming each helper once", () => {
+  const dir = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { sanoma, secret, secret as s2, defineResource } from "@sanoma-ai/workflows";
+import {
+  secret as s3,
+} from "@sanoma-ai/workflows/runtime";
+//- /resources/data.ts
+import { collection, collection as c2 } from "@sanoma-ai/workflows";
+`);
+  try {
+    const ws = new Workspace(nodeFileSystem);
+    const [root] = ws.discoverRoots([dir]);
+    ws.loadCompany(root);
+    const seen = ws.check(root).problems
+      .filter((p) => p.rule === "data-file-imports" || p.rule === "collection-import")
+      .map((p) => `${p.file.slice(root.length + 1)}:${p.range.start.line + 1}:${p.range.start.character + 1} ${p.rule} ${p.message}`)
+      .sort();
+    assert.deepEqual(seen, [
+      'resources/data.ts:1:46 collection-import `collection` comes from "@sanoma-ai/workflows/data", not "@sanoma-ai/workflows"',
+      'resources/infra.ts:1:62 data-file-imports A data file takes `sanoma` and `secret` from "@sanoma-ai/workflows/resources", not "@sanoma-ai/workflows"',
+      'resources/infra.ts:4:8 data-file-imports A data file takes `secret` from "@sanoma-ai/workflows/resources", not "@sanoma-ai/workflows/runtime"',
+    ]);
+  } finally { removeFixture(dir); }
+});
+
+/** The resolved type of each declaration of a fixture company: proves a silent declaration was understood, not skipped. */
+function typesOf(fixture: string): Record<string, string | undefined> {
+  const dir = writeFixture(fixture);
+  try {
+    const ws = new Workspace(nodeFileSystem);
+    const [root] = ws.discoverRoots([dir]);
+    ws.loadCompany(root);
+    return Object.fromEntries(ws.check(root).analysis.declarations.map((d) => [d.fact.exportName, d.type?.id]));
+  } finally { removeFixture(dir); }
+}
+
+const THROUGH_EVERY_FORM = caseNamed(resourceFieldsCases(), "resource types through aliases, namespaces, objects, export *, CommonJS and package exports conditions");
+
+test("model: resource types through aliases, namespaces, objects, export *, CommonJS and package exports conditions", () => {
+  assert.deepEqual(typesOf(THROUGH_EVERY_FORM), { a: "x.vm", b: "x.vm", c: "x.vm", d: "x.queue", e: "x.queue", f: "x.db", g: "x.sub", h: "x.deep", i: undefined });
+});
+
+test("model: a link to a folder of the company is not followed: each file is read by its own path, with its own role (res-alias -> resources hid resources/data.ts)", () => {
+  const fx = parseFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.orders.get", {});
+`);
+  const dir = writeFixture(fx);
+  try {
+    // Named to come first in the walk's order, as the reviewer's did.
+    symlinkSync("resources", join(dir, "a-alias"));
+    symlinkSync("../resources", join(dir, "workflows", "res"));
+    assert.deepEqual(checkDir(dir).map((p) => `${p.file} ${p.rule}`), []);
+    const ws = new Workspace(nodeFileSystem);
+    assert.ok(ws.reads(dir, join(dir, "resources/data.ts")));
+    assert.ok(!ws.reads(dir, join(dir, "a-alias/data.ts")), "a path through the link is not the company's");
+    assert.ok(ws.reads(dir, join(dir, "workflows/new/x.ts")), "a folder not on disk yet: judged by its path");
+  } finally { removeFixture(dir); }
+});
+
+test("model: a file saved with a byte order mark is read without it: its first line's columns are the editor's", () => {
+  const fx = parseFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/a.ts
+export const a = (ctx: any) => ctx.call("data.nope.get", {});
+`);
+  const dir = writeFixture(fx);
+  try {
+    const file = join(dir, "workflows/a.ts");
+    writeFileSync(file, "\uFEFF" + readFileSync(file, "utf8"));
+    const found = checkDir(dir).filter((p) => p.rule === "collection-op");
+    assert.deepEqual(found.map((p) => [p.range.start.line, p.range.start.character, p.range.end.character]), [[0, 40, 55]]);
+  } finally { removeFixture(dir); }
+});
+
+test("model: a type mismatch carries its fix at both places it is said: the binding and the declaration, each editing the lockfile's type", () => {
+  const fx = parseFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/ok.ts
+import { box } from "@x/cloud";
+export const bin = box({ name: "bin" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/ok.ts#bin": { "type": "x.vm", "object": "o:3" }
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const box = defineResource({ vendor: "x", type: "box", schema: z.object({ name: z.string() }) });
+`);
+  const dir = writeFixture(fx);
+  try {
+    const mismatch = checkDir(dir).filter((p) => p.rule === "lockfile");
+    assert.deepEqual(mismatch.map((p) => p.file.slice(dir.length + 1)).sort(), ["resources/ok.ts", "sanoma.lock.json"]);
+    for (const p of mismatch) {
+      assert.equal(p.fixes?.length, 1, p.file);
+      const edit = p.fixes![0].edits[0];
+      assert.deepEqual([p.fixes![0].title, edit.file, edit.newText, edit.range.start.line], [`Change to "x.box"`, join(dir, "sanoma.lock.json"), `"x.box"`, 1], p.file);
+    }
+  } finally { removeFixture(dir); }
+});
+
+test("model: a pnpm install: a package's own dependencies are found beside its real folder, as Node finds them (A4)", () => {
+  const fx = parseFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@acme/cloud";
+export const web = vm({ name: "web", bogus: 1 });
+//                                   ^^^^^ resource-fields
+//- /node_modules/.pnpm/@acme+cloud@1.0.0/node_modules/@acme/cloud/package.json
+{ "name": "@acme/cloud", "main": "index.js" }
+//- /node_modules/.pnpm/@acme+cloud@1.0.0/node_modules/@acme/cloud/index.js
+export { vm } from "@acme/cloud-core";
+//- /node_modules/.pnpm/@acme+cloud-core@1.0.0/node_modules/@acme/cloud-core/package.json
+{ "name": "@acme/cloud-core", "main": "index.js" }
+//- /node_modules/.pnpm/@acme+cloud-core@1.0.0/node_modules/@acme/cloud-core/index.js
+export const vm = defineResource({ vendor: "cloud", type: "vm", schema: z.object({ name: z.string() }) });
+`);
+  const dir = writeFixture(fx);
+  try {
+    mkdirSync(join(dir, "node_modules/@acme"));
+    symlinkSync("../.pnpm/@acme+cloud@1.0.0/node_modules/@acme/cloud", join(dir, "node_modules/@acme/cloud"));
+    symlinkSync("../../../@acme+cloud-core@1.0.0/node_modules/@acme/cloud-core", join(dir, "node_modules/.pnpm/@acme+cloud@1.0.0/node_modules/@acme/cloud-core"));
+    assert.equal(diffExpected(fx.expected, toFound(dir, checkDir(dir))), "");
+  } finally { removeFixture(dir); }
+});
+
+test("model: a package's exports patterns: the most specific one wins, as in Node, not the first written (A4)", () => {
+  assert.equal(exportsTarget({ "./*": "./wrong/*.js", "./types/*": "./src/*.js" }, "./types/c"), "./src/c.js");
+  assert.equal(exportsTarget({ "./types/*": "./src/*.js", "./*": "./wrong/*.js" }, "./types/c"), "./src/c.js");
+  assert.equal(exportsTarget({ "./*": "./all/*.js" }, "./x/y"), "./all/x/y.js");
+  assert.equal(exportsTarget({ "./a/*.js": "./long/*.js", "./a/*": "./short/*" }, "./a/b.js"), "./long/b.js");
+  assert.equal(exportsTarget({ "./types/*": "./src/*.js" }, "./other"), undefined);
+});
+
+test("model: a type is followed up to 8 hops (each import or re-export into another module is one), not 9", () => {
+  const chain = (modules: number) => {
+    let fx = `//- /sanoma.config.ts\nexport default {};\n//- /resources/r.ts\nimport { far } from "@x/far";\nexport const c = far({ name: "x" });\n//- /node_modules/@x/far/package.json\n{ "name": "@x/far", "main": "h1.js" }\n`;
+    for (let i = 1; i < modules; i++) fx += `//- /node_modules/@x/far/h${i}.js\nexport * from "./h${i + 1}.js";\n`;
+    return fx + `//- /node_modules/@x/far/h${modules}.js\nexport const far = defineResource({ vendor: "x", type: "far", schema: z.object({ name: z.string() }) });\n`;
+  };
+  assert.deepEqual(typesOf(chain(8)), { c: "x.far" }, "r.ts → h1 → … → h8: 8 hops");
+  assert.deepEqual(typesOf(chain(9)), {}, "9 hops: not known, so no declaration");
+});
+
+test("model: listing the files under one folder finds what the walk from the root finds there, and nothing in folders the walk skips", () => {
+  const dir = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {} }
+//- /workflows/a.ts
+export const a = 1;
+//- /workflows/deep/b.ts
+export const b = 1;
+//- /workflows/deep/notes.md
+not code
+//- /apps/web/lib/c.ts
+export const c = 1;
+//- /apps/web/generated/d.ts
+export const d = 1;
+//- /apps/inner/sanoma.config.ts
+export default {};
+//- /apps/inner/workflows/e.ts
+export const e = 1;
+//- /node_modules/pkg/index.js
+module.exports = {};
+//- /.cache/f.ts
+export const f = 1;
+//- /lib/.hidden/g.ts
+export const g = 1;
+`);
+  try {
+    const ws = new Workspace(nodeFileSystem, { exclude: ["generated"] });
+    const all = ws.listFiles(dir);
+    assert.ok(all.some((f) => f.endsWith("/c.ts")) && !all.some((f) => /\/(d|e|f|g)\.ts$|index\.js$/.test(f)), all.join("\n"));
+    const under = (rel: string) => runSteps(ws.listFilesSteps(dir, join(dir, rel))).sort();
+    for (const rel of ["workflows", "workflows/deep", "apps", "apps/web", "apps/web/lib", "apps/web/generated", "apps/inner", "apps/inner/workflows", "node_modules", "node_modules/pkg", ".cache", "lib/.hidden", "missing"]) {
+      assert.deepEqual(under(rel), all.filter((f) => f.startsWith(join(dir, rel) + "/")).sort(), rel);
+    }
+    assert.deepEqual(under("workflows/deep").map((f) => f.slice(dir.length)), ["/workflows/deep/b.ts"]);
+  } finally { removeFixture(dir); }
+});
+
+test("model: an operation id naming a collection by the export that declares it (another name) suggests the collection's name, in its message, its related place and its certain fix", () => {
+  const fixture = caseNamed(collectionOpCases(), "an operation id naming a collection by the export that declares it (another name) suggests the collection's name");
+  const dir = writeFixture(fixture);
+  try {
+    const problems = checkDir(dir).filter((p) => p.rule === "collection-op");
+    const people = problems.find((p) => p.message.includes("`people`"))!;
+    assert.deepEqual(people.fixes?.map((f) => [f.title, f.preferred, f.edits.map((e) => e.newText)]), [["Change to data.contacts.get", true, ["data.contacts.get"]]]);
+    assert.deepEqual(people.related?.map((r) => [r.file.slice(dir.length), r.range.start.line, r.message]), [["/resources/data.ts", 1, "`contacts` is declared here, exported as `people`"]]);
+    // An export of a scope the file cannot see is no suggestion.
+    const leads = problems.find((p) => p.message.includes("`leads`"))!;
+    assert.equal(leads.message, "No collection `leads` in data.leads.get");
+    assert.equal(leads.fixes, undefined);
+  } finally { removeFixture(dir); }
+});
