@@ -3,6 +3,7 @@
  * Architecture invariant: nothing under `core/` imports `vscode`, `vscode-languageserver`, `fs`,
  * `child_process` or reads `process`; IO reaches it through `FileSystem`, protocols never.
  */
+import type { RuleId } from "./rules/ids.ts";
 
 /** A zero-based line and UTF-16 character, as LSP counts them. */
 export interface Position { line: number; character: number }
@@ -10,13 +11,8 @@ export interface Range { start: Position; end: Position }
 
 export type Severity = "error" | "warning" | "info" | "hint";
 
-/** The rule ids of SPEC B1. */
-export type RuleId =
-  | "resource-type" | "resource-fields" | "resource-type-spec" | "one-wakeup" | "one-sandbox"
-  | "lockfile" | "secret-bindings"
-  | "collection-op" | "collection-file" | "collection-import" | "collection-name" | "collection-key" | "collection-scope"
-  | "no-cross-app-import" | "no-app-import-from-root" | "no-import-outside-company" | "data-file-imports"
-  | "syntax-error";
+/** The rule ids of SPEC B1, written once in `rules/ids.ts` (a module with no imports). */
+export type { RuleId };
 
 export interface Location { file: string; range: Range }
 export interface RelatedInfo extends Location { message: string }

@@ -5,8 +5,6 @@
  * setting in package.json (made by `scripts/rules-setting.ts`), the tests. A module with no
  * imports, so that any bundle can take the ids without the rules.
  */
-import type { RuleId as TypesRuleId } from "../types.ts";
-
 export const RULE_IDS = [
   "resource-type", "resource-fields", "resource-type-spec", "one-wakeup", "one-sandbox",
   "lockfile", "secret-bindings",
@@ -23,8 +21,3 @@ export const IMPORT_RULE_IDS = [
 ] as const satisfies readonly RuleId[];
 
 export type ImportRuleId = (typeof IMPORT_RULE_IDS)[number];
-
-// `types.ts` spells the same union for the core's vocabulary; the compiler holds the two equal.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Holds<T extends true> = T;
-export type IdsAreTheCoresIds = Holds<Same<RuleId, TypesRuleId>>;
