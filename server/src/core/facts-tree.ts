@@ -9,6 +9,7 @@ import ts from "typescript";
 import type { ConfigFact, FileFacts, ImportedName, Ref, SecretBindingFact, DesiredKey, DeclarationFact, SyntaxVerdict } from "./fact-types.ts";
 import { readCalls } from "./facts-calls.ts";
 import { specReader } from "./facts-specs.ts";
+import { internAll } from "./intern.ts";
 import { LineMap } from "./text.ts";
 import { hasModifier, literalTruth, PARSE_OPTIONS, prop, scriptKind, unwrap } from "./ts-nodes.ts";
 import type { Range } from "./types.ts";
@@ -347,5 +348,6 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
   for (const { local, exported } of exportedByName) readDeclaration(exported, local.init, local.statement);
 
   readCalls({ sf, text, r, facts, specifierNodes, nameText, constsByName, addImport, exportedByName, specOfCall });
-  return facts;
+  // What is kept of the text's strings stands alone: the text itself can go (intern.ts).
+  return internAll(facts);
 }

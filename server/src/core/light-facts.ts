@@ -5,6 +5,7 @@
 import type { CollectionFact, ConfigFact, DeclarationFact, FileFacts, ImportFact, OpRefFact, ResourceSpecFact, SecretCallFact, SyntaxVerdict, WorkflowFact } from "./fact-types.ts";
 import { parseOpId } from "./fact-types.ts";
 import { readFacts, syntaxVerdict } from "./facts-tree.ts";
+import { intern } from "./intern.ts";
 import { scannable, scanText, type Span, type TextSite, type TextString } from "./scan.ts";
 import { LineMap } from "./text.ts";
 import type { Range } from "./types.ts";
@@ -91,13 +92,14 @@ class LightFacts implements FileFacts {
   constructor(private readonly fileName: string, text: string, sites: TextSite[], strings: TextString[], private readonly reread?: LightReading) {
     const lines = new LineMap(text);
     const range = (s: Span): Range => lines.range(s.range[0], s.range[1]);
-    this.imports = sites.map((site) => ({ specifier: site.specifier, range: range(site.specifierRange), names: site.names.map((n) => ({ imported: n.imported, range: range(n.range) })) }));
+    // Strings interned: a slice of the text would keep the whole text (intern.ts).
+    this.imports = sites.map((site) => ({ specifier: intern(site.specifier), range: range(site.specifierRange), names: site.names.map((n) => ({ imported: intern(n.imported), range: range(n.range) })) }));
     if (strings.length > 0) {
       const specifiers = new Set(sites.map((site) => site.specifierRange.range[0]));
       const opRefs: OpRefFact[] = [];
       for (const s of strings) {
         const op = specifiers.has(s.range[0]) ? undefined : parseOpId(s.value);
-        if (op) opRefs.push({ collection: op.collection, op: op.op, range: lines.range(s.range[0], s.range[1]) });
+        if (op) opRefs.push({ collection: intern(op.collection), op: intern(op.op), range: lines.range(s.range[0], s.range[1]) });
       }
       if (opRefs.length > 0) this.opRefs = opRefs;
     }
