@@ -24,7 +24,7 @@ test("intern: equal strings give one copy; internAll keeps a fact's value equal,
   const a = "x".repeat(20) + "y";
   const b = ("z" + a).slice(1);
   assert.equal(intern(a), intern(b));
-  const fact = { name: b, list: [b, 1, { deep: b }], map: new Map([[b, { source: b }], ["k", "v"]]) };
+  const fact = { name: b, list: [b, 1, { deep: b }], map: new Map<string, unknown>([[b, { source: b }], ["k", "v"]]) };
   const copy = structuredClone(fact);
   assert.deepEqual(internAll(fact), copy);
   assert.deepEqual([...fact.map.keys()], [a, "k"]);
