@@ -19,6 +19,14 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 
+/**
+ * Node's options for the server: V8's young generation capped at 4 MB a semi-space (16 by
+ * default). The server keeps every file's facts, so V8 grows the young generation to its
+ * largest while indexing: about 25 MB of RSS for an index a few percent slower (issue 23;
+ * docs/bench.md). Other clients can start the server the same way (docs/settings.md).
+ */
+export const SERVER_NODE_ARGS = ["--max-semi-space-size=4"];
+
 /** The state the user sees; `failed` holds why. */
 export type ServerState =
   | { kind: "starting" }
@@ -70,8 +78,8 @@ export class ServerHost implements vscode.Disposable {
       return;
     }
     const serverOptions: ServerOptions = {
-      run: { module, transport: TransportKind.ipc },
-      debug: { module, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6019"] } },
+      run: { module, transport: TransportKind.ipc, options: { execArgv: SERVER_NODE_ARGS } },
+      debug: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_ARGS, "--nolazy", "--inspect=6019"] } },
     };
     const storage = context.storageUri ?? context.globalStorageUri;
     const clientOptions: LanguageClientOptions = {

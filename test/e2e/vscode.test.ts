@@ -537,6 +537,8 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
   step("the language server comes back after it dies, and after a restart from the palette", async () => {
     const pids = serverPids();
     assert.equal(pids.length, 1, `one language server runs (${pids.join(", ")})`);
+    const args = readFileSync(`/proc/${pids[0]}/cmdline`, "utf8").split("\0");
+    assert.ok(args.includes("--max-semi-space-size=4"), `the server runs with its young generation capped (client/src/server.ts): ${args.join(" ")}`);
     process.kill(pids[0]!, "SIGKILL");
     await waitFor("a new language server", async () => serverPids().some((p) => p !== pids[0]));
     await waitForStatus(/, (ready|indexing)$/);

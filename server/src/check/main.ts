@@ -3,6 +3,7 @@
  * stdout is written at the end, in one piece; what goes to stderr is written at once until the
  * first stdout text is waiting, then queued after it, so the summary comes last on a terminal.
  */
+import "../node/young-generation.ts";
 import { nodeFileSystem } from "../node/fs.ts";
 import { runCheck } from "./cli.ts";
 import { writeIfUnchanged } from "./write.ts";
