@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { test } from "node:test";
-import { readFacts, readFactsLightly, textAwaitingSyntax, type FileFacts, type ImportFact } from "../../server/src/core/facts.ts";
+import { readFacts, readFactsLightly, textAwaitingSyntax, workflowsRead, type FileFacts, type ImportFact } from "../../server/src/core/facts.ts";
 import { Workspace } from "../../server/src/core/workspace.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
 import type { Problem } from "../../server/src/core/types.ts";
@@ -105,7 +105,7 @@ test("light facts: a whole check says the same with and without them", () => {
   }
 });
 
-test("light facts let their text go: at once when nothing asks if it parses, else once a verdict is known; read again for the tree, the same facts", () => {
+test("light facts let their text go: at once when nothing asks if it parses, else once a verdict is known; read again for the workflows (only they kept) and for the tree, the same facts", () => {
   const text = `import { a } from "./a";\nexport const w = async (ctx: any) => ctx.call("data.orders.get", a);\nexport const n = 1;\n`;
   const full = readFacts("/co/workflows/w.ts", text);
   for (const syntaxAsked of [false, true]) {
@@ -116,8 +116,14 @@ test("light facts let their text go: at once when nothing asks if it parses, els
     assert.equal(light.syntaxErrors, 0);
     assert.equal(textAwaitingSyntax(light), undefined, "let go once the verdict is known");
     assert.equal(reads, syntaxAsked ? 0 : 1, "the verdict parsed the text kept, or one read again");
+    assert.equal(workflowsRead(light), false);
+    assert.deepEqual(light.workflows, full.workflows);
+    assert.equal(workflowsRead(light), true);
+    assert.equal(reads, syntaxAsked ? 1 : 2, "read again for the workflows, of which only they are kept");
+    void light.workflows;
+    assert.equal(reads, syntaxAsked ? 1 : 2, "the workflows are kept");
     assert.deepEqual(fields(light), fields(full));
-    assert.equal(reads, syntaxAsked ? 1 : 2, "read again once for the tree");
+    assert.equal(reads, syntaxAsked ? 2 : 3, "read again once for the rest of the tree");
   }
   // A file gone before its tree is read: an empty text's facts, until its removal reaches the index.
   const gone = readFactsLightly("/co/workflows/w.ts", text, { text: () => undefined, syntaxAsked: false });

@@ -53,12 +53,12 @@ export interface LightReading {
 }
 
 /**
- * Whether the facts only a syntax tree gives (exports, declarations, workflows, …) are read yet:
- * false for a file read lightly whose tree nothing has asked for. (The server reads the workflows
- * of such files ahead of a symbol search, and says how many it read.)
+ * Whether a file's workflows are read yet: false for a file read lightly whose tree nothing has
+ * asked for. (The server reads the workflows of such files ahead of a symbol search, and says how
+ * many it read.)
  */
-export function treeRead(facts: FileFacts): boolean {
-  return !(facts instanceof LightFacts) || facts.treeRead;
+export function workflowsRead(facts: FileFacts): boolean {
+  return !(facts instanceof LightFacts) || facts.workflowsKnown;
 }
 
 /**
@@ -86,6 +86,8 @@ class LightFacts implements FileFacts {
   readonly secretCalls: SecretCallFact[] = NONE;
   private text: string | undefined;
   private tree: FileFacts | undefined;
+  /** The workflows, read from a tree that was not kept (see `workflows`). */
+  private workflowsOnly: WorkflowFact[] | undefined;
   private verdict: SyntaxVerdict | undefined;
 
   /** `strings`: the text's string literals starting with `data.`, in order. `reread`: how to let the text go (none: it is kept until the tree is read). */
@@ -111,8 +113,8 @@ class LightFacts implements FileFacts {
     return this.text ?? this.reread?.text() ?? "";
   }
 
-  get treeRead(): boolean {
-    return this.tree !== undefined;
+  get workflowsKnown(): boolean {
+    return this.tree !== undefined || this.workflowsOnly !== undefined;
   }
 
   /** The facts read from the syntax tree, once; the text is let go then. */
@@ -161,6 +163,19 @@ class LightFacts implements FileFacts {
   get exports(): FileFacts["exports"] { return this.full().exports; }
   get starExports(): string[] { return this.full().starExports; }
   get declarations(): DeclarationFact[] { return this.full().declarations; }
-  get workflows(): WorkflowFact[] { return this.full().workflows; }
+  /**
+   * The workflows. Where the text can be read again, only they are kept of the tree (and its
+   * verdict): a symbol search asks every workflow source for them, and nothing else of most.
+   */
+  get workflows(): WorkflowFact[] {
+    if (this.tree !== undefined || this.reread === undefined) return this.full().workflows;
+    if (this.workflowsOnly === undefined) {
+      const tree = readFacts(this.fileName, this.textNow());
+      this.workflowsOnly = tree.workflows;
+      if (this.verdict === undefined) this.verdict = { errors: tree.syntaxErrors, first: tree.firstSyntaxError };
+      this.text = undefined;
+    }
+    return this.workflowsOnly;
+  }
   get config(): ConfigFact | undefined { return this.full().config; }
 }

@@ -10,7 +10,7 @@ import { CompanyChecker, type CheckOptions, type CheckResult } from "./check.ts"
 import { CompanyAnalyzer, type Analysis } from "./analysis.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
 import { Company, listCompanyFilesSteps, walkReads, type Skipped } from "./model.ts";
-import { knowSyntax, textAwaitingSyntax, treeRead, type SyntaxVerdict } from "./facts.ts";
+import { knowSyntax, textAwaitingSyntax, workflowsRead, type SyntaxVerdict } from "./facts.ts";
 import { fileRuleProblems } from "./check.ts";
 import type { LockFacts } from "./lockfile-read.ts";
 import type { FileSystem } from "./types.ts";
@@ -206,7 +206,7 @@ export class Workspace {
     const company = this.companies.get(root);
     if (!company) return;
     for (const f of company.files.values()) {
-      if (!f.role.isWorkflowSource || f.facts === undefined || treeRead(f.facts)) continue;
+      if (!f.role.isWorkflowSource || f.facts === undefined || workflowsRead(f.facts)) continue;
       void f.facts.workflows;
       yield f.path;
     }
