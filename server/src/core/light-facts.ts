@@ -40,9 +40,9 @@ export function readFactsLightly(fileName: string, text: string, reread?: LightR
 }
 
 /**
- * How facts read without a syntax tree may let their text go (issue 23: at 100,000 files the texts
- * held for a later parse were a hundred megabytes). `text` reads the file's text again when a parse
- * is asked for; `syntaxAsked`: whether anything will ask if the text parses (a workflow source's
+ * How facts read without a syntax tree may let their text go (issue 23: a text kept for a parse
+ * that never comes, in every file of a big company). `text` reads the file's text again when a
+ * parse is asked for; `syntaxAsked`: whether anything will ask if the text parses (a workflow source's
  * does, for `syntax-error`), so the text is kept until then, else let go at once.
  * A text read again that is not the one first read (the file changed, and its change has not reached
  * the index yet) is read as it is: its change replaces these facts when it arrives.
@@ -63,8 +63,8 @@ export function workflowsRead(facts: FileFacts): boolean {
 
 /**
  * The text of a file read without a syntax tree whose syntax is not known yet (nothing has parsed
- * it) and which still holds it, or undefined: what a caller can parse elsewhere (another thread) and tell the facts with
- * `knowSyntax`, so that no later question parses it here.
+ * it) and which still holds it, or undefined: what a caller can parse elsewhere (another thread)
+ * and tell the facts with `knowSyntax`, so that no later question parses it here.
  */
 export function textAwaitingSyntax(facts: FileFacts): string | undefined {
   return facts instanceof LightFacts && !facts.syntaxKnown ? facts.pendingText : undefined;
