@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compareExpectations, type Reported } from "./support/expect-comments.ts";
-import { LspClient } from "./support/lsp.ts";
+import { withServer } from "./support/server.ts";
 
 const REPO = resolve(import.meta.dirname, "..");
 const COMPANIES = join(REPO, "test", "fixtures", "conformance");
@@ -31,17 +31,14 @@ function fromCheck(dir: string): Reported[] {
   return JSON.parse(r.stdout).problems.map((p: { file: string; line: number; rule: string; message: string }) => ({ file: relative(dir, p.file), line: p.line, rule: p.rule, message: p.message }));
 }
 
-async function fromServer(dir: string): Promise<Reported[]> {
-  const c = new LspClient();
-  try {
-    await c.initialize([dir]);
-    await c.waitIdle();
+function fromServer(dir: string): Promise<Reported[]> {
+  return withServer([], async ({ c }) => {
     const out: Reported[] = [];
     for (const [uri, diags] of c.diagnostics) {
       for (const d of diags) out.push({ file: relative(dir, fileURLToPath(uri)), line: d.range.start.line + 1, rule: String(d.code), message: d.message });
     }
     return out;
-  } finally { await c.shutdown(); }
+  }, { folders: [dir] });
 }
 
 for (const name of readdirSync(COMPANIES, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RULES } from "../server/src/core/rules/index.ts";
-import { LspClient } from "./support/lsp.ts";
+import { withServer } from "./support/server.ts";
 import { removeFixture, writeFixture } from "./support/fixture.ts";
 import { CLEAN } from "./support/companies.ts";
 
@@ -22,18 +22,15 @@ function fromCheck(dir: string): string[] {
   return JSON.parse(r.stdout).problems.map((p: any) => `${p.file}:${p.line}:${p.column}-${p.endLine}:${p.endColumn} ${p.severity} ${p.rule} ${p.message}`).sort();
 }
 
-async function fromServer(dir: string): Promise<string[]> {
-  const c = new LspClient();
-  try {
-    await c.initialize([dir]);
-    await c.waitIdle();
+function fromServer(dir: string): Promise<string[]> {
+  return withServer([], async ({ c }) => {
     const out: string[] = [];
     for (const [u, diags] of c.diagnostics) {
       const file = fileURLToPath(u);
       for (const d of diags) out.push(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1}-${d.range.end.line + 1}:${d.range.end.character + 1} ${SEVERITY[d.severity!]} ${d.code} ${d.message}`);
     }
     return out.sort();
-  } finally { await c.shutdown(); }
+  }, { folders: [dir] });
 }
 
 const cases: [string, () => string][] = [

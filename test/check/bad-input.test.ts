@@ -8,7 +8,8 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { removeFixture, writeFixture } from "../support/fixture.ts";
-import { LspClient, uri } from "../support/lsp.ts";
+import { uri } from "../support/lsp.ts";
+import { withServer } from "../support/server.ts";
 import { CLOUD_PACKAGE } from "../support/companies.ts";
 import { Workspace } from "../../server/src/core/workspace.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
@@ -193,32 +194,31 @@ import "../../../x";
 
 test("bad input: the server indexes the corpus, survives opening and editing every bad file, and keeps answering", async () => {
   const root = corpus(`{ "version": 1, "bindings": { oops } }`);
-  const c = new LspClient();
   try {
-    await c.initialize([root]);
-    await c.waitIdle();
-    await c.waitFor(() => c.diagnosticsFor(join(root, "sanoma.lock.json")).length === 1, "the lockfile problem");
-    for (const f of ["resources/binary.ts", "workflows/latin1.ts", "resources/broken.ts", "sanoma.lock.json", "resources/deep.ts", "workflows/deep.ts"]) {
-      c.open(join(root, f), "\u0000\u0001garbage {{{");
-      c.change(join(root, f), "export const = ;;; \uFFFD ".repeat(1000));
-      c.change(join(root, f), "x".repeat(3_000_000));
-      c.change(join(root, f), DEEP);
-      const doc = { textDocument: { uri: `file://${join(root, f)}` } };
-      await c.request("textDocument/hover", { ...doc, position: { line: 0, character: 5 } });
-      await c.request("textDocument/completion", { ...doc, position: { line: 0, character: 2 } });
-      await c.request("textDocument/definition", { ...doc, position: { line: 0, character: 14 } });
-      await c.request("textDocument/documentSymbol", doc);
-    }
-    // A good edit still gives its diagnostics at once.
-    c.change(join(root, "resources/broken.ts"), `import { vm } from "@hooli/cloud";\nexport const web = vm({ nam: "web" });\n`);
-    await c.waitFor(() => c.diagnosticsFor(join(root, "resources/broken.ts")).some((d) => d.code === "resource-fields"), "a problem after the storm");
-    assert.equal(c.proc.exitCode, null, "still running");
-  } finally { await c.shutdown(); chmodSync(join(root, "workflows/locked"), 0o755); removeFixture(root); }
+    await withServer([], async ({ c }) => {
+      await c.waitFor(() => c.diagnosticsFor(join(root, "sanoma.lock.json")).length === 1, "the lockfile problem");
+      for (const f of ["resources/binary.ts", "workflows/latin1.ts", "resources/broken.ts", "sanoma.lock.json", "resources/deep.ts", "workflows/deep.ts"]) {
+        c.open(join(root, f), "\u0000\u0001garbage {{{");
+        c.change(join(root, f), "export const = ;;; \uFFFD ".repeat(1000));
+        c.change(join(root, f), "x".repeat(3_000_000));
+        c.change(join(root, f), DEEP);
+        const doc = { textDocument: { uri: `file://${join(root, f)}` } };
+        await c.request("textDocument/hover", { ...doc, position: { line: 0, character: 5 } });
+        await c.request("textDocument/completion", { ...doc, position: { line: 0, character: 2 } });
+        await c.request("textDocument/definition", { ...doc, position: { line: 0, character: 14 } });
+        await c.request("textDocument/documentSymbol", doc);
+      }
+      // A good edit still gives its diagnostics at once.
+      c.change(join(root, "resources/broken.ts"), `import { vm } from "@hooli/cloud";\nexport const web = vm({ nam: "web" });\n`);
+      await c.waitFor(() => c.diagnosticsFor(join(root, "resources/broken.ts")).some((d) => d.code === "resource-fields"), "a problem after the storm");
+      assert.equal(c.proc.exitCode, null, "still running");
+    }, { folders: [root] });
+  } finally { chmodSync(join(root, "workflows/locked"), 0o755); removeFixture(root); }
 });
 
 for (const dynamicWatch of [true, false]) {
   test(`bad input: a FIFO, /dev/zero and /dev/urandom named like source files or the lockfile, reported by ${dynamicWatch ? "the client's watcher" : "the server's own watcher"}, are no files to read: the server keeps answering in bounded memory`, async () => {
-    const root = writeFixture(`
+    await withServer(`
 //- /sanoma.config.ts
 export default {};
 //- /resources/infra.ts
@@ -226,11 +226,7 @@ import { vm } from "@hooli/cloud";
 export const web = vm({ name: "web" });
 //- /sanoma.lock.json
 { "version": 1, "bindings": {} }
-${CLOUD_PACKAGE}`);
-    const c = new LspClient({ dynamicWatch });
-    try {
-      await c.initialize([root]);
-      await c.waitIdle();
+${CLOUD_PACKAGE}`, async ({ c, root }) => {
       const fifo = join(root, "resources", "pipe.ts");
       spawnSync("mkfifo", [fifo]);
       symlinkSync("/dev/zero", join(root, "resources", "zero.ts"));
@@ -252,7 +248,7 @@ ${CLOUD_PACKAGE}`);
       assert.ok(await c.request("workspace/symbol", { query: "web" }), "still answering");
       const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${c.proc.pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
       assert.ok(rss < 500_000_000, `bounded memory (${Math.round(rss / 1e6)} MB)`);
-    } finally { await c.shutdown(); removeFixture(root); }
+    }, { dynamicWatch });
   });
 }
 
@@ -290,9 +286,7 @@ export default {};
 export const a = 1;
 `);
   writeFileSync(join(root, "sanoma.lock.json"), hugeLock(500_000));
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
+  await withServer({ path: root }, async ({ c }) => {
     // A status request every 10 ms until the server is idle: each is answered while it reads and
     // judges (it answered none for 20 s at 150,000 bindings). The bound is loose, for a shared
     // machine: the bench measures the longest wait (goal 100 ms).
@@ -311,10 +305,7 @@ export const a = 1;
     assert.equal(diags.length, 1001);
     assert.equal(diags[999].range.start.line, 1000, "the first 1,000, in order");
     assert.equal(diags[1000].message, "499,000 more problems in this file not shown (500,000 in all; the editor shows the first 1,000): run sanoma-check to list them all");
-  } finally {
-    await c.shutdown();
-    removeFixture(root);
-  }
+  }, { idle: false });
 });
 
 test("bad input: a 5 MB single-line file open in the editor is no file of the company to any feature: completion and hover answer at once, and the server takes no more memory than its text (it parsed it: seconds, and hundreds of MB)", async () => {
@@ -326,11 +317,8 @@ export default {};
   mkdirSync(join(root, "workflows"));
   const line = `export const x = ["data.a.get", ${'"d", '.repeat(1_000_000)}];`;
   writeFileSync(file, line);
-  const c = new LspClient();
-  const rssMb = (field: "VmRSS" | "VmHWM") => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${c.proc.pid}/status`, "utf8"))![1]) / 1024;
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+  await withServer({ path: root }, async ({ c }) => {
+    const rssMb = (field: "VmRSS" | "VmHWM") => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${c.proc.pid}/status`, "utf8"))![1]) / 1024;
     const idle = rssMb("VmRSS");
     c.open(file, line);
     await c.request("sanoma/status", null); // the open is handled
@@ -345,8 +333,5 @@ export default {};
     assert.ok(completionMs < 1000 && hoverMs < 1000, `completion ${Math.round(completionMs)} ms, hover ${Math.round(hoverMs)} ms`);
     const grew = rssMb("VmHWM") - idle;
     assert.ok(grew < 60, `peak memory grew ${Math.round(grew)} MB over the idle figure for a 5 MB file`);
-  } finally {
-    await c.shutdown();
-    removeFixture(root);
-  }
+  });
 });

@@ -26,7 +26,8 @@ import { fileURLToPath } from "node:url";
 import { RULE_IDS, IMPORT_RULE_IDS } from "../../server/src/core/rules/ids.ts";
 import { checkDir, toFound } from "../support/check.ts";
 import { diffExpected, type Found } from "../support/fixture.ts";
-import { LspClient, SERVER } from "../support/lsp.ts";
+import { SERVER } from "../support/lsp.ts";
+import { withServer } from "../support/server.ts";
 import { allCases, writeCases } from "../support/rule-cases.ts";
 import { CLOUD_PACKAGE as RULES_CLOUD_PACKAGE } from "../../server/src/core/rules/case-packages.ts";
 import { CLOUD_PACKAGE } from "../support/companies.ts";
@@ -54,18 +55,15 @@ function fromCheck(dir: string): Found[] {
 }
 
 /** What the server publishes for the workspace folder `dir` once it is idle. */
-async function fromServer(dir: string): Promise<Found[]> {
-  const c = new LspClient();
-  try {
-    await c.initialize([dir]);
-    await c.waitIdle(120000);
+function fromServer(dir: string): Promise<Found[]> {
+  return withServer([], async ({ c }) => {
     const out: Found[] = [];
     for (const [u, diags] of c.diagnostics) {
       const file = relative(dir, fileURLToPath(u)).split("\\").join("/");
       for (const d of diags) out.push({ file, line: d.range.start.line, startCol: d.range.start.character, endCol: d.range.end.line === d.range.start.line ? d.range.end.character : d.range.start.character + 1, rule: String(d.code), message: d.message });
     }
     return out;
-  } finally { await c.shutdown(); }
+  }, { folders: [dir], idle: 120000 });
 }
 
 before(async () => {

@@ -6,16 +6,18 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
-import { LspClient } from "../support/lsp.ts";
+import type { LspClient } from "../support/lsp.ts";
+import { startServer, withServer, type RunningServer } from "../support/server.ts";
 
 const REPO = resolve(import.meta.dirname, "..", "..");
 let work: string;
 let company: string;
 let boxesDir: string;
+let shared: RunningServer;
 let c: LspClient;
 
 before(async () => {
@@ -23,11 +25,9 @@ before(async () => {
   company = join(work, "acme");
   boxesDir = join(work, "boxes");
   cpSync(join(REPO, "examples/acme"), company, { recursive: true });
-  c = new LspClient({ initializationOptions: { boxesDir }, settings: { preview: { command: "PREVIEW_SERVE_MS=300 node tools/preview-agent.mjs ${file} ${export}" }, boxes: { isolation: "process" } } });
-  await c.initialize([company]);
-  await c.waitIdle();
+  ({ c } = shared = await startServer({ path: work }, { initializationOptions: { boxesDir }, settings: { preview: { command: "PREVIEW_SERVE_MS=300 node tools/preview-agent.mjs ${file} ${export}" }, boxes: { isolation: "process" } }, folders: [company] }));
 });
-after(async () => { await c.shutdown(); rmSync(work, { recursive: true, force: true }); });
+after(() => shared.stop());
 
 test("boxes over stdio: a refused name is a JSON-RPC error whose message is the spec's sentence", async () => {
   for (const name of ["../x", ".hidden", "a/b", ""]) {
@@ -74,27 +74,20 @@ test("boxes over stdio: the diff shows what the preview changed; apply copies on
 test("boxes over stdio: a boxes folder that cannot be made costs the boxes alone: the server starts, checks, and each box request says why", async () => {
   const blocker = join(work, "a-file");
   writeFileSync(blocker, "");
-  const server = new LspClient({ initializationOptions: { boxesDir: join(blocker, "boxes") } });
-  try {
-    await server.initialize([company]);
-    await server.waitIdle();
+  await withServer([], async ({ c: server }) => {
     assert.ok((await server.request("workspace/symbol", { query: "" })).length > 0, "the company is indexed");
     await assert.rejects(server.request("sanoma/boxes/open", { name: "b" }), /boxes are unavailable: their folder .*a-file\/boxes cannot be made \(ENOTDIR\)/);
-  } finally { await server.shutdown(); }
+  }, { initializationOptions: { boxesDir: join(blocker, "boxes") }, folders: [company] });
   // Under /proc, where Node 20's recursive mkdir never returns: the server starts all the same.
-  const proc = new LspClient({ initializationOptions: { boxesDir: "/proc/sanoma-boxes/x" } });
-  try {
-    await proc.initialize([company]);
+  await withServer([], async ({ c: proc }) => {
     await assert.rejects(proc.request("sanoma/boxes/open", { name: "b" }), /boxes are unavailable: their folder \/proc\/sanoma-boxes\/x cannot be made/);
-  } finally { await proc.shutdown(); }
+  }, { initializationOptions: { boxesDir: "/proc/sanoma-boxes/x" }, folders: [company], idle: false });
 });
 
 /** Opens a box in a fresh server (process tier) and starts a background `sleep` there: its pid. */
 async function sleeperIn(dir: string): Promise<{ server: LspClient; pid: number }> {
   // The process tier: there the pid the box reports is the host's (in the namespace tier it is the namespace's own).
-  const server = new LspClient({ initializationOptions: { boxesDir: dir }, settings: { boxes: { isolation: "process" } } });
-  await server.initialize([company]);
-  await server.waitIdle();
+  const { c: server } = await startServer([], { initializationOptions: { boxesDir: dir }, settings: { boxes: { isolation: "process" } }, folders: [company] });
   assert.equal((await server.request("sanoma/boxes/list", {})).tier, "process");
   await server.request("sanoma/boxes/open", { name: "sleeper" });
   const run = await server.request("sanoma/boxes/run", { name: "sleeper", command: "sleep 300 & echo $! > pid; wait" });
@@ -177,9 +170,7 @@ function smallCompany(): string {
 
 test("boxes over stdio (issue 18, 4): a FIFO the box keeps renaming into a file's place never hangs the server's diff or apply", async () => {
   const root = smallCompany();
-  const server = new LspClient({ initializationOptions: { boxesDir: join(work, "boxes-fifo") }, settings: { boxes: { isolation: "namespace" } } });
-  try {
-    await server.initialize([root]);
+  await withServer([], async ({ c: server }) => {
     const preview = await server.request("sanoma/boxes/preview", { root, file: "workflows/w.ts", export: "w", command: "mkdir -p .scratch && mkfifo .scratch/fifo", wait: true }, 30000);
     assert.equal(preview.result.exitCode, 0, preview.result.stderr);
     // Hard links to one FIFO, renamed over lib/x.ts, then a file of the workspace file's size: a
@@ -200,32 +191,24 @@ test("boxes over stdio (issue 18, 4): a FIFO the box keeps renaming into a file'
       const now = readFileSync(join(root, "lib/x.ts"), "utf8");
       assert.ok(now === "wxyz\n" || now === "abcd\n", now);
     }
-  } finally {
-    server.proc.kill("SIGKILL");
-  }
+  }, { initializationOptions: { boxesDir: join(work, "boxes-fifo") }, settings: { boxes: { isolation: "namespace" } }, folders: [root], idle: false, kill: true });
 });
 
 test("boxes over stdio (issue 17): a run sent right after initialized runs in the tier the settings name", async () => {
   const root = smallCompany();
-  const server = new LspClient({ initializationOptions: { boxesDir: join(work, "boxes-settings") }, settings: { boxes: { isolation: "process" } } });
-  try {
-    await server.initialize([root]);
-    // No wait for indexing: the request follows `initialized` at once.
+  // No wait for indexing: the request follows `initialized` at once.
+  await withServer([], async ({ c: server }) => {
     const run = await server.request("sanoma/boxes/run", { name: "early", command: "echo ran", wait: true }, 30000);
     assert.equal(run.tier, "process");
     assert.equal(run.result.tier, "process");
     assert.equal(run.result.stdout, "ran\n");
-  } finally {
-    await server.shutdown();
-  }
+  }, { initializationOptions: { boxesDir: join(work, "boxes-settings") }, settings: { boxes: { isolation: "process" } }, folders: [root], idle: false });
 });
 
 test("boxes over stdio (issue 18, 7): the default preview command is the company's installed CLI; where there is none, the preview says so at once and makes nothing", async () => {
   const root = smallCompany();
   const dir = join(work, "boxes-cli");
-  const server = new LspClient({ initializationOptions: { boxesDir: dir } });
-  try {
-    await server.initialize([root]);
+  await withServer([], async ({ c: server }) => {
     await assert.rejects(server.request("sanoma/boxes/preview", { root, file: "workflows/w.ts", export: "w", wait: true }, 10000), { message: `the Sanoma CLI is not installed: there is no node_modules/.bin/sanoma in ${root} or a folder above it. Install the Sanoma framework in the company (npm install), or set sanoma.preview.command` });
     await assert.rejects(server.request("sanoma/boxes/preview", { root, file: "workflows/w.ts", export: "nope", wait: true }, 10000), { message: "nope is no exported workflow of workflows/w.ts (its workflows: w)" });
     assert.deepEqual(readdirSync(dir), [], "no box was made");
@@ -233,7 +216,5 @@ test("boxes over stdio (issue 18, 7): the default preview command is the company
     writeFileSync(join(root, "node_modules/.bin/sanoma"), '#!/bin/sh\necho "the company\'s CLI: $*"\n', { mode: 0o755 });
     const ran = await server.request("sanoma/boxes/preview", { root, file: "workflows/w.ts", export: "w", wait: true }, 30000);
     assert.equal(ran.result.stdout, "the company's CLI: preview workflows/w.ts#w\n");
-  } finally {
-    await server.shutdown();
-  }
+  }, { initializationOptions: { boxesDir: dir }, folders: [root], idle: false });
 });

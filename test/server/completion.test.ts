@@ -6,7 +6,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LspClient, uri } from "../support/lsp.ts";
-import { removeFixture, writeFixture } from "../support/fixture.ts";
+import { startServer, type RunningServer } from "../support/server.ts";
 import { CLOUD_PACKAGE } from "../support/companies.ts";
 
 const COMPANY = `
@@ -25,6 +25,7 @@ export async function main(ctx: any) {
 }
 ${CLOUD_PACKAGE}`;
 
+let server: RunningServer;
 let root: string;
 let c: LspClient;
 const opened = new Set<string>();
@@ -40,13 +41,8 @@ async function complete(file: string, marked: string): Promise<any[]> {
   return c.request("textDocument/completion", { textDocument: { uri: uri(path) }, position: { line: lines.length - 1, character: lines[lines.length - 1].length } });
 }
 
-before(async () => {
-  root = writeFixture(COMPANY);
-  c = new LspClient();
-  await c.initialize([root]);
-  await c.waitIdle();
-});
-after(async () => { await c.shutdown(); removeFixture(root); });
+before(async () => { ({ root, c } = server = await startServer(COMPANY)); });
+after(() => server.stop());
 
 test("completion: an op id replaces the whole string, not just what is before the cursor", async () => {
   const items = await complete("workflows/main.ts", `export async function main(ctx: any) {\n  await ctx.call("data.customers.|get", {});\n}\n`);

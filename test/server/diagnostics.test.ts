@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync,
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LspClient, uri, type Diag } from "../support/lsp.ts";
-import { withServer } from "../support/server.ts";
+import { withCompanies, withServer } from "../support/server.ts";
 import { diffExpected, parseFixture, removeFixture, writeFixture, type Found } from "../support/fixture.ts";
 import { CLEAN, CLOUD_PACKAGE } from "../support/companies.ts";
 import { tmpdir } from "node:os";
@@ -134,82 +134,71 @@ export const ${name}Flow = (ctx: any) => ctx.call("data.${name}.get", {});
 //- /apps/billing/workflows/b.ts
 export const b = (ctx: any) => ctx.call("data.${name}.get", {});
 `;
-  const loose = writeFixture(company("loose"));
-  const upper = writeFixture(company("upper"));
-  const home = writeFixture(company("home"));
   const bad = (name: string) => `export const ${name}Flow = (ctx: any) => ctx.call("data.nope.get", {});\n`;
   const roots = async (c: LspClient) => (await c.request("sanoma/companies", null)).companies.map((co: any) => co.root).sort();
-  // No workspace folder at all: the company of the file opened.
-  const c = new LspClient({ dynamicWatch: false });
-  try {
-    await c.initialize([]);
-    await c.waitIdle(); // the first indexing over, with nothing to index
-    const opened = join(loose, "workflows/loose.ts");
-    c.open(opened, readFileSync(opened, "utf8"));
-    await c.waitIdle();
-    const b = join(loose, "apps/billing/workflows/b.ts");
-    writeFileSync(b, bad("b"));
-    await c.waitFor(() => codes(c.diagnosticsFor(b)).includes("collection-op"), "an unopened file changed on disk, in the opened file's company");
-    writeFileSync(join(loose, "resources/data.ts"), readFileSync(join(loose, "resources/data.ts"), "utf8").replace("loose", "renamed"));
-    await c.waitFor(() => codes(c.diagnosticsFor(opened)).includes("collection-op"), "the open file judged against the data file changed on disk");
-    // Closed, the company goes, and is watched no more: its config changed on disk does not bring it back.
-    c.close(opened);
-    await c.waitFor(() => c.diagnosticsFor(b).length === 0, "its problems go with its last open file");
-    await c.waitIdle();
-    assert.deepEqual(await roots(c), []);
-    writeFileSync(join(loose, "sanoma.config.ts"), "export default { };\n");
-    await new Promise((r) => setTimeout(r, 500));
-    await c.waitIdle();
-    assert.deepEqual(await roots(c), [], "a forgotten company is not watched");
-  } finally { await c.shutdown(); }
-  // A folder added later under a company, and a file opened from outside the folders.
-  const d = new LspClient({ dynamicWatch: false });
-  try {
-    await d.initialize([home]);
-    await d.waitIdle();
-    d.notify("workspace/didChangeWorkspaceFolders", { event: { added: [{ uri: uri(join(upper, "apps/billing")), name: "billing" }], removed: [] } });
-    const upperFlow = join(upper, "workflows/upper.ts");
-    await d.waitFor(() => d.diagnosticsFor(join(upper, "apps/billing/workflows/b.ts")).length === 0 && d.diagnosticsFor(upperFlow).length === 0, "the company above the folder indexed");
-    await d.waitIdle();
-    assert.deepEqual(await roots(d), [home, upper].sort());
-    writeFileSync(upperFlow, bad("upper"));
-    await d.waitFor(() => codes(d.diagnosticsFor(upperFlow)).includes("collection-op"), "a file above the added folder, in its company, changed on disk");
-    const opened = join(loose, "workflows/loose.ts");
-    d.open(opened, readFileSync(opened, "utf8"));
-    await d.waitIdle();
-    const b = join(loose, "apps/billing/workflows/b.ts");
-    assert.deepEqual(codes(d.diagnosticsFor(b)), ["collection-op"]);
-    writeFileSync(b, `export const b = (ctx: any) => ctx.call("data.renamed.get", {});\n`); // the collection's name since the rename above
-    await d.waitFor(() => d.diagnosticsFor(b).length === 0, "an unopened file of a company opened from elsewhere, changed on disk");
-    // A workspace folder that is a company's root stays watched when the company dissolves.
-    const homeFlow = join(home, "workflows/home.ts");
-    const config = readFileSync(join(home, "sanoma.config.ts"), "utf8");
-    writeFileSync(homeFlow, bad("home"));
-    await d.waitFor(() => d.diagnosticsFor(homeFlow).length === 1, "the folder's company's file changed on disk");
-    unlinkSync(join(home, "sanoma.config.ts"));
-    await d.waitFor(() => d.diagnosticsFor(homeFlow).length === 0, "the dissolved company's problems go");
-    writeFileSync(join(home, "sanoma.config.ts"), config);
-    await d.waitFor(() => d.diagnosticsFor(homeFlow).length === 1, "the company back with its config");
-  } finally { await d.shutdown(); for (const r of [loose, upper, home]) removeFixture(r); }
+  await withCompanies([company("loose"), company("upper"), company("home")], async ([loose, upper, home]) => {
+    // No workspace folder at all: the company of the file opened (the first indexing over, with nothing to index).
+    await withServer([], async ({ c }) => {
+      const opened = join(loose, "workflows/loose.ts");
+      c.open(opened, readFileSync(opened, "utf8"));
+      await c.waitIdle();
+      const b = join(loose, "apps/billing/workflows/b.ts");
+      writeFileSync(b, bad("b"));
+      await c.waitFor(() => codes(c.diagnosticsFor(b)).includes("collection-op"), "an unopened file changed on disk, in the opened file's company");
+      writeFileSync(join(loose, "resources/data.ts"), readFileSync(join(loose, "resources/data.ts"), "utf8").replace("loose", "renamed"));
+      await c.waitFor(() => codes(c.diagnosticsFor(opened)).includes("collection-op"), "the open file judged against the data file changed on disk");
+      // Closed, the company goes, and is watched no more: its config changed on disk does not bring it back.
+      c.close(opened);
+      await c.waitFor(() => c.diagnosticsFor(b).length === 0, "its problems go with its last open file");
+      await c.waitIdle();
+      assert.deepEqual(await roots(c), []);
+      writeFileSync(join(loose, "sanoma.config.ts"), "export default { };\n");
+      await new Promise((r) => setTimeout(r, 500));
+      await c.waitIdle();
+      assert.deepEqual(await roots(c), [], "a forgotten company is not watched");
+    }, { dynamicWatch: false });
+    // A folder added later under a company, and a file opened from outside the folders.
+    await withServer([], async ({ c: d }) => {
+      d.notify("workspace/didChangeWorkspaceFolders", { event: { added: [{ uri: uri(join(upper, "apps/billing")), name: "billing" }], removed: [] } });
+      const upperFlow = join(upper, "workflows/upper.ts");
+      await d.waitFor(() => d.diagnosticsFor(join(upper, "apps/billing/workflows/b.ts")).length === 0 && d.diagnosticsFor(upperFlow).length === 0, "the company above the folder indexed");
+      await d.waitIdle();
+      assert.deepEqual(await roots(d), [home, upper].sort());
+      writeFileSync(upperFlow, bad("upper"));
+      await d.waitFor(() => codes(d.diagnosticsFor(upperFlow)).includes("collection-op"), "a file above the added folder, in its company, changed on disk");
+      const opened = join(loose, "workflows/loose.ts");
+      d.open(opened, readFileSync(opened, "utf8"));
+      await d.waitIdle();
+      const b = join(loose, "apps/billing/workflows/b.ts");
+      assert.deepEqual(codes(d.diagnosticsFor(b)), ["collection-op"]);
+      writeFileSync(b, `export const b = (ctx: any) => ctx.call("data.renamed.get", {});\n`); // the collection's name since the rename above
+      await d.waitFor(() => d.diagnosticsFor(b).length === 0, "an unopened file of a company opened from elsewhere, changed on disk");
+      // A workspace folder that is a company's root stays watched when the company dissolves.
+      const homeFlow = join(home, "workflows/home.ts");
+      const config = readFileSync(join(home, "sanoma.config.ts"), "utf8");
+      writeFileSync(homeFlow, bad("home"));
+      await d.waitFor(() => d.diagnosticsFor(homeFlow).length === 1, "the folder's company's file changed on disk");
+      unlinkSync(join(home, "sanoma.config.ts"));
+      await d.waitFor(() => d.diagnosticsFor(homeFlow).length === 0, "the dissolved company's problems go");
+      writeFileSync(join(home, "sanoma.config.ts"), config);
+      await d.waitFor(() => d.diagnosticsFor(homeFlow).length === 1, "the company back with its config");
+    }, { dynamicWatch: false, folders: [home] });
+  });
 });
 
 test("server's own watcher: a folder deleted or moved away and made again at once (rm -rf gen && mkdir gen, a checkout) is watched again, and the files indexed under it are let go or read again", async () => {
   // The folder was still a folder when its events were coalesced, so its old watch (of the folder
   // that went) was kept: nothing under it was seen again, and what was indexed there stayed.
-  const root = writeFixture(BROKEN + `
+  await withServer(BROKEN + `
 //- /workflows/gen/a.ts
 export const a = (ctx: any) => ctx.call("data.ghost.get", {});
 //- /workflows/gen/keep.ts
 export const keep = (ctx: any) => ctx.call("data.kept.get", {});
 //- /workflows/gen/deep/d.ts
 export const d = (ctx: any) => ctx.call("data.deep.get", {});
-`);
-  const c = new LspClient({ dynamicWatch: false });
-  const bad = (name: string) => `export const ${name} = (ctx: any) => ctx.call("data.nope.get", {});\n`;
-  const gen = join(root, "workflows/gen");
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+`, async ({ c, root }) => {
+    const bad = (name: string) => `export const ${name} = (ctx: any) => ctx.call("data.nope.get", {});\n`;
+    const gen = join(root, "workflows/gen");
     const [a, keep, d] = [join(gen, "a.ts"), join(gen, "keep.ts"), join(gen, "deep/d.ts")];
     assert.ok([a, keep, d].every((f) => codes(c.diagnosticsFor(f)).includes("collection-op")));
     // Moved away (the old folder's watch says only that it went) and made again, with one file
@@ -237,7 +226,7 @@ export const d = (ctx: any) => ctx.call("data.deep.get", {});
     await c.waitIdle();
     writeFileSync(d, bad("d"));
     await c.waitFor(() => codes(c.diagnosticsFor(d)).includes("collection-op"), "a file written deep in the tree made again");
-  } finally { await c.shutdown(); removeFixture(root); }
+  }, { dynamicWatch: false });
 });
 
 test("server: a client that offers to watch files but refuses the registration gets the server's own watcher", async () => {
@@ -272,19 +261,15 @@ test("server: a folder deleted on disk (one event for the folder) keeps the open
 });
 
 test("server: a folder deleted or renamed in as one event (as VS Code reports it) takes its files, and its companies, along", async () => {
-  const root = writeFixture(BROKEN);
-  const elsewhere = writeFixture(`
+  const elsewhere = `
 //- /atlas/workflows/a.ts
 export const a = (ctx: any) => ctx.call("data.atlas.get", {});
 //- /lab/sanoma.config.ts
 export default {};
 //- /lab/workflows/l.ts
 export const l = (ctx: any) => ctx.call("data.lab.get", {});
-`);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+`;
+  await withServer([BROKEN, elsewhere], async ({ c, roots: [root, elsewhere] }) => {
     // The client is asked to report creates and deletes of any path, folders included.
     const registration = c.serverRequests.find((r) => r.method === "client/registerCapability") as { params: { registrations: { registerOptions: { watchers: { globPattern: string; kind?: number }[] } }[] } };
     assert.ok(registration.params.registrations[0].registerOptions.watchers.some((w) => w.globPattern === "**/*" && w.kind === (1 | 4)), "a watcher of any path's creates and deletes");
@@ -310,21 +295,17 @@ export const l = (ctx: any) => ctx.call("data.lab.get", {});
     await c.waitFor(() => c.diagnosticsFor(l).length === 0, "the deleted company's problems go");
     await c.waitIdle();
     assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root), [root]);
-  } finally { await c.shutdown(); removeFixture(root); removeFixture(elsewhere); }
+  });
 });
 
 
 test("server: a new sanoma.config.ts makes a company; deleting it dissolves the company and clears its problems", async () => {
-  const root = writeFixture(`
+  await withServer(`
 //- /README.md
 a monorepo
 //- /teams/a/workflows/x.ts
 export const x = (ctx: any) => ctx.call("data.ghost.get", {});
-`);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+`, async ({ c, root }) => {
     const x = join(root, "teams/a/workflows/x.ts");
     assert.equal(c.diagnosticsFor(x).length, 0, "no company, nothing said");
     const config = join(root, "teams/a/sanoma.config.ts");
@@ -337,13 +318,13 @@ export const x = (ctx: any) => ctx.call("data.ghost.get", {});
     c.watched([{ file: config, type: 3 }]);
     await c.waitFor(() => c.diagnosticsFor(x).length === 0, "the problems go with the company");
     assert.deepEqual((await c.request("sanoma/companies", null)).companies, []);
-  } finally { await c.shutdown(); removeFixture(root); }
+  });
 });
 
 test("server: a folder deleted on disk (one event for the folder) dissolves the companies whose config went with it", async () => {
   // Found by test/server/random-edits.test.ts: the nested company stayed, and so did its deleted
   // files' problems, until a restart.
-  const root = writeFixture(`
+  await withServer(`
 //- /sanoma.config.ts
 export default {};
 //- /apps/billing/workflows/y.ts
@@ -352,11 +333,7 @@ export const y = (ctx: any) => ctx.call("data.ghost.get", {});
 export default {};
 //- /apps/inner/workflows/x.ts
 export const x = (ctx: any) => ctx.call("data.ghost.get", {});
-`);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+`, async ({ c, root }) => {
     const x = join(root, "apps/inner/workflows/x.ts");
     const y = join(root, "apps/billing/workflows/y.ts");
     await c.waitFor(() => c.diagnosticsFor(x).length === 1 && c.diagnosticsFor(y).length === 1, "both problems");
@@ -365,13 +342,13 @@ export const x = (ctx: any) => ctx.call("data.ghost.get", {});
     await c.waitIdle();
     assert.deepEqual([c.diagnosticsFor(x), c.diagnosticsFor(y)], [[], []], "the deleted files' problems go");
     assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root), [root]);
-  } finally { await c.shutdown(); removeFixture(root); }
+  });
 });
 
 test("server: a sanoma.config.ts created and deleted before its company is indexed makes no company", async () => {
   // Found by test/server/random-edits.test.ts: the deletion found no company to dissolve, then
   // the queued index made one anyway, which stayed until a restart.
-  const root = writeFixture(`
+  await withServer(`
 //- /sanoma.config.ts
 export default {};
 //- /resources/data.ts
@@ -379,11 +356,7 @@ import { collection } from "@sanoma-ai/workflows/data";
 export const orders = collection({ key: "id", fields: { id: "string" } });
 //- /apps/inner/workflows/x.ts
 export const x = (ctx: any) => ctx.call("data.orders.get", {});
-`);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+`, async ({ c, root }) => {
     const config = join(root, "apps/inner/sanoma.config.ts");
     writeFileSync(config, "export default {};\n");
     c.watched([{ file: config, type: 1 }]);
@@ -392,7 +365,7 @@ export const x = (ctx: any) => ctx.call("data.orders.get", {});
     await c.waitIdle();
     assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root), [root]);
     assert.deepEqual(c.diagnosticsFor(join(root, "apps/inner/workflows/x.ts")), [], "x.ts sees the outer company's collection");
-  } finally { await c.shutdown(); removeFixture(root); }
+  });
 });
 
 test("server: a nested sanoma.config.ts deleted before its company is indexed, after the enclosing company was listed without its files, gives them back", async () => {
@@ -404,10 +377,7 @@ test("server: a nested sanoma.config.ts deleted before its company is indexed, a
   const w = join(root, "apps/inner/workflows/w.ts");
   mkdirSync(dirname(w), { recursive: true });
   writeFileSync(w, `export const f = (ctx: any) => ctx.call("data.nope.get", {});\n`);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+  await withServer({ path: dir }, async ({ c }) => {
     assert.deepEqual(codes(c.diagnosticsFor(w)), ["collection-op"]);
     const reports = () => c.notifications.filter((n) => n.method === "$/progress" && /Indexing bench: [1-9]/.test((n.params as any)?.value?.message ?? "")).length;
     const before = reports();
@@ -420,7 +390,7 @@ test("server: a nested sanoma.config.ts deleted before its company is indexed, a
     await c.waitIdle();
     assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root), [root]);
     assert.deepEqual(codes(c.diagnosticsFor(w)), ["collection-op"], "w.ts is the enclosing company's again");
-  } finally { await c.shutdown(); rmSync(dir, { recursive: true, force: true }); }
+  }, { folders: [root] });
 });
 
 test("server: a sanoma.config.ts deleted while its company is first indexed ends that company's round, not the others'", async () => {
@@ -431,9 +401,7 @@ test("server: a sanoma.config.ts deleted while its company is first indexed ends
   const small = writeFixture(BROKEN);
   cpSync(small, join(dir, "b-small"), { recursive: true });
   removeFixture(small);
-  const c = new LspClient();
-  try {
-    await c.initialize([dir]);
+  await withServer({ path: dir }, async ({ c }) => {
     await c.waitFor(() => c.notifications.some((n) => n.method === "$/progress" && /Indexing bench: [1-9]/.test((n.params as any)?.value?.message ?? "")), "a progress report of a-big's round");
     const config = join(dir, "a-big/sanoma.config.ts");
     unlinkSync(config);
@@ -443,11 +411,11 @@ test("server: a sanoma.config.ts deleted while its company is first indexed ends
     assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root), [join(dir, "b-small")]);
     assert.deepEqual(codes(c.diagnosticsFor(join(dir, "b-small/workflows/nightly.ts"))), ["collection-op"]);
     assert.deepEqual(c.notifications.filter((n) => n.method === "window/logMessage" && /failed/.test((n.params as any).message)), []);
-  } finally { await c.shutdown(); rmSync(dir, { recursive: true, force: true }); }
+  }, { idle: false });
 });
 
 test("server: two workspace folders, a nested company and a company opened through a subfolder", async () => {
-  const one = writeFixture(`
+  const one = `
 //- /sanoma.config.ts
 export default {};
 //- /workflows/a.ts
@@ -459,18 +427,15 @@ import { collection } from "@sanoma-ai/workflows/data";
 export const one = collection({ key: "id", fields: { id: "string" } });
 //- /inner/workflows/b.ts
 export const b = (ctx: any) => ctx.call("data.one.get", {});
-`);
-  const two = writeFixture(`
+`;
+  const two = `
 //- /sanoma.config.ts
 export default {};
 //- /apps/web/workflows/c.ts
 export const c = (ctx: any) => ctx.call("data.two.get", {});
-`);
-  const c = new LspClient();
-  try {
-    // The second company is opened through a subfolder: its root lies above the workspace folder.
-    await c.initialize([one, join(two, "apps/web")]);
-    await c.waitIdle();
+`;
+  // The second company is opened through a subfolder: its root lies above the workspace folder.
+  await withServer([one, two], async ({ c, roots: [one, two] }) => {
     const roots = (await c.request("sanoma/companies", null)).companies.map((co: any) => co.root).sort();
     assert.deepEqual(roots, [one, join(one, "inner"), two].sort());
     await c.waitFor(() => c.diagnosticsFor(join(one, "workflows/a.ts")).length === 1 && c.diagnosticsFor(join(two, "apps/web/workflows/c.ts")).length === 1, "problems in both folders");
@@ -478,7 +443,7 @@ export const c = (ctx: any) => ctx.call("data.two.get", {});
     assert.equal(c.diagnosticsFor(join(one, "inner/workflows/b.ts")).length, 0);
     const of = await c.request("sanoma/companyOf", { uri: `file://${join(two, "apps/web/workflows/c.ts")}` });
     assert.deepEqual({ root: of.root, scope: of.scope, kind: of.kind }, { root: two, scope: "web", kind: "workflow" });
-  } finally { await c.shutdown(); removeFixture(one); removeFixture(two); }
+  }, ([one, two]) => ({ folders: [one, join(two, "apps/web")] }));
 });
 
 test("server: a removed workspace folder takes the companies found only through it, and their problems", async () => {
@@ -488,16 +453,10 @@ export default {};
 //- /workflows/${name}.ts
 export const ${name} = (ctx: any) => ctx.call("data.${name}.get", {});
 `;
-  const one = writeFixture(company("one") + company("inner").replace(/\/\/- \//g, "//- /inner/"));
-  const two = writeFixture(company("two"));
-  const three = writeFixture(company("three"));
-  const four = writeFixture(company("four"));
-  const c = new LspClient();
   const file = (root: string, name: string) => join(root, `workflows/${name}.ts`);
-  const roots = async () => (await c.request("sanoma/companies", null)).companies.map((co: any) => co.root).sort();
-  try {
-    await c.initialize([one, join(one, "inner"), two, three]);
-    await c.waitIdle();
+  const companies = [company("one") + company("inner").replace(/\/\/- \//g, "//- /inner/"), company("two"), company("three"), company("four")];
+  await withServer(companies, async ({ c, roots: [one, two, three, four] }) => {
+    const roots = async () => (await c.request("sanoma/companies", null)).companies.map((co: any) => co.root).sort();
     c.open(file(three, "three"), readFileSync(file(three, "three"), "utf8"));
     await c.waitFor(() => [file(one, "one"), file(join(one, "inner"), "inner"), file(two, "two"), file(three, "three")].every((f) => c.diagnosticsFor(f).length === 1), "every company's problem");
     c.notify("workspace/didChangeWorkspaceFolders", { event: { added: [], removed: [join(one, "inner"), two, three].map((f) => ({ uri: uri(f), name: f })) } });
@@ -513,7 +472,7 @@ export const ${name} = (ctx: any) => ctx.call("data.${name}.get", {});
     await c.waitIdle();
     assert.deepEqual(await roots(), [three, four].sort());
     assert.equal(c.diagnosticsFor(file(join(one, "inner"), "inner")).length, 0, "inner went with one");
-  } finally { await c.shutdown(); for (const r of [one, two, three, four]) removeFixture(r); }
+  }, ([one, two, three]) => ({ folders: [one, join(one, "inner"), two, three] }));
 });
 
 test("server: settings turn a rule off and change severities; a settings change re-checks", async () => {
@@ -563,7 +522,7 @@ test("server: the clean example company has no problems", async () => {
 });
 
 test("server: editing a connector in the company's own tree re-resolves the declarations that use it", async () => {
-  const root = writeFixture(`
+  await withServer(`
 //- /sanoma.config.ts
 export default {};
 //- /connectors/queue.ts
@@ -573,43 +532,36 @@ export const queue = defineResource({ vendor: "acme", type: "queue", title: "Que
 //- /resources/infra.ts
 import { queue } from "../connectors/queue";
 export const jobs = queue({ name: "jobs", retention: 7 });
-`);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+`, async ({ c, root }) => {
     const infra = join(root, "resources/infra.ts");
     await c.waitFor(() => c.diagnosticsFor(infra).some((d) => /`retention` is not a field of acme\.queue/.test(d.message)), "the unknown field");
     const connector = join(root, "connectors/queue.ts");
     c.open(connector, readFileSync(connector, "utf8"));
     c.change(connector, readFileSync(connector, "utf8").replace("name: z.string() }", "name: z.string(), retention: z.number().optional() }"));
     await c.waitFor(() => c.diagnosticsFor(infra).length === 0, "the field is known now");
-  } finally { await c.shutdown(); removeFixture(root); }
+  });
 });
 
 test("server: settings skip extra folders and add company roots no workspace folder leads to", async () => {
-  const root = writeFixture(`
+  const root = `
 //- /sanoma.config.ts
 export default {};
 //- /generated/x.ts
 export const x = (ctx: any) => ctx.call("data.ghost.get", {});
 //- /workflows/y.ts
 export const y = (ctx: any) => ctx.call("data.ghost.get", {});
-`);
-  const elsewhere = writeFixture(`
+`;
+  const elsewhere = `
 //- /sanoma.config.ts
 export default {};
 //- /workflows/z.ts
 export const z = (ctx: any) => ctx.call("data.ghost.get", {});
-`);
-  const c = new LspClient({ settings: { exclude: ["generated"], companyRoots: [elsewhere] } });
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+`;
+  await withServer([root, elsewhere], async ({ c, roots: [root, elsewhere] }) => {
     await c.waitFor(() => c.diagnosticsFor(join(elsewhere, "workflows/z.ts")).length === 1, "the manual root's problem");
     assert.equal(c.diagnosticsFor(join(root, "workflows/y.ts")).length, 1);
     assert.equal(c.diagnosticsFor(join(root, "generated/x.ts")).length, 0, "an excluded folder is not read");
-  } finally { await c.shutdown(); removeFixture(root); removeFixture(elsewhere); }
+  }, ([, elsewhere]) => ({ settings: { exclude: ["generated"], companyRoots: [elsewhere] } }));
 });
 
 for (const pull of [true, false]) {
@@ -624,18 +576,14 @@ export const ${name} = (ctx: any) => ctx.call("data.${name}.get", {});
 //- /workflows/${name}2.ts
 export const ${name}2 = (ctx: any) => ctx.call("data.${name}.get", {});
 `;
-    const home = writeFixture(company("home"));
-    const extra = writeFixture(company("extra"));
-    const c = new LspClient({ pullConfiguration: pull });
-    const setSettings = (sanoma: unknown) => {
-      if (pull) { c.settings = sanoma; c.notify("workspace/didChangeConfiguration", { settings: null }); }
-      else c.notify("workspace/didChangeConfiguration", { settings: { sanoma } });
-    };
-    const roots = async () => (await c.request("sanoma/companies", null)).companies.map((co: any) => co.root).sort();
-    const [a, b] = [join(extra, "workflows/extra.ts"), join(extra, "workflows/extra2.ts")];
-    try {
-      await c.initialize([home]);
-      if (pull) await c.waitIdle(); // started without it
+    // Started without it (when pulled, the first indexing over).
+    await withServer([company("home"), company("extra")], async ({ c, roots: [home, extra] }) => {
+      const setSettings = (sanoma: unknown) => {
+        if (pull) { c.settings = sanoma; c.notify("workspace/didChangeConfiguration", { settings: null }); }
+        else c.notify("workspace/didChangeConfiguration", { settings: { sanoma } });
+      };
+      const roots = async () => (await c.request("sanoma/companies", null)).companies.map((co: any) => co.root).sort();
+      const [a, b] = [join(extra, "workflows/extra.ts"), join(extra, "workflows/extra2.ts")];
       setSettings({ companyRoots: [extra] });
       await c.waitFor(() => c.diagnosticsFor(a).length === 1 && c.diagnosticsFor(b).length === 1, "the named company's problems");
       await c.waitIdle();
@@ -664,7 +612,7 @@ export const ${name}2 = (ctx: any) => ctx.call("data.${name}.get", {});
       await c.waitIdle();
       assert.deepEqual(await roots(), [home]);
       assert.equal(c.diagnosticsFor(join(home, "workflows/home.ts")).length, 1);
-    } finally { await c.shutdown(); removeFixture(home); removeFixture(extra); }
+    }, { pullConfiguration: pull, idle: pull });
   });
 }
 
@@ -677,15 +625,9 @@ export const ${name} = (ctx: any) => ctx.call("data.${name}.get", {});
 //- /workflows/${name}2.ts
 export const ${name}2 = (ctx: any) => ctx.call("data.${name}.get", {});
 `;
-  const folder = writeFixture(company("home"));
-  const loose = writeFixture(company("loose"));
-  const named = writeFixture(company("named"));
-  const c = new LspClient({ settings: { companyRoots: [named] } });
-  const roots = async () => (await c.request("sanoma/companies", null)).companies.map((co: any) => co.root).sort();
   const text = (f: string) => readFileSync(f, "utf8");
-  try {
-    await c.initialize([folder]);
-    await c.waitIdle();
+  await withServer([company("home"), company("loose"), company("named")], async ({ c, roots: [folder, loose, named] }) => {
+    const roots = async () => (await c.request("sanoma/companies", null)).companies.map((co: any) => co.root).sort();
     const [a, b] = [join(loose, "workflows/loose.ts"), join(loose, "workflows/loose2.ts")];
     c.open(a, text(a));
     c.open(b, text(b));
@@ -707,49 +649,42 @@ export const ${name}2 = (ctx: any) => ctx.call("data.${name}.get", {});
     assert.deepEqual(await roots(), [folder, loose, named].sort());
     assert.equal(c.diagnosticsFor(join(named, "workflows/named2.ts")).length, 1);
     assert.equal(c.diagnosticsFor(join(folder, "workflows/home2.ts")).length, 1);
-  } finally { await c.shutdown(); for (const r of [folder, loose, named]) removeFixture(r); }
+  }, ([, , named]) => ({ settings: { companyRoots: [named] } }));
 });
 
 test("server: a workspace folder spelled with a trailing slash, // or .. is the one company its files find (each spelling made a second company)", async () => {
-  const root = writeFixture(`
+  await withCompanies([`
 //- /sanoma.config.ts
 export default {};
 //- /workflows/a.ts
 export const a = (ctx: any) => ctx.call("data.nope.get", {});
-`);
-  for (const spelling of [`${root}/`, root.replace(/\/([^/]+)$/, "//$1"), `${root}/workflows/..`]) {
-    const c = new LspClient();
-    try {
-      await c.initialize([spelling]);
-      await c.waitIdle();
-      const a = join(root, "workflows/a.ts");
-      c.open(a, readFileSync(a, "utf8"));
-      await c.waitIdle();
-      assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root), [root], spelling);
-      assert.equal(c.diagnosticsFor(a).length, 1, spelling);
-      assert.deepEqual([...c.diagnostics.keys()].filter((u) => c.diagnostics.get(u)!.length > 0), [uri(a)], `${spelling}: published under one URI`);
-    } finally { await c.shutdown(); }
-  }
-  removeFixture(root);
+`], async ([root]) => {
+    for (const spelling of [`${root}/`, root.replace(/\/([^/]+)$/, "//$1"), `${root}/workflows/..`]) {
+      await withServer([], async ({ c }) => {
+        const a = join(root, "workflows/a.ts");
+        c.open(a, readFileSync(a, "utf8"));
+        await c.waitIdle();
+        assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root), [root], spelling);
+        assert.equal(c.diagnosticsFor(a).length, 1, spelling);
+        assert.deepEqual([...c.diagnostics.keys()].filter((u) => c.diagnostics.get(u)!.length > 0), [uri(a)], `${spelling}: published under one URI`);
+      }, { folders: [spelling] });
+    }
+  });
 });
 
 test("server: a file opened through a link to its company's folder (or by its real path, the folder being a link) joins the one company, its problems to the URI opened", async () => {
-  const top = writeFixture(`
+  await withCompanies([`
 //- /real/sanoma.config.ts
 export default {};
 //- /real/workflows/a.ts
 export const a = (ctx: any) => ctx.call("data.nope.get", {});
 //- /real/workflows/b.ts
 export const b = (ctx: any) => ctx.call("data.nope.get", {});
-`);
-  const real = join(top, "real"), link = join(top, "link");
-  symlinkSync("real", link);
-  try {
+`], async ([top]) => {
+    const real = join(top, "real"), link = join(top, "link");
+    symlinkSync("real", link);
     for (const [folder, other] of [[real, link], [link, real]]) {
-      const c = new LspClient();
-      try {
-        await c.initialize([folder]);
-        await c.waitIdle();
+      await withServer([], async ({ c }) => {
         const [a, b] = [join(folder, "workflows/a.ts"), join(folder, "workflows/b.ts")];
         const aOther = join(other, "workflows/a.ts");
         await c.waitFor(() => c.diagnosticsFor(a).length === 1 && c.diagnosticsFor(b).length === 1, "the folder's problems");
@@ -764,22 +699,18 @@ export const b = (ctx: any) => ctx.call("data.nope.get", {});
         assert.equal(c.diagnosticsFor(a).length, 0, "no stale problem on the other spelling");
         c.close(aOther);
         await c.waitFor(() => c.diagnosticsFor(a).length === 1 && c.diagnosticsFor(aOther).length === 0, "closed: the disk's problem, back at the folder's spelling");
-      } finally { await c.shutdown(); }
+      }, { folders: [folder] });
     }
-  } finally { removeFixture(top); }
+  });
 });
 
 test("server: an open file whose URI the client spells its own way (%5b for [) keeps the editor's text when the disk changes, and its problems go to that URI", async () => {
-  const root = writeFixture(`
+  await withServer(`
 //- /sanoma.config.ts
 export default {};
 //- /workflows/[id]/w.ts
 export const w = (ctx: any) => ctx.call("data.nope.get", {});
-`);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+`, async ({ c, root }) => {
     const file = join(root, "workflows/[id]/w.ts");
     const canonical = uri(file);
     const spelled = canonical.replace("%5B", "%5b").replace("%5D", "%5d");
@@ -794,7 +725,7 @@ export const w = (ctx: any) => ctx.call("data.nope.get", {});
     await c.waitIdle();
     assert.deepEqual(c.diagnostics.get(spelled) ?? [], [], "the editor's text still wins");
     assert.deepEqual(c.diagnosticsFor(file).filter((d) => /other/.test(d.message)), [], "nothing read from the disk is published");
-  } finally { await c.shutdown(); removeFixture(root); }
+  });
 });
 
 test("server: each workspace folder's companyRoots setting is read, its relative paths from that folder", async () => {
@@ -808,12 +739,9 @@ export const ${name} = (ctx: any) => ctx.call("data.${name}.get", {});
   const [a, b] = [join(top, "one", "a"), join(top, "two", "b")];
   mkdirSync(a, { recursive: true });
   mkdirSync(b, { recursive: true });
-  const c = new LspClient({ settings: (scope?: string) => (scope === uri(a) ? { companyRoots: ["../x"] } : scope === uri(b) ? { companyRoots: ["../y"] } : {}) });
-  try {
-    await c.initialize([a, b]);
-    await c.waitIdle();
+  await withServer({ path: top }, async ({ c }) => {
     assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root).sort(), [join(top, "one", "x"), join(top, "two", "y")]);
-  } finally { await c.shutdown(); removeFixture(top); }
+  }, { settings: (scope?: string) => (scope === uri(a) ? { companyRoots: ["../x"] } : scope === uri(b) ? { companyRoots: ["../y"] } : {}), folders: [a, b] });
 });
 
 test("server: each company leaves out the folders its own settings exclude, for files opened or created later too", async () => {
@@ -825,11 +753,7 @@ export const w = 1;
 //- /gen/x.ts
 export const x = (ctx: any) => ctx.call("data.nope.get", {});
 `;
-  const a = writeFixture(company), b = writeFixture(company);
-  const c = new LspClient({ settings: (scope?: string) => (scope === uri(a) ? { exclude: ["gen"] } : {}) });
-  try {
-    await c.initialize([a, b]);
-    await c.waitIdle();
+  await withServer([company, company], async ({ c, roots: [a, b] }) => {
     await c.waitFor(() => c.diagnosticsFor(join(b, "gen/x.ts")).length === 1, "b reads its gen/");
     assert.equal(c.diagnosticsFor(join(a, "gen/x.ts")).length, 0, "a leaves out its gen/");
     const text = `export const y = (ctx: any) => ctx.call("data.nope.get", {});\n`;
@@ -837,13 +761,13 @@ export const x = (ctx: any) => ctx.call("data.nope.get", {});
     await c.waitFor(() => c.diagnosticsFor(join(b, "gen/new.ts")).length === 1, "a new file in b's gen/ is judged");
     await c.waitIdle();
     assert.equal(c.diagnosticsFor(join(a, "gen/new.ts")).length, 0, "one in a's gen/ is not");
-  } finally { await c.shutdown(); removeFixture(a); removeFixture(b); }
+  }, ([a, b]) => ({ settings: (scope?: string) => (scope === uri(a) ? { exclude: ["gen"] } : {}), folders: [a, b] }));
 });
 
 test("server: files the company's walk skips stay out of it when opened, closed or reported by the watcher", async () => {
   // Each of these once joined the company in the server (found by a sweep against sanoma-check),
   // and its problems, and those it caused in real files, stayed until a restart.
-  const root = writeFixture(`
+  await withServer(`
 //- /sanoma.config.ts
 export default {};
 //- /workflows/ok.ts
@@ -858,11 +782,7 @@ Call "data.orders.get" from a workflow.
 export default {};
 //- /node_modules/tmpl/workflows/a.ts
 export const a = (ctx: any) => ctx.call("data.nope.get", {});
-`);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
-    await c.waitIdle();
+`, async ({ c, root }) => {
     const skipped = ["workflows/.draft/x.ts", "notes.md", "apps/billing/sanoma.lock.json", "node_modules/tmpl/workflows/a.ts"].map((f) => join(root, f));
     for (const f of skipped) c.open(f, readFileSync(f, "utf8"));
     // Written on disk and reported by the client's watcher, in a dot folder.
@@ -880,13 +800,13 @@ export const a = (ctx: any) => ctx.call("data.nope.get", {});
     await c.waitIdle();
     await c.waitFor(() => c.diagnosticsFor(join(root, "workflows/ok.ts")).length === 0, "the real file back to its disk text");
     for (const f of [...skipped, cached]) assert.deepEqual(c.diagnosticsFor(f), [], f);
-  } finally { await c.shutdown(); removeFixture(root); }
+  });
 });
 
 test("server: files the company's walk skips stay out of it when they are already open as the first index ends", async () => {
   // An editor restoring its tabs opens them right after \`initialized\`; the end of the index
   // round once added every open document of the company, skipped or not (found by a sweep).
-  const root = writeFixture(`
+  await withServer(`
 //- /sanoma.config.ts
 export default {};
 //- /workflows/ok.ts
@@ -897,16 +817,13 @@ export const x = (ctx: any) => ctx.call("data.nope.get", {});
 import "../../../../../../../../../../zz-md";
 //- /workflows/data.json
 { "a": "data.nope.get" }
-`);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
+`, async ({ c, root }) => {
     const skipped = ["workflows/.draft/x.ts", "notes.md", "workflows/data.json"].map((f) => join(root, f));
     for (const f of skipped) c.open(f, readFileSync(f, "utf8"));
     await c.waitIdle();
     await c.waitFor(() => c.diagnosticsFor(join(root, "workflows/ok.ts")).length === 1, "the real problem");
     for (const f of skipped) assert.deepEqual(c.diagnosticsFor(f), [], f);
-  } finally { await c.shutdown(); removeFixture(root); }
+  }, { idle: false });
 });
 
 test("server: a handler that throws answers an empty result, logs, and the server keeps working", async () => {
@@ -951,9 +868,7 @@ test("server: a file changed on disk while its company is being indexed is read 
   // Root files are listed first: this one is read in the round's first batch.
   const early = join(dir, "zz.ts");
   writeFileSync(early, `export const f = (ctx: any) => ctx.call("data.nope.get", {});\n`);
-  const client = new LspClient();
-  try {
-    await client.initialize([dir]);
+  await withServer({ path: dir }, async ({ c: client }) => {
     await client.waitFor(() => client.notifications.some((n) => n.method === "$/progress" && (n.params as any)?.value?.kind === "report"), "a progress report of the index round");
     writeFileSync(early, `export const f = (ctx: any) => ctx.call("data.orders.get", {});\n`);
     client.watched([{ file: early, type: 2 }]);
@@ -961,8 +876,5 @@ test("server: a file changed on disk while its company is being indexed is read 
     assert.equal(status.state, "indexing", "the change reached the server while it was indexing (else this test proves nothing)");
     await client.waitIdle();
     assert.deepEqual(client.diagnosticsFor(early), []);
-  } finally {
-    await client.shutdown();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  }, { idle: false });
 });

@@ -5,8 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LspClient } from "../support/lsp.ts";
-import { removeFixture, writeFixture } from "../support/fixture.ts";
+import { withServer } from "../support/server.ts";
 import { contentLength } from "../../server/src/lsp/frames.ts";
 
 const COMPANY = `
@@ -16,10 +15,7 @@ export default {};
 
 for (const bad of ["abc", "-5", "99999999999999999999", "", "12abc"]) {
   test(`server: a frame whose Content-Length is ${JSON.stringify(bad)} is logged and passed over; the messages after it are answered`, async () => {
-    const root = writeFixture(COMPANY);
-    const c = new LspClient();
-    try {
-      await c.initialize([root]);
+    await withServer(COMPANY, async ({ c }) => {
       c.proc.stdin.write(`Content-Length: ${bad}\r\n\r\n{"jsonrpc":"2.0","id":9999,"method":"sanoma/status","params":null}`);
       const status = await c.request<{ state: string }>("sanoma/status", null, 10_000);
       assert.ok(status.state === "idle" || status.state === "indexing");
@@ -27,18 +23,12 @@ for (const bad of ["abc", "-5", "99999999999999999999", "", "12abc"]) {
       assert.match(c.stderr, /a Content-Length that is no length/);
       // And again, the stream still in step.
       assert.ok(await c.request("sanoma/status", null, 10_000));
-    } finally {
-      await c.shutdown();
-      removeFixture(root);
-    }
+    }, { idle: false });
   });
 }
 
 test("server: junk between frames, and a header block that never ends, are passed over up to the next Content-Length header", async () => {
-  const root = writeFixture(COMPANY);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
+  await withServer(COMPANY, async ({ c }) => {
     c.proc.stdin.write("hello there\r\nthis is no header\r\n\r\n");
     assert.ok(await c.request("sanoma/status", null, 10_000));
     c.proc.stdin.write("x".repeat(20_000));
@@ -46,10 +36,7 @@ test("server: junk between frames, and a header block that never ends, are passe
     assert.match(c.stderr, /a header line without a name \("hello there"\)/);
     // (The x's are read with the next frame's header or alone, as the pipe delivers them: either way passed over.)
     assert.equal(c.stderr.match(/bad message frame passed over/g)?.length, 2);
-  } finally {
-    await c.shutdown();
-    removeFixture(root);
-  }
+  }, { idle: false });
 });
 
 test("frames: contentLength reads a header block as the base protocol writes it, in any case, with a Content-Type", () => {
@@ -60,13 +47,7 @@ test("frames: contentLength reads a header block as the base protocol writes it,
 });
 
 test("server: workspace/executeCommand of a command it does not offer is an error naming the command", async () => {
-  const root = writeFixture(COMPANY);
-  const c = new LspClient();
-  try {
-    await c.initialize([root]);
+  await withServer(COMPANY, async ({ c }) => {
     await assert.rejects(c.request("workspace/executeCommand", { command: "sanoma.nope", arguments: [] }), /no command "sanoma\.nope"/);
-  } finally {
-    await c.shutdown();
-    removeFixture(root);
-  }
+  }, { idle: false });
 });

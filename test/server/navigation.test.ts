@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { LspClient, uri } from "../support/lsp.ts";
-import { removeFixture, writeFixture } from "../support/fixture.ts";
+import { startServer, withServer, type RunningServer } from "../support/server.ts";
 import { CLOUD_PACKAGE } from "../support/companies.ts";
 
 const COMPANY = `
@@ -47,6 +47,7 @@ export const bill = (ctx: any) => ctx.call("data.invoices.get", {}) && ctx.call(
 } }
 ${CLOUD_PACKAGE}`;
 
+let server: RunningServer;
 let root: string;
 let c: LspClient;
 
@@ -59,14 +60,11 @@ function at(file: string, needle: string, delta = 0) {
 }
 
 before(async () => {
-  root = writeFixture(COMPANY);
-  c = new LspClient();
-  await c.initialize([root]);
-  await c.waitIdle();
+  ({ root, c } = server = await startServer(COMPANY));
   for (const f of ["workflows/nightly.ts", "resources/infra.ts", "apps/billing/workflows/bill.ts"]) c.open(join(root, f), readFileSync(join(root, f), "utf8"));
   await c.waitIdle();
 });
-after(async () => { await c.shutdown(); removeFixture(root); });
+after(() => server.stop());
 
 test("completion: op ids inside a data. string, only from collections the scope sees", async () => {
   const items = await c.request("textDocument/completion", at("workflows/nightly.ts", `"data.", {}`, 6));
@@ -103,15 +101,12 @@ test("hover: a declaration shows its type's contracts, fields and lock binding",
 });
 
 test("hover: a client that shows only plain text gets plain text", async () => {
-  const plain = new LspClient({ hoverFormats: ["plaintext"] });
-  try {
-    await plain.initialize([root]);
-    await plain.waitIdle();
+  await withServer([], async ({ c: plain }) => {
     const h = await plain.request("textDocument/hover", at("resources/infra.ts", "web ="));
     assert.equal(h.contents.kind, "plaintext");
     assert.match(h.contents.value, /Contracts: host/);
     assert.doesNotMatch(h.contents.value, /[`*]/);
-  } finally { await plain.shutdown(); }
+  }, { hoverFormats: ["plaintext"], folders: [root] });
 });
 
 test("hover: an op id shows its collection's key, fields and operations, saveMany as a batch", async () => {

@@ -24,7 +24,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { LspClient } from "../support/lsp.ts";
+import type { LspClient } from "../support/lsp.ts";
+import { withServer } from "../support/server.ts";
 // @ts-expect-error the benchmark's generator is plain JavaScript
 import { rng } from "../../bench/generate.mjs";
 
@@ -199,28 +200,27 @@ async function run(seed: number, operations: number): Promise<{ checkpoints: num
     return mutateCode(text ?? "", original.get(rel), r);
   };
 
-  const c = new LspClient();
   const replay = (i: number) => `seed ${seed}, after operation ${i} of ${operations} (replay: SANOMA_SEED=${seed} SANOMA_OPS=${i} node --import tsx --test test/server/random-edits.test.ts)`;
-  const checkpoint = async (i: number) => {
-    await Promise.all(requests.splice(0));
-    await c.waitIdle();
-    rmSync(effective, { recursive: true, force: true });
-    cpSync(root, effective, { recursive: true });
-    for (const [rel, text] of open) { mkdirSync(dirname(join(effective, rel)), { recursive: true }); writeFileSync(join(effective, rel), text); }
-    const cli = fromCheck(effective);
-    const server = fromServer(c, root);
-    checkpoints++;
-    for (const p of cli) seen.add(p.replace(/^(\S+?):.*? (error|warning|info|hint) (\S+) .*$/, "$3"));
-    if (JSON.stringify(server) !== JSON.stringify(cli)) {
-      assert.fail(`the server's diagnostics differ from sanoma-check's, ${replay(i)}\n${difference(server, cli)}\n` +
-        `open buffers: ${[...open.keys()].join(", ") || "none"}\noperations:\n${log.map((l) => `  ${l}`).join("\n")}`);
-    }
-    const failures = c.notifications.filter((n) => n.method === "window/logMessage" && /failed/.test((n.params as { message: string }).message));
-    assert.deepEqual(failures, [], `the server logged failures, ${replay(i)}`);
-  };
 
-  try {
-    await c.initialize([root]);
+  return withServer({ path: base }, async ({ c }) => {
+    const checkpoint = async (i: number) => {
+      await Promise.all(requests.splice(0));
+      await c.waitIdle();
+      rmSync(effective, { recursive: true, force: true });
+      cpSync(root, effective, { recursive: true });
+      for (const [rel, text] of open) { mkdirSync(dirname(join(effective, rel)), { recursive: true }); writeFileSync(join(effective, rel), text); }
+      const cli = fromCheck(effective);
+      const server = fromServer(c, root);
+      checkpoints++;
+      for (const p of cli) seen.add(p.replace(/^(\S+?):.*? (error|warning|info|hint) (\S+) .*$/, "$3"));
+      if (JSON.stringify(server) !== JSON.stringify(cli)) {
+        assert.fail(`the server's diagnostics differ from sanoma-check's, ${replay(i)}\n${difference(server, cli)}\n` +
+          `open buffers: ${[...open.keys()].join(", ") || "none"}\noperations:\n${log.map((l) => `  ${l}`).join("\n")}`);
+      }
+      const failures = c.notifications.filter((n) => n.method === "window/logMessage" && /failed/.test((n.params as { message: string }).message));
+      assert.deepEqual(failures, [], `the server logged failures, ${replay(i)}`);
+    };
+
     // An editor restoring its tabs opens some at once, before the first index ends.
     for (let n = Math.floor(r() * 3); n > 0; n--) {
       const rel = pick(r, paths.filter((p) => !open.has(p)));
@@ -323,10 +323,7 @@ async function run(seed: number, operations: number): Promise<{ checkpoints: num
       }
     }
     return { checkpoints, problems: seen };
-  } finally {
-    await c.shutdown();
-    rmSync(base, { recursive: true, force: true });
-  }
+  }, { folders: [root], idle: false });
 }
 
 const SEEDS = process.env.SANOMA_SEED ? [Number(process.env.SANOMA_SEED)] : [1, 2, 3];

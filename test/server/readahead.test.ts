@@ -8,7 +8,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LspClient } from "../support/lsp.ts";
-import { removeFixture, writeFixture } from "../support/fixture.ts";
+import { startServer, type RunningServer } from "../support/server.ts";
 
 const COMPANY = `
 //- /sanoma.config.ts
@@ -29,6 +29,7 @@ export const bill = (ctx: any) => helper(ctx);
 export const helper = (ctx: any) => ctx;
 `;
 
+let server: RunningServer;
 let root: string;
 let c: LspClient;
 
@@ -38,13 +39,8 @@ const readings = (): string[] =>
     .map((n) => (n.params as { message: string }).message)
     .filter((m) => m.startsWith("read the workflows of "));
 
-before(async () => {
-  root = writeFixture(COMPANY);
-  c = new LspClient();
-  await c.initialize([root]);
-  await c.waitIdle();
-});
-after(async () => { await c.shutdown(); removeFixture(root); });
+before(async () => { ({ root, c } = server = await startServer(COMPANY)); });
+after(() => server.stop());
 
 test("the workflows of the three workflow files are read ahead once the server is idle, and a search then reads nothing", async () => {
   await c.waitFor(() => readings().some((m) => m.includes("ahead of a symbol search")), "the read-ahead");

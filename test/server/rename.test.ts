@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { LspClient, uri } from "../support/lsp.ts";
-import { removeFixture, writeFixture } from "../support/fixture.ts";
+import { startServer, withServer, type RunningServer } from "../support/server.ts";
 import { CLOUD_PACKAGE } from "../support/companies.ts";
 
 const COMPANY = `
@@ -34,6 +34,7 @@ import { collection } from "@sanoma-ai/workflows/data";
 export const invoices = collection({ key: "id", fields: { id: "string" } });
 ${CLOUD_PACKAGE}`;
 
+let server: RunningServer;
 let root: string;
 let c: LspClient;
 const texts = new Map<string, string>();
@@ -60,14 +61,11 @@ function apply(edit: { changes: Record<string, { range: any; newText: string }[]
 }
 
 before(async () => {
-  root = writeFixture(COMPANY);
-  c = new LspClient();
-  await c.initialize([root]);
-  await c.waitIdle();
+  ({ root, c } = server = await startServer(COMPANY));
   for (const f of ["resources/data.ts", "workflows/main.ts"]) { texts.set(f, readFileSync(join(root, f), "utf8")); c.open(join(root, f), texts.get(f)!); }
   await c.waitIdle();
 });
-after(async () => { await c.shutdown(); removeFixture(root); });
+after(() => server.stop());
 
 test("rename: a bad name or one another collection has is refused, saying why", async () => {
   const params = at("resources/data.ts", "customers =");
@@ -117,7 +115,7 @@ export async function main(ctx: any) {
 });
 
 test("rename: a collection whose name property is no literal is refused (a second name would be a duplicate key); an op id written with escapes is written anew, whole", async () => {
-  const dir = writeFixture(`
+  await withServer(`
 //- /sanoma.config.ts
 export default {};
 //- /resources/data.ts
@@ -127,11 +125,7 @@ export const byConst = collection({ name: NAME, key: "id", fields: { id: "string
 export const esc = collection({ key: "id", fields: { id: "string" } });
 //- /workflows/w.ts
 export const w = (ctx: any) => [ctx.call("data.\\u0065sc.get", {}), ctx.call("data.esc.list", {})];
-`);
-  const s = new LspClient();
-  try {
-    await s.initialize([dir]);
-    await s.waitIdle();
+`, async ({ c: s, root: dir }) => {
     const data = readFileSync(join(dir, "resources/data.ts"), "utf8").split("\n");
     const pos = (lines: string[], line: number, needle: string) => ({ line, character: lines[line].indexOf(needle) + 1 });
     await assert.rejects(s.request("textDocument/rename", { textDocument: { uri: uri(join(dir, "resources/data.ts")) }, position: pos(data, 2, "byConst"), newName: "other" }), /name property is not a string literal/);
@@ -145,5 +139,5 @@ export const w = (ctx: any) => [ctx.call("data.\\u0065sc.get", {}), ctx.call("da
       { range: { start: { line: 0, character: start }, end: { line: 0, character: start + `data.\\u0065sc.get`.length } }, newText: "data.esc2.get" },
       { range: { start: { line: 0, character: w[0].indexOf("data.esc.list") + 5 }, end: { line: 0, character: w[0].indexOf("data.esc.list") + 8 } }, newText: "esc2" },
     ]);
-  } finally { await s.shutdown(); removeFixture(dir); }
+  });
 });

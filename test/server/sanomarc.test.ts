@@ -4,12 +4,13 @@
  * in the file itself (an unknown rule id with a did-you-mean), and every change to it (on disk,
  * through the client's watcher or the server's own, or unsaved in the editor) re-checks.
  */
-import { after, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LspClient } from "../support/lsp.ts";
-import { removeFixture, writeFixture } from "../support/fixture.ts";
+import { parseFixture, writeFixture } from "../support/fixture.ts";
+import { withServer, type ServerOptions, type ServerRun } from "../support/server.ts";
 
 const COMPANY = `
 //- /sanoma.config.ts
@@ -23,64 +24,59 @@ import { secret } from "@sanoma-ai/workflows/resources";
 export const token = secret("MISSING");
 `;
 
-const dirs: string[] = [];
-const clients: LspClient[] = [];
-after(async () => { for (const c of clients) await c.shutdown(); for (const d of dirs) removeFixture(d); });
-
-async function start(rc: string | undefined, options: ConstructorParameters<typeof LspClient>[0] = {}): Promise<{ root: string; c: LspClient }> {
-  const root = writeFixture(COMPANY, "sanoma-server-rc-");
-  dirs.push(root);
-  if (rc !== undefined) writeFileSync(join(root, ".sanomarc.json"), rc);
-  const c = new LspClient(options);
-  clients.push(c);
-  await c.initialize([root]);
-  await c.waitIdle();
-  return { root, c };
+/** The company, with `rc` as its .sanomarc.json (if any), under a server. */
+function withRc(rc: string | undefined, run: (server: ServerRun) => Promise<void>, options: ServerOptions = {}): Promise<void> {
+  const fixture = parseFixture(COMPANY);
+  if (rc !== undefined) fixture.files[".sanomarc.json"] = rc;
+  return withServer({ path: writeFixture(fixture, "sanoma-server-rc-") }, run, options);
 }
 
 const shown = (c: LspClient, root: string, file: string) => c.diagnosticsFor(join(root, file)).map((d) => `${d.code} ${d.severity}`);
 
 test("server: .sanomarc.json's levels and folders apply; its problems are diagnostics in it, at their place, with a did-you-mean", async () => {
   const rules = `  "rules": { "collection-op": "warn", "secret-binding": "off" },`;
-  const { root, c } = await start(`{\n${rules}\n  "exclude": ["generated"]\n}\n`);
-  await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 2", "collection-op as a warning");
-  assert.deepEqual(shown(c, root, "generated/g.ts"), [], "an excluded folder");
-  assert.deepEqual(shown(c, root, "resources/keys.ts"), ["secret-bindings 2"], "the unknown id turned nothing off");
-  const [d] = c.diagnosticsFor(join(root, ".sanomarc.json"));
-  assert.deepEqual({ ...d, codeDescription: undefined }, {
-    range: { start: { line: 1, character: rules.indexOf(`"secret-binding"`) }, end: { line: 1, character: rules.indexOf(`"secret-binding"`) + 16 } }, severity: 1, source: "sanoma", code: "settings", codeDescription: undefined,
-    message: `No rule named "secret-binding"; did you mean "secret-bindings"?`,
+  await withRc(`{\n${rules}\n  "exclude": ["generated"]\n}\n`, async ({ root, c }) => {
+    await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 2", "collection-op as a warning");
+    assert.deepEqual(shown(c, root, "generated/g.ts"), [], "an excluded folder");
+    assert.deepEqual(shown(c, root, "resources/keys.ts"), ["secret-bindings 2"], "the unknown id turned nothing off");
+    const [d] = c.diagnosticsFor(join(root, ".sanomarc.json"));
+    assert.deepEqual({ ...d, codeDescription: undefined }, {
+      range: { start: { line: 1, character: rules.indexOf(`"secret-binding"`) }, end: { line: 1, character: rules.indexOf(`"secret-binding"`) + 16 } }, severity: 1, source: "sanoma", code: "settings", codeDescription: undefined,
+      message: `No rule named "secret-binding"; did you mean "secret-bindings"?`,
+    });
+    assert.match(d.codeDescription!.href, /docs\/settings\.md$/);
+    // The watcher registered asks for the file's changes.
+    const registration = c.serverRequests.find((r) => r.method === "client/registerCapability") as { params: { registrations: { registerOptions: { watchers: { globPattern: string }[] } }[] } } | undefined;
+    assert.ok(registration?.params.registrations[0].registerOptions.watchers.some((w) => w.globPattern === "**/.sanomarc.json"));
   });
-  assert.match(d.codeDescription!.href, /docs\/settings\.md$/);
-  // The watcher registered asks for the file's changes.
-  const registration = c.serverRequests.find((r) => r.method === "client/registerCapability") as { params: { registrations: { registerOptions: { watchers: { globPattern: string }[] } }[] } } | undefined;
-  assert.ok(registration?.params.registrations[0].registerOptions.watchers.some((w) => w.globPattern === "**/.sanomarc.json"));
 });
 
 test("server: the editor's sanoma settings are laid over .sanomarc.json (its levels win, its folders add)", async () => {
-  const { root, c } = await start(`{ "rules": { "collection-op": "off", "secret-bindings": "hint" } }`, { settings: { rules: { "collection-op": "info" }, exclude: ["generated"] } });
-  await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 3", "the editor's level");
-  assert.deepEqual(shown(c, root, "resources/keys.ts"), ["secret-bindings 4"], "the team's level where the editor says nothing");
-  assert.deepEqual(shown(c, root, "generated/g.ts"), []);
+  await withRc(`{ "rules": { "collection-op": "off", "secret-bindings": "hint" } }`, async ({ root, c }) => {
+    await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 3", "the editor's level");
+    assert.deepEqual(shown(c, root, "resources/keys.ts"), ["secret-bindings 4"], "the team's level where the editor says nothing");
+    assert.deepEqual(shown(c, root, "generated/g.ts"), []);
+  }, { settings: { rules: { "collection-op": "info" }, exclude: ["generated"] } });
 });
 
 for (const dynamicWatch of [true, false]) {
   test(`server: .sanomarc.json written, fixed and deleted on disk re-checks (${dynamicWatch ? "client's didChangeWatchedFiles" : "server's own watcher"})`, async () => {
-    const { root, c } = await start(undefined, { dynamicWatch });
-    const rc = join(root, ".sanomarc.json");
-    await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 1", "the default level");
-    writeFileSync(rc, `{ "rules": { "collection-op": "off", "one-wakeup": "loud" }, "exclude": ["generated"] }`);
-    if (dynamicWatch) c.watched([{ file: rc, type: 1 }]);
-    await c.waitFor(() => shown(c, root, "workflows/w.ts").length === 0 && shown(c, root, "generated/g.ts").length === 0, "the rule off, the folder left out");
-    await c.waitFor(() => c.diagnosticsFor(rc).length === 1, "the bad level said");
-    assert.match(c.diagnosticsFor(rc)[0].message, /"loud" is no level/);
-    writeFileSync(rc, `{ "rules": { "collection-op": "hint" } }`);
-    if (dynamicWatch) c.watched([{ file: rc, type: 2 }]);
-    await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 4" && shown(c, root, "generated/g.ts").join() === "collection-op 4", "the new level, the folder back");
-    await c.waitFor(() => c.diagnosticsFor(rc).length === 0, "the problem gone");
-    unlinkSync(rc);
-    if (dynamicWatch) c.watched([{ file: rc, type: 3 }]);
-    await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 1", "the default again");
+    await withRc(undefined, async ({ root, c }) => {
+      const rc = join(root, ".sanomarc.json");
+      await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 1", "the default level");
+      writeFileSync(rc, `{ "rules": { "collection-op": "off", "one-wakeup": "loud" }, "exclude": ["generated"] }`);
+      if (dynamicWatch) c.watched([{ file: rc, type: 1 }]);
+      await c.waitFor(() => shown(c, root, "workflows/w.ts").length === 0 && shown(c, root, "generated/g.ts").length === 0, "the rule off, the folder left out");
+      await c.waitFor(() => c.diagnosticsFor(rc).length === 1, "the bad level said");
+      assert.match(c.diagnosticsFor(rc)[0].message, /"loud" is no level/);
+      writeFileSync(rc, `{ "rules": { "collection-op": "hint" } }`);
+      if (dynamicWatch) c.watched([{ file: rc, type: 2 }]);
+      await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 4" && shown(c, root, "generated/g.ts").join() === "collection-op 4", "the new level, the folder back");
+      await c.waitFor(() => c.diagnosticsFor(rc).length === 0, "the problem gone");
+      unlinkSync(rc);
+      if (dynamicWatch) c.watched([{ file: rc, type: 3 }]);
+      await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 1", "the default again");
+    }, { dynamicWatch });
   });
 }
 
@@ -88,28 +84,24 @@ test("server: a .sanomarc.json above the company root counts, a nearer one wins;
   const top = writeFixture(`
 //- /.sanomarc.json
 { "rules": { "collection-op": "warning" } }
+//- /co/sanoma.config.ts
+export default {};
+//- /co/workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nope.get", {});
 `, "sanoma-server-rc-above-");
-  dirs.push(top);
   const root = join(top, "co");
-  mkdirSync(root);
-  for (const [f, t] of Object.entries({ "sanoma.config.ts": "export default {};\n", "workflows/w.ts": `export const w = (ctx: any) => ctx.call("data.nope.get", {});\n` })) {
-    mkdirSync(join(root, f, ".."), { recursive: true });
-    writeFileSync(join(root, f), t);
-  }
-  const c = new LspClient();
-  clients.push(c);
-  await c.initialize([root]);
-  await c.waitIdle();
-  await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 2", "the level from above");
-  const near = join(root, ".sanomarc.json");
-  writeFileSync(near, `{ "rules": {} }`);
-  c.watched([{ file: near, type: 1 }]);
-  await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 1", "the nearer file, whole");
-  c.open(near, `{ "rules": { "collection-op": "info", "colection-key": "off" } }`, "json");
-  await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 3", "the unsaved text");
-  await c.waitFor(() => c.diagnosticsFor(near).length === 1, "its problem, as typed");
-  c.change(near, `{ "rules": { "collection-op": "off" } }`);
-  await c.waitFor(() => shown(c, root, "workflows/w.ts").length === 0 && c.diagnosticsFor(near).length === 0, "each keystroke");
-  c.close(near);
-  await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 1", "the disk's text again");
+  await withServer({ path: top }, async ({ c }) => {
+    await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 2", "the level from above");
+    const near = join(root, ".sanomarc.json");
+    writeFileSync(near, `{ "rules": {} }`);
+    c.watched([{ file: near, type: 1 }]);
+    await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 1", "the nearer file, whole");
+    c.open(near, `{ "rules": { "collection-op": "info", "colection-key": "off" } }`, "json");
+    await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 3", "the unsaved text");
+    await c.waitFor(() => c.diagnosticsFor(near).length === 1, "its problem, as typed");
+    c.change(near, `{ "rules": { "collection-op": "off" } }`);
+    await c.waitFor(() => shown(c, root, "workflows/w.ts").length === 0 && c.diagnosticsFor(near).length === 0, "each keystroke");
+    c.close(near);
+    await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 1", "the disk's text again");
+  }, { folders: [root] });
 });

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LspClient } from "../support/lsp.ts";
-import { removeFixture, writeFixture } from "../support/fixture.ts";
+import { writeFixture } from "../support/fixture.ts";
+import { withServer } from "../support/server.ts";
 import { CLEAN } from "../support/companies.ts";
 
 test("server's own watcher: a workspace folder deleted while indexing and made again is indexed again, its company back", async () => {
@@ -17,10 +17,8 @@ test("server's own watcher: a workspace folder deleted while indexing and made a
   const work = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-watch-")));
   const folder = join(work, "acme");
   cpSync(source, folder, { recursive: true });
-  const c = new LspClient({ dynamicWatch: false });
-  const companies = async () => (await c.request<{ companies: { root: string }[] }>("sanoma/companies", null)).companies.map((x) => x.root);
-  try {
-    await c.initialize([folder]);
+  await withServer([{ path: source }, { path: work }], async ({ c }) => {
+    const companies = async () => (await c.request<{ companies: { root: string }[] }>("sanoma/companies", null)).companies.map((x) => x.root);
     // While it indexes (or just after): the whole folder goes.
     rmSync(folder, { recursive: true, force: true });
     await c.waitIdle();
@@ -30,9 +28,5 @@ test("server's own watcher: a workspace folder deleted while indexing and made a
     let now: string[] = [];
     for (let i = 0; i < 150 && (now = await companies()).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(now, [folder], "the folder made again: its company found again");
-  } finally {
-    await c.shutdown();
-    rmSync(work, { recursive: true, force: true });
-    removeFixture(source);
-  }
+  }, { dynamicWatch: false, folders: [folder], idle: false });
 });
