@@ -33,24 +33,26 @@ function fromServer(dir: string): Promise<string[]> {
   }, { folders: [dir] });
 }
 
-const cases: [string, () => string][] = [
-  ["the broken example", () => { const d = realpathSync(mkdtempSync(join(tmpdir(), "parity-"))); cpSync(join(REPO, "examples/acme-broken"), join(d, "c"), { recursive: true }); return join(d, "c"); }],
-  ["the clean company", () => writeFixture(CLEAN)],
+/** Each case makes its company folder, and says what to remove after (the folder it made it in). */
+const cases: [string, () => { dir: string; made: string[] }][] = [
+  ["the broken example", () => { const d = realpathSync(mkdtempSync(join(tmpdir(), "parity-"))); cpSync(join(REPO, "examples/acme-broken"), join(d, "c"), { recursive: true }); return { dir: join(d, "c"), made: [d] }; }],
+  ["the clean company", () => { const d = writeFixture(CLEAN); return { dir: d, made: [d] }; }],
   ["every rule's wrong examples together", () => {
     // Each example in a folder of its own, all in one workspace: several companies at once.
     const d = realpathSync(mkdtempSync(join(tmpdir(), "parity-")));
-    for (const r of RULES) cpSync(writeFixture(r.doc.wrong), join(d, r.id), { recursive: true });
-    return d;
+    const made = [d];
+    for (const r of RULES) { const example = writeFixture(r.doc.wrong); made.push(example); cpSync(example, join(d, r.id), { recursive: true }); }
+    return { dir: d, made };
   }],
 ];
 
 for (const [name, make] of cases) {
   test(`parity: the server publishes exactly what sanoma-check prints, on ${name}`, async () => {
-    const dir = make();
+    const { dir, made } = make();
     try {
       const cli = fromCheck(dir);
       assert.ok(cli.length > 0 || name.includes("clean"), "the fixture has problems to compare");
       assert.deepEqual(await fromServer(dir), cli);
-    } finally { removeFixture(dir); }
+    } finally { for (const d of made) removeFixture(d); }
   });
 }
