@@ -132,8 +132,8 @@ class CheckState {
     return new Set(byTarget.keys());
   }
 
-  /** Re-sorts the touched files' problems, applying the settings. */
-  assemble(settings: CheckOptions["rules"] = {}): Set<string> {
+  /** Re-sorts the touched files' problems, applying the settings; yields as it goes through a long list (a lockfile's 500,000 orphans). */
+  *assemble(settings: CheckOptions["rules"] = {}): Steps<Set<string>> {
     const touched = this.touched;
     this.touched = new Set();
     const anySetting = Object.keys(settings).length > 0;
@@ -144,7 +144,9 @@ class CheckState {
       if (sources?.size === 1 && !anySetting) list = sources.values().next().value!;
       else if (sources) {
         for (const problems of sources.values()) {
+          let n = 0;
           for (const p of problems) {
+            if (++n % SORT_STEP === 0) yield;
             if (!anySetting) { list.push(p); continue; }
             const s = settings[p.rule];
             if (s === "off") continue;
@@ -153,7 +155,7 @@ class CheckState {
         }
         if (sources.size === 0) this.contributions.delete(target);
       }
-      if (list.length) this.final.set(target, sorted(list)); else this.final.delete(target);
+      if (list.length) this.final.set(target, yield* sorted(list)); else this.final.delete(target);
     }
     return touched;
   }
@@ -238,7 +240,7 @@ export class CompanyChecker {
       for (const target of st.contributions.keys()) st.touched.add(target);
       for (const target of st.final.keys()) st.touched.add(target);
     }
-    const changedFiles = st.assemble(options.rules);
+    const changedFiles = yield* st.assemble(options.rules);
     const final = st.final;
     let all: Problem[] | undefined;
     return {
@@ -254,8 +256,15 @@ export class CompanyChecker {
   }
 }
 
-function sorted(list: Problem[]): Problem[] {
-  for (let i = 1; i < list.length; i++) if (compareProblems(list[i - 1], list[i]) > 0) return list.sort(compareProblems);
+/** Problems compared between two yields of `sorted` (and of `assemble`'s gathering): a few milliseconds. */
+const SORT_STEP = 16_384;
+
+/** The list in order: as it is when it is (the usual case, checked in steps), else sorted in place. */
+function* sorted(list: Problem[]): Steps<Problem[]> {
+  for (let i = 1; i < list.length; i++) {
+    if (compareProblems(list[i - 1], list[i]) > 0) return list.sort(compareProblems);
+    if (i % SORT_STEP === 0) yield;
+  }
   return list;
 }
 

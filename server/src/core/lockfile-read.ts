@@ -31,6 +31,8 @@ export interface LockBinding {
 export interface LockFacts {
   error?: { message: string; range: Range };
   bindings: LockBinding[];
+  /** The bindings by the company-relative path their key names (`resources/a.ts#web`: `resources/a.ts`). */
+  byRel: Map<string, LockBinding[]>;
   /** Keys written twice (a merge gone wrong): each later copy. The bindings are what JSON.parse keeps, the last. */
   duplicates?: { key: string; message: string; range: Range; first: Range }[];
   /** Bindings not of a binding's shape, at the offending place each; they are not among `bindings`. */
@@ -50,13 +52,32 @@ export function readLock(text: string): LockFacts {
 export function* readLockSteps(text: string): Steps<LockFacts> {
   const lines = new LineMap(text);
   const scanned = yield* scanLock(text, lines);
-  return scanned ?? readLockByTree(text, lines);
+  const read = scanned ?? readLockByTree(text, lines);
+  // Grouped here, in steps too: the rule asks for each file's bindings.
+  const byRel = new Map<string, LockBinding[]>();
+  let n = 0;
+  for (const b of read.bindings) {
+    const rel = relOfKey(b.key);
+    const list = byRel.get(rel);
+    if (list) list.push(b); else byRel.set(rel, [b]);
+    if (++n % (LOCK_STEP * 8) === 0) yield;
+  }
+  return { ...read, byRel };
 }
+
+/** The company-relative path a binding's key names: what comes before its last `#`. */
+export function relOfKey(key: string): string {
+  const hash = key.lastIndexOf("#");
+  return hash > 0 ? key.slice(0, hash) : key;
+}
+
+/** What the readers give, before the bindings are grouped. */
+type ReadLock = Omit<LockFacts, "byRel">;
 
 /** Bindings between two yields of `readLockSteps`: a few milliseconds of scanning. */
 export const LOCK_STEP = 512;
 
-function readLockByTree(text: string, lines: LineMap): LockFacts {
+function readLockByTree(text: string, lines: LineMap): ReadLock {
   const firstLine = lines.range(0, Math.max(0, text.indexOf("\n") < 0 ? text.length : text.indexOf("\n")));
   let value: unknown;
   try {
@@ -286,7 +307,7 @@ const MAX_SKIP_DEPTH = 64;
  * and the caller reads the file by its syntax tree, which says what is wrong and where. What it
  * returns is what that reading would: the bindings in `JSON.parse`'s order, with their places.
  */
-function* scanLock(text: string, lines: LineMap): Steps<LockFacts | undefined> {
+function* scanLock(text: string, lines: LineMap): Steps<ReadLock | undefined> {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const n = text.length;
   const space = () => {

@@ -82,7 +82,9 @@ export class Company {
    * @param textOf a file's text as it is now: given, facts read without a tree let their text go
    * (see `LightReading`) and read it again if a parse is asked for later.
    */
-  constructor(readonly root: string, readonly lightFacts = true, private readonly textOf?: (file: string) => string | undefined) {}
+  constructor(readonly root: string, readonly lightFacts = true, private readonly textOf?: (file: string) => string | undefined) {
+    this.lockPath = path.join(root, LOCK_FILE);
+  }
 
   get configFile(): CompanyFile | undefined {
     return this.files.get(path.join(this.root, CONFIG_FILE));
@@ -92,9 +94,8 @@ export class Company {
     return this.configFile?.facts?.config?.name ?? path.basename(this.root);
   }
 
-  get lockPath(): string {
-    return path.join(this.root, LOCK_FILE);
-  }
+  /** The company's `sanoma.lock.json` (asked once a binding by the lockfile rule: made once). */
+  readonly lockPath: string;
 
   /** Whether the company holds a file at this company-relative path. */
   hasFile(rel: string): boolean {

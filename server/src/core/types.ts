@@ -4,6 +4,7 @@
  * `child_process` or reads `process`; IO reaches it through `FileSystem`, protocols never.
  */
 import type { RuleId } from "./rules/ids.ts";
+import type { Steps } from "./steps.ts";
 
 /** A zero-based line and UTF-16 character, as LSP counts them. */
 export interface Position { line: number; character: number }
@@ -39,6 +40,11 @@ export interface DirEntry { name: string; kind: "file" | "dir" | "symlink" | "ot
  */
 export interface FileSystem {
   readFile(path: string): string | undefined;
+  /**
+   * `readFile`, a piece a step (see `steps.ts`), where the file system can: the server reads a
+   * lockfile of 40 MB so, answering requests between the pieces. The same text in the end.
+   */
+  readFileSteps?(path: string): Steps<string | undefined>;
   /** A folder's entries, or undefined when it cannot be read (no permission, gone). */
   readDir(path: string): DirEntry[] | undefined;
   isFile(path: string): boolean;

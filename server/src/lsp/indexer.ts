@@ -32,16 +32,23 @@ export async function readFiles(ws: Workspace, documents: OpenDocuments, company
   let open = documents.byPath();
   for (const file of files) {
     const doc = open.get(file);
-    if (doc) ws.setFile(company, file, doc.getText());
-    else ws.readFromDisk(company, file);
     if (file === company.lockPath) {
-      // Read here, in slices of its own (500,000 bindings take a second), not in the first check.
+      // Read here, in slices of its own (500,000 bindings are 40 MB, and take a second to judge),
+      // the text itself a piece a slice where the file system can, not in the first check.
       await yieldToRequests();
+      let text = doc ? doc.getText() : ws.fs.readFileSteps ? await inSlices(ws.fs.readFileSteps(file)) : undefined;
+      // Opened in the editor while it was read: the editor's text wins.
+      text = documents.byPath().get(file)?.getText() ?? text;
+      if (text !== undefined) ws.setFile(company, file, text); else ws.readFromDisk(company, file);
+      await yieldToRequests(); // (making the text one string was a slice's work already)
       await inSlices(ws.lockSteps(root));
       await yieldToRequests();
       open = documents.byPath();
       t = performance.now();
-    } else ws.warmFileRules(root, file);
+    } else {
+      if (doc) ws.setFile(company, file, doc.getText()); else ws.readFromDisk(company, file);
+      ws.warmFileRules(root, file);
+    }
     done++;
     on.read();
     const now = performance.now();

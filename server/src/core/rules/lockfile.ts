@@ -4,7 +4,7 @@
  */
 import * as path from "node:path";
 import type { Analysis } from "../analysis.ts";
-import type { LockBinding, LockFacts } from "../lockfile-read.ts";
+import { relOfKey, type LockBinding } from "../lockfile-read.ts";
 import type { Problem } from "../types.ts";
 import type { Report, Rule, RuleCase } from "./rule.ts";
 import { CLOUD_PACKAGE } from "./case-packages.ts";
@@ -60,7 +60,7 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
   checkFileIn(file, a, report) {
     const lock = a.lock;
     if (!lock || lock.error) return;
-    const bindings = bindingsByRel(lock).get(file.rel);
+    const bindings = lock.byRel.get(file.rel);
     if (!bindings) return;
     const rel = relFacts(file.rel, a);
     for (const b of bindings) judgeBinding(b, rel, a, report);
@@ -77,7 +77,7 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
     for (const d of lock.duplicates ?? []) report({ file, range: d.range, message: d.message, related: [{ file, range: d.first, message: `${d.key} first bound here` }] });
     for (const m of lock.malformed ?? []) report({ file, range: m.range, message: m.message });
     let n = 0;
-    for (const [rel, bindings] of bindingsByRel(lock)) {
+    for (const [rel, bindings] of lock.byRel) {
       if (a.company.files.get(path.join(a.company.root, rel))?.rel === rel) continue; // judged with its file
       const facts = relFacts(rel, a);
       for (const b of bindings) {
@@ -89,7 +89,7 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
     const byObject = new Map<string, LockBinding | LockBinding[]>();
     for (const b of lock.bindings) {
       // Its file failed to load: nothing is said of its bindings (A6), so it shares nothing either.
-      if (a.failedFiles.size > 0 && a.failedFiles.has(relOf(b.key))) continue;
+      if (a.failedFiles.size > 0 && a.failedFiles.has(relOfKey(b.key))) continue;
       const seen = byObject.get(b.object);
       if (seen === undefined) byObject.set(b.object, b);
       else if (Array.isArray(seen)) seen.push(b);
@@ -117,27 +117,6 @@ const UNNECESSARY: Problem["tags"] = Object.freeze(["unnecessary"]) as unknown a
 /** Bindings judged between two yields of the company-wide part. */
 const STEP = 1024;
 
-function relOf(key: string): string {
-  const hash = key.lastIndexOf("#");
-  return hash > 0 ? key.slice(0, hash) : key;
-}
-
-const byRelMemo = new WeakMap<LockFacts, Map<string, LockBinding[]>>();
-
-/** The lockfile's bindings by the company-relative path their key names, once per lockfile text. */
-function bindingsByRel(lock: LockFacts): Map<string, LockBinding[]> {
-  let out = byRelMemo.get(lock);
-  if (!out) {
-    out = new Map();
-    for (const b of lock.bindings) {
-      const rel = relOf(b.key);
-      const list = out.get(rel);
-      if (list) list.push(b); else out.set(rel, [b]);
-    }
-    byRelMemo.set(lock, out);
-  }
-  return out;
-}
 
 /** What a binding's judgement asks of the file its key names: the same for all its bindings. */
 interface RelFacts {

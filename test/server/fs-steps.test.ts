@@ -1,0 +1,44 @@
+/**
+ * `readFileSteps` of the Node file system (server/src/node/fs.ts): a big file read a piece a step
+ * gives the text `readFile` gives, whatever stands at a piece's edge, and the same answers for
+ * what is no file.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { nodeFileSystem } from "../../server/src/node/fs.ts";
+import { runSteps } from "../../server/src/core/steps.ts";
+
+const MB = 1024 * 1024;
+
+test("readFileSteps reads what readFile reads, a piece a step: characters cut at a piece's edge, a byte order mark, bad UTF-8", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sanoma-fs-steps-"));
+  try {
+    const cases: [string, Buffer][] = [
+      ["empty", Buffer.alloc(0)],
+      ["ascii over three pieces", Buffer.from("x".repeat(3 * MB + 17))],
+      // A 4-byte character across the first edge, a 3-byte one across the second.
+      ["characters cut at the edges", Buffer.concat([Buffer.from("a".repeat(MB - 2)), Buffer.from("😀"), Buffer.from("b".repeat(MB - 3)), Buffer.from("€"), Buffer.from("tail")])],
+      ["a byte order mark", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("export default {};\n")])],
+      ["bad UTF-8 at an edge", Buffer.concat([Buffer.from("c".repeat(MB - 1)), Buffer.from([0xe2, 0x82]), Buffer.from("after")])],
+    ];
+    for (const [name, bytes] of cases) {
+      const file = join(dir, `${name}.json`);
+      writeFileSync(file, bytes);
+      let steps = 0;
+      const gen = nodeFileSystem.readFileSteps!(file);
+      let r = gen.next();
+      while (!r.done) { steps++; r = gen.next(); }
+      assert.equal(r.value, nodeFileSystem.readFile(file), name);
+      assert.equal(steps, Math.ceil(bytes.length / MB), `${name}: a step a piece`);
+    }
+    assert.equal(runSteps(nodeFileSystem.readFileSteps!(join(dir, "missing.json"))), undefined);
+    assert.equal(runSteps(nodeFileSystem.readFileSteps!(dir)), undefined, "a folder");
+    const fifo = join(dir, "fifo.json");
+    execFileSync("mkfifo", [fifo]);
+    assert.equal(runSteps(nodeFileSystem.readFileSteps!(fifo)), undefined, "a FIFO, without waiting for a writer");
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
