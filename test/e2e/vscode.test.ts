@@ -8,7 +8,8 @@
  * go to definition from an op id; the TypeScript plugin in VS Code's TypeScript server, leaving the
  * problems to the language server (none shows twice); Reveal Company Root; a palette command; the server comes back
  * after it dies and after a restart from the palette; a preview's output in a terminal; the Boxes
- * view, a box's changes shown and applied; Ctrl+C stopping a preview; the restart limit (after the
+ * view, a box's changes shown and applied; Ctrl+C stopping a preview; a preview whose box cannot
+ * be made ready saying why (terminal and Boxes view); the restart limit (after the
  * fifth crash in 3 minutes the server stays down, the status bar and an error say so, and the
  * error's Restart brings it back). A screenshot of the workbench with the Problems panel is saved
  * and its path printed. When a step fails, the extension host's logs and the Sanoma output are
@@ -638,6 +639,35 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
     await page.waitForFunction(() => !!document.activeElement?.closest(".terminal-wrapper"));
     await page.keyboard.press("Control+C");
     await waitFor("the run's end", async () => /\^C[\s\S]*(stopped by SIG\w+|exited with code (130|137|143))/.test(await terminal.innerText()), 15_000);
+  });
+
+  step("a preview whose box cannot be made ready says why, in its terminal and in the Boxes view", async () => {
+    assert.ok(previewRan, "the preview step ran first");
+    // The container tier with an image the machine does not have (it is never pulled): the box
+    // cannot be made ready, and the root cause is the engine's, not an exit code.
+    const machine = join(profile.userData, "Machine", "settings.json");
+    const before = readFileSync(machine, "utf8");
+    writeFileSync(join(workspace, "shop", "workflows", "unready.ts"), `import { defineWorkflow } from "@sanoma-ai/workflows";\nexport const unready = defineWorkflow(async () => {});\n`);
+    writeFileSync(machine, JSON.stringify({ "sanoma.boxes.isolation": "container", "sanoma.boxes.image": "localhost/sanoma-no-such-image:none" }));
+    const view = page.locator(".part.sidebar");
+    try {
+      await runCommand("View: Show Sanoma");
+      await view.locator(".monaco-list-row", { hasText: "Isolation: container" }).waitFor();
+      await openFile("shop/workflows/unready.ts");
+      await page.locator(".codelens-decoration", { hasText: "Preview in a box" }).first().waitFor();
+      await runCommand("Sanoma: Preview Workflow in a Box"); // (the file's one workflow: no question)
+      const terminal = page.locator(".terminal-wrapper.active .xterm-rows").first();
+      const said = async () => (await terminal.innerText()).replace(/\s+/g, " ");
+      await waitFor("the root cause in the terminal", async () => /could not be made ready, so the command never ran: .*sanoma-no-such-image/.test(await said()));
+      assert.doesNotMatch(await said(), /exited with code/, "no exit code of a command that never ran");
+      // The box's run, in the Boxes view: "could not start", and why.
+      await runCommand("View: Show Sanoma");
+      await view.locator(".monaco-list-row", { hasText: "root-unready" }).first().click();
+      await view.locator(".monaco-list-row", { hasText: /could not start: .*sanoma-no-such-image/ }).first().waitFor();
+    } finally {
+      writeFileSync(machine, before);
+      await runCommand("View: Close All Editors");
+    }
   });
 
   step("after 5 crashes in 3 minutes the server is not restarted; the error's Restart button brings it back", async () => {
