@@ -1,7 +1,7 @@
 /**
  * Generates a realistic Sanoma company of N files for the benchmarks, deterministically (seeded):
  * apps with workflows, data files declaring resources of the fake `@hooli/cloud` connector package
- * (the test fixtures' CLOUD_PACKAGE, copied into the company's `node_modules`), a collections file
+ * (the rules' cases' CLOUD_PACKAGE, copied into the company's `node_modules`), a collections file
  * per scope, operation ids in workflow code, helper modules, some tests and scenarios, a lockfile
  * binding most declarations, and a sprinkle of real problems (typo'd op ids, cross-app imports),
  * as in a company in the middle of work. With `hot`, it adds the files the edit benchmarks toggle.
@@ -35,9 +35,9 @@ export function rng(seed) {
  * fake. (A plain-node script cannot import the `.ts` module, so its template literal is read as text.)
  */
 export function cloudPackageFiles() {
-  const src = readFileSync(join(HERE, "..", "test", "support", "companies.ts"), "utf8");
+  const src = readFileSync(join(HERE, "..", "server", "src", "core", "rules", "case-packages.ts"), "utf8");
   const m = /export const CLOUD_PACKAGE = `([\s\S]*?)`;/.exec(src);
-  if (!m) throw new Error("CLOUD_PACKAGE not found in test/support/companies.ts");
+  if (!m) throw new Error("CLOUD_PACKAGE not found in server/src/core/rules/case-packages.ts");
   const files = {};
   let current;
   let lines = [];

@@ -29,8 +29,9 @@ import { diffExpected, type Found } from "../support/fixture.ts";
 import { SERVER } from "../support/lsp.ts";
 import { withServer } from "../support/server.ts";
 import { allCases, writeCases } from "../support/rule-cases.ts";
-import { CLOUD_PACKAGE as RULES_CLOUD_PACKAGE } from "../../server/src/core/rules/case-packages.ts";
-import { CLOUD_PACKAGE } from "../support/companies.ts";
+import { CLOUD_PACKAGE } from "../../server/src/core/rules/case-packages.ts";
+// @ts-expect-error the benchmark's generator is plain JavaScript
+import { cloudPackageFiles } from "../../bench/generate.mjs";
 import { BUNDLE, IMPORT_RULE_IDS as IMPORT_RULE_SET, REPO, key, runEslint, runOxlint, sort, under } from "../lint/hosts.ts";
 
 const CHECK = join(REPO, "dist", "check.js");
@@ -155,6 +156,9 @@ test("the CRLF case was written with CRLF", () => {
   for (const c of crlf) for (const f of c.crlf) assert.ok(readFileSync(join(root, c.folder, f), "utf8").includes("\r\n"), `${c.folder}/${f}`);
 });
 
-test("the connector package of the rules' cases is the tests' and the benchmark's (bench/generate.mjs reads test/support/companies.ts as text)", () => {
-  assert.equal(RULES_CLOUD_PACKAGE, CLOUD_PACKAGE);
+test("the benchmark reads every file of the rules' connector package (bench/generate.mjs reads case-packages.ts as text)", () => {
+  const files = cloudPackageFiles() as Record<string, string>;
+  const headers = [...CLOUD_PACKAGE.matchAll(/^\/\/- \/(.+)$/gm)].map((m) => m[1]);
+  assert.deepEqual(Object.keys(files).sort(), headers.sort());
+  for (const [path, text] of Object.entries(files)) assert.ok(CLOUD_PACKAGE.includes(`//- /${path}\n${text.trimEnd()}`), path);
 });

@@ -14,8 +14,7 @@ export const defineResource = (s) => s;
 
 /**
  * The framework and a connector package (`@hooli/cloud`: vm, bucket, a wakeup trigger, a sandbox
- * runner): the same text as test/support/companies.ts's, which the benchmark reads (a test holds
- * them equal).
+ * runner): the tests' fixtures take it from here, and `bench/generate.mjs` reads it as text.
  */
 export const CLOUD_PACKAGE = `
 //- /node_modules/@sanoma-ai/workflows/package.json
