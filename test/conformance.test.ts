@@ -7,13 +7,11 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { compareExpectations, type Reported } from "./support/expect-comments.ts";
-import { withServer } from "./support/server.ts";
+import { printedByCheck, publishedByServer } from "./support/surfaces.ts";
 
 const REPO = resolve(import.meta.dirname, "..");
 const COMPANIES = join(REPO, "test", "fixtures", "conformance");
@@ -26,19 +24,11 @@ function copy(name: string): { dir: string; done: () => void } {
 }
 
 function fromCheck(dir: string): Reported[] {
-  const r = spawnSync(process.execPath, [join(REPO, "dist", "check.js"), dir, "--format", "json"], { encoding: "utf8", timeout: 60000 });
-  assert.ok(r.status === 0 || r.status === 1, r.stderr);
-  return JSON.parse(r.stdout).problems.map((p: { file: string; line: number; rule: string; message: string }) => ({ file: relative(dir, p.file), line: p.line, rule: p.rule, message: p.message }));
+  return printedByCheck(dir).map((p) => ({ file: relative(dir, p.file), line: p.line, rule: p.rule, message: p.message }));
 }
 
-function fromServer(dir: string): Promise<Reported[]> {
-  return withServer([], async ({ c }) => {
-    const out: Reported[] = [];
-    for (const [uri, diags] of c.diagnostics) {
-      for (const d of diags) out.push({ file: relative(dir, fileURLToPath(uri)), line: d.range.start.line + 1, rule: String(d.code), message: d.message });
-    }
-    return out;
-  }, { folders: [dir] });
+async function fromServer(dir: string): Promise<Reported[]> {
+  return (await publishedByServer(dir)).map(({ file, diagnostic: d }) => ({ file: relative(dir, file), line: d.range.start.line + 1, rule: String(d.code), message: d.message }));
 }
 
 for (const name of readdirSync(COMPANIES, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {

@@ -18,16 +18,14 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { RULE_IDS, IMPORT_RULE_IDS } from "../../server/src/core/rules/ids.ts";
 import { checkDir, toFound } from "../support/check.ts";
 import { diffExpected, type Found } from "../support/fixture.ts";
 import { SERVER } from "../support/lsp.ts";
-import { withServer } from "../support/server.ts";
+import { printedByCheck, publishedByServer } from "../support/surfaces.ts";
 import { allCases, writeCases } from "../support/rule-cases.ts";
 import { CLOUD_PACKAGE } from "../../server/src/core/rules/case-packages.ts";
 // @ts-expect-error the benchmark's generator is plain JavaScript
@@ -48,23 +46,15 @@ let oxlintStats: { files: number; skipped: number; fromText: number; header: num
 
 /** What `sanoma-check --format json` prints under `dir`, as found problems (paths relative to `dir`). */
 function fromCheck(dir: string): Found[] {
-  const r = spawnSync(process.execPath, [CHECK, ".", "--format", "json"], { cwd: dir, encoding: "utf8", maxBuffer: 64 << 20, timeout: 120000 });
-  if (r.status !== 0 && r.status !== 1) throw new Error(`sanoma-check exited ${r.status}:\n${r.stderr}`);
-  return JSON.parse(r.stdout).problems.map((p: { file: string; line: number; column: number; endLine: number; endColumn: number; rule: string; message: string }) => ({
-    file: p.file, line: p.line - 1, startCol: p.column - 1, endCol: p.endLine === p.line ? p.endColumn - 1 : p.column, rule: p.rule, message: p.message,
-  }));
+  return printedByCheck(".", dir).map((p) => ({ file: p.file, line: p.line - 1, startCol: p.column - 1, endCol: p.endLine === p.line ? p.endColumn - 1 : p.column, rule: p.rule, message: p.message }));
 }
 
 /** What the server publishes for the workspace folder `dir` once it is idle. */
-function fromServer(dir: string): Promise<Found[]> {
-  return withServer([], async ({ c }) => {
-    const out: Found[] = [];
-    for (const [u, diags] of c.diagnostics) {
-      const file = relative(dir, fileURLToPath(u)).split("\\").join("/");
-      for (const d of diags) out.push({ file, line: d.range.start.line, startCol: d.range.start.character, endCol: d.range.end.line === d.range.start.line ? d.range.end.character : d.range.start.character + 1, rule: String(d.code), message: d.message });
-    }
-    return out;
-  }, { folders: [dir], idle: 120000 });
+async function fromServer(dir: string): Promise<Found[]> {
+  return (await publishedByServer(dir, 120000)).map(({ file, diagnostic: d }) => ({
+    file: relative(dir, file).split("\\").join("/"), line: d.range.start.line, startCol: d.range.start.character,
+    endCol: d.range.end.line === d.range.start.line ? d.range.end.character : d.range.start.character + 1, rule: String(d.code), message: d.message,
+  }));
 }
 
 before(async () => {
