@@ -41,14 +41,14 @@ export function readFactsLightly(fileName: string, text: string, reread?: LightR
 
 /**
  * How facts read without a syntax tree may let their text go (issue 23: a text kept for a parse
- * that never comes, in every file of a big company). `text` reads the file's text again when a
- * parse is asked for; `syntaxAsked`: whether anything will ask if the text parses (a workflow source's
+ * that never comes, in every file of a big company). `text` reads a file's text again when a
+ * parse is asked for (one reading serves every file of a company: no object per file); `syntaxAsked`: whether anything will ask if the text parses (a workflow source's
  * does, for `syntax-error`), so the text is kept until then, else let go at once.
  * A text read again that is not the one first read (the file changed, and its change has not reached
  * the index yet) is read as it is: its change replaces these facts when it arrives.
  */
 export interface LightReading {
-  text(): string | undefined;
+  text(file: string): string | undefined;
   syntaxAsked: boolean;
 }
 
@@ -110,7 +110,7 @@ class LightFacts implements FileFacts {
 
   /** The text to parse: the one kept, else read again (a file gone since: an empty text, until its removal reaches the index). */
   private textNow(): string {
-    return this.text ?? this.reread?.text() ?? "";
+    return this.text ?? this.reread?.text(this.fileName) ?? "";
   }
 
   get workflowsKnown(): boolean {

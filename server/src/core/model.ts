@@ -6,7 +6,7 @@
  */
 import * as path from "node:path";
 import { CONFIG_FILE, LOCK_FILE, isCodeFile, isDirectlyInApps, isLoadedByFramework, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
-import { readFacts, readFactsLightly, type FileFacts } from "./facts.ts";
+import { readFacts, readFactsLightly, type FileFacts, type LightReading } from "./facts.ts";
 import { readLockSteps, type LockFacts } from "./lockfile-read.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
 import type { FileSystem, Problem, Range } from "./types.ts";
@@ -82,9 +82,13 @@ export class Company {
    * @param textOf a file's text as it is now: given, facts read without a tree let their text go
    * (see `LightReading`) and read it again if a parse is asked for later.
    */
-  constructor(readonly root: string, readonly lightFacts = true, private readonly textOf?: (file: string) => string | undefined) {
+  constructor(readonly root: string, readonly lightFacts = true, textOf?: (file: string) => string | undefined) {
     this.lockPath = path.join(root, LOCK_FILE);
+    if (textOf) this.readings = { parsed: { text: textOf, syntaxAsked: true }, unparsed: { text: textOf, syntaxAsked: false } };
   }
+
+  /** How facts read without a tree let their text go: a workflow source's once its syntax is known, any other's at once (`LightReading`). */
+  private readonly readings: { parsed: LightReading; unparsed: LightReading } | undefined;
 
   get configFile(): CompanyFile | undefined {
     return this.files.get(path.join(this.root, CONFIG_FILE));
@@ -141,10 +145,7 @@ export class Company {
     if (reason) entry.skipped = reason;
     // The config and data files are always read from their syntax tree: every check reads all they hold.
     else if (entry.role.isConfig || entry.role.isDataFile || !this.lightFacts) entry.facts = readFacts(file, text, { isConfig: entry.role.isConfig });
-    else {
-      const textOf = this.textOf;
-      entry.facts = readFactsLightly(file, text, textOf && { text: () => textOf(file), syntaxAsked: entry.role.isWorkflowSource });
-    }
+    else entry.facts = readFactsLightly(file, text, entry.role.isWorkflowSource ? this.readings?.parsed : this.readings?.unparsed);
     // Nothing of it could be read: the file is skipped, as a binary one is, and says why.
     if (entry.facts?.unread) { entry.skipped = entry.facts.unread; entry.facts = undefined; }
     this.files.set(file, entry);
