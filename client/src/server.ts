@@ -18,14 +18,8 @@ import {
   type ServerOptions,
   TransportKind,
 } from "vscode-languageclient/node";
+import { SERVER_NODE_ARGS } from "../../server/src/protocol.ts";
 
-/**
- * Node's options for the server: V8's young generation capped at 4 MB a semi-space (16 by
- * default). The server keeps every file's facts, so V8 grows the young generation to its
- * largest while indexing: about 25 MB of RSS, for no index time we could measure (issue 23;
- * docs/bench.md). Other clients can start the server the same way (docs/settings.md).
- */
-export const SERVER_NODE_ARGS = ["--max-semi-space-size=4"];
 
 /** The state the user sees; `failed` holds why. */
 export type ServerState =

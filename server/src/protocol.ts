@@ -1,7 +1,8 @@
 /**
  * Every custom message between the Sanoma language server and its clients, declared once.
  * Each has a doc comment saying who sends it; `docs/protocol.md` documents them for LSP clients,
- * and a test keeps the two in step. Types only: both the server and the VS Code client import this.
+ * and a test keeps the two in step. Types and constants only: both the server and the VS Code client
+ * import this.
  */
 
 /** Client → server request `sanoma/companies`: every company the server knows. */
@@ -271,3 +272,14 @@ export type BoxesEventParams = BoxEvent;
 /** Server → client notification `sanoma/boxes/changed`: a box was made, discarded, or started or stopped running. */
 export const BoxesChangedNotification = "sanoma/boxes/changed";
 export interface BoxesChangedParams { name: string; state: BoxInfo["state"] | "discarded" }
+
+/**
+ * Node's options a client starts the server under: V8's young generation capped at 4 MB a
+ * semi-space (16 by default). The server keeps what it reads (every file's facts, a lockfile's
+ * bindings and problems), so nearly everything the young generation holds survives, and each
+ * scavenge copies it: at 16 MB, pauses of 30–70 ms on a slow machine, which a request waits
+ * through; at 4, under 15 ms, and about 25 MB less RSS at 10,000 files, for no index time we could
+ * measure (issues 17 and 23; docs/bench.md). A Node option, which a running process cannot
+ * change: the VS Code client passes it, and docs/settings.md tells other clients how.
+ */
+export const SERVER_NODE_ARGS = ["--max-semi-space-size=4"];

@@ -98,3 +98,54 @@ test("readLock: a lockfile that starts with a byte order mark is read past it", 
   assert.equal(lock.error, undefined);
   assert.deepEqual(lock.bindings.map((b) => b.key), ["resources/a.ts#x"]);
 });
+
+/** What a reading of a lockfile says, as plain data: every binding with its places, and every problem. */
+function reading(lock: ReturnType<typeof readLock>) {
+  return {
+    error: lock.error,
+    bindings: lock.bindings.map((b) => ({ key: b.key, type: b.type, object: b.object, keyRange: b.keyRange, typeRange: b.typeRange, objectRange: b.objectRange })),
+    byRel: [...lock.byRel].map(([rel, list]) => [rel, list.map((b) => b.key)]),
+    duplicates: lock.duplicates, malformed: lock.malformed,
+  };
+}
+
+/** The text cut into pieces after line ends, as the server reads a big lockfile from disk (`readFileSteps`): each line end cuts with odds `1/every`. */
+function cutAtLineEnds(text: string, rand: (n: number) => number, every: number): string[] {
+  const pieces: string[] = [];
+  let from = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) {
+    if (rand(every) === 0) { pieces.push(text.slice(from, i + 1)); from = i + 1; }
+  }
+  pieces.push(text.slice(from));
+  return pieces;
+}
+
+test("readLock: a lockfile in pieces cut at line ends is read as the one string, places and problems alike, over hundreds of mutated lockfiles", () => {
+  const lines = [
+    `{`, `  "version": 1,`, `  "other": [1, {"a": null}],`, `  "bindings": {`,
+    `    "resources/a.ts#x": { "type": "t.a", "object": "o:1" },`,
+    `    "resources/b.ts#y": {`, `      "object": "o:2",`, `      "type": "t.b"`, `    },`,
+    `    "resources/a.ts#z": { "type": "t.\\u0061", "object": "o:1", "note": "x" }`,
+    `  }`, `}`, ``,
+  ];
+  const alphabet = ` \n\r{}[],:"\\0123456789x`;
+  let seed = 11;
+  const rand = (n: number) => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return seed % n; };
+  const seen = { scanned: 0, problems: 0 };
+  for (let k = 0; k < 600; k++) {
+    let t = lines.join(rand(4) === 0 ? "\r\n" : "\n");
+    if (k % 5 === 1) t = "\ufeff" + t;
+    for (let e = k % 3 === 0 ? 0 : rand(3); e > 0; e--) {
+      const at = rand(t.length + 1);
+      const ch = alphabet[rand(alphabet.length)];
+      t = rand(2) === 0 ? t.slice(0, at) + t.slice(at + 1) : t.slice(0, at) + ch + t.slice(at);
+    }
+    const whole = reading(readLock(t));
+    if (whole.error || whole.duplicates || whole.malformed) seen.problems++; else seen.scanned++;
+    for (const every of [1, 3]) {
+      const pieces = cutAtLineEnds(t, rand, every);
+      assert.deepEqual(reading(readLock(pieces)), whole, `${JSON.stringify(pieces)}`);
+    }
+  }
+  assert.ok(seen.scanned > 150 && seen.problems > 150, `both kinds of lockfile are reached: ${JSON.stringify(seen)}`);
+});

@@ -862,6 +862,30 @@ test("server: editing the lockfile in a buffer re-judges its bindings at once", 
   });
 });
 
+test("server: the lockfile changed on disk is read again (twice changed, as it is in the end), deleted its problems go, and closed its text on disk counts again", async () => {
+  await withServer(CLEAN, async ({ c, root }) => {
+    const lock = join(root, "sanoma.lock.json");
+    const text = readFileSync(lock, "utf8");
+    const orphan = (key: string) => (d: { code?: unknown; message: string }) => d.code === "lockfile" && d.message.includes(`declares no \`${key}\``);
+    writeFileSync(lock, text.replace("resources/infra.ts#web", "resources/infra.ts#first"));
+    c.watched([{ file: lock, type: 2 }]);
+    writeFileSync(lock, text.replace("resources/infra.ts#web", "resources/infra.ts#second"));
+    c.watched([{ file: lock, type: 2 }]);
+    await c.waitFor(() => c.diagnosticsFor(lock).some(orphan("second")), "the orphan of the later change");
+    await c.waitIdle();
+    assert.ok(!c.diagnosticsFor(lock).some(orphan("first")));
+    rmSync(lock);
+    c.watched([{ file: lock, type: 3 }]);
+    await c.waitFor(() => c.diagnosticsFor(lock).length === 0, "no problems of a lockfile that is gone");
+    writeFileSync(lock, text.replace("resources/infra.ts#web", "resources/infra.ts#third"));
+    c.open(lock, text);
+    await c.waitIdle();
+    assert.deepEqual(c.diagnosticsFor(lock), [], "the editor's text wins while open");
+    c.close(lock);
+    await c.waitFor(() => c.diagnosticsFor(lock).some(orphan("third")), "the disk's text once closed");
+  });
+});
+
 test("server: a file changed on disk while its company is being indexed is read again once the round is done", async () => {
   const dir = join(tmpdir(), `sanoma-late-change-${process.pid}`);
   generateCompany(dir, { files: 3000 });

@@ -7,7 +7,7 @@ import type { ChangeTracker } from "./model.ts";
 import { RULES } from "./rules/index.ts";
 import type { CompanyRule, FileRule, ProblemInit, Rule } from "./rules/rule.ts";
 import type { CompanyFile } from "./model.ts";
-import { runSteps, STEP, type Steps } from "./steps.ts";
+import { runSteps, sortSteps, STEP, type Steps } from "./steps.ts";
 import type { Problem, RuleId, Severity } from "./types.ts";
 
 export type SeveritySetting = Severity | "off";
@@ -259,10 +259,10 @@ export class CompanyChecker {
 /** Problems compared between two yields of `sorted` (and of `assemble`'s gathering): a few milliseconds. */
 const SORT_STEP = 16_384;
 
-/** The list in order: as it is when it is (the usual case, checked in steps), else sorted in place. */
+/** The list in order: as it is when it is (the usual case, checked in steps), else sorted in steps. */
 function* sorted(list: Problem[]): Steps<Problem[]> {
   for (let i = 1; i < list.length; i++) {
-    if (compareProblems(list[i - 1], list[i]) > 0) return list.sort(compareProblems);
+    if (compareProblems(list[i - 1], list[i]) > 0) return yield* sortSteps(list, compareProblems);
     if (i % SORT_STEP === 0) yield;
   }
   return list;

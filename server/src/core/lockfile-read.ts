@@ -6,8 +6,9 @@
 import ts from "typescript";
 import { z } from "zod";
 import { LineMap } from "./text.ts";
+import { ShardedMap } from "./sharded-map.ts";
 import { runSteps, type Steps } from "./steps.ts";
-import type { Range } from "./types.ts";
+import type { LockText, Range, TextInPieces } from "./types.ts";
 
 export const LOCK_VERSION = 1;
 
@@ -44,15 +45,22 @@ export interface LockFacts {
  * one like it) is read by a strict scan of its text, in steps (`readLockSteps`); any other, by
  * `JSON.parse` and TypeScript's JSON syntax tree, which place each problem.
  */
-export function readLock(text: string): LockFacts {
+export function readLock(text: LockText): LockFacts {
   return runSteps(readLockSteps(text));
 }
 
-/** `readLock`, yielding every `LOCK_STEP` bindings (see `steps.ts`): a lockfile of 500,000 bindings is read in slices. */
-export function* readLockSteps(text: string): Steps<LockFacts> {
-  const lines = new LineMap(text);
-  const scanned = yield* scanLock(text, lines);
-  const read = scanned ?? readLockByTree(text, lines);
+/**
+ * `readLock`, yielding every `LOCK_STEP` bindings (see `steps.ts`): a lockfile of 500,000 bindings
+ * is read in slices, from the pieces it was read in (never joined, unless it is not of the usual
+ * shape).
+ */
+export function* readLockSteps(text: LockText): Steps<LockFacts> {
+  const pieces = typeof text === "string" ? [text] : text;
+  let read: ReadLock | undefined = yield* scanLock(pieces);
+  if (!read) {
+    const flat = pieces.length === 1 ? pieces[0] : pieces.join("");
+    read = readLockByTree(flat, new LineMap(flat));
+  }
   // Grouped here, in steps too: the rule asks for each file's bindings.
   const byRel = new Map<string, LockBinding[]>();
   let n = 0;
@@ -63,6 +71,16 @@ export function* readLockSteps(text: string): Steps<LockFacts> {
     if (++n % (LOCK_STEP * 8) === 0) yield;
   }
   return { ...read, byRel };
+}
+
+/**
+ * Whether two lockfile texts are surely the same text, so that it need not be read again: two
+ * strings alike, or pieces alike piece by piece (the same file read twice is cut alike). A string
+ * and pieces are not joined to be compared (that is the copy pieces avoid): read again, in steps.
+ */
+export function sameLockText(a: LockText, b: LockText): boolean {
+  if (typeof a === "string" || typeof b === "string") return a === b;
+  return a.length === b.length && a.every((piece, k) => piece === b[k]);
 }
 
 /** The company-relative path a binding's key names: what comes before its last `#`. */
@@ -307,11 +325,22 @@ const MAX_SKIP_DEPTH = 64;
  * and the caller reads the file by its syntax tree, which says what is wrong and where. What it
  * returns is what that reading would: the bindings in `JSON.parse`'s order, with their places.
  */
-function* scanLock(text: string, lines: LineMap): Steps<ReadLock | undefined> {
+function* scanLock(pieces: TextInPieces): Steps<ReadLock | undefined> {
+  // The scan reads a piece at a time: `text` is the piece at hand, `base` its offset in the whole,
+  // `i` the place in it. Pieces are cut only at line ends, and in JSON a line end is whitespace,
+  // so only `space` crosses from one piece to the next; it also notes where each line starts.
+  let k = 0, text = pieces[0], base = 0, n = text.length;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const n = text.length;
+  const starts = [0];
+  const lines = new LineMap({ lineStarts: starts }); // (asked only once the scan is done, when `starts` is whole)
   const space = () => {
-    for (let c = text.charCodeAt(i); c === 32 || c === 10 || c === 13 || c === 9; c = text.charCodeAt(++i));
+    for (;;) {
+      for (let c = text.charCodeAt(i); c === 32 || c === 10 || c === 13 || c === 9; c = text.charCodeAt(++i)) {
+        if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(base + i + 1);
+      }
+      if (i < n || k + 1 >= pieces.length) return;
+      base += n; text = pieces[++k]; n = text.length; i = 0;
+    }
   };
   /** The string literal at `i` (after its closing quote when done): its value, or undefined (not a string, or a bad one). */
   const string = (): string | undefined => {
@@ -410,17 +439,17 @@ function* scanLock(text: string, lines: LineMap): Steps<ReadLock | undefined> {
       else {
         if (text.charCodeAt(i) !== 123) return undefined;
         const list: LockBinding[] = (bindings = []);
-        const keys = new Set<string>();
+        const keys = new ShardedMap<true>(); // (a Set of 500,000 keys would grow in long pauses)
         i++; space();
         if (text.charCodeAt(i) !== 125) {
           for (;;) {
             space();
-            const keyStart = i;
+            const keyStart = base + i;
             const bkey = string();
             // A key twice, an integer-like key (JSON.parse's order puts it first) or `__proto__`: the tree reads it.
             if (bkey === undefined || keys.has(bkey) || isIndexLike(bkey) || bkey === "__proto__") return undefined;
-            keys.add(bkey);
-            const keyEnd = i;
+            keys.set(bkey, true);
+            const keyEnd = base + i;
             space();
             if (text.charCodeAt(i) !== 58) return undefined;
             i++;
@@ -431,10 +460,10 @@ function* scanLock(text: string, lines: LineMap): Steps<ReadLock | undefined> {
               if (fields.has(field)) return false;
               fields.add(field);
               if (field !== "type" && field !== "object") return skip(0);
-              const start = i;
+              const start = base + i;
               const value = string();
               if (value === undefined) return false; // no string: a binding of another shape, said by the tree
-              if (field === "type") { type = value; typeStart = start; typeEnd = i; } else { object = value; objectStart = start; objectEnd = i; }
+              if (field === "type") { type = value; typeStart = start; typeEnd = base + i; } else { object = value; objectStart = start; objectEnd = base + i; }
               return true;
             });
             if (!read || type === undefined || object === undefined) return undefined;
@@ -454,6 +483,6 @@ function* scanLock(text: string, lines: LineMap): Steps<ReadLock | undefined> {
     }
   } else i++;
   space();
-  if (i < n || version !== LOCK_VERSION || bindings === undefined) return undefined;
+  if (i < n || k + 1 < pieces.length || version !== LOCK_VERSION || bindings === undefined) return undefined;
   return { bindings };
 }

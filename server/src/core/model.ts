@@ -7,9 +7,9 @@
 import * as path from "node:path";
 import { CONFIG_FILE, LOCK_FILE, isCodeFile, isDirectlyInApps, isLoadedByFramework, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
 import { readFacts, readFactsLightly, type FileFacts, type LightReading } from "./facts.ts";
-import { readLockSteps, type LockFacts } from "./lockfile-read.ts";
+import { readLockSteps, sameLockText as sameText, type LockFacts } from "./lockfile-read.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
-import type { FileSystem, Problem, Range } from "./types.ts";
+import type { FileSystem, LockText, Problem, Range } from "./types.ts";
 
 /** Files larger than this are not parsed (said in --verbose and the server's log). */
 export const MAX_FILE_BYTES = 2_000_000;
@@ -51,14 +51,14 @@ export function loadFailure(file: CompanyFile): { message: string; range: Range 
 export class Company {
   readonly files = new Map<string, CompanyFile>();
   /** The lockfile's text, or undefined when there is none. */
-  lockText: string | undefined;
+  lockText: LockText | undefined;
   /** Bumped when a file is added or removed (not when one changes). */
   membershipVersion = 0;
   /** Bumped when a file directly in `apps/` comes or goes: an import of `apps/x` may then reach it rather than app x. */
   appsFilesVersion = 0;
   /** The records of changed paths that readers keep (`trackChanges`). */
   private readonly trackers = new Set<Set<string>>();
-  private parsedLock: { text: string; facts: LockFacts } | undefined;
+  private parsedLock: { text: LockText; facts: LockFacts } | undefined;
 
   /** The lockfile's bindings, parsed once per text (a big lockfile must not be re-read on every keystroke). */
   lock(): LockFacts | undefined {
@@ -69,7 +69,7 @@ export class Company {
   *lockSteps(): Steps<LockFacts | undefined> {
     const text = this.lockText;
     if (text === undefined) return undefined;
-    if (this.parsedLock?.text !== text) {
+    if (!this.parsedLock || !sameText(this.parsedLock.text, text)) {
       const facts = yield* readLockSteps(text);
       this.parsedLock = { text, facts };
     }
@@ -114,14 +114,18 @@ export class Company {
     return [...apps].sort();
   }
 
-  /** Sets a file's text (from disk or an editor) and re-reads its facts; says whether the file existed before and after. */
+  /** Sets the lockfile's text (undefined: there is none); it is read when a check or a feature asks. */
+  setLockText(text: LockText | undefined): void {
+    this.lockText = text;
+  }
+
   /**
    * Sets a file's text (undefined: it is gone). `unreadable`: it exists but cannot be read (no
    * permission): it stays, skipped with that reason, as a binary file does, so what it declares
    * is unknown rather than absent (its lockfile bindings are no orphans).
    */
   setFile(file: string, text: string | undefined, unreadable?: string): { existedBefore: boolean; existsNow: boolean } {
-    if (file === this.lockPath) { this.lockText = text; return { existedBefore: true, existsNow: true }; }
+    if (file === this.lockPath) { this.setLockText(text); return { existedBefore: true, existsNow: true }; }
     const rel = relativeTo(this.root, file);
     if (!rel) return { existedBefore: false, existsNow: false };
     const old = this.files.get(file);

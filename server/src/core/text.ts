@@ -3,7 +3,9 @@ import type { Position, Range } from "./types.ts";
 
 export class LineMap {
   private readonly starts: number[];
-  constructor(text: string) {
+  /** The lines of a text, or the offsets where they start as a scan found them (the first at 0, in order). */
+  constructor(text: string | { lineStarts: number[] }) {
+    if (typeof text !== "string") { this.starts = text.lineStarts; return; }
     const starts = [0];
     if (!text.includes("\r")) {
       // The common case, searched natively: only \n breaks lines.

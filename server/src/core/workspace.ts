@@ -13,7 +13,7 @@ import { Company, listCompanyFilesSteps, walkReads, type Skipped } from "./model
 import { knowSyntax, textAwaitingSyntax, workflowsRead, type SyntaxVerdict } from "./facts.ts";
 import { fileRuleProblems } from "./check.ts";
 import type { LockFacts } from "./lockfile-read.ts";
-import type { FileSystem } from "./types.ts";
+import type { FileSystem, LockText } from "./types.ts";
 
 export interface WorkspaceOptions {
   exclude?: string[];
@@ -194,6 +194,11 @@ export class Workspace {
   }
 
   /** A company's lockfile read, in steps (a lockfile of 500,000 bindings takes a second): a server reads it in slices of its own. */
+  /** The company's lockfile text (undefined: there is none), read when a check or a feature asks for its bindings. */
+  setLockText(company: Company, text: LockText | undefined): void {
+    company.setLockText(text);
+  }
+
   lockSteps(root: string): Steps<LockFacts | undefined> {
     return this.ensureCompany(root).lockSteps();
   }

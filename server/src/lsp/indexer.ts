@@ -4,8 +4,8 @@
  * file rules run ahead of the first check, the lockfile read in slices of its own.
  */
 import * as path from "node:path";
-import { LOCK_FILE } from "../core/company.ts";
 import type { Company } from "../core/model.ts";
+import type { LockText } from "../core/types.ts";
 import type { Workspace } from "../core/workspace.ts";
 import type { OpenDocuments } from "./documents.ts";
 import { BATCH_MS, inSlices, yieldToRequests } from "./slices.ts";
@@ -36,11 +36,8 @@ export async function readFiles(ws: Workspace, documents: OpenDocuments, company
       // Read here, in slices of its own (500,000 bindings are 40 MB, and take a second to judge),
       // the text itself a piece a slice where the file system can, not in the first check.
       await yieldToRequests();
-      let text = doc ? doc.getText() : ws.fs.readFileSteps ? await inSlices(ws.fs.readFileSteps(file)) : undefined;
-      // Opened in the editor while it was read: the editor's text wins.
-      text = documents.byPath().get(file)?.getText() ?? text;
-      if (text !== undefined) ws.setFile(company, file, text); else ws.readFromDisk(company, file);
-      await yieldToRequests(); // (making the text one string was a slice's work already)
+      ws.setLockText(company, await readLockText(ws, documents, company));
+      await yieldToRequests();
       await inSlices(ws.lockSteps(root));
       await yieldToRequests();
       open = documents.byPath();
@@ -63,10 +60,21 @@ export async function readFiles(ws: Workspace, documents: OpenDocuments, company
   return done;
 }
 
+/**
+ * The company's lockfile as it is now: the editor's text if it is open (then or by the end),
+ * else read from disk a piece a slice where the file system can (500,000 bindings are 40 MB).
+ */
+export async function readLockText(ws: Workspace, documents: OpenDocuments, company: Company): Promise<LockText | undefined> {
+  const file = company.lockPath;
+  const open = documents.byPath().get(file);
+  if (open) return open.getText();
+  const text = ws.fs.readFileSteps ? await inSlices(ws.fs.readFileSteps(file)) : ws.fs.readFile(file);
+  return documents.byPath().get(file)?.getText() ?? text;
+}
+
 /** A path that changed while its company was being indexed: the file, or everything under the folder, read again (an open file's editor text wins). */
 export function rereadAfterIndex(ws: Workspace, documents: OpenDocuments, company: Company, file: string): void {
-  if (documents.isOpen(file)) return;
-  if (path.basename(file) === LOCK_FILE && path.dirname(file) === company.root) { ws.setFile(company, file, ws.fs.readFile(file)); return; }
+  if (documents.isOpen(file) || file === company.lockPath) return; // (the lockfile: read again by the session, in slices)
   const prefix = file + path.sep;
   const open = documents.byPath();
   for (const f of company.files.keys()) if (f.startsWith(prefix) && !open.has(f)) ws.readFromDisk(company, f);

@@ -13,7 +13,7 @@
  * `slices.ts` (time slices).
  */
 import * as path from "node:path";
-import { CONFIG_FILE, LOCK_FILE, isInNodeModules, isSkippedDirName } from "../core/company.ts";
+import { CONFIG_FILE, isInNodeModules, isSkippedDirName } from "../core/company.ts";
 import type { CheckResult } from "../core/check.ts";
 import { isWithin, type Company } from "../core/model.ts";
 import { ruleDocsUrl } from "../core/rules/index.ts";
@@ -28,7 +28,7 @@ import { Publisher } from "./publisher.ts";
 import { ReadAhead } from "./readahead.ts";
 import { SettingsSource } from "./settings-source.ts";
 import { DEFAULT_SETTINGS, type Settings } from "./settings.ts";
-import { readFiles, readNewFilesUnder, rereadAfterIndex } from "./indexer.ts";
+import { readFiles, readLockText, readNewFilesUnder, rereadAfterIndex } from "./indexer.ts";
 import { inSlices } from "./slices.ts";
 
 export interface SessionOptions {
@@ -47,6 +47,8 @@ interface CompanyState {
   changedWhileIndexing?: Set<string>;
   result?: CheckResult;
   settings: Settings;
+  /** Reads of the lockfile started after a change on disk: only the newest one's text is taken. */
+  lockReads?: number;
 }
 
 export class Session {
@@ -185,7 +187,9 @@ export class Session {
     const st = this.state.get(root);
     if (!st || dropped()) return;
     // Files changed on disk while the round read others: read them again, as they are now.
-    for (const file of st.changedWhileIndexing ?? []) rereadAfterIndex(this.ws, this.documents, company, file);
+    for (const file of st.changedWhileIndexing ?? []) {
+      if (file === company.lockPath) void this.lockfileChanged(company); else rereadAfterIndex(this.ws, this.documents, company, file);
+    }
     st.changedWhileIndexing = undefined;
     // Open documents of this company that are not on disk (new, unsaved files) count too.
     for (const doc of this.documents.all()) {
@@ -293,8 +297,8 @@ export class Session {
     if (!company) return;
     const root = company.root;
     if (this.ws.reads(root, file)) {
-      this.ws.setFile(company, file, this.ws.fs.readFile(file));
-      this.checks.markDirty(root);
+      if (file === company.lockPath) void this.lockfileChanged(company); // (in slices: it may be 40 MB)
+      else { this.ws.setFile(company, file, this.ws.fs.readFile(file)); this.checks.markDirty(root); }
       this.publisher.respell(file);
     }
     if (this.kept(root)) return;
@@ -347,11 +351,7 @@ export class Session {
     }
     const st = this.state.get(company.root);
     if (st && !st.indexed) { (st.changedWhileIndexing ??= new Set()).add(file); return; } // read again once the round is done
-    if (base === LOCK_FILE && path.dirname(file) === company.root) {
-      this.ws.setFile(company, file, kind === "deleted" ? undefined : this.ws.fs.readFile(file));
-      this.checks.markDirty(company.root);
-      return;
-    }
+    if (file === company.lockPath) { void this.lockfileChanged(company); return; }
     if (kind === "deleted" && !company.files.has(file)) {
       // Perhaps a folder: everything under it goes, but for open documents (the editor's text wins).
       const prefix = file + path.sep;
@@ -364,6 +364,21 @@ export class Session {
     if (!this.ws.reads(company.root, file)) return;
     if (kind === "deleted") this.ws.setFile(company, file, undefined);
     else this.ws.readFromDisk(company, file);
+    this.checks.markDirty(company.root);
+  }
+
+  /**
+   * The lockfile changed on disk (or went): read again in slices, as indexing reads it, and the
+   * company checked again. Of reads that overlap (an apply writes, then writes again), the newest
+   * wins; a company dropped meanwhile takes nothing.
+   */
+  private async lockfileChanged(company: Company): Promise<void> {
+    const st = this.state.get(company.root);
+    if (!st) return;
+    const read = (st.lockReads = (st.lockReads ?? 0) + 1);
+    const text = await readLockText(this.ws, this.documents, company);
+    if (st.lockReads !== read || this.state.get(company.root) !== st || this.ws.companies.get(company.root) !== company) return;
+    this.ws.setLockText(company, text);
     this.checks.markDirty(company.root);
   }
 

@@ -1,7 +1,7 @@
 /** The core's FileSystem over Node's `fs`: every failure (missing, unreadable, vanished, a loop) is an undefined answer, never a throw. */
 import * as fs from "node:fs";
 import { StringDecoder } from "node:string_decoder";
-import type { DirEntry, FileSystem } from "../core/types.ts";
+import type { DirEntry, FileSystem, TextInPieces } from "../core/types.ts";
 import type { Steps } from "../core/steps.ts";
 
 /**
@@ -37,25 +37,36 @@ export const nodeFileSystem: FileSystem = {
       if (fd !== undefined) try { fs.closeSync(fd); } catch { /* already gone */ }
     }
   },
-  *readFileSteps(path): Steps<string | undefined> {
+  *readFileSteps(path): Steps<TextInPieces | undefined> {
     let fd: number | undefined;
     try {
       fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
       if (!fs.fstatSync(fd).isFile()) return undefined;
       // A piece read and decoded a step (a streaming decoder keeps a character cut between two
-      // pieces whole); never more than READ_CAP, as `readFile`.
+      // pieces whole), cut after its last line end: what follows it starts the next piece, so no
+      // line is ever cut. Never more than READ_CAP, as `readFile`.
       const decoder = new StringDecoder("utf8");
       const piece = Buffer.allocUnsafe(PIECE);
-      const parts: string[] = [];
+      const pieces: string[] = [];
+      let line: string[] = []; // the parts read of a line not ended yet
       let length = 0;
       for (let n; length <= READ_CAP && (n = fs.readSync(fd, piece, 0, Math.min(PIECE, READ_CAP + 1 - length), null)) > 0;) {
         length += n;
-        parts.push(decoder.write(piece.subarray(0, n)));
+        const text = decoder.write(piece.subarray(0, n));
+        const end = text.lastIndexOf("\n") + 1;
+        if (end === 0) line.push(text);
+        else {
+          line.push(text.slice(0, end));
+          pieces.push(line.length === 1 ? line[0] : line.join(""));
+          line = [text.slice(end)];
+        }
         yield;
       }
-      parts.push(decoder.end());
-      const text = parts.join("");
-      return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+      line.push(decoder.end());
+      const last = line.join("");
+      if (last !== "" || pieces.length === 0) pieces.push(last);
+      if (pieces[0].charCodeAt(0) === 0xfeff) pieces[0] = pieces[0].slice(1);
+      return pieces;
     } catch {
       return undefined;
     } finally {

@@ -5,6 +5,7 @@
 import * as path from "node:path";
 import type { Analysis } from "../analysis.ts";
 import { relOfKey, type LockBinding } from "../lockfile-read.ts";
+import { ShardedMap } from "../sharded-map.ts";
 import type { Problem } from "../types.ts";
 import type { Report, Rule, RuleCase } from "./rule.ts";
 import { CLOUD_PACKAGE } from "./case-packages.ts";
@@ -86,7 +87,7 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
       }
     }
     // Each object's first binding, and a list only for an object bound more than once.
-    const byObject = new Map<string, LockBinding | LockBinding[]>();
+    const byObject = new ShardedMap<LockBinding | LockBinding[]>(); // (one Map of 500,000 objects grows in long pauses)
     for (const b of lock.bindings) {
       // Its file failed to load: nothing is said of its bindings (A6), so it shares nothing either.
       if (a.failedFiles.size > 0 && a.failedFiles.has(relOfKey(b.key))) continue;
@@ -96,7 +97,8 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
       else byObject.set(b.object, [seen, b]);
       if (++n % STEP === 0) yield;
     }
-    for (const [object, list] of byObject) {
+    for (const [object, list] of byObject.entries()) {
+      if (++n % STEP === 0) yield;
       if (!Array.isArray(list)) continue;
       for (const b of list) {
         const others = list.filter((o) => o !== b);

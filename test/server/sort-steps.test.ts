@@ -1,0 +1,22 @@
+/** `sortSteps` (server/src/core/steps.ts): what `Array.prototype.sort` gives, stable, in steps none of which sorts or merges more than a run. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { sortSteps } from "../../server/src/core/steps.ts";
+
+test("sortSteps sorts as Array.prototype.sort does, stably, over lists around its run's length, in many steps for a long list", () => {
+  let seed = 3;
+  const rand = (n: number) => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return seed % n; };
+  const byKey = (a: { key: number }, b: { key: number }) => a.key - b.key;
+  for (const length of [0, 1, 2, 4095, 4096, 4097, 8192, 8193, 12_289, 50_000]) {
+    // Few keys, so ties are many: stability shows in the order of `at`.
+    const list = Array.from({ length }, (_, at) => ({ key: rand(64), at }));
+    const before = list.slice();
+    const steps = sortSteps(list, byKey);
+    let n = 0;
+    let r = steps.next();
+    while (!r.done) { n++; r = steps.next(); }
+    assert.deepEqual(r.value, list.slice().sort(byKey), `length ${length}`);
+    assert.deepEqual(list, before, "the list itself is left as it was");
+    if (length === 50_000) assert.ok(n >= 50_000 / 4096, `steps: ${n}`);
+  }
+});
