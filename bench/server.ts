@@ -14,7 +14,9 @@
  * `--cpu-prof` adds one more run at the largest size under `node --cpu-prof` and summarizes where
  * the server spent its time while indexing and while answering edits (`--profile-only`: just that).
  * `--no-lock` generates the companies without a lockfile, to tell its share of the costs.
- * `SERVER_NODE_FLAGS="--max-semi-space-size=32"` starts the server under extra node flags (for experiments);
+ * The server runs under the node options the VS Code extension starts it with (`SERVER_NODE_ARGS`);
+ * `SERVER_NODE_FLAGS="--max-semi-space-size=32"` starts it under others instead (for experiments;
+ * `SERVER_NODE_FLAGS=" "`: bare `node`, as a client that passes none);
  * `--server F` another build's bundle (a baseline: another commit's `dist/server.js`).
  *
  * `--size 100000` runs one size alone (issue 23: the 100,000-file monorepo; goals there: peak RSS
@@ -25,6 +27,7 @@
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LspClient, SERVER, uri, type Diag } from "../test/support/lsp.ts";
+import { SERVER_NODE_ARGS } from "../server/src/protocol.ts";
 // @ts-expect-error plain JavaScript modules of the benchmark, without declarations
 import { generateCompany, HOT } from "./generate.mjs";
 // @ts-expect-error idem
@@ -38,6 +41,7 @@ const sizes = (flags.size ?? flags.sizes ?? (flags.quick ? "2000,200" : "10000,1
 const edits = Number(flags.edits ?? (flags.quick ? 20 : 200));
 const runs = Number(flags.runs ?? (flags.quick ? 1 : 3));
 const seed = Number(flags.seed ?? 1);
+const nodeFlags = process.env.SERVER_NODE_FLAGS === undefined ? SERVER_NODE_ARGS : process.env.SERVER_NODE_FLAGS.split(" ").filter(Boolean);
 
 const vmHwmKb = (pid: number): number => {
   try { return Number(/VmHWM:\s*(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]); } catch { return NaN; }
@@ -55,7 +59,6 @@ interface IndexRun { indexMs: number; indexCpuMs: number; indexMainCpuMs: number
 
 /** Starts a server on the company and times its initial index; the client is left running. */
 async function startAndIndex(dir: string, dynamicWatch = true): Promise<{ client: LspClient; run: IndexRun }> {
-  const nodeFlags = (process.env.SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean);
   const client = new LspClient({ dynamicWatch, command: [process.execPath, ...nodeFlags, flags.server ?? SERVER, "--stdio"] });
   await client.initialize([dir]);
   const t0 = performance.now(); // `initialized` has just been sent
@@ -251,7 +254,7 @@ async function main(): Promise<void> {
   const results: SizeResult[] = [];
   for (const size of sizes) results.push(await benchSize(size));
 
-  console.log(`\nserver over stdio; initial index: medians of ${runs} run${runs > 1 ? "s" : ""}; edits: ${edits} each; ${await loadNote()}\n`);
+  console.log(`\nserver over stdio, under node ${nodeFlags.join(" ") || "(no options)"}; initial index: medians of ${runs} run${runs > 1 ? "s" : ""}; edits: ${edits} each; ${await loadNote()}\n`);
   const rows: string[][] = [["", ...results.map((r) => `${fmtInt(r.files)} files`)]];
   rows.push(["baseline: read + parse (ms)", ...results.map((r) => fmtMs(r.baseMs))]);
   rows.push(["initialized → last diagnostic (ms)", ...results.map((r) => fmtMs(r.indexMs))]);

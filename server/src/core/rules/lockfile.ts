@@ -79,6 +79,7 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
     for (const m of lock.malformed ?? []) report({ file, range: m.range, message: m.message });
     let n = 0;
     for (const [rel, bindings] of lock.byRel) {
+      if (++n % STEP === 0) yield; // (a step every so many files too: most are judged with their file, and skipped here)
       if (a.company.files.get(path.join(a.company.root, rel))?.rel === rel) continue; // judged with its file
       const facts = relFacts(rel, a);
       for (const b of bindings) {
