@@ -13,7 +13,7 @@ import { applyEdits, planFixes } from "../core/fixes.ts";
 import { excludeFor, layer, LEVELS, readSanomaRc, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
 import type { FileSystem, Problem, Severity } from "../core/types.ts";
 import { unifiedDiff } from "./diff.ts";
-import { paint, render, shownPath, type Report } from "./formats.ts";
+import { paint, renderPieces, shownPath, type Report } from "./formats.ts";
 
 /** Kept equal to the package's version by a test. */
 export const VERSION = "0.1.0";
@@ -260,7 +260,7 @@ export function runCheck(argv: string[], io: Io): number {
   const shownSettings = args.quiet ? run.settings.filter((p) => p.severity === "error") : run.settings;
   const outColor = args.format === "text" && colorFor(env, io.tty?.out ?? false);
   const report: Report = { cwd: io.cwd, version: VERSION, companies: run.roots, problems: shown, settings: shownSettings, skipped: run.skipped, color: outColor };
-  if (!args.fixDryRun) io.out(render(args.format, report));
+  if (!args.fixDryRun) for (const piece of renderPieces(args.format, report)) io.out(piece);
 
   // The summary, last: every severity counted, the files skipped and why.
   const c = colorFor(env, io.tty?.err ?? false);

@@ -38,13 +38,68 @@ export function shownPath(cwd: string, file: string): string {
   return rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel) ? file : rel.split(path.sep).join("/");
 }
 
-export function render(format: Format, r: Report): string {
+/**
+ * What a format prints of a report, in pieces: a line of text or an annotation a piece, a problem
+ * a piece of JSON. A report of 500,000 problems is some 200 MB printed; made as one string it doubled the
+ * check's peak memory (and each problem's printed form was made before the first was written).
+ */
+export function* renderPieces(format: Format, r: Report): Generator<string, void, void> {
   switch (format) {
-    case "text": return text(r);
-    case "json": return JSON.stringify(json(r), null, 2) + "\n";
-    case "sarif": return JSON.stringify(sarif(r), null, 2) + "\n";
-    case "github": return github(r);
+    case "text": yield* text(r); return;
+    case "json": yield* jsonPieces(json(r), ""); yield "\n"; return;
+    case "sarif": yield* jsonPieces(sarif(r), ""); yield "\n"; return;
+    case "github": yield* github(r); return;
   }
+}
+
+/** A list whose items are made as they are printed by `jsonPieces`, as `list.map(make)` would make them all at once. */
+export class Mapped<T, U> {
+  constructor(readonly list: readonly T[], readonly make: (item: T) => U) {}
+}
+
+/** Lists longer than this are printed an item a piece. */
+const PIECE_ITEMS = 64;
+
+/** Whether `jsonPieces` goes into the value, not printing it whole: it is, or holds, a `Mapped` list or a long array. */
+function printedInPieces(value: unknown, depth = 0): boolean {
+  if (value instanceof Mapped || (Array.isArray(value) && value.length > PIECE_ITEMS)) return true;
+  if (depth >= 4 || typeof value !== "object" || value === null) return false;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) if (printedInPieces(v, depth + 1)) return true;
+  return false;
+}
+
+/**
+ * `JSON.stringify(value, null, 2)` in pieces, each line indented by `indent` more: a `Mapped` list
+ * or a long array an item a piece, and the objects and arrays that hold one gone into; the rest
+ * printed whole (JSON.stringify's text, re-indented: a JSON text holds no line break in a string).
+ */
+export function* jsonPieces(value: unknown, indent: string): Generator<string, void, void> {
+  if (!printedInPieces(value)) { yield (JSON.stringify(value, null, 2) ?? "null").replace(/\n/g, "\n" + indent); return; }
+  const inner = indent + "  ";
+  if (value instanceof Mapped || Array.isArray(value)) {
+    const list: readonly unknown[] = value instanceof Mapped ? value.list : value;
+    if (list.length === 0) { yield "[]"; return; }
+    yield "[\n";
+    for (let i = 0; i < list.length; i++) {
+      const item = value instanceof Mapped ? value.make(list[i]) : list[i];
+      yield inner;
+      // (What JSON.stringify prints as null in a list: undefined, a function, a symbol.)
+      yield* jsonPieces(item === undefined || typeof item === "function" || typeof item === "symbol" ? null : item, inner);
+      yield i < list.length - 1 ? ",\n" : "\n";
+    }
+    yield indent + "]";
+    return;
+  }
+  // (What JSON.stringify leaves out of an object: undefined, functions, symbols.)
+  const entries = Object.entries(value as object).filter(([, v]) => v !== undefined && typeof v !== "function" && typeof v !== "symbol");
+  if (entries.length === 0) { yield "{}"; return; }
+  yield "{\n";
+  for (let i = 0; i < entries.length; i++) {
+    yield `${inner}${JSON.stringify(entries[i][0])}: `;
+    yield* jsonPieces(entries[i][1], inner);
+    yield i < entries.length - 1 ? ",\n" : "\n";
+  }
+  yield indent + "}";
 }
 
 // ---- text ------------------------------------------------------------------------------------
@@ -64,17 +119,15 @@ export const paint = {
 };
 const SEVERITY_PAINT: Record<Severity, (s: string) => string> = { error: paint.red, warning: paint.yellow, info: paint.blue, hint: paint.dim };
 
-function text(r: Report): string {
-  const out: string[] = [];
-  const line = (file: string, range: Range, severity: Severity, rule: string, message: string) => {
+function* text(r: Report): Generator<string, void, void> {
+  const line = (file: string, range: Range, severity: Severity, rule: string, message: string): string => {
     const where = `${oneLine(shownPath(r.cwd, file))}:${range.start.line + 1}:${range.start.character + 1}`;
-    out.push(r.color
+    return r.color
       ? `${paint.bold(where)}  ${SEVERITY_PAINT[severity](severity)}  ${paint.dim(rule)}  ${oneLine(message)}\n`
-      : `${where}  ${severity}  ${rule}  ${oneLine(message)}\n`);
+      : `${where}  ${severity}  ${rule}  ${oneLine(message)}\n`;
   };
-  for (const p of r.settings) line(p.file, p.range, p.severity, "settings", p.message);
-  for (const p of r.problems) line(p.file, p.range, p.severity, p.rule, p.message);
-  return out.join("");
+  for (const p of r.settings) yield line(p.file, p.range, p.severity, "settings", p.message);
+  for (const p of r.problems) yield line(p.file, p.range, p.severity, p.rule, p.message);
 }
 
 // ---- json ------------------------------------------------------------------------------------
@@ -86,7 +139,7 @@ function place(r: Report, file: string, range: Range) {
 function json(r: Report) {
   return {
     companies: r.companies.map((c) => shownPath(r.cwd, c)),
-    problems: r.problems.map((p) => ({
+    problems: new Mapped(r.problems, (p) => ({
       ...place(r, p.file, p.range),
       severity: p.severity, rule: p.rule, message: p.message, docs: ruleDocsUrl(p.rule),
       related: (p.related ?? []).map((x) => ({ ...place(r, x.file, x.range), message: x.message })),
@@ -158,7 +211,7 @@ function sarif(r: Report) {
           level: "note", message: { text: `Skipped: ${s.reason}` }, locations: [{ physicalLocation: { artifactLocation: artifact(r, s.file) } }],
         })),
       }],
-      results: r.problems.map((p) => {
+      results: new Mapped(r.problems, (p) => {
         const certain = (p.fixes ?? []).filter((f) => isCertainFix(p, f));
         return {
           ruleId: p.rule,
@@ -196,18 +249,16 @@ function escapeProperty(s: string): string {
 
 const GITHUB_LEVEL: Record<Severity, "error" | "warning" | "notice"> = { error: "error", warning: "warning", info: "notice", hint: "notice" };
 
-function github(r: Report): string {
-  const out: string[] = [];
-  const annotate = (file: string, range: Range, severity: Severity, title: string, message: string) => {
+function* github(r: Report): Generator<string, void, void> {
+  const annotate = (file: string, range: Range, severity: Severity, title: string, message: string): string => {
     const props = [
       `file=${escapeProperty(shownPath(r.cwd, file))}`,
       `line=${range.start.line + 1}`, `endLine=${range.end.line + 1}`,
       `col=${range.start.character + 1}`, `endColumn=${range.end.character + 1}`,
       `title=${escapeProperty(title)}`,
     ];
-    out.push(`::${GITHUB_LEVEL[severity]} ${props.join(",")}::${escapeData(message)}\n`);
+    return `::${GITHUB_LEVEL[severity]} ${props.join(",")}::${escapeData(message)}\n`;
   };
-  for (const p of r.settings) annotate(p.file, p.range, p.severity, "sanoma settings", `${p.message}\n${SETTINGS_DOCS_URL}`);
-  for (const p of r.problems) annotate(p.file, p.range, p.severity, `sanoma(${p.rule})`, `${p.message}\n${ruleDocsUrl(p.rule)}`);
-  return out.join("");
+  for (const p of r.settings) yield annotate(p.file, p.range, p.severity, "sanoma settings", `${p.message}\n${SETTINGS_DOCS_URL}`);
+  for (const p of r.problems) yield annotate(p.file, p.range, p.severity, `sanoma(${p.rule})`, `${p.message}\n${ruleDocsUrl(p.rule)}`);
 }
