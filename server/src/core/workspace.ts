@@ -193,12 +193,12 @@ export class Workspace {
     if (entry) fileRuleProblems(entry, root);
   }
 
-  /** A company's lockfile read, in steps (a lockfile of 500,000 bindings takes a second): a server reads it in slices of its own. */
   /** The company's lockfile text (undefined: there is none), read when a check or a feature asks for its bindings. */
   setLockText(company: Company, text: LockText | undefined): void {
     company.setLockText(text);
   }
 
+  /** A company's lockfile read, in steps (a lockfile of 500,000 bindings takes a second): a server reads it in slices of its own. */
   lockSteps(root: string): Steps<LockFacts | undefined> {
     return this.ensureCompany(root).lockSteps();
   }
