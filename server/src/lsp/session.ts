@@ -155,7 +155,7 @@ export class Session {
     }
   }
 
-  /** Reads one company's files (its open documents' texts, else the disk's) in batches of `BATCH_MS`. */
+  /** Reads one company's files (its open documents' texts, else the disk's) in batches of `READ_BATCH_MS` (indexer.ts). */
   private async indexCompany(root: string, settingsAsked: () => Promise<Settings>, generation: number, progress: Progress | undefined): Promise<void> {
     // Its config deleted since the round was queued: no company (the deletion found none to
     // dissolve), and an enclosing company listed meanwhile left its files out.
