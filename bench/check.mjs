@@ -6,6 +6,8 @@
  *   - `Workspace.discoverRoots + loadCompany + check` in process (`bench/core.ts`),
  *   - `node dist/check.js <dir> --format sarif`, against the JSON run of the same round (issue 19),
  *   - `oxlint <dir>`, oxlint's own built-in rules on the same files (issue 23), under /usr/bin/time,
+ *   - `node server/bin/sanoma-check.js <dir> --format json`, the package's command, which loads the
+ *     bundle with V8's code cache (`server/bin/code-cache.js`; the cache warm from the untimed pass),
  * and prints medians as ratios to the baseline, wall and CPU time, and each one's peak RSS.
  * Goals (printed, not asserted): check ≤ 1.5× the baseline and ≤ 2× oxlint (wall); peak RSS
  * ≤ 150 MB at 10,000 files, ≤ 600 MB at 100,000 (issue 23); SARIF ≤ 1.05× JSON (the median of
@@ -34,6 +36,8 @@ const parse = () => runNode([join(ROOT, "bench", "parse.mjs"), dir]);
 const check = () => runNode([CHECK, dir, "--format", "json"]);
 const sarif = () => runNode([CHECK, dir, "--format", "sarif"]);
 const core = () => runNode(["--import", "tsx", join(ROOT, "bench", "core.ts"), dir]);
+const codeCache = join(dir, "..", "code-cache");
+const packaged = () => runNode([join(ROOT, "server", "bin", "sanoma-check.js"), dir, "--format", "json"], { env: { ...process.env, SANOMA_CODE_CACHE: codeCache } });
 const OXLINT = join(ROOT, "node_modules", ".bin", "oxlint");
 /** oxlint's own run (its built-in rules, no config of ours), timed by /usr/bin/time: wall, CPU and peak RSS of the process. */
 const oxlint = () => new Promise((resolve, reject) => {
@@ -53,16 +57,18 @@ await parse();
 await check();
 await sarif();
 await oxlint();
+await packaged();
 
 const base = [];
 const cli = [];
 const inproc = [];
 const sarifs = [];
 const oxlints = [];
+const packageds = [];
 for (let i = 0; i < runs; i++) {
   // Alternate the order so that a slow patch of a shared machine does not hit one side only (the
   // SARIF run beside the JSON one, before it in one round and after it in the next).
-  const order = i % 2 ? [core, oxlint, sarif, check, parse] : [parse, check, sarif, oxlint, core];
+  const order = i % 2 ? [core, packaged, oxlint, sarif, check, parse] : [parse, check, sarif, oxlint, packaged, core];
   for (const f of order) {
     const r = await f();
     if (f === parse) { if (r.code !== 0) throw new Error(r.stderr); base.push({ ...r, inner: lastJson(r.stdout) }); }
@@ -73,6 +79,10 @@ for (let i = 0; i < runs; i++) {
       if (r.code !== 0 && r.code !== 1) throw new Error(`sanoma-check --format sarif exited ${r.code}: ${r.stderr}`);
       sarifs.push({ ...r, results: JSON.parse(r.stdout).runs[0].results.length });
     } else if (f === oxlint) oxlints.push(r);
+    else if (f === packaged) {
+      if (r.code !== 0 && r.code !== 1) throw new Error(`the package's sanoma-check exited ${r.code}: ${r.stderr}`);
+      packageds.push({ ...r, problems: JSON.parse(r.stdout).problems.length });
+    }
     else { if (r.code !== 0) throw new Error(r.stderr); inproc.push({ ...r, inner: lastJson(r.stdout) }); }
   }
 }
@@ -94,6 +104,7 @@ console.log(table([
   ["", "wall ms", "× base", "CPU ms", "× base", "main thread ms", "× base", "peak RSS"],
   ["baseline: node parse.mjs (process)", ...col(base, (r) => r.wallMs), ...col(base, (r) => r.cpuMs), ...col(base, (r) => r.mainCpuMs), fmtMb(Math.max(...base.map((r) => r.maxRssKb)))],
   ["sanoma-check --format json (process)", ...col(cli, (r) => r.wallMs, baseWall), ...col(cli, (r) => r.cpuMs, baseCpu), ...col(cli, (r) => r.mainCpuMs, baseMain), fmtMb(peakCli)],
+  ["the package's sanoma-check (code cache)", ...col(packageds, (r) => r.wallMs, baseWall), ...col(packageds, (r) => r.cpuMs, baseCpu), ...col(packageds, (r) => r.mainCpuMs, baseMain), fmtMb(Math.max(...packageds.map((r) => r.maxRssKb)))],
   ["oxlint <dir> (its built-in rules)", ...col(oxlints, (r) => r.wallMs, baseWall), ...col(oxlints, (r) => r.cpuMs, baseCpu), "", "", fmtMb(Math.max(...oxlints.map((r) => r.maxRssKb)))],
   ["baseline: read + parse (in process)", ...col(base, (r) => r.inner.ms), ...col(base, (r) => r.inner.cpuMs), ...col(base, (r) => r.inner.mainCpuMs), ""],
   ["loadCompany + check (in process)", ...col(inproc, (r) => r.inner.ms, baseIn), ...col(inproc, (r) => r.inner.cpuMs, baseInCpu), ...col(inproc, (r) => r.inner.mainCpuMs, baseInMain), fmtMb(Math.max(...inproc.map((r) => r.maxRssKb)))],
@@ -105,6 +116,10 @@ const ratios = [m(cli, (r) => r.wallMs) / baseWall, m(cli, (r) => r.cpuMs) / bas
 console.log(`\ngoal: sanoma-check ≤ 1.50× the baseline: ${fmtX(ratios[0])} wall, ${fmtX(ratios[1])} CPU, ${fmtX(ratios[2])} main-thread CPU (${ratios.every((x) => x <= 1.5) ? "met" : ratios.some((x) => x <= 1.5) ? "met on some clocks only" : "missed"}); peak memory < 400 MB: ${fmtMb(peakCli)} (${peakCli < 400 * 1024 ? "met" : "missed"})`);
 const againstOxlint = median(cli.map((r, i) => r.wallMs / oxlints[i].wallMs));
 console.log(`goal (issue 23): sanoma-check ≤ 2× oxlint's built-in run (wall, median of the rounds' paired ratios): ${fmtX(againstOxlint)} (${againstOxlint <= 2 ? "met" : "missed"}); peak RSS ≤ ${rssGoalMb} MB: ${fmtMb(peakCli)} (${peakCli <= rssGoalMb * 1024 ? "met" : "missed"})`);
+if (packageds.some((r, i) => r.problems !== cli[i].problems)) throw new Error("the package's command and the bundle disagree on the problems");
+const cached = median(packageds.map((r, i) => r.wallMs / cli[i].wallMs));
+const cachedOxlint = median(packageds.map((r, i) => r.wallMs / oxlints[i].wallMs));
+console.log(`the package's command (its code cache warm): ${fmtX(cached)} the bundle's wall time run directly, ${fmtX(cachedOxlint)} oxlint's (paired medians); peak RSS ${fmtMb(Math.max(...packageds.map((r) => r.maxRssKb)))}`);
 console.log(`runs, wall ms: baseline ${base.map((r) => fmtMs(r.wallMs)).join(" ")} · check ${cli.map((r) => fmtMs(r.wallMs)).join(" ")} · in process ${inproc.map((r) => fmtMs(r.inner.ms)).join(" ")}`);
 console.log(`runs, check ÷ baseline (main-thread CPU, paired): ${cli.map((r, i) => fmtX(r.mainCpuMs / base[i].mainCpuMs)).join(" ")}`);
 

@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 // sanoma-check: every rule over the Sanoma companies under the given folders (--help).
-require("../dist/sanoma.js").check();
+require("./code-cache.js").requireCached(require("node:path").join(__dirname, "../dist/sanoma.js")).check();

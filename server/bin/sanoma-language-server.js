@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 // sanoma-language-server: the Sanoma language server for any LSP client (--stdio or --node-ipc).
-require("../dist/sanoma.js").languageServer();
+require("./code-cache.js").requireCached(require("node:path").join(__dirname, "../dist/sanoma.js")).languageServer();

@@ -1,0 +1,89 @@
+/**
+ * The package's commands load their bundle with V8's code cache (`server/bin/code-cache.js`): the
+ * cache is made by a first run, taken as it is by the next (not made again), thrown away and made
+ * anew when it is bad, never read from a folder others may write in, and never changes what the
+ * command says. The commands are run as a user runs them: `node server/bin/<command>.js`.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const repo = join(__dirname, "..", "..");
+const CHECK = join(repo, "server", "bin", "sanoma-check.js");
+const COMPANY = join(repo, "examples", "acme-broken");
+
+function check(cache: string): { status: number | null; stdout: string } {
+  const r = spawnSync(process.execPath, [CHECK, COMPANY, "--format", "json"], { cwd: repo, encoding: "utf8", env: { ...process.env, SANOMA_CODE_CACHE: cache } });
+  assert.notEqual(r.status, 2, r.stderr);
+  return { status: r.status, stdout: r.stdout };
+}
+
+const caches = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".cache"));
+const folder = () => mkdtempSync(join(tmpdir(), "sanoma-code-cache-"));
+
+test("the first run makes the cache; the next takes it as it is; both say what a run without one says", () => {
+  const plain = check("off");
+  assert.ok(plain.stdout.includes('"rule"'), "the company has problems to report");
+  const dir = join(folder(), "made", "here");
+  assert.deepEqual(check(dir), plain);
+  const made = caches(dir);
+  assert.equal(made.length, 1, "one cache, for the bundle");
+  assert.match(made[0], /^sanoma-[0-9a-f]{24}\.cache$/);
+  const file = join(dir, made[0]);
+  const first = statSync(file);
+  assert.ok(first.size > 100_000, `a cache of the compiled bundle (${first.size} bytes)`);
+  assert.equal(first.mode & 0o777, 0o600, "the cache is the user's alone");
+  assert.equal(statSync(dir).mode & 0o777, 0o700, "so is the folder it made");
+  assert.deepEqual(check(dir), plain);
+  const second = statSync(file);
+  assert.equal(second.mtimeMs, first.mtimeMs, "taken, not made again");
+  assert.equal(second.ino, first.ino);
+});
+
+test("a cache V8 refuses (bytes that are no cache) is made anew, and the run says the same", () => {
+  const plain = check("off");
+  const dir = folder();
+  check(dir);
+  const file = join(dir, caches(dir)[0]);
+  const garbage = Buffer.alloc(4096, 0x5a);
+  writeFileSync(file, garbage);
+  assert.deepEqual(check(dir), plain);
+  assert.notDeepEqual(readFileSync(file).subarray(0, 4096), garbage, "made anew");
+  assert.deepEqual(check(dir), plain);
+});
+
+test("a folder others may write in is not used: no cache read from it or written to it", () => {
+  const plain = check("off");
+  const dir = folder();
+  chmodSync(dir, 0o777);
+  assert.deepEqual(check(dir), plain);
+  assert.deepEqual(caches(dir), []);
+});
+
+test("a folder that cannot be made, or a relative one, leaves the command as it is", () => {
+  const plain = check("off");
+  const file = join(folder(), "a-file");
+  writeFileSync(file, "");
+  assert.deepEqual(check(join(file, "under")), plain);
+  assert.deepEqual(check("relative/folder"), plain);
+});
+
+test("of one bundle's caches, the newest four are kept when a new one is made", () => {
+  const dir = folder();
+  const old = Date.now() / 1000 - 86_400;
+  for (let i = 0; i < 6; i++) {
+    const f = join(dir, `sanoma-${String(i).repeat(24)}.cache`);
+    writeFileSync(f, "an older version's");
+    utimesSync(f, old + i, old + i);
+  }
+  writeFileSync(join(dir, "other-000000000000000000000000.cache"), "another bundle's");
+  check(dir);
+  const left = caches(dir).sort();
+  assert.deepEqual(left.filter((f) => f.startsWith("other-")), ["other-000000000000000000000000.cache"], "another bundle's cache stays");
+  const mine = left.filter((f) => f.startsWith("sanoma-"));
+  assert.equal(mine.length, 4);
+  for (const gone of ["0", "1", "2"]) assert.ok(!mine.includes(`sanoma-${gone.repeat(24)}.cache`), `the oldest went (${gone})`);
+});
