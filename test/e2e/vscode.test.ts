@@ -672,8 +672,8 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
     await runCommand("Sanoma: Apply Box Changes to Workspace");
     await pickRow(/sync/);
     // Unchecked by default: the user's edit would be lost. Checked, it is asked about. (Clicked until
-    // checked: a click while the list is still laying out its rows can be lost.)
-    // (A click is waited for before another: a second click while the first is being drawn unchecks it.)
+    // checked, as a click while the list lays out its rows can be lost; each click waited for before
+    // another, as a second one while the first is being drawn unchecks it.)
     const conflicted = page.locator(".quick-input-list .monaco-list-row", { hasText: /PREVIEW\.md/ }).first();
     const checked = async () => (await conflicted.getAttribute("aria-checked")) === "true";
     await waitFor("PREVIEW.md checked", async () => {
