@@ -81,9 +81,9 @@ const show = (root: string, p: Problem) =>
   (p.fixes?.length ? ` {${p.fixes.map((f) => `${f.title} ${JSON.stringify(f.edits)}`).join("; ")}}` : "");
 
 /** `textOf`: facts read without a tree let their texts go and read them again (as sanoma-check and the server do). */
-function checkWith(root: string, lightFacts: boolean, textOf?: (file: string) => string | undefined): string[] {
+function checkWith(root: string, lightFacts: boolean, textOf?: (file: string) => string | undefined, syntaxNow = false): string[] {
   const ws = new Workspace(nodeFileSystem, { lightFacts, textOf });
-  ws.loadCompany(root);
+  ws.loadCompany(root, { syntaxNow });
   const result = ws.check(root);
   return [...result.problems.map((p) => show(root, p)), `declarations: ${result.analysis.declarations.map((d) => `${d.id} ${d.type?.id}`).join(", ")}`];
 }
@@ -99,7 +99,24 @@ test("light facts: a whole check says the same with and without them", () => {
       if (root !== join(REPO, "examples", "acme")) assert.ok(full.length > 10, root);
       assert.deepEqual(checkWith(root, true), full, root);
       assert.deepEqual(checkWith(root, true, (file) => nodeFileSystem.readFile(file)), full, `${root}, the texts let go`);
+      assert.deepEqual(checkWith(root, true, (file) => nodeFileSystem.readFile(file), true), full, `${root}, the syntax judged as read (sanoma-check's way)`);
     }
+  } finally {
+    rmSync(gen, { recursive: true, force: true });
+  }
+});
+
+test("loadCompany with syntaxNow (sanoma-check's way): no text is left awaiting its syntax, each judged as read; without, the workflow sources read lightly hold theirs until asked", () => {
+  const gen = mkdtempSync(join(tmpdir(), "sanoma-light-"));
+  try {
+    generateCompany(gen, { files: 300 });
+    const awaiting = (syntaxNow: boolean) => {
+      const ws = new Workspace(nodeFileSystem, { textOf: (file) => nodeFileSystem.readFile(file) });
+      const company = ws.loadCompany(gen, { syntaxNow });
+      return [...company.files.values()].filter((f) => f.facts && textAwaitingSyntax(f.facts) !== undefined).length;
+    };
+    assert.ok(awaiting(false) > 20, `workflow sources read lightly hold their texts (${awaiting(false)})`);
+    assert.equal(awaiting(true), 0);
   } finally {
     rmSync(gen, { recursive: true, force: true });
   }

@@ -10,7 +10,7 @@ import { CompanyChecker, type CheckOptions, type CheckResult } from "./check.ts"
 import { CompanyAnalyzer, type Analysis } from "./analysis.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
 import { Company, listCompanyFilesSteps, walkReads, type Skipped } from "./model.ts";
-import { knowSyntax, textAwaitingSyntax, workflowsRead, type SyntaxVerdict } from "./facts.ts";
+import { knowSyntax, syntaxVerdict, textAwaitingSyntax, workflowsRead, type SyntaxVerdict } from "./facts.ts";
 import { fileRuleProblems } from "./check.ts";
 import type { LockFacts } from "./lockfile-read.ts";
 import type { FileSystem, LockText } from "./types.ts";
@@ -137,10 +137,21 @@ export class Workspace {
     return listCompanyFilesSteps(this.fs, root, { exclude: this.excludeOf(root), onSkip: this.options.onSkip }, under);
   }
 
-  /** Reads every file of a company from disk (the check command's way; the server batches it). */
-  loadCompany(root: string): Company {
+  /**
+   * Reads every file of a company from disk (the check command's way; the server batches it).
+   * `syntaxNow`: a text whose syntax will be asked (a workflow source read without a tree) is
+   * parsed as it is read, and let go then, for a caller that will ask for every one anyway (a
+   * check with `syntax-error` on): the same parses, but no text held until the check (at 100,000
+   * files, tens of megabytes of them at once).
+   */
+  loadCompany(root: string, options: { syntaxNow?: boolean } = {}): Company {
     const company = this.ensureCompany(root);
-    for (const file of this.listFiles(root)) this.readFromDisk(company, file);
+    for (const file of this.listFiles(root)) {
+      this.readFromDisk(company, file);
+      const facts = options.syntaxNow ? company.files.get(file)?.facts : undefined;
+      const text = facts && textAwaitingSyntax(facts);
+      if (text !== undefined) knowSyntax(facts!, syntaxVerdict(file, text));
+    }
     return company;
   }
 
