@@ -2,7 +2,7 @@
 // lint plugin and the TypeScript plugin are single files that need nothing installed beside them;
 // the language-server package (server/) ships the server and the check command as one bundle.
 import { build } from "esbuild";
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -23,6 +23,9 @@ await Promise.all([
   build({ ...common, entryPoints: ["ts-plugin/src/index.ts"], outfile: "ts-plugin/dist/index.js", alias: { typescript: "./ts-plugin/src/host-typescript.ts" }, minify: false, sourcemap: false }),
 ].map((p) => p.catch((e) => { console.error(e.message); process.exitCode = 1; })));
 for (const f of ["dist/server.js", "dist/check.js"]) { try { chmodSync(f, 0o755); } catch {} }
+// The loader that starts a bundle from V8's code cache, beside the extension's server (the client
+// starts `dist/code-cache.js dist/server.js`); the package's copy is server/bin/code-cache.js itself.
+if (!process.exitCode) copyFileSync("server/bin/code-cache.js", "dist/code-cache.js");
 
 // Every bundle in ASCII: a few comments carry non-ASCII characters (→, …), and one such character
 // makes V8 hold the whole source (11 MB for the server) two bytes per character. esbuild already

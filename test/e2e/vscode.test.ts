@@ -604,8 +604,12 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
     process.kill(pids[0]!, "SIGKILL");
     await waitFor("a new language server", async () => serverPids().some((p) => p !== pids[0]));
     await waitForStatus(/, (ready|indexing)$/);
+    assert.ok(args.some((a) => a.endsWith("/dist/code-cache.js")), `the server is started from V8's code cache (dist/code-cache.js): ${args.join(" ")}`);
     await runCommand("Sanoma: Restart Language Server");
     await waitFor("the restarted language server", async () => serverPids().length === 1 && !serverPids().includes(pids[0]!));
+    // The server stopped by the restart left its code cache behind (at its exit), in the editor's cache folder.
+    const cacheDir = join(profile.xdg, "cache", "sanoma", "code");
+    await waitFor("the server's code cache", async () => existsSync(cacheDir) && readdirSync(cacheDir).some((f) => /^server-[0-9a-f]{24}\.cache$/.test(f)), 10_000);
     await waitForStatus(/, (ready|indexing)$/);
     await waitForProblems("shop", "the problems again", (t) => t.includes("sanoma.lock.json"));
     await showProblems("");

@@ -62,6 +62,7 @@ test("npm run package makes a small vsix holding only what runs", () => {
     "package.json",
     "dist/client.js",
     "dist/server.js",
+    "dist/code-cache.js",
     "syntaxes/sanoma.injection.tmLanguage.json",
     "schemas/sanoma.lock.schema.json",
     "schemas/sanomarc.schema.json",
