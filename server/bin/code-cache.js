@@ -48,7 +48,10 @@ function cacheFolder(env) {
 
 /** The cache's file for this source, this Node and these flags (V8 checks its own versions too). */
 function cacheFile(dir, bundle, source) {
-  const key = crypto.createHash("sha256").update(source).update("\0" + process.version + "\0" + process.arch + "\0" + process.execArgv.join(" ")).digest("hex").slice(0, 24);
+  // (V8 refuses a cache made under other flags: runs under two sets of flags would each throw the
+  // other's away, so the flags, NODE_OPTIONS's too, are part of the name.)
+  const flags = process.execArgv.join(" ") + "\0" + (process.env.NODE_OPTIONS || "");
+  const key = crypto.createHash("sha256").update(source).update("\0" + process.version + "\0" + process.arch + "\0" + flags).digest("hex").slice(0, 24);
   return path.join(dir, `${path.basename(bundle, ".js")}-${key}.cache`);
 }
 
