@@ -68,8 +68,8 @@ export class ServerHost implements vscode.Disposable {
   async start(): Promise<void> {
     const { context, output } = this.options;
     const bundle = context.asAbsolutePath("dist/server.js");
-    // Started through the loader beside it, from V8's code cache (a quarter of a second and some
-    // 20 MB less at each start: docs/bench.md); the bundle itself when the loader is missing.
+    // Started through the loader beside it, from V8's code cache (`initialize` answered a quarter
+    // of a second sooner: docs/bench.md); the bundle itself when the loader is missing.
     const loader = context.asAbsolutePath("dist/code-cache.js");
     if (!fs.existsSync(bundle)) {
       this.setState({ kind: "failed", reason: `The language server is missing from the extension (${bundle}). Reinstall the extension.` });
