@@ -26,14 +26,15 @@ const KEEP = 4;
 function cacheFolder(env) {
   const setting = env.SANOMA_CODE_CACHE;
   if (setting === "off" || setting === "0" || setting === "false") return undefined;
-  let dir = setting;
-  if (!dir) {
-    const home = os.homedir();
-    if (process.platform === "win32") dir = path.join(env.LOCALAPPDATA || path.join(home, "AppData", "Local"), "sanoma", "code");
-    else dir = path.join(env.XDG_CACHE_HOME || path.join(home, ".cache"), "sanoma", "code");
-  }
-  if (!path.isAbsolute(dir)) return undefined;
   try {
+    let dir = setting;
+    if (!dir) {
+      // (os.homedir() throws where there is no HOME and no passwd entry: then no cache.)
+      const home = os.homedir();
+      if (process.platform === "win32") dir = path.join(env.LOCALAPPDATA || path.join(home, "AppData", "Local"), "sanoma", "code");
+      else dir = path.join(env.XDG_CACHE_HOME || path.join(home, ".cache"), "sanoma", "code");
+    }
+    if (!path.isAbsolute(dir)) return undefined;
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (process.platform !== "win32") {
       const st = fs.statSync(dir);
