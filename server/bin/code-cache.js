@@ -52,7 +52,8 @@ function cacheFile(dir, bundle, source) {
   // (V8 refuses a cache made under other flags: runs under two sets of flags would each throw the
   // other's away, so the flags, NODE_OPTIONS's too, are part of the name.)
   const flags = process.execArgv.join(" ") + "\0" + (process.env.NODE_OPTIONS || "");
-  const key = crypto.createHash("sha256").update(source).update("\0" + process.version + "\0" + process.arch + "\0" + flags).digest("hex").slice(0, 24);
+  // (sha1: a name, not a lock; the folder's owner is what keeps others out. 7 ms on the bundle, sha256 19.)
+  const key = crypto.createHash("sha1").update(source).update("\0" + process.version + "\0" + process.arch + "\0" + flags).digest("hex").slice(0, 24);
   return path.join(dir, `${path.basename(bundle, ".js")}-${key}.cache`);
 }
 
