@@ -1,6 +1,7 @@
-// Loads a bundle (the package's, or the VS Code extension's server) with V8's code cache: the bundle (the TypeScript parser in it) is
-// compiled once per version and machine, not at every start. A `sanoma-check` on a small company
-// starts in two thirds of the time and 20 MB less memory (docs/bench.md, "Starting").
+// Loads a bundle (the package's, or the VS Code extension's server) with V8's code cache: the
+// bundle (the TypeScript parser in it) is compiled once per version and machine, not at every
+// start. A `sanoma-check` on a small company runs in two thirds of the time with 20 MB less memory
+// (docs/bench.md, "The code cache").
 //
 // Node 22 has this built in (`module.enableCompileCache`); the package supports Node 20, so it is
 // done here, by hand, the way that does it: the cache is V8's own data for this very source text,

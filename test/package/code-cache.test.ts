@@ -4,10 +4,10 @@
  * anew when it is bad, never read from a folder others may write in, and never changes what the
  * command says. The commands are run as a user runs them: `node server/bin/<command>.js`.
  */
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -22,7 +22,10 @@ function check(cache: string): { status: number | null; stdout: string } {
 }
 
 const caches = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".cache"));
-const folder = () => mkdtempSync(join(tmpdir(), "sanoma-code-cache-"));
+/** A folder of the test's own, removed when the file's tests are done (each cache is megabytes). */
+const folders: string[] = [];
+const folder = () => { const dir = mkdtempSync(join(tmpdir(), "sanoma-code-cache-")); folders.push(dir); return dir; };
+after(() => { for (const dir of folders) rmSync(dir, { recursive: true, force: true }); });
 
 test("the first run makes the cache; the next takes it as it is; both say what a run without one says", () => {
   const plain = check("off");
