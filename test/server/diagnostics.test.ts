@@ -850,6 +850,19 @@ test("server: after shutdown, requests are refused (InvalidRequest), and exit en
   });
 });
 
+test("server: a client that closes the pipe ends the server: code 0 after a shutdown, 1 without (nothing else need happen first)", async () => {
+  for (const shutdownFirst of [true, false]) {
+    await withServer(BROKEN, async ({ c }) => {
+      // The client's pid is given at initialize (as VS Code does): vscode-languageserver's check of it must not keep the server alive.
+      if (shutdownFirst) assert.equal(await c.request("shutdown", null), null);
+      const exited = new Promise<number | null>((r) => c.proc.once("exit", (code) => r(code)));
+      c.proc.stdin.end();
+      const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r("still running after 10 s"), 10_000))]);
+      assert.equal(code, shutdownFirst ? 0 : 1);
+    });
+  }
+});
+
 test("server: editing the lockfile in a buffer re-judges its bindings at once", async () => {
   await withServer(CLEAN, async ({ c, root }) => {
     const lock = join(root, "sanoma.lock.json");

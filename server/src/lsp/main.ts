@@ -46,7 +46,10 @@ function logBadFrame(message: string): void {
   try { connection.console.log(message); } catch { /* not listening yet */ }
 }
 const documents = new TextDocuments(TextDocument);
-const log = (m: string) => connection.console.log(m);
+/** To the client's log; nothing once the client is gone (a log line then threw, and ended the server by a crash). */
+const log = (m: string): void => {
+  try { connection.console.log(m); } catch { /* the connection is closed */ }
+};
 let session: Session | undefined;
 let watcher: FolderWatcher | undefined;
 let boxes: Boxes | undefined;
@@ -235,6 +238,23 @@ connection.onShutdown(async () => {
 connection.onExit(() => { watcher?.close(); boxes?.service.disposeSync(); });
 for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => { boxes?.service.disposeSync(); process.exit(0); });
 process.on("exit", () => boxes?.service.disposeSync());
+// Its client gone (the pipe closed, after a shutdown or without one), the server ends, with the
+// LSP's code (0 after a shutdown, else 1). vscode-languageserver does so only for a stream it reads
+// itself, and ours reaches it through FrameGuard: nothing ended such a server but the crash of a
+// later log line, and while the client's process lived, vscode-languageserver's check of its pid
+// kept it waiting for ever. The messages already received are handled first (a shutdown sent just
+// before the close counts).
+const CLIENT_GONE_GRACE_MS = 50;
+if (process.argv.includes("--stdio")) {
+  let ending = false;
+  const clientGone = (): void => {
+    if (ending) return;
+    ending = true;
+    setTimeout(() => { watcher?.close(); boxes?.service.disposeSync(); process.exit(shutDown ? 0 : 1); }, CLIENT_GONE_GRACE_MS);
+  };
+  process.stdin.on("end", clientGone);
+  process.stdin.on("close", clientGone);
+}
 
 documents.listen(connection);
 connection.listen();
