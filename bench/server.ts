@@ -142,7 +142,7 @@ async function workflowEdits(client: LspClient, dir: string): Promise<EditRun> {
 
 interface SizeResult {
   size: number; files: number; baseMs: number; baseCpuMs: number; baseMainCpuMs: number; indexMs: number; indexCpuMs: number; indexMainCpuMs: number; indexRuns: number[]; baseRuns: number[];
-  rssIndexKb: number; rssEndKb: number; readAhead: ReadAhead; longestAnswerMs: number; longestAnswers: string[]; data: EditRun; workflow: EditRun; ownWatcherIndexMs?: number;
+  rssIndexKb: number; rssEndKb: number; firstSearch: FirstSearch; longestAnswerMs: number; longestAnswers: string[]; data: EditRun; workflow: EditRun; ownWatcherIndexMs?: number;
 }
 
 async function benchSize(size: number): Promise<SizeResult> {
@@ -158,7 +158,7 @@ async function benchSize(size: number): Promise<SizeResult> {
   let data: EditRun | undefined;
   let workflow: EditRun | undefined;
   let rssEndKb = NaN;
-  let readAhead: ReadAhead | undefined;
+  let firstSearch: FirstSearch | undefined;
   for (let i = 0; i < runs; i++) {
     const b = await runNode([join(ROOT, "bench", "parse.mjs"), dir]);
     baseRuns.push(lastJson(b.stdout).ms);
@@ -171,7 +171,7 @@ async function benchSize(size: number): Promise<SizeResult> {
       data = await dataEdits(client, dir);
       workflow = await workflowEdits(client, dir);
       rssEndKb = vmHwmKb(client.proc.pid!);
-      readAhead = await timeReadAhead(client);
+      firstSearch = await timeFirstSearch(client);
     }
     await client.shutdown();
   }
@@ -185,31 +185,24 @@ async function benchSize(size: number): Promise<SizeResult> {
   if (!flags.keep) rmSync(join(dir, ".."), { recursive: true, force: true });
   return {
     size, files: gen.files, baseMs: median(baseRuns), baseCpuMs: median(baseCpu), baseMainCpuMs: median(baseMain), indexMs: median(indexRuns.map((r) => r.indexMs)), indexCpuMs: median(indexRuns.map((r) => r.indexCpuMs)), indexMainCpuMs: median(indexRuns.map((r) => r.indexMainCpuMs)), indexRuns: indexRuns.map((r) => r.indexMs), baseRuns,
-    rssIndexKb: Math.max(...indexRuns.map((r) => r.rssAfterIndexKb)), rssEndKb, readAhead: readAhead!, longestAnswerMs: Math.max(...indexRuns.map((r) => r.longestAnswerMs)), longestAnswers: indexRuns.map((r) => r.longestAnswer), data: data!, workflow: workflow!, ownWatcherIndexMs,
+    rssIndexKb: Math.max(...indexRuns.map((r) => r.rssAfterIndexKb)), rssEndKb, firstSearch: firstSearch!, longestAnswerMs: Math.max(...indexRuns.map((r) => r.longestAnswerMs)), longestAnswers: indexRuns.map((r) => r.longestAnswer), data: data!, workflow: workflow!, ownWatcherIndexMs,
   };
 }
 
-interface ReadAhead { log: string; longestAnswerMs: number; searchMs: number; rssKb: number }
+interface FirstSearch { log: string; searchMs: number; rssKb: number }
 
 /**
- * Once idle, the server reads the workflows of the files it indexed from their text (for symbol
- * search): waits for that to end (its log line), asking `sanoma/status` every 10 ms meanwhile
- * (the longest wait), then times a workspace symbol search and reads the peak RSS.
+ * The first workspace symbol search once the server is idle after the edits: its time, what the
+ * server read for it (its log line: the workflows of files whose verdict's parse did not read
+ * them; "(none)" when every one was read so), and the peak RSS after it.
  */
-async function timeReadAhead(client: LspClient): Promise<ReadAhead> {
-  const done = () => client.notifications.some((n) => n.method === "window/logMessage" && /^read the workflows of .* ahead of a symbol search in \d+ ms$/.test((n.params as { message: string }).message));
-  let longestAnswerMs = 0;
-  const until = performance.now() + 120_000;
-  while (!done() && performance.now() < until) {
-    const asked = performance.now();
-    await client.request("sanoma/status", null);
-    longestAnswerMs = Math.max(longestAnswerMs, performance.now() - asked);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  const log = client.notifications.map((n) => (n.params as { message?: string })?.message ?? "").filter((m) => m.startsWith("read the workflows of ")).pop() ?? "(none)";
+async function timeFirstSearch(client: LspClient): Promise<FirstSearch> {
+  await client.waitIdle();
   const t = performance.now();
   await client.request("workspace/symbol", { query: "w1" });
-  return { log, longestAnswerMs, searchMs: performance.now() - t, rssKb: vmHwmKb(client.proc.pid!) };
+  const searchMs = performance.now() - t;
+  const log = client.notifications.map((n) => (n.params as { message?: string })?.message ?? "").filter((m) => m.startsWith("read the workflows of ")).pop() ?? "(none)";
+  return { log, searchMs, rssKb: vmHwmKb(client.proc.pid!) };
 }
 
 /** One more run under `node --cpu-prof`: where the server's time goes while indexing, and during the edits. */
@@ -274,9 +267,8 @@ async function main(): Promise<void> {
   const rssGoal = (files: number) => (files >= 50_000 ? 800 : files >= 5_000 ? 200 : 300);
   rows.push(["peak RSS after index (goal ≤ 200 MB at 10k, 800 MB at 100k)", ...results.map((r) => `${fmtMb(r.rssIndexKb)} (${r.rssIndexKb <= rssGoal(r.files) * 1024 ? "met" : "missed"})`)]);
   rows.push(["peak RSS after the edits", ...results.map((r) => fmtMb(r.rssEndKb))]);
-  rows.push(["then reading ahead for symbols: longest wait (ms)", ...results.map((r) => fmtMs(r.readAhead.longestAnswerMs))]);
-  rows.push(["  the first workspace symbol search after it (ms)", ...results.map((r) => fmtMs(r.readAhead.searchMs))]);
-  rows.push(["  peak RSS after it", ...results.map((r) => fmtMb(r.readAhead.rssKb))]);
+  rows.push(["then the first workspace symbol search (ms)", ...results.map((r) => fmtMs(r.firstSearch.searchMs))]);
+  rows.push(["  peak RSS after it", ...results.map((r) => fmtMb(r.firstSearch.rssKb))]);
   for (const [label, key] of [["cross-file data edit", "data"], ["workflow edit", "workflow"]] as const) {
     rows.push([`${label}: p50 (ms)`, ...results.map((r) => fmtMs(percentile(r[key].latencies, 50)))]);
     rows.push([`${label}: p95 (ms, goal ≤ 30)`, ...results.map((r) => fmtMs(percentile(r[key].latencies, 95)))]);
@@ -288,7 +280,7 @@ async function main(): Promise<void> {
     const [big, small] = [...results].sort((a, b) => b.files - a.files);
     console.log(`\np95 at ${fmtInt(big.files)} vs ${fmtInt(small.files)} files (goal ≤ 1.30×): cross-file data edit ${fmtX(percentile(big.data.latencies, 95) / percentile(small.data.latencies, 95))}, workflow edit ${fmtX(percentile(big.workflow.latencies, 95) / percentile(small.workflow.latencies, 95))}`);
   }
-  for (const r of results) console.log(`reading ahead at ${fmtInt(r.files)} files: ${r.readAhead.log}`);
+  for (const r of results) console.log(`workflows read for the first search at ${fmtInt(r.files)} files: ${r.firstSearch.log}`);
   for (const r of results) console.log(`runs at ${fmtInt(r.files)} (ms): baseline ${r.baseRuns.map(fmtMs).join(" ")} · index ${r.indexRuns.map(fmtMs).join(" ")}\n  longest wait of each run: ${r.longestAnswers.join("; ")}`);
 
   if (flags["cpu-prof"]) await profileRun(Math.max(...sizes));

@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { test } from "node:test";
-import { readFacts, readFactsLightly, textAwaitingSyntax, workflowsRead, type FileFacts, type ImportFact } from "../../server/src/core/facts.ts";
+import { readFacts, readFactsLightly, syntaxAndWorkflows, textAwaitingSyntax, workflowsRead, type FileFacts, type ImportFact } from "../../server/src/core/facts.ts";
 import { Workspace } from "../../server/src/core/workspace.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
 import type { Problem } from "../../server/src/core/types.ts";
@@ -52,6 +52,7 @@ test("light facts: the same facts as the syntax tree's, on the repository, @type
     for (const [name, files] of Object.entries(corpora)) {
       let light = 0;
       let withOpRefs = 0;
+      let workflowFiles = 0;
       for (const file of files) {
         const text = readFileSync(file, "utf8");
         const full = readFacts(file, text);
@@ -64,11 +65,16 @@ test("light facts: the same facts as the syntax tree's, on the repository, @type
             { specs: full.specs, collections: full.collections, opRefs: full.opRefs, secretCalls: full.secretCalls, imports: inOrder(full.imports) }, relative(REPO, file));
         }
         assert.deepEqual(fields(read), fields(full), relative(REPO, file));
+        // One parse for the verdict and the workflows (a server's workflow sources): the full reading's.
+        const lean = syntaxAndWorkflows(file, text);
+        assert.deepEqual(lean, { verdict: full.firstSyntaxError ? { errors: full.syntaxErrors, first: full.firstSyntaxError } : { errors: full.syntaxErrors }, workflows: full.workflows }, relative(REPO, file));
+        if (full.workflows.length > 0) workflowFiles++;
       }
       // Light reading must be the common case where it can be, or this test proves little.
       assert.ok(light >= files.length / 5, `${name}: ${light} of ${files.length} files read lightly`);
       // A company's workflows are read lightly too, their operation references from the text.
       if (name === "generated") assert.ok(withOpRefs >= files.length / 4, `${withOpRefs} files read lightly with operation references`);
+      if (name !== "types") assert.ok(workflowFiles >= 20, `${name}: ${workflowFiles} files with workflows`);
     }
   } finally {
     rmSync(gen, { recursive: true, force: true });
@@ -142,10 +148,48 @@ test("light facts let their text go: at once when nothing asks if it parses, els
     assert.deepEqual(fields(light), fields(full));
     assert.equal(reads, syntaxAsked ? 2 : 3, "read again once for the rest of the tree");
   }
+  // A host that lists workflows (the server): the parse for the verdict reads them too, once.
+  for (const t of [text, `export const w = async (ctx: any) => ctx.call("data.orders.get");\nconst = 2;\nconst run = () => 1;\nexport { run as nightly };\nasync function go() {}\nexport { go };\n`]) {
+    const fullOfT = readFacts("/co/workflows/w.ts", t);
+    let reads = 0;
+    const light = readFactsLightly("/co/workflows/w.ts", t, { text: () => { reads++; return t; }, syntaxAsked: true, workflowsAsked: true });
+    assert.equal(workflowsRead(light), false);
+    assert.equal(light.syntaxErrors, fullOfT.syntaxErrors);
+    assert.equal(workflowsRead(light), true, "the verdict's parse read the workflows");
+    assert.equal(textAwaitingSyntax(light), undefined, "and let the text go");
+    assert.deepEqual(light.workflows, fullOfT.workflows);
+    assert.equal(reads, 0, "no second parse for them");
+    assert.deepEqual(fields(light), fields(fullOfT));
+  }
   // A file gone before its tree is read: an empty text's facts, until its removal reaches the index.
   const gone = readFactsLightly("/co/workflows/w.ts", text, { text: () => undefined, syntaxAsked: false });
   assert.deepEqual(gone.workflows, []);
   assert.equal(gone.imports.length, 1, "what was read from the text stays");
+});
+
+test("a workspace that lists workflows (the server) reads them with each workflow source's verdict: nothing left to read ahead, the same workflows; one that does not (the check) keeps none", () => {
+  const gen = mkdtempSync(join(tmpdir(), "sanoma-light-"));
+  try {
+    generateCompany(gen, { files: 300 });
+    const textOf = (file: string) => nodeFileSystem.readFile(file);
+    const workflowsOf = (ws: Workspace) => [...ws.companies.get(gen)!.files.values()].filter((f) => f.role.isWorkflowSource).map((f) => [f.path, f.facts?.workflows]);
+    const lists = new Workspace(nodeFileSystem, { textOf, listsWorkflows: true });
+    lists.loadCompany(gen);
+    lists.check(gen);
+    assert.deepEqual([...lists.readUnreadWorkflows(gen)], [], "every workflow source's workflows read by its verdict's parse");
+    const not = new Workspace(nodeFileSystem, { textOf });
+    not.loadCompany(gen);
+    not.check(gen);
+    const ahead = [...not.readUnreadWorkflows(gen)].length;
+    assert.ok(ahead > 20, `without, the workflow sources' workflows wait to be read (${ahead})`);
+    const parsed = new Workspace(nodeFileSystem, { lightFacts: false });
+    parsed.loadCompany(gen);
+    assert.deepEqual(workflowsOf(lists), workflowsOf(parsed));
+    const withWorkflows = workflowsOf(parsed).filter(([, w]) => (w as unknown[]).length > 0).length;
+    assert.ok(withWorkflows > 20, `${withWorkflows} workflow sources with workflows`);
+  } finally {
+    rmSync(gen, { recursive: true, force: true });
+  }
 });
 
 test("light facts of text being typed: unbalanced brackets and open literals go to the parser; other syntax errors are read by the scanner", () => {

@@ -1,12 +1,14 @@
 /**
  * The whole tree's reading for one file's facts: calls (`require`, `import()`, `defineResource`,
- * `collection`, `secret`), import types, operation-id strings, collections and workflows. Rather
+ * `collection`, `secret`), import types, operation-id strings, collections; and the workflows
+ * (`facts-workflows.ts`). Rather
  * than visiting every node, it finds the few places that can matter by their text.
  */
 import ts from "typescript";
 import { isFrameworkModule } from "./company.ts";
 import { parseOpId, type CollectionFact, type ImportedName } from "./fact-types.ts";
 import { hasBackslash } from "./scan.ts";
+import { readWorkflows } from "./facts-workflows.ts";
 import type { TreeContext } from "./tree-context.ts";
 import { hasModifier, isModuleName, prop, unwrap } from "./ts-nodes.ts";
 import type { Range } from "./types.ts";
@@ -248,31 +250,5 @@ export function readCalls(ctx: TreeContext): void {
     facts.collections.push(c);
   }
 
-
-  // Exported consts whose initialiser is a function (or a call) are workflows of a workflow source.
-  for (const st of sf.statements) {
-    if (!ts.isVariableStatement(st) || !hasModifier(st, ts.SyntaxKind.ExportKeyword)) continue;
-    for (const d of st.declarationList.declarations) {
-      if (!ts.isIdentifier(d.name) || !d.initializer) continue;
-      const init = unwrap(d.initializer);
-      if (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isCallExpression(init)) facts.workflows.push({ name: d.name.text, range: r(d.name), declaration: r(st) });
-    }
-  }
-  // So are those exported by name (`const run = async (ctx) => …; export { run as nightly }`), and
-  // functions exported so (`async function run(ctx) {…}; export { run }`), by their exported name,
-  // with the lens at the local's name, where the workflow is written.
-  for (const { local, exported } of exportedByName) {
-    const init = unwrap(local.init);
-    const decl = local.statement.declarationList.declarations.find((d) => d.initializer === local.init);
-    if (decl && (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isCallExpression(init))) facts.workflows.push({ name: exported.text, range: r(decl.name), declaration: r(local.statement) });
-  }
-  for (const st of sf.statements) {
-    if (!ts.isExportDeclaration(st) || st.moduleSpecifier || st.isTypeOnly || !st.exportClause || !ts.isNamedExports(st.exportClause)) continue;
-    for (const el of st.exportClause.elements) {
-      if (el.isTypeOnly || !ts.isIdentifier(el.name)) continue;
-      const local = (el.propertyName ?? el.name).text;
-      const fn = sf.statements.find((f): f is ts.FunctionDeclaration => ts.isFunctionDeclaration(f) && f.name?.text === local && !!f.body && !hasModifier(f, ts.SyntaxKind.ExportKeyword));
-      if (fn) facts.workflows.push({ name: el.name.text, range: r(fn.name!), declaration: r(fn) });
-    }
-  }
+  facts.workflows = readWorkflows(sf, r, exportedByName);
 }

@@ -6,8 +6,9 @@
  * the tree by `facts-calls.ts`, specs by `facts-specs.ts`.
  */
 import ts from "typescript";
-import type { ConfigFact, FileFacts, ImportedName, Ref, SecretBindingFact, DesiredKey, DeclarationFact, SyntaxVerdict } from "./fact-types.ts";
+import type { ConfigFact, FileFacts, ImportedName, Ref, SecretBindingFact, DesiredKey, DeclarationFact, SyntaxVerdict, WorkflowFact } from "./fact-types.ts";
 import { readCalls } from "./facts-calls.ts";
+import { constsExportedByName as constsExportedByNameOf, readWorkflows, topConstsOf, type ExportedByName, type TopConst } from "./facts-workflows.ts";
 import { specReader } from "./facts-specs.ts";
 import { internAll } from "./intern.ts";
 import { LineMap } from "./text.ts";
@@ -20,12 +21,15 @@ interface Options { isConfig?: boolean }
 export const TOO_DEEP = "nested too deeply to be read (the parser ran out of stack)";
 
 /** The parser's syntax errors of a source file: how many, and the first. */
-function verdictOf(sf: ts.SourceFile, lines: LineMap): SyntaxVerdict {
+function verdictOf(sf: ts.SourceFile, lines: () => LineMap): SyntaxVerdict {
   const parseDiagnostics: readonly ts.DiagnosticWithLocation[] = (sf as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
-  if (parseDiagnostics.length === 0) return { errors: 0 };
+  if (parseDiagnostics.length === 0) return PARSES;
   const d = parseDiagnostics[0];
-  return { errors: parseDiagnostics.length, first: { message: ts.flattenDiagnosticMessageText(d.messageText, "\n"), range: lines.range(d.start, d.start + (d.length || 0)) } };
+  return { errors: parseDiagnostics.length, first: { message: ts.flattenDiagnosticMessageText(d.messageText, "\n"), range: lines().range(d.start, d.start + (d.length || 0)) } };
 }
+
+/** The verdict of a text that parses: one object for all (most files). */
+const PARSES: SyntaxVerdict = Object.freeze({ errors: 0 });
 
 /**
  * Whether a text nested deeper than the parser's stack parses is not known: no error is claimed
@@ -39,10 +43,31 @@ const TOO_DEEP_VERDICT: SyntaxVerdict = Object.freeze({ errors: 0 });
  */
 export function syntaxVerdict(fileName: string, text: string): SyntaxVerdict {
   try {
-    return verdictOf(ts.createSourceFile(fileName, text, PARSE_OPTIONS, false, scriptKind(fileName)), new LineMap(text));
+    return verdictOf(ts.createSourceFile(fileName, text, PARSE_OPTIONS, false, scriptKind(fileName)), () => new LineMap(text));
   } catch (e) {
     if (!(e instanceof RangeError && /call stack/i.test(e.message))) throw e;
     return TOO_DEEP_VERDICT;
+  }
+}
+
+/**
+ * `syntaxVerdict` and the file's workflows (`readWorkflows`) from one parse: what a host that lists
+ * workflows (the server's symbol search) keeps of a workflow source it reads without a tree, so
+ * that no second parse reads them later. The same workflows as its full facts', the tree dropped
+ * at once; a text nested too deeply holds none, as its facts do. Never throws on bad code.
+ */
+export function syntaxAndWorkflows(fileName: string, text: string): { verdict: SyntaxVerdict; workflows: WorkflowFact[] } {
+  try {
+    const sf = ts.createSourceFile(fileName, text, PARSE_OPTIONS, false, scriptKind(fileName));
+    let lines: LineMap | undefined;
+    const linesOf = () => (lines ??= new LineMap(text));
+    const r = (node: ts.Node): Range => linesOf().range(node.getStart(sf), node.end);
+    let consts: Map<string, TopConst> | undefined;
+    const workflows = readWorkflows(sf, r, constsExportedByNameOf(sf, () => (consts ??= topConstsOf(sf))));
+    return { verdict: verdictOf(sf, linesOf), workflows };
+  } catch (e) {
+    if (!(e instanceof RangeError && /call stack/i.test(e.message))) throw e;
+    return { verdict: TOO_DEEP_VERDICT, workflows: [] };
   }
 }
 
@@ -72,35 +97,14 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
     syntaxErrors: 0, imports: [], bindings: new Map(), locals: new Map(), exports: new Map(), starExports: [], specs: [],
     declarations: [], collections: [], opRefs: [], secretCalls: [], workflows: [],
   };
-  const verdict = verdictOf(sf, lines);
+  const verdict = verdictOf(sf, () => lines);
   facts.syntaxErrors = verdict.errors;
   if (verdict.first) facts.firstSyntaxError = verdict.first;
   const specifierNodes = new Set<ts.Node>();
   /** The file's top-level consts by name, with their statement (built on first use). */
-  let topConsts: Map<string, { init: ts.Expression; statement: ts.VariableStatement; exported: boolean }> | undefined;
-  const constsByName = () => {
-    if (topConsts === undefined) {
-      topConsts = new Map();
-      for (const st of sf.statements) {
-        if (!ts.isVariableStatement(st) || !(st.declarationList.flags & ts.NodeFlags.Const)) continue;
-        const exported = hasModifier(st, ts.SyntaxKind.ExportKeyword);
-        for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) topConsts.set(d.name.text, { init: d.initializer, statement: st, exported });
-      }
-    }
-    return topConsts;
-  };
-  /** `export { a, b as c }` (no `from`) of a top-level const that is not exported itself: its const and the exported name. */
-  const constsExportedByName = (): { local: { init: ts.Expression; statement: ts.VariableStatement }; exported: ts.Identifier }[] => {
-    const out: { local: { init: ts.Expression; statement: ts.VariableStatement }; exported: ts.Identifier }[] = [];
-    for (const st of sf.statements) {
-      if (!ts.isExportDeclaration(st) || st.moduleSpecifier || st.isTypeOnly || !st.exportClause || !ts.isNamedExports(st.exportClause)) continue;
-      for (const el of st.exportClause.elements) {
-        const local = constsByName().get((el.propertyName ?? el.name).text);
-        if (local && !local.exported && ts.isIdentifier(el.name) && !el.isTypeOnly) out.push({ local, exported: el.name });
-      }
-    }
-    return out;
-  };
+  let topConsts: Map<string, TopConst> | undefined;
+  const constsByName = (): Map<string, TopConst> => (topConsts ??= topConstsOf(sf));
+  const constsExportedByName = (): ExportedByName => constsExportedByNameOf(sf, constsByName);
   const nameText = (n: ts.PropertyName | ts.ModuleExportName): string | undefined =>
     ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n) || ts.isPrivateIdentifier(n) ? n.text : undefined;
 
@@ -230,7 +234,6 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
       if (exported) {
         const name = isDefault ? "default" : st.name?.text;
         if (name) facts.exports.set(name, { kind: "other" });
-        if (ts.isFunctionDeclaration(st) && (st.name || isDefault)) facts.workflows.push({ name: name!, range: r(st.name ?? st), declaration: r(st) });
       }
       continue;
     }

@@ -8,7 +8,7 @@
  * count of errors.
  */
 export * from "./fact-types.ts";
-export { readFacts, syntaxVerdict, TOO_DEEP } from "./facts-tree.ts";
+export { readFacts, syntaxAndWorkflows, syntaxVerdict, TOO_DEEP } from "./facts-tree.ts";
 export { knowSyntax, readFactsLightly, textAwaitingSyntax, workflowsRead, type LightReading } from "./light-facts.ts";
 export { isModuleName, scriptKind } from "./ts-nodes.ts";
 export { isFrameworkModule } from "./company.ts";

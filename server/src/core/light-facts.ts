@@ -4,7 +4,7 @@
  */
 import type { CollectionFact, ConfigFact, DeclarationFact, FileFacts, ImportFact, OpRefFact, ResourceSpecFact, SecretCallFact, SyntaxVerdict, WorkflowFact } from "./fact-types.ts";
 import { parseOpId } from "./fact-types.ts";
-import { readFacts, syntaxVerdict } from "./facts-tree.ts";
+import { readFacts, syntaxAndWorkflows, syntaxVerdict } from "./facts-tree.ts";
 import { intern } from "./intern.ts";
 import { scannable, scanText, type Span, type TextSite, type TextString } from "./scan.ts";
 import { LineMap } from "./text.ts";
@@ -50,12 +50,18 @@ export function readFactsLightly(fileName: string, text: string, reread?: LightR
 export interface LightReading {
   text(file: string): string | undefined;
   syntaxAsked: boolean;
+  /**
+   * Whether the host lists workflows (the server's symbol search asks every workflow source for
+   * them): the parse that learns whether a text parses reads its workflows too, and keeps them,
+   * so no second parse is made for them later.
+   */
+  workflowsAsked?: boolean;
 }
 
 /**
  * Whether a file's workflows are read yet: false for a file read lightly whose tree nothing has
- * asked for. (The server reads the workflows of such files ahead of a symbol search, and says how
- * many it read.)
+ * asked for, and whose verdict was not parsed for a host that lists workflows. (The server reads
+ * what is left before a symbol search, and says how many it read.)
  */
 export function workflowsRead(facts: FileFacts): boolean {
   return !(facts instanceof LightFacts) || facts.workflowsKnown;
@@ -77,6 +83,11 @@ export function knowSyntax(facts: FileFacts, verdict: SyntaxVerdict): void {
 
 /** Shared by every light file: frozen, so that a push into it would fail loudly. */
 const NONE = Object.freeze([]) as unknown as never[];
+
+/** A list as it is kept for long: none shared, some in an array of their size (one grown by pushes holds room for more). */
+function kept<T>(items: T[]): T[] {
+  return items.length === 0 ? NONE : items.slice();
+}
 
 class LightFacts implements FileFacts {
   readonly imports: ImportFact[];
@@ -133,7 +144,12 @@ class LightFacts implements FileFacts {
    */
   private syntax(): SyntaxVerdict {
     if (this.verdict === undefined) {
-      this.verdict = this.tree ? { errors: this.tree.syntaxErrors, first: this.tree.firstSyntaxError } : syntaxVerdict(this.fileName, this.textNow());
+      if (this.tree) this.verdict = { errors: this.tree.syntaxErrors, first: this.tree.firstSyntaxError };
+      else if (this.reread?.workflowsAsked && this.workflowsOnly === undefined) {
+        const read = syntaxAndWorkflows(this.fileName, this.textNow());
+        this.verdict = read.verdict;
+        this.workflowsOnly = kept(read.workflows);
+      } else this.verdict = syntaxVerdict(this.fileName, this.textNow());
       if (this.reread) this.text = undefined;
     }
     return this.verdict;
@@ -171,7 +187,7 @@ class LightFacts implements FileFacts {
     if (this.tree !== undefined || this.reread === undefined) return this.full().workflows;
     if (this.workflowsOnly === undefined) {
       const tree = readFacts(this.fileName, this.textNow());
-      this.workflowsOnly = tree.workflows;
+      this.workflowsOnly = kept(tree.workflows);
       if (this.verdict === undefined) this.verdict = { errors: tree.syntaxErrors, first: tree.firstSyntaxError };
       this.text = undefined;
     }

@@ -81,10 +81,12 @@ export class Company {
    * tree (`readFactsLightly`); off, every file is parsed (tests compare the two).
    * @param textOf a file's text as it is now: given, facts read without a tree let their text go
    * (see `LightReading`) and read it again if a parse is asked for later.
+   * @param listsWorkflows whether the host lists workflows: with `textOf`, a workflow source's are
+   * read with its syntax (`LightReading.workflowsAsked`).
    */
-  constructor(readonly root: string, readonly lightFacts = true, textOf?: (file: string) => string | undefined) {
+  constructor(readonly root: string, readonly lightFacts = true, textOf?: (file: string) => string | undefined, listsWorkflows = false) {
     this.lockPath = path.join(root, LOCK_FILE);
-    if (textOf) this.readings = { parsed: { text: textOf, syntaxAsked: true }, unparsed: { text: textOf, syntaxAsked: false } };
+    if (textOf) this.readings = { parsed: { text: textOf, syntaxAsked: true, workflowsAsked: listsWorkflows }, unparsed: { text: textOf, syntaxAsked: false } };
   }
 
   /** How facts read without a tree let their text go: a workflow source's once its syntax is known, any other's at once (`LightReading`). */

@@ -4,10 +4,9 @@
  */
 import type ts from "typescript";
 import type { FileFacts, ImportedName } from "./fact-types.ts";
+import type { ExportedByName, TopConst } from "./facts-workflows.ts";
 import type { Range } from "./types.ts";
 
-/** A top-level `const`: its initializer, its statement, whether it is exported. */
-export interface TopConst { init: ts.Expression; statement: ts.VariableStatement; exported: boolean }
 
 export interface TreeContext {
   sf: ts.SourceFile;
@@ -24,7 +23,7 @@ export interface TreeContext {
   constsByName(): Map<string, TopConst>;
   addImport(spec: ts.StringLiteralLike, names: ImportedName[]): void;
   /** `export { a, b as c }` (no `from`) of a top-level const that is not exported itself: its const and the exported name. */
-  exportedByName: { local: { init: ts.Expression; statement: ts.VariableStatement }; exported: ts.Identifier }[];
+  exportedByName: ExportedByName;
   /** The spec a `defineResource(…)` call defines (its index in `facts.specs`), read once; undefined for any other call. */
   specOfCall(call: ts.CallExpression): number | undefined;
 }

@@ -26,6 +26,12 @@ export interface WorkspaceOptions {
    * parse is asked for (issue 23). A host whose texts are not all on disk or in this must not give it.
    */
   textOf?: (file: string) => string | undefined;
+  /**
+   * The host lists workflows (a server's symbol search): with `textOf`, a workflow source's
+   * workflows are read by the same parse that learns whether it parses, and kept (see
+   * `LightReading.workflowsAsked`). A host that never lists them (the check) keeps none.
+   */
+  listsWorkflows?: boolean;
 }
 
 /** What the workspace keeps for one company besides its index: its resolver, its checks (and analysis), its walk's excluded folders. */
@@ -98,7 +104,7 @@ export class Workspace {
   ensureCompany(root: string): Company {
     let c = this.companies.get(root);
     if (!c) {
-      c = new Company(root, this.options.lightFacts !== false, this.options.textOf);
+      c = new Company(root, this.options.lightFacts !== false, this.options.textOf, this.options.listsWorkflows);
       this.companies.set(root, c);
       const resolver = new ConnectorResolver(this.fs, (file) => this.companyOf(file)?.files.get(file)?.facts);
       this.states.set(root, { resolver, checker: new CompanyChecker(new CompanyAnalyzer(c, resolver)) });
@@ -215,10 +221,11 @@ export class Workspace {
   }
 
   /**
-   * Reads the workflows of the company's workflow sources read without a syntax tree (what a symbol
-   * search lists), one file a step, saying which: a server reads them ahead while it is idle.
+   * Reads the workflows of the company's workflow sources read without a syntax tree whose
+   * workflows nothing has read yet (what a symbol search lists), one file a step, saying which: a
+   * server reads them before a search (with `listsWorkflows`, only those edited since their check).
    */
-  *readWorkflowsAhead(root: string): Generator<string, void, void> {
+  *readUnreadWorkflows(root: string): Generator<string, void, void> {
     const company = this.companies.get(root);
     if (!company) return;
     for (const f of company.files.values()) {

@@ -31,7 +31,7 @@ export class Checks {
     private readonly ws: Workspace,
     private readonly publisher: Publisher,
     private readonly stateOf: (root: string) => Checked | undefined,
-    /** Told after each check published (the status, reading ahead). */
+    /** Told after each check published (the status). */
     private readonly checked: () => void,
     /** Told when the checks' business may have changed (the status). */
     private readonly changed: () => void,

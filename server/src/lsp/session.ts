@@ -9,7 +9,7 @@
  * given: a `FileSystem`, a `Client` and the open documents. Its parts, each a file of its own:
  * `documents.ts` (open documents, how paths are spelled), `settings-source.ts` (each company's
  * settings), `checks.ts` (when checks run), `publisher.ts` (diagnostics as the client has them),
- * `readahead.ts` (reading ahead for symbol search), `indexer.ts` (reading a company's files),
+ * `workflow-reading.ts` (workflows left to read before a symbol search), `indexer.ts` (reading a company's files),
  * `slices.ts` (time slices).
  */
 import * as path from "node:path";
@@ -25,11 +25,11 @@ import { Checks } from "./checks.ts";
 import type { Client, Progress } from "./client.ts";
 import { OpenDocuments, type DocumentSource } from "./documents.ts";
 import { Publisher } from "./publisher.ts";
-import { ReadAhead } from "./readahead.ts";
 import { SettingsSource } from "./settings-source.ts";
 import { DEFAULT_SETTINGS, type Settings } from "./settings.ts";
 import { readFiles, readLockText, readNewFilesUnder, rereadAfterIndex } from "./indexer.ts";
 import { inSlices } from "./slices.ts";
+import { readPendingWorkflows } from "./workflow-reading.ts";
 
 export interface SessionOptions {
   folders: string[];
@@ -57,7 +57,6 @@ export class Session {
   readonly publisher: Publisher;
   readonly settings: SettingsSource;
   readonly checks: Checks;
-  private readonly readAhead: ReadAhead;
   readonly state = new Map<string, CompanyState>();
   private indexing = 0;
   private indexQueue: Promise<void> = Promise.resolve();
@@ -79,12 +78,11 @@ export class Session {
 
   constructor(fs: FileSystem, readonly client: Client, documents: DocumentSource, readonly options: SessionOptions) {
     // A file's text now: the editor's, else the disk's (what a fact that let its text go reads again).
-    this.ws = new Workspace(fs, { textOf: (file) => this.documents.openText(file) ?? fs.readFile(file), onSkip: (s) => options.log(`skipped ${s.path}: ${s.reason}`) });
+    this.ws = new Workspace(fs, { textOf: (file) => this.documents.openText(file) ?? fs.readFile(file), listsWorkflows: true, onSkip: (s) => options.log(`skipped ${s.path}: ${s.reason}`) });
     this.documents = new OpenDocuments(documents, this.ws);
     this.publisher = new Publisher(client, this.documents, options.docsUrl ?? ruleDocsUrl);
     this.settings = new SettingsSource(client, this.ws, this.documents, this.publisher, options);
-    this.readAhead = new ReadAhead(this.ws, () => this.status().state === "idle", options.log);
-    this.checks = new Checks(this.ws, this.publisher, (root) => this.state.get(root), () => { this.notifyStatus(); this.readAhead.schedule(); }, () => this.notifyStatus(), options.log);
+    this.checks = new Checks(this.ws, this.publisher, (root) => this.state.get(root), () => this.notifyStatus(), () => this.notifyStatus(), options.log);
   }
 
   // ---- Companies and indexing ----------------------------------------------------------------
@@ -501,9 +499,9 @@ export class Session {
     return this.settings.ofScope(scope);
   }
 
-  /** Reads the workflows of the files indexed without a syntax tree (before a symbol search, or ahead of one). */
+  /** Reads the workflows not read yet of the files indexed without a syntax tree (before a symbol search). */
   readWorkflows(why: string): Promise<void> {
-    return this.readAhead.read(why);
+    return readPendingWorkflows(this.ws, why, this.options.log);
   }
 
   // The documents' and the publisher's, for the features.

@@ -1,5 +1,5 @@
 /**
- * Time slices: how the server runs long work (indexing, a check, reading ahead) without keeping a
+ * Time slices: how the server runs long work (indexing, a check, reading workflows) without keeping a
  * request waiting. The core's long computations are generators (`core/steps.ts`); they run here
  * in batches of `BATCH_MS`, the event loop free between two.
  */

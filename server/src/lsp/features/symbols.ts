@@ -33,9 +33,8 @@ export function documentSymbols(session: Session, params: DocumentSymbolParams):
 export async function workspaceSymbols(session: Session, params: WorkspaceSymbolParams): Promise<WorkspaceSymbol[]> {
   const q = params.query.toLowerCase();
   const out: WorkspaceSymbol[] = [];
-  // Workflows of files read without a syntax tree are parsed on first use; the server reads them
-  // ahead once it is idle (`Session.readWorkflows`), so this finds nothing left to read unless the
-  // search comes first.
+  // Workflows of files read without a syntax tree are read by the parse that judges their syntax,
+  // which every check makes: this finds nothing left to read unless an edit's check is still to come.
   await session.readWorkflows("for a symbol search");
   for (const root of session.ws.companies.keys()) {
     const a = session.resultOf(root)?.analysis;
