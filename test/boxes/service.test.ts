@@ -30,6 +30,27 @@ describe("BoxService, either tier", () => {
     }
   });
 
+  test("the tier is chosen when a box first needs it, not when the service starts (the server answers initialize without waiting for bubblewrap)", async () => {
+    // A bwrap of our own first on PATH, which notes each time it runs: the probe runs it once.
+    const bin = tempDir();
+    const ran = path.join(bin, "ran");
+    fs.writeFileSync(path.join(bin, "bwrap"), `#!/bin/sh\necho probe >> "${ran}"\nexit 0\n`, { mode: 0o755 });
+    const pathBefore = process.env.PATH;
+    process.env.PATH = `${bin}:${pathBefore}`;
+    const boxes = new BoxService({ boxesDir: tempDir() });
+    try {
+      boxes.configure({ tier: "auto" });
+      assert.equal(fs.existsSync(ran), false, "nothing probed yet");
+      assert.deepEqual(boxes.tier, { tier: "namespace", reason: "bubblewrap is installed" });
+      assert.equal(fs.readFileSync(ran, "utf8"), "probe\n", "probed once, when asked");
+      void boxes.tier;
+      assert.equal(fs.readFileSync(ran, "utf8"), "probe\n", "and only once");
+    } finally {
+      process.env.PATH = pathBefore;
+      await boxes.dispose();
+    }
+  });
+
   test("a run that prints past the recording cap records one note, then nothing more, and goes on", async () => {
     const boxes = new BoxService({ boxesDir: tempDir(), tier: "process", maxRecordedBytes: 1000 });
     try {

@@ -29,7 +29,7 @@ import { boxNameProblem, checkBoxName, previewBoxName } from "./names.ts";
 import { DEFAULT_PREVIEW_COMMAND, explainPreviewExit, findSanomaCli, missingCliMessage, previewCommand, readPreviewSource, relativeFile, scopeOf, usesInstalledCli, writePreviewSource } from "./preview.ts";
 import { Supervisor } from "./supervisor.ts";
 import { syncIntoBox } from "./sync.ts";
-import { chooseTier, type TierSetting } from "./tiers.ts";
+import { chooseTier, type TierChoice, type TierSetting } from "./tiers.ts";
 
 export interface BoxServiceOptions {
   /** Where boxes live; default: a per-user cache folder (`defaultBoxesDir()`). */
@@ -87,9 +87,15 @@ export class BoxService {
     this.boxesDir = boxesDir;
     this.previewTemplate = options.previewCommand || DEFAULT_PREVIEW_COMMAND;
     this.workflowsOf = options.workflowsOf;
+    this.tierSetting = options.tier ?? "auto";
+    // The tier is chosen when a box first needs it, not when the server starts: choosing may run
+    // bubblewrap once to see that it works here (40 ms before \`initialize\` could be answered).
+    let tier: TierChoice | undefined;
+    const settingNow = () => this.tierSetting;
     this.ctx = {
       boxesDir: this.boxesDir,
-      tier: chooseTier(options.tier ?? "auto"),
+      get tier(): TierChoice { return (tier ??= chooseTier(settingNow())); },
+      set tier(chosen: TierChoice) { tier = chosen; },
       supervisor: new Supervisor(),
       onEvent: (event) => {
         for (const listener of this.eventListeners) safely(listener, event);
@@ -99,7 +105,6 @@ export class BoxService {
       logLimits: options.logLimits,
       container: options.container,
     };
-    this.tierSetting = options.tier ?? "auto";
     this.reap();
   }
 
@@ -107,8 +112,10 @@ export class BoxService {
   /** Containers left by a server of this boxes folder that was killed: removed once an engine is in use here. */
   private reaped: Promise<unknown> | undefined;
   private reap(): void {
+    // (Only the container tier has an engine: other settings need no tier chosen to know there is none.)
+    if (this.unavailable || this.reaped || this.tierSetting !== "container") return;
     const { engine } = this.ctx.tier;
-    if (this.unavailable || !engine || this.reaped) return;
+    if (!engine) return;
     this.reaped = reapOrphans(engine, this.boxesDir, boxesLabel(this.boxesDir)).catch(() => []);
   }
 
@@ -125,7 +132,7 @@ export class BoxService {
   /** Applies changed settings; a tier change applies to runs started from now on. */
   configure(options: { tier?: TierSetting; previewCommand?: string; container?: ContainerSettings }): void {
     if (options.container) this.ctx.container = options.container;
-    if (options.tier && (options.tier !== this.tierSetting || this.ctx.tier.tier === "container")) {
+    if (options.tier && (options.tier !== this.tierSetting || this.tierSetting === "container")) {
       this.tierSetting = options.tier;
       this.ctx.tier = chooseTier(options.tier);
       this.reap();
