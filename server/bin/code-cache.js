@@ -13,6 +13,7 @@
 // cache is code. Anything that goes wrong (no home, a full disk, a read-only folder, a corrupt
 // or foreign file) loads the bundle as plain `require` would: never an error of ours.
 "use strict";
+const { isAscii } = require("node:buffer");
 const crypto = require("node:crypto");
 const fs = require("node:fs");
 const Module = require("node:module");
@@ -48,13 +49,14 @@ function cacheFolder(env) {
   }
 }
 
-/** The cache's file for this source, this Node and these flags (V8 checks its own versions too). */
-function cacheFile(dir, bundle, source) {
+/** The cache's file for this source (its bytes), this Node and these flags (V8 checks its own versions too). */
+function cacheFile(dir, bundle, bytes) {
   // (V8 refuses a cache made under other flags: runs under two sets of flags would each throw the
   // other's away, so the flags, NODE_OPTIONS's too, are part of the name.)
   const flags = process.execArgv.join(" ") + "\0" + (process.env.NODE_OPTIONS || "");
-  // (sha1: a name, not a lock; the folder's owner is what keeps others out. 7 ms on the bundle, sha256 19.)
-  const key = crypto.createHash("sha1").update(source).update("\0" + process.version + "\0" + process.arch + "\0" + flags).digest("hex").slice(0, 24);
+  // (sha1: a name, not a lock; the folder's owner is what keeps others out. Over the bytes read,
+  // not the text: 20 ms on the 11 MB bundle against 40.)
+  const key = crypto.createHash("sha1").update(bytes).update("\0" + process.version + "\0" + process.arch + "\0" + flags).digest("hex").slice(0, 24);
   return path.join(dir, `${path.basename(bundle, ".js")}-${key}.cache`);
 }
 
@@ -87,9 +89,14 @@ function requireCached(bundle, env = process.env) {
   bundle = path.resolve(bundle);
   const dir = cacheFolder(env);
   if (!dir || require.cache[bundle]) return require(bundle);
-  let source;
-  try { source = fs.readFileSync(bundle, "utf8"); } catch { return require(bundle); }
-  const file = cacheFile(dir, bundle, source);
+  // Read as bytes and decoded here: `readFileSync(bundle, "utf8")` took 125 ms on the 11 MB
+  // bundle, bytes and a decoding 60; an ASCII text (our bundles are, test/package/bundles.test.ts)
+  // is decoded as Latin-1, a plain copy. A start of sanoma-check: 425 → 345 ms.
+  let bytes;
+  try { bytes = fs.readFileSync(bundle); } catch { return require(bundle); }
+  const file = cacheFile(dir, bundle, bytes);
+  const source = isAscii(bytes) ? bytes.latin1Slice(0, bytes.length) : bytes.toString("utf8");
+  bytes = undefined;
   let cachedData;
   try { cachedData = fs.readFileSync(file); } catch {}
   let script;

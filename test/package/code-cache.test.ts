@@ -90,3 +90,17 @@ test("of one bundle's caches, the newest four are kept when a new one is made", 
   assert.equal(mine.length, 4);
   for (const gone of ["0", "1", "2"]) assert.ok(!mine.includes(`sanoma-${gone.repeat(24)}.cache`), `the oldest went (${gone})`);
 });
+
+test("a bundle that is not ASCII is read as UTF-8, and one that is as the same text (its name keyed by its bytes: one cache each)", () => {
+  const dir = folder();
+  const bundles = folder();
+  const loader = join(repo, "server", "bin", "code-cache.js");
+  const texts = { "ascii.js": `module.exports = "plain \\u00e9";\n`, "utf8.js": `module.exports = "caf\u00e9 \u2192 \u{1F600}";\n` };
+  for (const [name, text] of Object.entries(texts)) writeFileSync(join(bundles, name), text);
+  const load = (name: string) => spawnSync(process.execPath, ["-e", `process.stdout.write(require(${JSON.stringify(loader)}).requireCached(${JSON.stringify(join(bundles, name))}))`], { encoding: "utf8", env: { ...process.env, SANOMA_CODE_CACHE: dir } });
+  for (let run = 0; run < 2; run++) {
+    assert.equal(load("ascii.js").stdout, "plain \u00e9");
+    assert.equal(load("utf8.js").stdout, "caf\u00e9 \u2192 \u{1F600}", "multi-byte characters decoded, not taken byte for byte");
+  }
+  assert.deepEqual(caches(dir).map((f) => f.replace(/-[0-9a-f]+\.cache$/, "")).sort(), ["ascii", "utf8"]);
+});
