@@ -89,7 +89,7 @@ export class BoxService {
     this.workflowsOf = options.workflowsOf;
     this.tierSetting = options.tier ?? "auto";
     // The tier is chosen when a box first needs it, not when the server starts: choosing may run
-    // bubblewrap once to see that it works here (40 ms before \`initialize\` could be answered).
+    // bubblewrap once to see that it works here (5–40 ms before `initialize` could be answered).
     let tier: TierChoice | undefined;
     const settingNow = () => this.tierSetting;
     this.ctx = {
