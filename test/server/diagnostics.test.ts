@@ -9,11 +9,12 @@ import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { LspClient, uri, type Diag } from "../support/lsp.ts";
+import { LspClient, SERVER, uri, type Diag } from "../support/lsp.ts";
 import { withCompanies, withServer } from "../support/server.ts";
 import { diffExpected, parseFixture, removeFixture, writeFixture, type Found } from "../support/fixture.ts";
 import { CLEAN, CLOUD_PACKAGE } from "../support/companies.ts";
 import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
 // @ts-expect-error the benchmark's generator is plain JavaScript
 import { generateCompany } from "../../bench/generate.mjs";
 
@@ -860,6 +861,28 @@ test("server: a client that closes the pipe ends the server: code 0 after a shut
       const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r("still running after 10 s"), 10_000))]);
       assert.equal(code, shutdownFirst ? 0 : 1);
     });
+  }
+});
+
+test("server over node IPC (as VS Code starts it): a client that closes the channel ends the server, code 0 after a shutdown, 1 without", async () => {
+  for (const shutdownFirst of [true, false]) {
+    const server = spawn(process.execPath, [SERVER, "--node-ipc"], { stdio: ["ignore", "ignore", "pipe", "ipc"] });
+    try {
+      const answers = new Map<number, unknown>();
+      server.on("message", (m: { id?: number; result?: unknown }) => { if (m.id !== undefined) answers.set(m.id, m.result); });
+      const answered = async (id: number) => { for (let i = 0; i < 400 && !answers.has(id); i++) await new Promise((r) => setTimeout(r, 25)); assert.ok(answers.has(id), `request ${id} answered`); };
+      // The client's pid is given (as VS Code gives it): vscode-languageserver's check of it must not keep the server alive.
+      server.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { processId: process.pid, rootUri: null, capabilities: {} } });
+      await answered(1);
+      server.send({ jsonrpc: "2.0", method: "initialized", params: {} });
+      if (shutdownFirst) { server.send({ jsonrpc: "2.0", id: 2, method: "shutdown", params: null }); await answered(2); }
+      const exited = new Promise<number | null>((r) => server.once("exit", (code) => r(code)));
+      server.disconnect();
+      const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r("still running after 10 s"), 10_000))]);
+      assert.equal(code, shutdownFirst ? 0 : 1);
+    } finally {
+      if (server.exitCode === null && server.signalCode === null) server.kill("SIGKILL");
+    }
   }
 });
 

@@ -238,22 +238,24 @@ connection.onShutdown(async () => {
 connection.onExit(() => { watcher?.close(); boxes?.service.disposeSync(); });
 for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => { boxes?.service.disposeSync(); process.exit(0); });
 process.on("exit", () => boxes?.service.disposeSync());
-// Its client gone (the pipe closed, after a shutdown or without one), the server ends, with the
-// LSP's code (0 after a shutdown, else 1). vscode-languageserver does so only for a stream it reads
-// itself, and ours reaches it through FrameGuard: nothing ended such a server but the crash of a
-// later log line, and while the client's process lived, vscode-languageserver's check of its pid
-// kept it waiting for ever. The messages already received are handled first (a shutdown sent just
-// before the close counts).
+// Its client gone (the pipe closed, or the IPC channel, after a shutdown or without one), the
+// server ends, with the LSP's code (0 after a shutdown, else 1). vscode-languageserver does so only
+// for a stream it reads itself, and our stdin reaches it through FrameGuard; over IPC it does not
+// at all. Nothing ended such a server but the crash of a later log line, and while the client's
+// process lived, vscode-languageserver's check of its pid kept it waiting for ever. The messages
+// already received are handled first (a shutdown sent just before the close counts).
 const CLIENT_GONE_GRACE_MS = 50;
+let ending = false;
+const clientGone = (): void => {
+  if (ending) return;
+  ending = true;
+  setTimeout(() => { watcher?.close(); boxes?.service.disposeSync(); process.exit(shutDown ? 0 : 1); }, CLIENT_GONE_GRACE_MS);
+};
 if (process.argv.includes("--stdio")) {
-  let ending = false;
-  const clientGone = (): void => {
-    if (ending) return;
-    ending = true;
-    setTimeout(() => { watcher?.close(); boxes?.service.disposeSync(); process.exit(shutDown ? 0 : 1); }, CLIENT_GONE_GRACE_MS);
-  };
   process.stdin.on("end", clientGone);
   process.stdin.on("close", clientGone);
+} else if (process.argv.includes("--node-ipc")) {
+  process.on("disconnect", clientGone);
 }
 
 documents.listen(connection);
