@@ -3,6 +3,7 @@ import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from "vscode-languageserver/node";
 import type { Problem, Severity } from "../core/types.ts";
+import { thousands } from "../core/text.ts";
 
 export function toUri(file: string): string {
   return pathToFileURL(file).href;
@@ -57,7 +58,7 @@ export function toDiagnostics(problems: readonly Problem[], docsUrl: (rule: stri
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     severity: DiagnosticSeverity.Information,
     source: "sanoma",
-    message: `${more.toLocaleString("en")} more problem${more === 1 ? "" : "s"} in this file not shown (${problems.length.toLocaleString("en")} in all; the editor shows the first ${MAX_DIAGNOSTICS_PER_FILE.toLocaleString("en")}): run sanoma-check to list them all`,
+    message: `${thousands(more)} more problem${more === 1 ? "" : "s"} in this file not shown (${thousands(problems.length)} in all; the editor shows the first ${thousands(MAX_DIAGNOSTICS_PER_FILE)}): run sanoma-check to list them all`,
   });
   return shown;
 }

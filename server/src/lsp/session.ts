@@ -19,6 +19,7 @@ import { isWithin, type Company } from "../core/model.ts";
 import { ruleDocsUrl } from "../core/rules/index.ts";
 import { SANOMARC } from "../core/sanomarc.ts";
 import type { FileSystem, Problem } from "../core/types.ts";
+import { thousands } from "../core/text.ts";
 import { Workspace } from "../core/workspace.ts";
 import type { StatusResult } from "../protocol.ts";
 import { Checks } from "./checks.ts";
@@ -175,7 +176,7 @@ export class Session {
     this.waitingToBeRead += files.length;
     const done = await readFiles(this.ws, this.documents, company, files, {
       progress: (read) => {
-        progress?.report(Math.floor((read / files.length) * 100), `Indexing ${company.name}: ${read.toLocaleString("en")}/${files.length.toLocaleString("en")} files`);
+        progress?.report(Math.floor((read / files.length) * 100), `Indexing ${company.name}: ${thousands(read)}/${thousands(files.length)} files`);
         this.notifyStatus();
       },
       read: () => this.waitingToBeRead--,
