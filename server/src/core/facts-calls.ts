@@ -1,8 +1,8 @@
 /**
  * The whole tree's reading for one file's facts: calls (`require`, `import()`, `defineResource`,
  * `collection`, `secret`), import types, operation-id strings, collections; and the workflows
- * (`facts-workflows.ts`). Rather
- * than visiting every node, it finds the few places that can matter by their text.
+ * (`facts-workflows.ts`). Rather than visiting every node, it finds the few places that can
+ * matter by their text.
  */
 import ts from "typescript";
 import { isFrameworkModule } from "./company.ts";

@@ -31,9 +31,7 @@ export class Checks {
     private readonly ws: Workspace,
     private readonly publisher: Publisher,
     private readonly stateOf: (root: string) => Checked | undefined,
-    /** Told after each check published (the status). */
-    private readonly checked: () => void,
-    /** Told when the checks' business may have changed (the status). */
+    /** Told when the checks' business may have changed, and after each check published (the status). */
     private readonly changed: () => void,
     private readonly log: (message: string) => void,
   ) {}
@@ -103,6 +101,6 @@ export class Checks {
     for (const file of files) this.publisher.problems(file, result.problemsByFile.get(file));
     this.lastCheckMs = Math.round((performance.now() - start) * 10) / 10;
     this.lastCheckAt = Date.now();
-    this.checked();
+    this.changed();
   }
 }
