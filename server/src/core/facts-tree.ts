@@ -12,6 +12,7 @@ import { constsExportedByName as constsExportedByNameOf, readWorkflows, topConst
 import { specReader } from "./facts-specs.ts";
 import { internAll } from "./intern.ts";
 import { LineMap } from "./text.ts";
+import { vouch } from "./vouch.ts";
 import { hasModifier, literalTruth, PARSE_OPTIONS, prop, scriptKind, unwrap } from "./ts-nodes.ts";
 import type { Range } from "./types.ts";
 
@@ -38,10 +39,12 @@ const PARSES: SyntaxVerdict = Object.freeze({ errors: 0 });
 const TOO_DEEP_VERDICT: SyntaxVerdict = Object.freeze({ errors: 0 });
 
 /**
- * Whether a text parses (the same verdict as its facts' `syntaxErrors` and `firstSyntaxError`),
- * the tree dropped at once. Never throws on bad code.
+ * Whether a text parses (the same verdict as its facts' `syntaxErrors` and `firstSyntaxError`):
+ * vouched for without a tree where `vouch.ts` can, else parsed, the tree dropped at once. Never
+ * throws on bad code.
  */
 export function syntaxVerdict(fileName: string, text: string): SyntaxVerdict {
+  if (vouch(fileName, text)) return PARSES;
   try {
     return verdictOf(ts.createSourceFile(fileName, text, PARSE_OPTIONS, false, scriptKind(fileName)), () => new LineMap(text));
   } catch (e) {
@@ -54,9 +57,12 @@ export function syntaxVerdict(fileName: string, text: string): SyntaxVerdict {
  * `syntaxVerdict` and the file's workflows (`readWorkflows`) from one parse: what a host that lists
  * workflows (the server's symbol search) keeps of a workflow source it reads without a tree, so
  * that no second parse reads them later. The same workflows as its full facts', the tree dropped
- * at once; a text nested too deeply holds none, as its facts do. Never throws on bad code.
+ * at once; a text nested too deeply holds none, as its facts do. Vouched for without a tree where
+ * `vouch.ts` can. Never throws on bad code.
  */
 export function syntaxAndWorkflows(fileName: string, text: string): { verdict: SyntaxVerdict; workflows: WorkflowFact[] } {
+  const vouched = vouch(fileName, text);
+  if (vouched) return { verdict: PARSES, workflows: vouched };
   try {
     const sf = ts.createSourceFile(fileName, text, PARSE_OPTIONS, false, scriptKind(fileName));
     let lines: LineMap | undefined;
