@@ -171,7 +171,16 @@ const FRAGMENTS = [
   "**", "??", "?? =", "&&=", ">>>=", "@", "#",
 ];
 
-/** ~20 mutants of a text: characters and spans deleted, spans duplicated, fragments inserted, lines swapped. */
+/** Words put in an identifier's place: each is a keyword somewhere, or a name TypeScript treats apart. */
+const WORDS = [
+  "string", "number", "any", "unknown", "never", "object", "undefined", "symbol", "bigint", "boolean", "is", "asserts", "infer",
+  "unique", "abstract", "declare", "namespace", "module", "global", "out", "accessor", "override", "constructor", "private", "public",
+  "static", "let", "implements", "package", "async", "await", "yield", "get", "set", "of", "from", "as", "satisfies", "type", "keyof",
+  "readonly", "new", "this", "super", "void", "null", "true", "typeof", "delete", "in", "instanceof", "default", "export", "import",
+  "enum", "interface", "class", "function", "var", "const", "debugger", "with", "meta", "arguments",
+];
+
+/** ~28 mutants of a text: characters and spans deleted, spans duplicated, fragments inserted, lines swapped; tokens deleted, doubled, swapped, replaced. */
 function mutants(text: string, r: () => number): string[] {
   const at = (n: number) => Math.floor(r() * n);
   const out: string[] = [];
@@ -188,6 +197,15 @@ function mutants(text: string, r: () => number): string[] {
     const swapped = [...lines];
     [swapped[a], swapped[b]] = [swapped[b], swapped[a]];
     out.push(swapped.join("\n"));
+  }
+  // Token by token (words, numbers, runs of space, single characters): what a typist does.
+  const tokens = text.match(/[A-Za-z_$][\w$]*|\d+|\s+|[^\w\s]/g) ?? [];
+  if (tokens.length > 1) {
+    const edit = (change: (t: string[]) => void) => { const t = [...tokens]; change(t); out.push(t.join("")); };
+    for (let k = 0; k < 2; k++) edit((t) => t.splice(at(t.length), 1));
+    for (let k = 0; k < 2; k++) edit((t) => t.splice(at(t.length), 0, t[at(t.length)]));
+    for (let k = 0; k < 2; k++) edit((t) => { const i = at(t.length - 1); [t[i], t[i + 1]] = [t[i + 1], t[i]]; });
+    for (let k = 0; k < 2; k++) edit((t) => { const words = t.flatMap((w, i) => /^[A-Za-z_$]/.test(w) ? [i] : []); if (words.length) t[words[at(words.length)]] = WORDS[at(WORDS.length)]; });
   }
   return out;
 }
@@ -274,6 +292,8 @@ const REJECTED = [
   "let s = \"\\u{1F600\";", "let s = \"\\u{ 1}\";", "async function f() { for await (const x in y) {} }", "async function f() { for await (let x = 0;;) {} }",
   "const m = new Map<number<T>>();", "const m = new Map<A>>();", "const m = new Map<A>=();", "let x = new a.b<T>.c();", "let x = new A<T>.b;", "let x = new A<T>?.b;",
   "let x = new import(\"m\");", "let x = a.\nb c;", "let x = a?.\nb c;", "let x: A.\nB c;",
+  // Found by token-level mutants: `export type as` is no type alias to TypeScript; `a.\n b as` no property access.
+  "export type as = 1;", "export type as = keyof typeof labels;", "let x = f(given.\n rules as Record<string, unknown>);",
   // Workflow code, broken as it is typed.
   "export const f = async (ctx: Ctx): Promise<void> => { await ctx.call(\"data.orders.get\", {});",
   "export const w = async (ctx) => ctx.call(\"data.orders.get\")\nconst = 2;",
