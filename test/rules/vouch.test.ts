@@ -9,6 +9,7 @@
  * A violation is reported with its text minimised (delta debugging), so that it can be replayed.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -495,4 +496,23 @@ test("vouch on texts nested deeper than the parser's stack: no throw; if vouched
     const v = vouch("/co/workflows/w.ts", text);
     if (v !== undefined) assert.deepEqual(v, readFacts("/co/workflows/w.ts", text).workflows, text.slice(0, 60));
   }
+});
+
+// Not a timing: a search repeated for every `<` (or every exported name) made these quadratic, and
+// the first would not end in hours. vouch is synchronous, so a child process runs it: killed at the
+// timeout, a hang is a failure instead of a stuck run.
+test("vouch on huge flat texts: a million `<` in one statement, ten thousand exported functions: it ends", () => {
+  const script = `
+    const core = await import(${JSON.stringify(join(REPO, "server", "src", "core", "vouch.ts"))});
+    const vouch = core.vouch ?? core.default.vouch; // an ES module or CommonJS, as tsx loads it
+    const comparisons = "export const x = a" + " < a".repeat(1_000_000) + ";\\n";
+    const functions = Array.from({ length: 10_000 }, (_, i) => "function f" + i + "() {}\\n").join("") + "export { " + Array.from({ length: 10_000 }, (_, i) => "f" + i).join(", ") + " };\\n";
+    console.log(JSON.stringify([vouch("/co/workflows/w.ts", comparisons)?.length, vouch("/co/workflows/w.ts", functions)?.map((w) => w.name)]));
+  `;
+  const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
+  assert.equal(run.signal, null, `vouch did not end within a minute (${run.signal})`);
+  assert.equal(run.status, 0, run.stderr);
+  const [comparisons, names] = JSON.parse(run.stdout) as [number, string[]];
+  assert.equal(comparisons, 0);
+  assert.deepEqual(names, Array.from({ length: 10_000 }, (_, i) => `f${i}`));
 });

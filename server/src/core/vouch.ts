@@ -940,16 +940,38 @@ function conditional(): number {
  * where an operator stands: only when a `>` follows in the same brackets, before the statement ends.
  */
 function mayOpenTypeArguments(): boolean {
-  for (let k = p + 1; ; k++) {
-    const kind = kinds[k];
-    if (kind === K_EOF || kind === K_MIDDLE || kind === K_TAIL) return false;
-    if (kind === K_HEAD) { k = closers[k]; while (kinds[k] === K_MIDDLE) k = closers[k]; continue; }
-    if (kind !== K_PUNCT) continue;
-    const c = codes[k];
-    if (c === GT) return true;
-    if (c === SEMI || c === RPAREN || c === RBRACKET || c === RBRACE) return false;
-    if (c === LPAREN || c === LBRACKET || c === LBRACE) k = closers[k];
+  if (!stopsKnown) knowStops();
+  return isPAt(stops[p], GT);
+}
+
+/**
+ * For each token, the first after it in the same brackets that is a `>` or ends the search (`;`, a
+ * closing bracket, a template's next part, the end): computed once per text, from the last token
+ * back, so that a text of a million `<` is not searched a million times over.
+ */
+let stops = new Int32Array(8192);
+let stopsKnown = false;
+
+function knowStops(): void {
+  if (stops.length < count) stops = new Int32Array(kinds.length);
+  stops[count - 1] = count - 1;
+  for (let k = count - 2; k >= 0; k--) {
+    let j = k + 1;
+    const kind = kinds[j];
+    if (kind === K_EOF || kind === K_MIDDLE || kind === K_TAIL) { stops[k] = j; continue; }
+    if (kind === K_HEAD) {
+      do j = closers[j]; while (kinds[j] === K_MIDDLE);
+      stops[k] = stops[j];
+      continue;
+    }
+    if (kind === K_PUNCT) {
+      const c = codes[j];
+      if (c === GT || c === SEMI || c === RPAREN || c === RBRACKET || c === RBRACE) { stops[k] = j; continue; }
+      if (c === LPAREN || c === LBRACKET || c === LBRACE) { stops[k] = stops[closers[j]]; continue; }
+    }
+    stops[k] = stops[j];
   }
+  stopsKnown = true;
 }
 
 /** Binary operators, read flat: whether the text is valid does not depend on their precedence. */
@@ -1449,9 +1471,11 @@ function workflowsNoted(text: string): WorkflowFact[] {
       workflows.push({ name: intern(word(e.exported)), range: range(local.declarator.name, local.declarator.name), declaration: range(local.statement.first, local.statement.last) });
     }
   }
-  // `export { run }` of a function declared without `export`
+  // `export { run }` of a function declared without `export` (the first of that name)
+  const functions = new Map<string, TopFunction>();
+  for (const f of topFunctions) if (f.name >= 0 && !f.exported && !functions.has(word(f.name))) functions.set(word(f.name), f);
   for (const e of exportedNames) {
-    const fn = topFunctions.find((f) => f.name >= 0 && !f.exported && word(f.name) === e.local);
+    const fn = functions.get(e.local);
     if (fn) workflows.push({ name: intern(word(e.exported)), range: range(fn.name, fn.name), declaration: range(fn.first, fn.last) });
   }
   return workflows;
@@ -1473,6 +1497,7 @@ export function vouch(fileName: string, text: string): WorkflowFact[] | undefine
   p = 0;
   inFunction = false; inAsync = false; inParams = 0; loops = 0; breakables = 0; noIn = 0; inConsequent = 0;
   topFunctions = []; topVariables = []; exportedNames = [];
+  stopsKnown = false;
   try {
     tokenize();
     program();
