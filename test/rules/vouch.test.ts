@@ -516,3 +516,24 @@ test("vouch on huge flat texts: a million `<` in one statement, ten thousand exp
   assert.equal(comparisons, 0);
   assert.deepEqual(names, Array.from({ length: 10_000 }, (_, i) => `f${i}`));
 });
+
+test("vouch keeps no huge file's tokens for the files after it", () => {
+  const script = `
+    const core = await import(${JSON.stringify(join(REPO, "server", "src", "core", "vouch.ts"))});
+    const vouch = core.vouch ?? core.default.vouch;
+    const small = "export const a = 1;\\n";
+    vouch("/co/workflows/w.ts", small);
+    gc();
+    const before = process.memoryUsage().arrayBuffers;
+    const huge = vouch("/co/workflows/w.ts", "export const x = [" + "1, ".repeat(1_000_000) + "];\\n");
+    vouch("/co/workflows/w.ts", small);
+    gc();
+    console.log(JSON.stringify({ huge: huge?.length, grown: process.memoryUsage().arrayBuffers - before }));
+  `;
+  const run = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
+  assert.equal(run.status, 0, run.stderr);
+  const { huge, grown } = JSON.parse(run.stdout) as { huge: number; grown: number };
+  assert.equal(huge, 0, "the huge text is vouched (else its tokens were never all read)");
+  // Two million tokens take 44 MB in the tokenizer's arrays.
+  assert.ok(grown < 2_000_000, `${grown} bytes of array buffers kept after a huge file`);
+});

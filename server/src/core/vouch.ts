@@ -1508,5 +1508,14 @@ export function vouch(fileName: string, text: string): WorkflowFact[] | undefine
   } finally {
     src = "";
     topFunctions = []; topVariables = []; exportedNames = [];
+    // A huge file's tokens (22 bytes each) are not kept for the small ones after it.
+    if (kinds.length > KEPT_TOKENS) {
+      kinds = new Uint8Array(KEPT_TOKENS); codes = new Int32Array(KEPT_TOKENS); starts = new Int32Array(KEPT_TOKENS);
+      ends = new Int32Array(KEPT_TOKENS); breaks = new Uint8Array(KEPT_TOKENS); closers = new Int32Array(KEPT_TOKENS);
+    }
+    if (stops.length > KEPT_TOKENS) stops = new Int32Array(KEPT_TOKENS);
   }
 }
+
+/** How many tokens' arrays stay between texts (a workflow source of 300 KB or so). */
+const KEPT_TOKENS = 1 << 16;
