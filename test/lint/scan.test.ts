@@ -360,3 +360,30 @@ describe("scanSites against oxc's tree, in oxlint", () => {
     });
   }
 });
+
+test("scan: a huge text's tokens are not kept for the texts after it, read or refused", () => {
+  const script = `
+    const core = await import(${JSON.stringify(join(REPO, "server", "src", "core", "scan.ts"))});
+    const { scanText, scanSites } = core.scanText ? core : core.default;
+    // An array buffer's memory is given back after a collection, by a sweeper: wait for it.
+    const settle = async () => { gc(); await new Promise((r) => setTimeout(r, 50)); gc(); };
+    const small = "import { a } from \\"./a\\";\\n";
+    scanText(small, "data.");
+    await settle();
+    const before = process.memoryUsage().arrayBuffers;
+    const read = scanText("import { a } from \\"./a\\";\\nexport const x = [" + "1, ".repeat(1_000_000) + "];\\n", "data.");
+    scanText(small, "data.");
+    await settle();
+    const afterRead = process.memoryUsage().arrayBuffers - before;
+    const refused = scanSites("export const x = [" + "1, ".repeat(1_000_000) + "]; import { a } from \\"./a\\"; \`");
+    await settle();
+    console.log(JSON.stringify({ read: read?.sites.length, afterRead, refused: refused === undefined, afterRefused: process.memoryUsage().arrayBuffers - before }));
+  `;
+  const run = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
+  assert.equal(run.status, 0, run.stderr);
+  const r = JSON.parse(run.stdout) as { read: number; afterRead: number; refused: boolean; afterRefused: number };
+  assert.equal(r.read, 1, "the huge text is read (else its tokens were never all made)");
+  assert.ok(r.refused, "the huge text with an open template is refused");
+  // Two million tokens take 36 MB in the tokenizer's arrays.
+  assert.ok(r.afterRead < 2_000_000 && r.afterRefused < 2_000_000, `array buffers kept: ${r.afterRead} bytes after a huge text read, ${r.afterRefused} after one refused`);
+});

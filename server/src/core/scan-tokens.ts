@@ -24,10 +24,21 @@ export let text = "";
 /** Whether the tokens stop short of the text's end (past its last possible site): looking past them is then unsure. */
 let truncated = false;
 
-/** Lets go of the last text read (the tokens stay, to be overwritten): a big file is not kept alive by the scanner. */
+/**
+ * Lets go of the last text read (the tokens stay, to be overwritten): a big file is not kept alive
+ * by the scanner, nor its tokens (18 bytes each) past what a usual file needs.
+ */
 export function releaseText(): void {
   text = "";
+  if (kinds.length > KEPT_TOKENS) {
+    count = 0;
+    kinds = new Uint8Array(KEPT_TOKENS); codes = new Int32Array(KEPT_TOKENS); starts = new Int32Array(KEPT_TOKENS);
+    ends = new Int32Array(KEPT_TOKENS); depths = new Int32Array(KEPT_TOKENS); breaks = new Uint8Array(KEPT_TOKENS);
+  }
 }
+
+/** How many tokens' arrays stay between texts (a file of 300 KB or so). */
+const KEPT_TOKENS = 1 << 16;
 
 /** Thrown by a lookahead past the last token of a truncated text, and by forms not read here. */
 class Unsure extends Error {}

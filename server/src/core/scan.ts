@@ -218,7 +218,7 @@ export function scanSites(source: string): TextSite[] | undefined {
   // past the last of them can be part of a site, so the tokens stop a little after it.
   const stop = lastSiteWord(source);
   if (stop < 0) return [];
-  if (!tokenize(source, stop + 7)) return undefined;
+  if (!tokenize(source, stop + 7)) { releaseText(); return undefined; }
   try {
     return readSites(stop);
   } catch (e) {
@@ -247,7 +247,7 @@ export interface TextString { range: [number, number]; value: string }
  * is read, so more texts are refused than by `scanSites`, which stops after the last import.
  */
 export function scanText(source: string, prefix: string): { sites: TextSite[]; strings: TextString[] } | undefined {
-  if (!tokenize(source, source.length)) return undefined;
+  if (!tokenize(source, source.length)) { releaseText(); return undefined; }
   try {
     const stop = lastSiteWord(source);
     const sites = stop < 0 ? [] : readSites(stop);
