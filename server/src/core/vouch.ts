@@ -24,7 +24,8 @@ const UNSURE = new Unsure("unsure");
 
 // ---- Tokens -------------------------------------------------------------------------------------
 
-const K_EOF = 0, K_WORD = 1, K_NUM = 2, K_STR = 3, K_TPL = 4 /* no substitution */, K_HEAD = 5, K_MIDDLE = 6, K_TAIL = 7, K_PUNCT = 8;
+const K_EOF = 0, K_WORD = 1, K_NUM = 2, K_STR = 3, K_TPL = 4 /* no substitution */, K_HEAD = 5, K_MIDDLE = 6, K_TAIL = 7, K_PUNCT = 8,
+  K_REGEX = 9;
 
 // Punctuators: one character by its code; longer ones above 999. `>` is always one token (as
 // TypeScript's scanner gives it); `>=`, `>>`… are glued by the parser where an operator stands.
@@ -150,6 +151,53 @@ function templateEnd(i: number): number {
   }
 }
 
+/** Words after which a `/` starts a regular expression (an expression starts after them). */
+const REGEX_AFTER = new Set([W_RETURN, W_TYPEOF, W_INSTANCEOF, W_IN, W_NEW, W_DELETE, W_VOID, W_THROW, W_CASE, W_DO, W_ELSE, W_EXTENDS, W_YIELD, W_AWAIT, W_OF]);
+
+/**
+ * Whether a `/` after the last token starts a regular expression rather than dividing: a guess
+ * from that token alone (after `)`, `]`, `}`, a name or a literal, division). The parser checks
+ * the guess: a regular expression where an operator stands, or a `/` where an operand does, is
+ * not something it is sure of.
+ */
+function slashStartsRegex(): boolean {
+  if (count === 0) return true;
+  const k = count - 1;
+  switch (kinds[k]) {
+    case K_NUM: case K_STR: case K_TPL: case K_TAIL: case K_REGEX: return false;
+    case K_HEAD: case K_MIDDLE: return true;
+    case K_WORD: return REGEX_AFTER.has(codes[k]) && !(k > 0 && kinds[k - 1] === K_PUNCT && (codes[k - 1] === DOT || codes[k - 1] === QDOT));
+  }
+  const c = codes[k];
+  return !(c === RPAREN || c === RBRACKET || c === RBRACE || c === INC || c === DEC);
+}
+
+/**
+ * A regular expression literal from its `/` at `i`: the index after its flags, as TypeScript's
+ * scanner reads one (a `/` in a class `[…]` or escaped does not end it; a line break makes it
+ * unterminated). What is in it is the checker's to judge, not the parser's.
+ */
+function regexEnd(i: number): number {
+  const len = src.length;
+  let inClass = false;
+  for (i++; ; i++) {
+    if (i >= len) throw UNSURE;
+    const c = src.charCodeAt(i);
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) throw UNSURE;
+    if (c === 92) {
+      const e = src.charCodeAt(i + 1);
+      if (e === 10 || e === 13 || e === 0x2028 || e === 0x2029 || i + 1 >= len) throw UNSURE;
+      i++;
+    } else if (c === 47 && !inClass) break;
+    else if (c === 91) inClass = true;
+    else if (c === 93) inClass = false;
+  }
+  i++;
+  while (i < len) { const e = src.charCodeAt(i); if (e < 128 && ID[e] !== 0) i++; else break; }
+  if (i < len) { const e = src.charCodeAt(i); if (e === 92 || e >= 128) throw UNSURE; }
+  return i;
+}
+
 /** Open brackets while tokenizing: their kind (`(` `[` `{`, 1 for a template substitution) and token. */
 let openKinds = new Int32Array(256);
 let openTokens = new Int32Array(256);
@@ -272,6 +320,12 @@ function tokenize(): void {
       if (c === 125) close(1);
       push(c === 96 ? (opened ? K_HEAD : K_TPL) : opened ? K_MIDDLE : K_TAIL, 0, start, i, lineBreak);
       if (opened) { count--; open(1); count++; }
+      lineBreak = 0;
+      continue;
+    }
+    if (c === 47 && slashStartsRegex()) {
+      i = regexEnd(i);
+      push(K_REGEX, 0, start, i, lineBreak);
       lineBreak = 0;
       continue;
     }
@@ -1033,6 +1087,9 @@ function binary(): number {
         continue;
       }
     }
+    // A regular expression where an operator stands was a division (`a\n/b/g` divides): the
+    // tokens after it are not TypeScript's.
+    if (kinds[p] === K_REGEX) throw UNSURE;
     return shape;
   }
 }
@@ -1202,7 +1259,7 @@ function primary(): number {
     }
     throw UNSURE;
   }
-  if (kind === K_NUM || kind === K_STR) { p++; return S_OTHER; }
+  if (kind === K_NUM || kind === K_STR || kind === K_REGEX) { p++; return S_OTHER; }
   if (kind === K_TPL || kind === K_HEAD) { template(); return S_OTHER; }
   if (kind === K_PUNCT) {
     switch (codes[p]) {
