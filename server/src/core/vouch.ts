@@ -5,7 +5,7 @@
  * recognizer for the TypeScript that workflow code is written in (imports and exports, functions
  * and arrows, `const`/`let`, interfaces and type aliases, the usual statements and expressions),
  * over its own tokens, building nothing: where it says a text parses, TypeScript's parser reports
- * no syntax error on it. Anything it is not sure of (a regular expression, a class, a generic call,
+ * no syntax error on it. Anything it is not sure of (a class, an enum, a generic arrow, a label,
  * a string escape it does not know, any error at all) makes it give up, and the caller parses the
  * text with TypeScript, which says whether it parses and with which message. So it never has to
  * be right about an error, only never wrong about a text without one: `test/rules/vouch.test.ts`
