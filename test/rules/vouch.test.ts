@@ -297,6 +297,8 @@ const REJECTED = [
   "export type as = 1;", "export type as = keyof typeof labels;", "let x = f(given.\n rules as Record<string, unknown>);",
   // A `/` after a line break divides (no semicolon is inserted before it), whatever follows.
   "a\n/[/]/.test(b)", "let x = a\n/[/]/.test(b);", "let r = /[/;", "let r = /a\\", "let r = /a\n/;",
+  // A modifier's word where a type parameter's name stands is a modifier to TypeScript (found in ajv by mutation).
+  "type E<K extends string, abstract extends string> = K;", "function f<declare extends T>() {}", "interface I<readonly extends T> {}",
   // Workflow code, broken as it is typed.
   "export const f = async (ctx: Ctx): Promise<void> => { await ctx.call(\"data.orders.get\", {});",
   "export const w = async (ctx) => ctx.call(\"data.orders.get\")\nconst = 2;",

@@ -721,10 +721,13 @@ function functionBody(isAsync: boolean): void {
 }
 
 /** `<T, U extends V = W>` of a declaration. */
+/** Words TypeScript reads as a modifier before a name (`<abstract extends T>` is a modifier and no name). */
+const MODIFIERS = new Set(["abstract", "accessor", "async", "const", "declare", "default", "export", "in", "out", "override", "private", "protected", "public", "readonly", "static"]);
+
 function typeParameters(): void {
   expectP(LT);
   for (;;) {
-    if (!isIdentAt(p)) throw UNSURE;
+    if (!isIdentAt(p) || MODIFIERS.has(src.slice(starts[p], ends[p]))) throw UNSURE;
     p++;
     if (isW(W_EXTENDS)) { p++; type(); }
     if (isP(ASSIGN)) { p++; type(); }
