@@ -1219,13 +1219,20 @@ function newExpression(): number {
   return S_OTHER;
 }
 
+/** `(a, ...b,)` at `(`. */
 function callArguments(): void {
+  elements(RPAREN, false);
+}
+
+/** A call's arguments or an array's elements (`[a, , ...b]`: holes in an array only), from the opening bracket to `closer`. */
+function elements(closer: number, holes: boolean): void {
   p++;
-  while (!isP(RPAREN)) {
+  while (!isP(closer)) {
+    if (holes && isP(COMMA)) { p++; continue; }
     if (isP(ELLIPSIS)) p++;
     assignment();
     if (isP(COMMA)) { p++; continue; }
-    if (!isP(RPAREN)) throw UNSURE;
+    if (!isP(closer)) throw UNSURE;
   }
   p++;
 }
@@ -1272,7 +1279,7 @@ function primary(): number {
         expectP(RPAREN);
         return shape === S_TARGET ? S_OTHER : shape;
       }
-      case LBRACKET: arrayLiteral(); return S_OTHER;
+      case LBRACKET: elements(RBRACKET, true); return S_OTHER;
       case LBRACE: objectLiteral(); return S_OTHER;
     }
   }
@@ -1288,18 +1295,6 @@ function functionExpression(isAsync: boolean): void {
   parameters(true);
   if (isP(COLON)) { p++; type(); }
   functionBody(isAsync);
-}
-
-function arrayLiteral(): void {
-  p++;
-  while (!isP(RBRACKET)) {
-    if (isP(COMMA)) { p++; continue; }
-    if (isP(ELLIPSIS)) p++;
-    assignment();
-    if (isP(COMMA)) { p++; continue; }
-    if (!isP(RBRACKET)) throw UNSURE;
-  }
-  p++;
 }
 
 /** A property's name: any word, a string, a number, `[expression]`. */
