@@ -329,6 +329,9 @@ function tokenize(): void {
       lineBreak = 0;
       continue;
     }
+    // Seven of `<`, `=`, `>` or `|` at a line's start are a merge conflict's marker to TypeScript.
+    if ((c === 60 || c === 61 || c === 62 || c === 124) && (i === 0 || src.charCodeAt(i - 1) === 10 || src.charCodeAt(i - 1) === 13)
+      && src.startsWith(String.fromCharCode(c).repeat(7), i)) throw UNSURE;
     // Punctuators.
     const d = src.charCodeAt(i + 1);
     let code = c;
@@ -426,6 +429,12 @@ function program(): void {
 }
 
 function statement(top: boolean): void {
+  if (++depth > MAX_DEPTH) throw UNSURE;
+  statementHere(top);
+  depth--;
+}
+
+function statementHere(top: boolean): void {
   const first = p;
   if (kinds[p] === K_PUNCT) {
     if (isP(LBRACE)) { block(); return; }
@@ -900,6 +909,8 @@ function typeAlias(): void {
   p += 2; // type Name
   if (isP(LT)) typeParameters();
   expectP(ASSIGN);
+  // `type A = intrinsic` is a keyword there (the compiler's own types), whatever follows it
+  if (kinds[p] === K_WORD && src.startsWith("intrinsic", starts[p]) && ends[p] - starts[p] === 9) throw UNSURE;
   type();
   semicolon();
 }
@@ -925,7 +936,22 @@ function assignmentOperator(): number {
   return 0;
 }
 
+/**
+ * How deep the recognizer's recursion may go: far less than TypeScript's parser goes before its
+ * stack runs out (a text nested deeper than that is read as holding nothing: `TOO_DEEP` in
+ * facts-tree.ts), so that vouch never reads workflows where the tree's reading has none.
+ */
+const MAX_DEPTH = 150;
+let depth = 0;
+
 function assignment(): number {
+  if (++depth > MAX_DEPTH) throw UNSURE;
+  const shape = assignmentHere();
+  depth--;
+  return shape;
+}
+
+function assignmentHere(): number {
   if (kinds[p] === K_WORD) {
     if (codes[p] === W_ASYNC) {
       const q = p + 1;
@@ -947,6 +973,10 @@ function assignment(): number {
   } else if (isP(LPAREN)) {
     const after = closers[p] + 1;
     if (isPAt(after, ARROW) || isPAt(after, COLON)) return parenthesizedArrow(false);
+    // TypeScript takes `(a) {` for an arrow missing its `=>` (a line between or not), and
+    // `(readonly x …` for an arrow's parameters
+    if (isPAt(after, LBRACE)) throw UNSURE;
+    if (kinds[p + 1] === K_WORD && kinds[p + 2] === K_WORD && MODIFIERS.has(src.slice(starts[p + 1], ends[p + 1]))) throw UNSURE;
   }
   const shape = conditional();
   const width = assignmentOperator();
@@ -1082,8 +1112,11 @@ function binary(): number {
       }
       if ((c === W_AS || c === W_SATISFIES) && !breaks[p]) {
         p++;
-        if (c === W_AS && isW(W_CONST)) p++;
-        else type();
+        if (c === W_AS && isW(W_CONST)) {
+          // `const` is a type reference to TypeScript: type arguments, a union or an intersection may follow
+          p++;
+          if (kinds[p] === K_PUNCT && !breaks[p] && (src.charCodeAt(starts[p]) === 60 || isP(124) || isP(38))) throw UNSURE;
+        } else type();
         if (isP(QUESTION) || isP(EXCL)) throw UNSURE;
         // `x as T` is `x` to `unwrap`: its shape stays, but it is no longer assignable
         if (shape === S_TARGET) shape = S_OTHER;
@@ -1101,6 +1134,13 @@ function binary(): number {
 let prefixed = false;
 
 function unary(): number {
+  if (++depth > MAX_DEPTH) throw UNSURE;
+  const shape = unaryHere();
+  depth--;
+  return shape;
+}
+
+function unaryHere(): number {
   if (kinds[p] === K_PUNCT) {
     switch (codes[p]) {
       case EXCL: case 126 /* ~ */: case PLUS: case MINUS:
@@ -1341,6 +1381,12 @@ function objectLiteral(): void {
 // ---- Types --------------------------------------------------------------------------------------
 
 function type(): void {
+  if (++depth > MAX_DEPTH) throw UNSURE;
+  typeHere();
+  depth--;
+}
+
+function typeHere(): void {
   if (isP(LT) || isW(W_NEW) || isW(W_ABSTRACT)) throw UNSURE; // generic and constructor function types
   if (isP(LPAREN) && isPAt(closers[p] + 1, ARROW)) {
     parameters(false);
@@ -1438,8 +1484,12 @@ function typeReference(): void {
   if (!isIdentAt(p)) throw UNSURE;
   if (isW(W_UNIQUE) || isW(W_INFER) || isW(W_KEYOF) || isW(W_READONLY)) throw UNSURE;
   if (isPAt(p + 1, LT) && KEYWORD_TYPES.has(src.slice(starts[p], ends[p]))) throw UNSURE;
+  // `asserts x` is an assertion to TypeScript wherever a type stands
+  if (kinds[p + 1] === K_WORD && !breaks[p + 1] && src.startsWith("asserts", starts[p]) && ends[p] - starts[p] === 7) throw UNSURE;
   p++;
   while (isP(DOT)) { p++; if (!isIdentAt(p)) throw UNSURE; nameAfterDot(); }
+  // TypeScript rescans a `<<` here into type arguments' `<` (and `<=`, `<<=` are too close to call)
+  if (!breaks[p] && kinds[p] === K_PUNCT && !isP(LT) && src.charCodeAt(starts[p]) === 60) throw UNSURE;
   if (isP(LT)) {
     if (breaks[p]) throw UNSURE;
     p++;
@@ -1553,6 +1603,7 @@ export function vouch(fileName: string, text: string): WorkflowFact[] | undefine
   inFunction = false; inAsync = false; inParams = 0; loops = 0; breakables = 0; noIn = 0; inConsequent = 0;
   topFunctions = []; topVariables = []; exportedNames = [];
   stopsKnown = false;
+  depth = 0;
   try {
     tokenize();
     program();
