@@ -507,6 +507,7 @@ test("vouch on texts nested deeper than the parser's stack: no throw; if vouched
     `export const w = () => ${"{ a: ".repeat(20_000)}1${" }".repeat(20_000)};\n`,
     // Deep enough for TypeScript's stack, not for a recognizer that recursed less per level.
     ...[800, 1000, 1200].map((n) => `export const a = f(${"(".repeat(n)}1${")".repeat(n)});\n`),
+    ...[2000, 5000].map((n) => `export const a = () => 1;\nconst ${"[".repeat(n)}b${"]".repeat(n)} = c;\n`),
   ];
   for (const text of deep) {
     const v = vouch("/co/workflows/w.ts", text);

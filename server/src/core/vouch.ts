@@ -645,6 +645,13 @@ function forRest(): void {
 
 /** A binding name or pattern: the name's token, or −1 for a pattern. */
 function binding(): number {
+  if (++depth > MAX_DEPTH) throw UNSURE;
+  const name = bindingHere();
+  depth--;
+  return name;
+}
+
+function bindingHere(): number {
   if (isP(LBRACE)) {
     p++;
     while (!isP(RBRACE)) {
