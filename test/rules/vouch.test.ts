@@ -508,6 +508,14 @@ test("vouch on texts nested deeper than the parser's stack: no throw; if vouched
     // Deep enough for TypeScript's stack, not for a recognizer that recursed less per level.
     ...[800, 1000, 1200].map((n) => `export const a = f(${"(".repeat(n)}1${")".repeat(n)});\n`),
     ...[2000, 5000].map((n) => `export const a = () => 1;\nconst ${"[".repeat(n)}b${"]".repeat(n)} = c;\n`),
+    // Chains read in loops make deep trees all the same: the tree's walk (or the parser) runs out of stack.
+    `export const w = f()\nexport const b = builder()${'\n  .step("a\\n")'.repeat(1000)}`,
+    `export const w = f()\nx = ${"a+".repeat(1900)}a + "\\n"\n`,
+    `export const w = f()\nx = ${"a ** ".repeat(2500)}a\n`,
+    `export const w = f()\ntype A = ${"keyof ".repeat(8000)}B[]\n`,
+    `export const w = f()\ntype A = ${"readonly ".repeat(9000)}B[]\n`,
+    `export const w = f()\nx = (${"a, ".repeat(5000)}a, "\\n");\n`,
+    `export const w = f()\ntype A = B${"[]".repeat(5000)};\nconst s = "\\n";\n`,
   ];
   for (const text of deep) {
     const v = vouch("/co/workflows/w.ts", text);
@@ -522,7 +530,7 @@ test("vouch on huge flat texts: a million `<` in one statement, ten thousand exp
   const script = `
     const core = await import(${JSON.stringify(join(REPO, "server", "src", "core", "vouch.ts"))});
     const vouch = core.vouch ?? core.default.vouch; // an ES module or CommonJS, as tsx loads it
-    const comparisons = "export const x = a" + " < a".repeat(1_000_000) + ";\\n";
+    const comparisons = "export const x = [" + "a < a, ".repeat(1_000_000) + "];\\n";
     const functions = Array.from({ length: 10_000 }, (_, i) => "function f" + i + "() {}\\n").join("") + "export { " + Array.from({ length: 10_000 }, (_, i) => "f" + i).join(", ") + " };\\n";
     console.log(JSON.stringify([vouch("/co/workflows/w.ts", comparisons)?.length, vouch("/co/workflows/w.ts", functions)?.map((w) => w.name)]));
   `;

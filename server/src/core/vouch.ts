@@ -925,8 +925,10 @@ function typeAlias(): void {
 // ---- Expressions --------------------------------------------------------------------------------
 
 function expression(): number {
+  const at = depth;
   let shape = assignment();
-  while (isP(COMMA)) { p++; assignment(); shape = S_OTHER; }
+  while (isP(COMMA)) { p++; deeper(); assignment(); shape = S_OTHER; }
+  depth = at;
   return shape;
 }
 
@@ -944,12 +946,19 @@ function assignmentOperator(): number {
 }
 
 /**
- * How deep the recognizer's recursion may go: far less than TypeScript's parser goes before its
- * stack runs out (a text nested deeper than that is read as holding nothing: `TOO_DEEP` in
+ * How deep the tree of what the recognizer reads may be: its own recursion, and the links of the
+ * chains it reads in loops that make a deep tree all the same (`a + b + …`, `a.b.c…`, `a ** b **
+ * …`, `keyof keyof …`, `T[][]…`). Far less than where TypeScript's parser, or the walk of its tree
+ * in `readFacts`, runs out of stack (a text that deep is read as holding nothing: `TOO_DEEP` in
  * facts-tree.ts), so that vouch never reads workflows where the tree's reading has none.
  */
-const MAX_DEPTH = 150;
+const MAX_DEPTH = 400;
 let depth = 0;
+
+/** One more level (a call, a chain's link) of the tree being read. */
+function deeper(): void {
+  if (++depth > MAX_DEPTH) throw UNSURE;
+}
 
 function assignment(): number {
   if (++depth > MAX_DEPTH) throw UNSURE;
@@ -1070,6 +1079,13 @@ function knowStops(): void {
 
 /** Binary operators, read flat: whether the text is valid does not depend on their precedence. */
 function binary(): number {
+  const at = depth;
+  const shape = binaryHere();
+  depth = at;
+  return shape;
+}
+
+function binaryHere(): number {
   let shape = unary();
   let nullish = false, logical = false;
   for (;;) {
@@ -1104,6 +1120,7 @@ function binary(): number {
       }
       if (nullish && logical) throw UNSURE; // `a ?? b || c` needs parentheses
       p += width;
+      deeper();
       unary();
       shape = S_OTHER;
       continue;
@@ -1113,12 +1130,14 @@ function binary(): number {
       if (c === W_IN || c === W_INSTANCEOF) {
         if (c === W_IN && noIn > 0) throw UNSURE;
         p++;
+        deeper();
         unary();
         shape = S_OTHER;
         continue;
       }
       if ((c === W_AS || c === W_SATISFIES) && !breaks[p]) {
         p++;
+        deeper();
         if (c === W_AS && isW(W_CONST)) {
           // `const` is a type reference to TypeScript: type arguments, a union or an intersection may follow
           p++;
@@ -1179,9 +1198,17 @@ function unaryHere(): number {
 }
 
 function leftHandSide(): number {
+  const at = depth;
+  const shape = leftHandSideHere();
+  depth = at;
+  return shape;
+}
+
+function leftHandSideHere(): number {
   let shape = isW(W_NEW) ? newExpression() : primary();
   let optional = false;
   for (;;) {
+    deeper(); // each link below is one more level of the tree
     const kind = kinds[p];
     if (kind === K_PUNCT) {
       switch (codes[p]) {
@@ -1416,16 +1443,22 @@ function typeHere(): void {
 }
 
 function typeOperator(): void {
-  if (isW(W_KEYOF) || isW(W_READONLY)) {
+  const at = depth;
+  typeOperatorHere();
+  depth = at;
+}
+
+function typeOperatorHere(): void {
+  while (isW(W_KEYOF) || isW(W_READONLY)) {
     if (!(kinds[p + 1] === K_WORD || isPAt(p + 1, LBRACKET) || isPAt(p + 1, LPAREN))) throw UNSURE;
     p++;
-    typeOperator();
-    return;
+    deeper();
   }
   if (isW(W_UNIQUE) || isW(W_INFER)) throw UNSURE;
   primaryType();
   while (!breaks[p] && isP(LBRACKET)) {
     p++;
+    deeper();
     if (isP(RBRACKET)) { p++; continue; }
     type();
     expectP(RBRACKET);
