@@ -18,7 +18,7 @@ import { isDeepStrictEqual } from "node:util";
 import ts from "typescript";
 import { readFacts, type WorkflowFact } from "../../server/src/core/facts.ts";
 import { PARSE_OPTIONS, scriptKind } from "../../server/src/core/ts-nodes.ts";
-import { vouch } from "../../server/src/core/vouch.ts";
+import { vouch, vouchOrFault } from "../../server/src/core/vouch.ts";
 // @ts-expect-error the benchmark's generator is plain JavaScript
 import { generateCompany, rng } from "../../bench/generate.mjs"; // rng: mulberry32, seeded, so a failure replays
 
@@ -62,7 +62,8 @@ interface Judgement { vouched: boolean; kind?: "threw" | "errors" | "workflows";
 function judge(file: string, text: string): Judgement {
   let v: WorkflowFact[] | undefined;
   try {
-    v = vouch(file, text);
+    // (vouch itself never throws: a fault is "not sure" there; here it is a failure)
+    v = vouchOrFault(file, text);
   } catch (e) {
     return { vouched: false, kind: "threw", why: `vouch threw: ${e instanceof Error ? e.stack?.split("\n").slice(0, 3).join(" | ") : String(e)}` };
   }
