@@ -429,7 +429,7 @@ function program(): void {
 }
 
 function statement(top: boolean): void {
-  if (++depth > MAX_DEPTH) throw UNSURE;
+  deeper();
   statementHere(top);
   depth--;
 }
@@ -645,7 +645,7 @@ function forRest(): void {
 
 /** A binding name or pattern: the name's token, or −1 for a pattern. */
 function binding(): number {
-  if (++depth > MAX_DEPTH) throw UNSURE;
+  deeper();
   const name = bindingHere();
   depth--;
   return name;
@@ -961,7 +961,7 @@ function deeper(): void {
 }
 
 function assignment(): number {
-  if (++depth > MAX_DEPTH) throw UNSURE;
+  deeper();
   const shape = assignmentHere();
   depth--;
   return shape;
@@ -1160,7 +1160,7 @@ function binaryHere(): number {
 let prefixed = false;
 
 function unary(): number {
-  if (++depth > MAX_DEPTH) throw UNSURE;
+  deeper();
   const shape = unaryHere();
   depth--;
   return shape;
@@ -1415,7 +1415,7 @@ function objectLiteral(): void {
 // ---- Types --------------------------------------------------------------------------------------
 
 function type(): void {
-  if (++depth > MAX_DEPTH) throw UNSURE;
+  deeper();
   typeHere();
   depth--;
 }
