@@ -18,7 +18,7 @@ import { isDeepStrictEqual } from "node:util";
 import ts from "typescript";
 import { readFacts, type WorkflowFact } from "../../server/src/core/facts.ts";
 import { PARSE_OPTIONS, scriptKind } from "../../server/src/core/ts-nodes.ts";
-import { vouch, vouchOrFault } from "../../server/src/core/vouch.ts";
+import { vouch, vouchesFor, vouchOrFault } from "../../server/src/core/vouch.ts";
 // @ts-expect-error the benchmark's generator is plain JavaScript
 import { generateCompany, rng } from "../../bench/generate.mjs"; // rng: mulberry32, seeded, so a failure replays
 
@@ -56,8 +56,8 @@ function syntaxErrors(file: string, text: string): { count: number; first?: stri
   return { count: d.length, first: `${ts.flattenDiagnosticMessageText(d[0].messageText, " ")} (${at.line + 1}:${at.character + 1})` };
 }
 
-/** What vouch said of a text, and how it broke the property if it did: "threw", "errors" (vouched a text TypeScript rejects), "workflows" (not the tree's). */
-interface Judgement { vouched: boolean; kind?: "threw" | "errors" | "workflows"; why?: string }
+/** What vouch said of a text, and how it broke the property if it did: "threw", "errors" (vouched a text TypeScript rejects), "workflows" (not the tree's), "verdict" (`vouchesFor` answers otherwise than `vouch`). */
+interface Judgement { vouched: boolean; kind?: "threw" | "errors" | "workflows" | "verdict"; why?: string }
 
 function judge(file: string, text: string): Judgement {
   let v: WorkflowFact[] | undefined;
@@ -67,6 +67,9 @@ function judge(file: string, text: string): Judgement {
   } catch (e) {
     return { vouched: false, kind: "threw", why: `vouch threw: ${e instanceof Error ? e.stack?.split("\n").slice(0, 3).join(" | ") : String(e)}` };
   }
+  // The verdict alone (what sanoma-check asks) is the same answer.
+  const verdictAlone = vouchesFor(file, text);
+  if (verdictAlone !== (v !== undefined)) return { vouched: v !== undefined, kind: "verdict", why: `vouchesFor says ${verdictAlone}, vouch ${v !== undefined}` };
   if (v === undefined) return { vouched: false };
   const errors = syntaxErrors(file, text);
   if (errors && errors.count > 0) return { vouched: true, kind: "errors", why: `vouched, but TypeScript reports ${errors.count} syntax error(s), the first: ${errors.first}` };

@@ -12,7 +12,7 @@ import { constsExportedByName as constsExportedByNameOf, readWorkflows, topConst
 import { specReader } from "./facts-specs.ts";
 import { internAll } from "./intern.ts";
 import { LineMap } from "./text.ts";
-import { vouch } from "./vouch.ts";
+import { vouch, vouchesFor } from "./vouch.ts";
 import { hasModifier, literalTruth, PARSE_OPTIONS, prop, scriptKind, unwrap } from "./ts-nodes.ts";
 import type { Range } from "./types.ts";
 
@@ -44,7 +44,7 @@ const TOO_DEEP_VERDICT: SyntaxVerdict = Object.freeze({ errors: 0 });
  * throws on bad code.
  */
 export function syntaxVerdict(fileName: string, text: string): SyntaxVerdict {
-  if (vouch(fileName, text)) return PARSES;
+  if (vouchesFor(fileName, text)) return PARSES;
   try {
     return verdictOf(ts.createSourceFile(fileName, text, PARSE_OPTIONS, false, scriptKind(fileName)), () => new LineMap(text));
   } catch (e) {

@@ -1645,8 +1645,25 @@ export function vouch(fileName: string, text: string): WorkflowFact[] | undefine
   }
 }
 
+/**
+ * Whether `vouch` would vouch for the text, its workflows not read (a line map of the whole text,
+ * their ranges, their names): what a host asks that only wants the verdict (`sanoma-check`).
+ */
+export function vouchesFor(fileName: string, text: string): boolean {
+  try {
+    return recognized(fileName, text, () => true) === true;
+  } catch {
+    return false;
+  }
+}
+
 /** `vouch`, but a fault of its own (not "not sure", not a stack too deep) is thrown: what its tests call. */
 export function vouchOrFault(fileName: string, text: string): WorkflowFact[] | undefined {
+  return recognized(fileName, text, workflowsNoted);
+}
+
+/** Reads the text; where it is sure it parses, what `then` makes of what was read (before the tokens are let go). */
+function recognized<T>(fileName: string, text: string, then: (text: string) => T): T | undefined {
   if (!VOUCHABLE.test(fileName)) return undefined;
   src = text;
   p = 0;
@@ -1657,7 +1674,7 @@ export function vouchOrFault(fileName: string, text: string): WorkflowFact[] | u
   try {
     tokenize();
     program();
-    return workflowsNoted(text);
+    return then(text);
   } catch (e) {
     if (e === UNSURE || e instanceof RangeError) return undefined;
     throw e;
