@@ -9,9 +9,9 @@
  *   - `node server/bin/sanoma-check.js <dir> --format json`, the package's command, which loads the
  *     bundle with V8's code cache (`server/bin/code-cache.js`; the cache warm from the untimed pass),
  * and prints medians as ratios to the baseline, wall and CPU time, and each one's peak RSS.
- * Goals (printed, not asserted): check ≤ 1.5× the baseline and ≤ 2× oxlint (wall); peak RSS
- * ≤ 150 MB at 10,000 files, ≤ 600 MB at 100,000 (issue 23); SARIF ≤ 1.05× JSON (the median of
- * each round's ratio).
+ * Goals (printed, not asserted): check ≤ 1.5× the baseline; the package's command ≤ 2× oxlint
+ * (wall) and peak RSS ≤ 150 MB at 10,000 files, ≤ 600 MB at 100,000 (issue 23); SARIF ≤ 1.05×
+ * JSON (the median of each round's ratio).
  *
  *   node bench/check.mjs [--size 10000 | --files N] [--runs 3] [--seed 1] [--quick] [--keep]
  */
@@ -104,7 +104,8 @@ console.log(table([
   ["", "wall ms", "× base", "CPU ms", "× base", "main thread ms", "× base", "peak RSS"],
   ["baseline: node parse.mjs (process)", ...col(base, (r) => r.wallMs), ...col(base, (r) => r.cpuMs), ...col(base, (r) => r.mainCpuMs), fmtMb(Math.max(...base.map((r) => r.maxRssKb)))],
   ["sanoma-check --format json (process)", ...col(cli, (r) => r.wallMs, baseWall), ...col(cli, (r) => r.cpuMs, baseCpu), ...col(cli, (r) => r.mainCpuMs, baseMain), fmtMb(peakCli)],
-  ["the package's sanoma-check (code cache)", ...col(packageds, (r) => r.wallMs, baseWall), ...col(packageds, (r) => r.cpuMs, baseCpu), ...col(packageds, (r) => r.mainCpuMs, baseMain), fmtMb(Math.max(...packageds.map((r) => r.maxRssKb)))],
+  // (The package's command works in a worker thread: its main thread only starts it, so that column says nothing of it.)
+  ["the package's sanoma-check (code cache)", ...col(packageds, (r) => r.wallMs, baseWall), ...col(packageds, (r) => r.cpuMs, baseCpu), "", "", fmtMb(Math.max(...packageds.map((r) => r.maxRssKb)))],
   ["oxlint <dir> (its built-in rules)", ...col(oxlints, (r) => r.wallMs, baseWall), ...col(oxlints, (r) => r.cpuMs, baseCpu), "", "", fmtMb(Math.max(...oxlints.map((r) => r.maxRssKb)))],
   ["baseline: read + parse (in process)", ...col(base, (r) => r.inner.ms), ...col(base, (r) => r.inner.cpuMs), ...col(base, (r) => r.inner.mainCpuMs), ""],
   ["loadCompany + check (in process)", ...col(inproc, (r) => r.inner.ms, baseIn), ...col(inproc, (r) => r.inner.cpuMs, baseInCpu), ...col(inproc, (r) => r.inner.mainCpuMs, baseInMain), fmtMb(Math.max(...inproc.map((r) => r.maxRssKb)))],
@@ -114,12 +115,16 @@ console.log(table([
 ]));
 const ratios = [m(cli, (r) => r.wallMs) / baseWall, m(cli, (r) => r.cpuMs) / baseCpu, m(cli, (r) => r.mainCpuMs) / baseMain];
 console.log(`\ngoal: sanoma-check ≤ 1.50× the baseline: ${fmtX(ratios[0])} wall, ${fmtX(ratios[1])} CPU, ${fmtX(ratios[2])} main-thread CPU (${ratios.every((x) => x <= 1.5) ? "met" : ratios.some((x) => x <= 1.5) ? "met on some clocks only" : "missed"}); peak memory < 400 MB: ${fmtMb(peakCli)} (${peakCli < 400 * 1024 ? "met" : "missed"})`);
-const againstOxlint = median(cli.map((r, i) => r.wallMs / oxlints[i].wallMs));
-console.log(`goal (issue 23): sanoma-check ≤ 2× oxlint's built-in run (wall, median of the rounds' paired ratios): ${fmtX(againstOxlint)} (${againstOxlint <= 2 ? "met" : "missed"}); peak RSS ≤ ${rssGoalMb} MB: ${fmtMb(peakCli)} (${peakCli <= rssGoalMb * 1024 ? "met" : "missed"})`);
+// Issue 23's goals are judged on the package's command, the `sanoma-check` a company installs and
+// runs (its code cache warm, its check in a worker thread with a small young generation); the
+// repository's own bundle, run directly, is said beside it.
 if (packageds.some((r, i) => r.problems !== cli[i].problems)) throw new Error("the package's command and the bundle disagree on the problems");
-const cached = median(packageds.map((r, i) => r.wallMs / cli[i].wallMs));
+const peakPackaged = Math.max(...packageds.map((r) => r.maxRssKb));
 const cachedOxlint = median(packageds.map((r, i) => r.wallMs / oxlints[i].wallMs));
-console.log(`the package's command (its code cache warm): ${fmtX(cached)} the bundle's wall time run directly, ${fmtX(cachedOxlint)} oxlint's (paired medians); peak RSS ${fmtMb(Math.max(...packageds.map((r) => r.maxRssKb)))}`);
+const againstOxlint = median(cli.map((r, i) => r.wallMs / oxlints[i].wallMs));
+const cached = median(packageds.map((r, i) => r.wallMs / cli[i].wallMs));
+console.log(`goal (issue 23): the package's sanoma-check ≤ 2× oxlint's built-in run (wall, median of the rounds' paired ratios): ${fmtX(cachedOxlint)} (${cachedOxlint <= 2 ? "met" : "missed"}); peak RSS ≤ ${rssGoalMb} MB: ${fmtMb(peakPackaged)} (${peakPackaged <= rssGoalMb * 1024 ? "met" : "missed"})`);
+console.log(`the bundle run directly (node dist/check.js: no code cache, no worker): ${fmtX(againstOxlint)} oxlint's; peak RSS ${fmtMb(peakCli)}; the package's command takes ${fmtX(cached)} its wall time (paired medians)`);
 console.log(`runs, wall ms: baseline ${base.map((r) => fmtMs(r.wallMs)).join(" ")} · check ${cli.map((r) => fmtMs(r.wallMs)).join(" ")} · in process ${inproc.map((r) => fmtMs(r.inner.ms)).join(" ")}`);
 console.log(`runs, check ÷ baseline (main-thread CPU, paired): ${cli.map((r, i) => fmtX(r.mainCpuMs / base[i].mainCpuMs)).join(" ")}`);
 

@@ -4,12 +4,21 @@
  * string); what goes to stderr is written at once until stdout has had text, then kept until
  * stdout's last piece is flushed, so the summary comes last on a terminal.
  */
+import { isMainThread, workerData } from "node:worker_threads";
 import { nodeFileSystem } from "../node/fs.ts";
 import { runCheck } from "./cli.ts";
 import { writeIfUnchanged } from "./write.ts";
 
 /** Stdout's text gathered before a write: pieces are small (a line, a problem), writes are not. */
 const OUT_WRITE = 1024 * 1024;
+
+/**
+ * Whether stdout and stderr are terminals: asked of the streams, or, in the worker thread the
+ * package's command runs the check in (`server/bin/check-thread.js`), told by the thread that
+ * started it (a worker's own streams are pipes to that thread).
+ */
+const told = isMainThread ? undefined : (workerData as { tty?: { out?: unknown; err?: unknown } } | null)?.tty;
+const tty = told ? { out: told.out === true, err: told.err === true } : { out: process.stdout.isTTY === true, err: process.stderr.isTTY === true };
 
 let outPieces: string[] = [];
 let outLength = 0;
@@ -36,7 +45,7 @@ const code = runCheck(process.argv.slice(2), {
   err: (text) => { if (outStarted) errAfterOut.push(text); else process.stderr.write(text); },
   now: () => Date.now(),
   env: process.env,
-  tty: { out: process.stdout.isTTY === true, err: process.stderr.isTTY === true },
+  tty,
   writeIfUnchanged,
 });
 

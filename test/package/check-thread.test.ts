@@ -1,0 +1,121 @@
+/**
+ * The package's `sanoma-check` runs the check in a worker thread with a small young generation
+ * (`server/bin/check-thread.js`, issue 23). The thread must keep what a process gives a command:
+ * its arguments, its streams in full and in order, whether they are terminals, its exit code; an
+ * error thrown in it, or its running out of memory, is said and exits 2, never 1 ("problems
+ * found"); a worker that cannot start leaves the work to the process itself. Each test runs a
+ * small script through `runInThread` in a Node of its own, as the command does; the last ones run
+ * the command itself.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync, type SpawnSyncOptions } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const repo = join(__dirname, "..", "..");
+const THREAD = join(repo, "server", "bin", "check-thread.js");
+const CHECK = join(repo, "server", "bin", "sanoma-check.js");
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { YOUNG_GENERATION_MB } = require(THREAD) as { YOUNG_GENERATION_MB: number };
+
+const dir = mkdtempSync(join(tmpdir(), "sanoma-check-thread-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Writes a script, and a driver that runs it through `runInThread` as `bin/sanoma-check.js` does (its fallback says so and exits 9). */
+function script(name: string, body: string): { file: string; driver: string } {
+  const file = join(dir, `${name}.js`);
+  writeFileSync(file, `"use strict";\n${body}\n`);
+  const driver = join(dir, `${name}.driver.js`);
+  writeFileSync(driver, `require(${JSON.stringify(THREAD)}).runInThread(process.env.SCRIPT_PATH || ${JSON.stringify(file)}, { fallback() { process.stdout.write("fallback ran\\n"); process.exitCode = 9; } });\n`);
+  return { file, driver };
+}
+
+function run(args: string[], options: SpawnSyncOptions = {}) {
+  const r = spawnSync(process.execPath, args, { encoding: "utf8", timeout: 60_000, maxBuffer: 64 * 1024 * 1024, ...options });
+  return { status: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+/** A script that keeps 400,000 small objects (as a check keeps every file's facts), then says how big V8 let its young generation grow. */
+const KEEPER = `
+const v8 = require("node:v8");
+const { isMainThread } = require("node:worker_threads");
+const kept = [];
+for (let i = 0; i < 400000; i++) kept.push({ i, name: "file" + i, sites: [i] });
+const newSpace = v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space");
+process.stdout.write(JSON.stringify({ isMainThread, kept: kept.length, newSpaceKb: newSpace.space_size / 1024 }));
+`;
+
+test("the work runs in a worker thread whose young generation stays within the cap, where the same work in the main thread grows it past", () => {
+  const { file, driver } = script("keeper", KEEPER);
+  const threaded = run([driver]);
+  assert.equal(threaded.status, 0, threaded.stderr);
+  const inThread = JSON.parse(threaded.stdout);
+  assert.equal(inThread.isMainThread, false);
+  assert.equal(inThread.kept, 400_000);
+  assert.ok(inThread.newSpaceKb <= YOUNG_GENERATION_MB * 1024, `young generation ${inThread.newSpaceKb} KB, cap ${YOUNG_GENERATION_MB} MB`);
+  const plain = JSON.parse(run([file]).stdout);
+  assert.equal(plain.isMainThread, true);
+  assert.ok(plain.newSpaceKb > YOUNG_GENERATION_MB * 1024, `under V8's defaults the same work grows it to ${plain.newSpaceKb} KB: the cap is what keeps it small`);
+});
+
+test("the worker has the process's arguments, its streams arrive whole and in order, and its exit code is the process's", () => {
+  // 4 MB a stream in numbered pieces, then the exit once the last piece is written, as the check does.
+  const { driver } = script("streams", `
+const pieces = 2000, pad = "x".repeat(2000);
+for (let i = 0; i < pieces; i++) { process.stdout.write(i + " " + pad + "\\n"); process.stderr.write("e" + i + "\\n"); }
+process.stdout.write(JSON.stringify(process.argv.slice(2)) + "\\n", () => process.exit(3));
+`);
+  const args = ["--format", "json", "a folder with spaces", "", "--rule=x:off"];
+  const r = run([driver, ...args]);
+  assert.equal(r.status, 3, r.stderr.slice(-500));
+  const out = r.stdout.trimEnd().split("\n");
+  assert.equal(out.length, 2001);
+  out.slice(0, 2000).forEach((line, i) => assert.ok(line.startsWith(`${i} `) && line.length === `${i} `.length + 2000, `stdout line ${i}`));
+  assert.deepEqual(JSON.parse(out[2000]), args);
+  assert.deepEqual(r.stderr.trimEnd().split("\n"), Array.from({ length: 2000 }, (_, i) => `e${i}`));
+});
+
+test("the worker is told whether stdout and stderr are terminals: its own streams are pipes", () => {
+  const { driver } = script("tty", `process.stdout.write(JSON.stringify(require("node:worker_threads").workerData.tty) + "\\n");`);
+  assert.deepEqual(JSON.parse(run([driver]).stdout), { out: false, err: false });
+  // Under a pseudo-terminal (util-linux `script`, in every Debian).
+  const r = spawnSync("script", ["-qec", `${JSON.stringify(process.execPath)} ${JSON.stringify(driver)}`, "/dev/null"], { encoding: "utf8", timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout.trim()), { out: true, err: true });
+});
+
+test("an error thrown in the worker is said with its stack and exits 2, not the 1 of problems found", () => {
+  const { driver } = script("throws", `function deepInTheCheck() { throw new Error("a fault of ours"); }\ndeepInTheCheck();`);
+  const r = run([driver]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /^sanoma-check: internal error: Error: a fault of ours\n\s+at deepInTheCheck /);
+});
+
+test("a worker out of memory says so, and how to give it more, and exits 2", () => {
+  const { driver } = script("greedy", `const kept = []; for (;;) kept.push(new Array(1000).fill(kept.length));`);
+  const r = run([driver], { env: { ...process.env, NODE_OPTIONS: "--max-old-space-size=48" } });
+  assert.equal(r.status, 2, r.stderr);
+  assert.equal(r.stderr, "sanoma-check: out of memory; give Node more with NODE_OPTIONS=--max-old-space-size=<MB>\n");
+});
+
+test("a worker that cannot start leaves the work to the process (Node refuses a path that is neither absolute nor ./-relative)", () => {
+  const { driver } = script("refused", "");
+  const r = run([driver], { env: { ...process.env, SCRIPT_PATH: "not-a-worker-path.js" } });
+  assert.equal(r.status, 9, r.stderr);
+  assert.equal(r.stdout, "fallback ran\n");
+});
+
+test("sanoma-check colours its report on a terminal, told so from the thread that started it, and not in a pipe", () => {
+  const company = join(repo, "examples", "acme-broken");
+  const env: NodeJS.ProcessEnv = { ...process.env, TERM: "xterm-256color", SANOMA_CODE_CACHE: "off" };
+  delete env.FORCE_COLOR;
+  delete env.NO_COLOR;
+  const piped = spawnSync(process.execPath, [CHECK, company], { encoding: "utf8", env, timeout: 60_000 });
+  assert.equal(piped.status, 1, piped.stderr);
+  assert.ok(piped.stdout.includes("collection-op") && !piped.stdout.includes("\x1b["), "no colour in a pipe");
+  const tty = spawnSync("script", ["-qec", `${JSON.stringify(process.execPath)} ${JSON.stringify(CHECK)} ${JSON.stringify(company)}`, "/dev/null"], { encoding: "utf8", env, timeout: 60_000 });
+  assert.ok(tty.stdout.includes("collection-op"), tty.stdout);
+  assert.ok(tty.stdout.includes("\x1b["), "colour on a terminal");
+});
