@@ -101,7 +101,11 @@ export class FolderWatcher {
       const dir = stack.pop()!;
       let real: string;
       let id: string;
-      try { real = fs.realpathSync(dir); id = identity(fs.statSync(dir, { bigint: true })); } catch { continue; }
+      try { real = fs.realpathSync(dir); id = identity(fs.statSync(dir, { bigint: true })); } catch {
+        // Gone since it was asked for: a tree's root is then looked for until it is back.
+        if (this.roots.has(dir)) this.miss(dir);
+        continue;
+      }
       if (seen.has(real)) continue;
       const w = this.watchers.get(dir);
       if (w && !w.gone && w.id === id) continue; // watched, and its tree with it
@@ -128,7 +132,12 @@ export class FolderWatcher {
       handle.on("error", () => { handle.close(); if (this.watchers.get(dir) === watch) this.watchers.delete(dir); });
       this.watchers.set(dir, watch);
     } catch (e) {
-      this.log(`cannot watch ${dir}: ${(e as Error).message}`);
+      // A tree's root deleted between its stat and its watch (a workspace folder removed while
+      // the server starts) leaves no watch to see it come back: looked for instead. (Only if gone:
+      // a folder there that cannot be watched, the kernel's watches used up, would be found at
+      // every poll and reported created each time.)
+      if (this.roots.has(dir) && !isDirectory(dir)) this.miss(dir);
+      else this.log(`cannot watch ${dir}: ${(e as Error).message}`);
     }
   }
 
