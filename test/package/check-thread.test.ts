@@ -10,7 +10,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync, type SpawnSyncOptions } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -118,4 +118,15 @@ test("sanoma-check colours its report on a terminal, told so from the thread tha
   const tty = spawnSync("script", ["-qec", `${JSON.stringify(process.execPath)} ${JSON.stringify(CHECK)} ${JSON.stringify(company)}`, "/dev/null"], { encoding: "utf8", env, timeout: 60_000 });
   assert.ok(tty.stdout.includes("collection-op"), tty.stdout);
   assert.ok(tty.stdout.includes("\x1b["), "colour on a terminal");
+});
+
+test("sanoma-check --fix in its worker writes the fixes to the user's files, and says what it fixed and what is left", () => {
+  const company = join(dir, "fix-me");
+  cpSync(join(repo, "examples", "acme-broken"), company, { recursive: true });
+  const data = join(company, "resources", "data.ts");
+  assert.match(readFileSync(data, "utf8"), /key: "orderID"/);
+  const r = spawnSync(process.execPath, [CHECK, company, "--fix"], { encoding: "utf8", env: { ...process.env, SANOMA_CODE_CACHE: "off" }, timeout: 60_000 });
+  assert.equal(r.status, 1, r.stderr); // errors no fix can take are left
+  assert.match(r.stderr, /^fixed \d+ problems in \d+ files; left: \d+ errors/m);
+  assert.match(readFileSync(data, "utf8"), /key: "orderId"/, "the fix is written");
 });
