@@ -93,3 +93,32 @@ test("a tree's root that is there but cannot be watched (the kernel's watches us
     watcher.close();
   }
 });
+
+test("a root found back by the poll but gone again before its walk is not reported created: it is looked for still, and reported once it is back for good", async () => {
+  const root = join(base, "gone-twice");
+  fs.mkdirSync(root);
+  const seen: [string, Change][] = [];
+  const watcher = new FolderWatcher((file, kind) => seen.push([file, kind]), () => {});
+  const original = fs.realpathSync as (...args: unknown[]) => unknown;
+  let calls = 0;
+  const mock = test.mock.method(fs, "realpathSync", function (this: unknown, ...args: unknown[]) {
+    // The first two walks of the root (the watch asked for, then the poll's) find it gone.
+    if (args[0] === root && ++calls <= 2) {
+      fs.rmSync(root, { recursive: true, force: true });
+      throw enoent("realpath", root);
+    }
+    return original.apply(this, args);
+  });
+  try {
+    watcher.watchTree(root, "folder");
+    fs.mkdirSync(root);
+    await until("the poll's walk found it gone again", () => calls >= 2);
+    assert.deepEqual(seen, [], "nothing reported of a root that is not there");
+    fs.mkdirSync(root);
+    await until("the root back for good is reported created", () => seen.length > 0);
+    assert.deepEqual(seen, [[root, "created"]]);
+  } finally {
+    mock.mock.restore();
+    watcher.close();
+  }
+});

@@ -70,6 +70,7 @@ export class FolderWatcher {
         if (!isDirectory(r)) continue;
         this.missing.delete(r);
         this.walk(r);
+        if (this.missing.has(r)) continue; // gone again before its watch: still looked for
         this.onChange(r, "created");
       }
       if (this.missing.size === 0) { clearInterval(this.poll); this.poll = undefined; }
