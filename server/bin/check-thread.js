@@ -10,9 +10,11 @@
 // would cost a second Node (39 MB) for as long as the check runs; a thread costs 12.
 //
 // This thread loads nothing but Node's `worker_threads`: the bundle is loaded in the worker only.
-// The worker's stdout and stderr are piped to this process's, in the order written, and Node
-// passes on all of it before the worker's `exit`; its exit code is the process's.
+// The check writes its report straight to the process's stdout and stderr (server/src/check/main.ts
+// says why); whatever else a worker writes to its streams is piped to this process's, in the order
+// written, and Node passes on all of it before the worker's `exit`; its exit code is the process's.
 "use strict";
+const tty = require("node:tty");
 const { Worker } = require("node:worker_threads");
 
 /** The worker's young generation, in MB (V8 splits it in three: two semi-spaces and room for large objects). */
@@ -31,7 +33,9 @@ function runInThread(file, { fallback, argv = process.argv.slice(2), youngGenera
   try {
     worker = new Worker(file, {
       argv,
-      workerData: { tty: { out: process.stdout.isTTY === true, err: process.stderr.isTTY === true } },
+      // (`isatty`, not `process.stdout.isTTY`: making this thread's stdout stream would make a pipe
+      // on descriptor 1 non-blocking, for the worker's writes to it too.)
+      workerData: { tty: { out: tty.isatty(1), err: tty.isatty(2) } },
       resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb },
     });
   } catch {

@@ -9,8 +9,8 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync, type SpawnSyncOptions } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync, type SpawnSyncOptions } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -129,4 +129,33 @@ test("sanoma-check --fix in its worker writes the fixes to the user's files, and
   assert.equal(r.status, 1, r.stderr); // errors no fix can take are left
   assert.match(r.stderr, /^fixed \d+ problems in \d+ files; left: \d+ errors/m);
   assert.match(readFileSync(data, "utf8"), /key: "orderId"/, "the fix is written");
+});
+
+test("sanoma-check writes its report whole, straight to its stdout, through a pipe another process made non-blocking and that is read late", async () => {
+  // A company whose lockfile has 20,000 orphan bindings: a JSON report of about 9 MB.
+  const company = join(dir, "many-orphans");
+  mkdirSync(join(company, "resources"), { recursive: true });
+  writeFileSync(join(company, "sanoma.config.ts"), "export default {};\n");
+  writeFileSync(join(company, "resources", "a.ts"), "export const a = 1;\n");
+  const bindings = Array.from({ length: 20_000 }, (_, i) => `  "resources/f${i % 100}.ts#d${i}": { "type": "cloud.vm", "object": "cloud:vm/${i}" }`);
+  writeFileSync(join(company, "sanoma.lock.json"), `{ "version": 1, "bindings": {\n${bindings.join(",\n")}\n} }\n`);
+  // The command runs under a Node that made the pipe non-blocking (making its own stdout stream
+  // does) and shares it, as a CI runner's shell may: writes to a full pipe then fail with EAGAIN.
+  const wrapper = join(dir, "nonblocking-parent.js");
+  writeFileSync(wrapper, `process.stdout;\nconst r = require("node:child_process").spawnSync(process.execPath, process.argv.slice(2), { stdio: "inherit", env: { ...process.env, SANOMA_CODE_CACHE: "off" } });\nprocess.exitCode = r.status;\n`);
+  const child = spawn(process.execPath, [wrapper, CHECK, company, "--format", "json"], { stdio: ["ignore", "pipe", "pipe"] });
+  const closed = new Promise<number | null>((r) => child.on("close", r));
+  const out: Buffer[] = [];
+  let err = "";
+  child.stderr.on("data", (d: Buffer) => { err += d; });
+  // Read late: the pipe fills, and the check waits for its reader rather than dropping the rest.
+  child.stdout.pause();
+  await new Promise((r) => setTimeout(r, 3000));
+  child.stdout.on("data", (d: Buffer) => out.push(d));
+  child.stdout.resume();
+  const status = await closed;
+  assert.equal(status, 0, err);
+  const report = JSON.parse(Buffer.concat(out).toString("utf8"));
+  assert.equal(report.problems.length, 20_000);
+  assert.match(err, /0 errors, 20000 warnings/);
 });

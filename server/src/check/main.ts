@@ -4,6 +4,7 @@
  * string); what goes to stderr is written at once until stdout has had text, then kept until
  * stdout's last piece is flushed, so the summary comes last on a terminal.
  */
+import { writeSync } from "node:fs";
 import { isMainThread, workerData } from "node:worker_threads";
 import { nodeFileSystem } from "../node/fs.ts";
 import { runCheck } from "./cli.ts";
@@ -20,6 +21,39 @@ const OUT_WRITE = 1024 * 1024;
 const told = isMainThread ? undefined : (workerData as { tty?: { out?: unknown; err?: unknown } } | null)?.tty;
 const tty = told ? { out: told.out === true, err: told.err === true } : { out: process.stdout.isTTY === true, err: process.stderr.isTTY === true };
 
+/**
+ * How text reaches stdout and stderr: through Node's streams, or, in that worker thread on POSIX,
+ * written straight to the process's file descriptors, synchronously, as Node itself writes to files
+ * and (on Linux) to pipes. A worker's own streams are pipes to the thread that started it: they
+ * take all the check writes at once and hold it until that thread has passed it on, so a report of
+ * 228 MB (500,000 problems) was held twice over, 400 MB more at the peak. (Windows keeps the
+ * streams: a console takes text through them, not bytes through a descriptor.)
+ */
+const straight = told !== undefined && process.platform !== "win32";
+
+/** Whether stdout's reader is gone (a pipe closed: `sanoma-check | head`): what is left of the report is dropped. */
+let outGone = false;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/** Writes all of `text` to `fd`; false when the descriptor will take no more (its reader gone). */
+function writeAll(fd: number, text: string): boolean {
+  const bytes = Buffer.from(text, "utf8");
+  for (let at = 0; at < bytes.length;) {
+    try {
+      at += writeSync(fd, bytes, at);
+    } catch (e) {
+      // A descriptor another process made non-blocking (a pipe it shares): its reader is behind.
+      if ((e as NodeJS.ErrnoException).code === "EAGAIN") { Atomics.wait(pause, 0, 0, 1); continue; }
+      return false;
+    }
+  }
+  return true;
+}
+
+function writeErr(text: string, done?: () => void): void {
+  if (straight) { writeAll(2, text); done?.(); } else process.stderr.write(text, done ? () => done() : undefined);
+}
+
 let outPieces: string[] = [];
 let outLength = 0;
 let outStarted = false;
@@ -29,8 +63,9 @@ function writeOut(done?: () => void): void {
   const text = outPieces.join("");
   outPieces = [];
   outLength = 0;
-  if (text !== "") process.stdout.write(text, done ? () => done() : undefined);
-  else done?.();
+  if (text === "") done?.();
+  else if (straight) { if (!outGone) outGone = !writeAll(1, text); done?.(); }
+  else process.stdout.write(text, done ? () => done() : undefined);
 }
 
 const code = runCheck(process.argv.slice(2), {
@@ -42,7 +77,7 @@ const code = runCheck(process.argv.slice(2), {
     outLength += text.length;
     if (outLength >= OUT_WRITE) writeOut();
   },
-  err: (text) => { if (outStarted) errAfterOut.push(text); else process.stderr.write(text); },
+  err: (text) => { if (outStarted) errAfterOut.push(text); else writeErr(text); },
   now: () => Date.now(),
   env: process.env,
   tty,
@@ -53,5 +88,5 @@ const code = runCheck(process.argv.slice(2), {
 writeOut(() => {
   const err = errAfterOut.join("");
   if (err === "") process.exit(code);
-  else process.stderr.write(err, () => process.exit(code));
+  else writeErr(err, () => process.exit(code));
 });
