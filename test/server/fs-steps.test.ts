@@ -1,15 +1,16 @@
 /**
- * `readFileSteps` of the Node file system (server/src/node/fs.ts): a big file read a piece a step
+ * Reading files from the Node file system (server/src/node/fs.ts): `readFile` whole whatever stands
+ * at its first read's edge, and no file (a FIFO, a device) answered without a wait; `readFileSteps`
  * gives the text `readFile` gives, in pieces cut only after a line's end, whatever stands at a
  * piece's edge, and the same answers for what is no file.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { nodeFileSystem } from "../../server/src/node/fs.ts";
+import { FIRST_READ_BYTES, nodeFileSystem } from "../../server/src/node/fs.ts";
 import { runSteps } from "../../server/src/core/steps.ts";
 
 const MB = 1024 * 1024;
@@ -47,5 +48,46 @@ test("readFileSteps reads what readFile reads, a piece a step, in pieces cut aft
     const fifo = join(dir, "fifo.json");
     execFileSync("mkfifo", [fifo]);
     assert.equal(runSteps(nodeFileSystem.readFileSteps!(fifo)), undefined, "a FIFO, without waiting for a writer");
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test("readFile reads a file whole around the edge of its first read's buffer, and answers undefined for a folder, a FIFO (with a writer or without) and a device, without waiting", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sanoma-fs-read-"));
+  try {
+    const edge = FIRST_READ_BYTES;
+    const cases: [string, Buffer][] = [
+      ["empty", Buffer.alloc(0)],
+      ["one byte", Buffer.from("x")],
+      ["one byte short of the buffer", Buffer.from("a".repeat(edge - 1))],
+      ["the buffer's size", Buffer.from("b".repeat(edge))],
+      ["one byte over", Buffer.from("c".repeat(edge + 1))],
+      ["three buffers and a bit", Buffer.from("d".repeat(3 * edge + 5))],
+      ["a character across the buffer's edge", Buffer.concat([Buffer.from("e".repeat(edge - 2)), Buffer.from("😀"), Buffer.from("tail")])],
+      ["a byte order mark", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("export default {};\n")])],
+      ["a byte order mark on a big file", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("f".repeat(edge))])],
+    ];
+    for (const [name, bytes] of cases) {
+      const file = join(dir, `${name}.ts`);
+      writeFileSync(file, bytes);
+      const text = bytes.toString("utf8");
+      assert.equal(nodeFileSystem.readFile(file), text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, name);
+    }
+    assert.equal(nodeFileSystem.readFile(join(dir, "missing.ts")), undefined, "a missing file");
+    assert.equal(nodeFileSystem.readFile(dir), undefined, "a folder");
+    const fifo = join(dir, "fifo.ts");
+    execFileSync("mkfifo", [fifo]);
+    assert.equal(nodeFileSystem.readFile(fifo), undefined, "a FIFO without a writer, at once");
+    symlinkSync("/dev/zero", join(dir, "zero.ts"));
+    assert.equal(nodeFileSystem.readFile(join(dir, "zero.ts")), undefined, "/dev/zero");
+    symlinkSync("/dev/null", join(dir, "null.ts"));
+    assert.equal(nodeFileSystem.readFile(join(dir, "null.ts")), undefined, "/dev/null");
+    // A FIFO a writer holds open (this process, by opening it for reading and writing, as a
+    // box's command could): no wait for more, whether it has written or not.
+    const held = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
+    try {
+      assert.equal(nodeFileSystem.readFile(fifo), undefined, "a FIFO a writer holds open, empty");
+      writeSync(held, "export const x = 1;\n");
+      assert.equal(nodeFileSystem.readFile(fifo), undefined, "a FIFO a writer holds open, written to");
+    } finally { closeSync(held); }
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
