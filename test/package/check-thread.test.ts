@@ -95,6 +95,22 @@ test("an error thrown in the worker is said with its stack and exits 2, not the 
   assert.match(r.stderr, /^sanoma-check: internal error: Error: a fault of ours\n\s+at deepInTheCheck /);
 });
 
+test("an error thrown in the check itself is said with its stack and exits 2, by the package's command (in its worker) and by the repository's bundle (in its process)", () => {
+  const company = join(dir, "fault-company");
+  mkdirSync(company, { recursive: true });
+  writeFileSync(join(company, "sanoma.config.ts"), `export default { name: "fault" };\n`);
+  // A fault planted where only the check reaches: JSON.stringify of an object (the check's cache
+  // keys, its JSON report) throws; of a string (what Node's start and the facts ask) it works.
+  const fault = join(dir, "fault.cjs");
+  writeFileSync(fault, `const stringify = JSON.stringify;\nJSON.stringify = function (value, ...rest) { if (value && typeof value === "object") throw new Error("a fault of ours"); return stringify(value, ...rest); };\n`);
+  for (const command of [CHECK, join(repo, "dist", "check.js")]) {
+    const r = run(["-r", fault, command, company, "--format", "json"]);
+    assert.equal(r.status, 2, `${command}: ${r.stderr}`);
+    assert.match(r.stderr, /^sanoma-check: internal error: Error: a fault of ours\n\s+at JSON.stringify /, command);
+    assert.match(r.stderr, /\n\s+at runCheck /, `${command}: the stack is the check's`);
+  }
+});
+
 test("a worker out of memory says so, and how to give it more, and exits 2", () => {
   const { driver } = script("greedy", `const kept = []; for (;;) kept.push(new Array(1000).fill(kept.length));`);
   const r = run([driver], { env: { ...process.env, NODE_OPTIONS: "--max-old-space-size=48" } });

@@ -49,7 +49,8 @@ Paths are printed relative to the current folder (absolute when outside it). The
 stderr, last) counts errors, warnings, info and hints, and the files skipped. Colours only on a
 terminal; NO_COLOR turns them off, FORCE_COLOR on.
 Exit status: 0 without errors, 1 when there is an error (or more warnings than --max-warnings),
-2 on bad usage (an unknown option, a folder that does not exist or holds no company).`;
+2 on bad usage (an unknown option, a folder that does not exist or holds no company) and on an
+internal error of sanoma-check itself (said with its stack, to report).`;
 
 const Args = z.object({
   dirs: z.array(z.string().min(1, "an empty path is no folder")),

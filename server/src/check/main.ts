@@ -68,25 +68,38 @@ function writeOut(done?: () => void): void {
   else process.stdout.write(text, done ? () => done() : undefined);
 }
 
-const code = runCheck(process.argv.slice(2), {
-  fs: nodeFileSystem,
-  cwd: process.cwd(),
-  out: (text) => {
-    outStarted = true;
-    outPieces.push(text);
-    outLength += text.length;
-    if (outLength >= OUT_WRITE) writeOut();
-  },
-  err: (text) => { if (outStarted) errAfterOut.push(text); else writeErr(text); },
-  now: () => Date.now(),
-  env: process.env,
-  tty,
-  writeIfUnchanged,
-});
+/** Stderr's text: written at once until stdout has had text, then kept until stdout's last piece is out. */
+function err(text: string): void {
+  if (outStarted) errAfterOut.push(text); else writeErr(text);
+}
+
+let code: number;
+try {
+  code = runCheck(process.argv.slice(2), {
+    fs: nodeFileSystem,
+    cwd: process.cwd(),
+    out: (text) => {
+      outStarted = true;
+      outPieces.push(text);
+      outLength += text.length;
+      if (outLength >= OUT_WRITE) writeOut();
+    },
+    err,
+    now: () => Date.now(),
+    env: process.env,
+    tty,
+    writeIfUnchanged,
+  });
+} catch (e) {
+  // A fault of ours, not a finding: said with its stack, and exit code 2 (1 means "problems
+  // found"), as the package's command says it for an error thrown in its worker.
+  err(`sanoma-check: internal error: ${(e instanceof Error && e.stack) || String(e)}\n`);
+  code = 2;
+}
 
 // Stdout's last piece, flushed (and so every one before it), then what stderr was kept, then the exit.
 writeOut(() => {
-  const err = errAfterOut.join("");
-  if (err === "") process.exit(code);
-  else writeErr(err, () => process.exit(code));
+  const kept = errAfterOut.join("");
+  if (kept === "") process.exit(code);
+  else writeErr(kept, () => process.exit(code));
 });
