@@ -18,8 +18,8 @@ const PIECE = 1024 * 1024;
  * One buffer that every `readFile` reads into first (the text is decoded out of it, so it is free
  * again at once): a source file fits whole, and no buffer is made for it.
  */
-const FIRST_READ = Buffer.allocUnsafeSlow(512 * 1024);
-export const FIRST_READ_BYTES = FIRST_READ.length;
+export const FIRST_READ_BYTES = 512 * 1024;
+const FIRST_READ = Buffer.allocUnsafeSlow(FIRST_READ_BYTES);
 
 /**
  * The rest of `readFile`, for what the first read could not tell: an empty file, a large one, or
