@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // sanoma-check: every rule over the Sanoma companies under the given folders (--help).
-// The check runs in a worker thread with a small young generation (check-thread.js says why);
+// The check runs in a worker thread with a small young generation (thread.js says why);
 // this thread only starts it.
 "use strict";
 const path = require("node:path");
 const { isMainThread } = require("node:worker_threads");
 
 const check = () => require("./code-cache.js").requireCached(path.join(__dirname, "../dist/sanoma.js")).check();
-if (isMainThread) require("./check-thread.js").runInThread(__filename, { fallback: check });
+if (isMainThread) require("./thread.js").runInThread(__filename, { fallback: check });
 else check();

@@ -1,42 +1,58 @@
-// Runs `sanoma-check` in a worker thread whose young generation is kept small (issue 23).
+// Runs the package's commands (`sanoma-check`, and `sanoma-language-server` over stdio) in a worker
+// thread whose young generation is kept small (issue 23).
 //
 // Why: V8 grows a process's young generation up to 16 MB a semi-space (32 MB for its two) when much
-// of what is made survives, and a check keeps most of what it makes (every file's facts). On the
-// 10,000-file bench company that growth was a fifth of the check's peak memory, and a young
-// generation of a few MB ran no slower (docs/bench.md, "The check in a worker thread"). Node sets
-// the young generation's size only at start: by a flag (`--max-semi-space-size`, which a
-// `#!/usr/bin/env -S node ...` line would give, but BusyBox's `env` and so Alpine's CI images
-// cannot run such a line), or for a worker thread, by its `resourceLimits`. A second process
-// would cost a second Node (39 MB) for as long as the check runs; a thread costs 12.
+// of what is made survives, and a check keeps most of what it makes (every file's facts), as a
+// server keeps every file's facts and a lockfile's bindings. On the 10,000-file bench company that
+// growth was a fifth of the check's peak memory, and a young generation of a few MB ran no slower
+// (docs/bench.md, "The check in a worker thread"). Node sets the young generation's size only at
+// start: by a flag (`--max-semi-space-size`, which a `#!/usr/bin/env -S node ...` line would give,
+// but BusyBox's `env` and so Alpine's CI images cannot run such a line, and which a client that
+// starts `sanoma-language-server --stdio` as its README says does not give), or for a worker
+// thread, by its `resourceLimits`. A second process would cost a second Node (39 MB) for as long as
+// the command runs; a thread costs 12.
 //
-// This thread loads nothing but Node's `worker_threads`: the bundle is loaded in the worker only.
-// The check writes its report straight to the process's stdout and stderr (server/src/check/main.ts
-// says why); whatever else a worker writes to its streams is piped to this process's, in the order
-// written, and Node passes on all of it before the worker's `exit`; its exit code is the process's.
+// This thread loads nothing but Node's `worker_threads` and `tty`: the bundle is loaded in the
+// worker only. The command writes its output straight to the process's stdout (check/main.ts,
+// node/fd-output.ts say why); whatever else a worker writes to its streams is piped to this
+// process's, in the order written, and Node passes on all of it before the worker's `exit`; its
+// exit code is the process's.
 "use strict";
 const tty = require("node:tty");
 const { Worker } = require("node:worker_threads");
 
-/** The worker's young generation, in MB (V8 splits it in three: two semi-spaces and room for large objects). */
+/** The check's young generation, in MB (V8 splits it in three: two semi-spaces and room for large objects). */
 const YOUNG_GENERATION_MB = 6;
+
+/** How long a signal's end may take in the worker (its boxes stopped) before this thread ends the process itself. */
+const SIGNAL_GRACE_MS = 3000;
 
 /**
  * Runs `file` (a CommonJS script) in a worker thread given this process's arguments, told whether
  * stdout and stderr are terminals (its own are pipes to this thread: `workerData.tty`). The
  * process's exit code becomes the worker's; a worker that cannot start at all (a Node without
  * threads, a sandbox that forbids them) is `fallback` run here instead. An error thrown in the
- * worker and not caught there is reported with its stack and exit code 2, a worker out of memory
- * as such: never a silent exit, and never the code 1 that means "problems found".
+ * worker and not caught there is reported with its stack and exit code `errorExitCode`, a worker
+ * out of memory as such: never a silent exit (for the check, never the code 1 that means
+ * "problems found").
+ *
+ * For a server (`server: true`): this process's stdin is passed on to the worker's (its end, the
+ * client gone, too); what the worker prints on its own stdout goes to stderr, so that nothing but
+ * the server's messages (written to descriptor 1 by the worker itself, `workerData.stdio === "fd"`)
+ * reaches the client; SIGTERM, SIGINT and SIGHUP are posted to the worker (`{ signal }`), which
+ * cannot receive signals itself, to end as it would on them, and the process ends with the worker.
  */
-function runInThread(file, { fallback, argv = process.argv.slice(2), youngGenerationMb = YOUNG_GENERATION_MB, name = "sanoma-check" } = {}) {
+function runInThread(file, { fallback, argv = process.argv.slice(2), youngGenerationMb = YOUNG_GENERATION_MB, name = "sanoma-check", errorExitCode = 2, server = false } = {}) {
   let worker;
   try {
     worker = new Worker(file, {
       argv,
       // (`isatty`, not `process.stdout.isTTY`: making this thread's stdout stream would make a pipe
       // on descriptor 1 non-blocking, for the worker's writes to it too.)
-      workerData: { tty: { out: tty.isatty(1), err: tty.isatty(2) } },
+      workerData: { tty: { out: tty.isatty(1), err: tty.isatty(2) }, stdio: server ? "fd" : undefined },
       resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb },
+      stdin: server,
+      stdout: server,
     });
   } catch {
     return fallback();
@@ -49,7 +65,20 @@ function runInThread(file, { fallback, argv = process.argv.slice(2), youngGenera
       ? `${name}: out of memory; give Node more with NODE_OPTIONS=--max-old-space-size=<MB>\n`
       : `${name}: internal error: ${(e && e.stack) || e}\n`);
   });
-  worker.on("exit", (code) => { process.exitCode = failed ? 2 : code; });
+  if (!server) {
+    worker.on("exit", (code) => { process.exitCode = failed ? errorExitCode : code; });
+    return;
+  }
+  process.stdin.pipe(worker.stdin);
+  worker.stdout.pipe(process.stderr);
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) {
+    process.on(signal, () => {
+      worker.postMessage({ signal });
+      setTimeout(() => process.exit(0), SIGNAL_GRACE_MS).unref();
+    });
+  }
+  // (An explicit end: this thread's reading of stdin would keep the process alive after the worker.)
+  worker.on("exit", (code) => process.exit(failed ? errorExitCode : code));
 }
 
 module.exports = { runInThread, YOUNG_GENERATION_MB };

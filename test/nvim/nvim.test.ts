@@ -1,6 +1,7 @@
 /**
- * The built server in a real LSP client: headless Neovim 0.7 (`init.lua` beside this file) starts
- * `dist/server.js --stdio` on a fixture company, opens a file with a known problem and gets its
+ * The package's language server in a real LSP client: headless Neovim 0.7 (`init.lua` beside this
+ * file) starts `server/bin/sanoma-language-server.js --stdio` (as `npx sanoma-language-server
+ * --stdio` does: the server in a worker thread of that process) on a fixture company, opens a file with a known problem and gets its
  * diagnostics, asks for a completion inside a `"data.` string and a hover on a resource
  * declaration, then writes a new file on disk behind Neovim's back: 0.7 has no
  * `didChangeWatchedFiles` registration, so only the server's own watcher can see it. Neovim writes
@@ -18,8 +19,10 @@ import { SERVER } from "../support/lsp.ts";
 import { parseFixture, removeFixture, writeFixture } from "../support/fixture.ts";
 import { CLOUD_PACKAGE } from "../support/companies.ts";
 
-/** Found from the server's path (the repository root's dist/), so this file needs no import.meta. */
+/** Found from the built server's path (the repository root's dist/), so this file needs no import.meta. */
 const INIT = join(dirname(SERVER), "..", "test", "nvim", "init.lua");
+/** The package's command, as a Neovim user's `cmd` starts it. */
+const PACKAGE_SERVER = join(dirname(SERVER), "..", "server", "bin", "sanoma-language-server.js");
 /** How long Neovim may run in all, and each wait inside it (the Lua side exits on its own bound). */
 const BOUND_MS = 60_000;
 const WAIT_MS = 20_000;
@@ -77,7 +80,7 @@ describe("Neovim 0.7 as the LSP client", { skip: hasNvim ? false : "nvim is not 
   let log = "";
 
   before(async () => {
-    assert.ok(existsSync(SERVER), `${SERVER} is missing: run node scripts/build.mjs first`);
+    assert.ok(existsSync(join(dirname(PACKAGE_SERVER), "..", "dist", "sanoma.js")), "the package's bundle is missing: run node scripts/build.mjs first");
     root = writeFixture(fx, "sanoma-nvim-");
     // Neovim's own state goes to private folders: no user config, shada, swap or logs leak in or out.
     home = mkdtempSync(join(tmpdir(), "sanoma-nvim-home-"));
@@ -90,7 +93,7 @@ describe("Neovim 0.7 as the LSP client", { skip: hasNvim ? false : "nvim is not 
     const hoverLine = infra.findIndex((l) => l.startsWith("export const web"));
     const config = {
       node: process.execPath,
-      server: SERVER,
+      server: PACKAGE_SERVER,
       root,
       out: join(home, "out.json"),
       boundMs: BOUND_MS,

@@ -1,11 +1,12 @@
 /**
  * The package's `sanoma-check` runs the check in a worker thread with a small young generation
- * (`server/bin/check-thread.js`, issue 23). The thread must keep what a process gives a command:
+ * (`server/bin/thread.js`, issue 23). The thread must keep what a process gives a command:
  * its arguments, its streams in full and in order, whether they are terminals, its exit code; an
  * error thrown in it, or its running out of memory, is said and exits 2, never 1 ("problems
  * found"); a worker that cannot start leaves the work to the process itself. Each test runs a
  * small script through `runInThread` in a Node of its own, as the command does; the last ones run
- * the command itself.
+ * the command itself. Run for a server (`sanoma-language-server` over stdio), the thread passes the
+ * process's stdin on, posts signals to the worker, and keeps the worker's stray prints off stdout.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -15,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const repo = join(__dirname, "..", "..");
-const THREAD = join(repo, "server", "bin", "check-thread.js");
+const THREAD = join(repo, "server", "bin", "thread.js");
 const CHECK = join(repo, "server", "bin", "sanoma-check.js");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { YOUNG_GENERATION_MB } = require(THREAD) as { YOUNG_GENERATION_MB: number };
@@ -23,12 +24,15 @@ const { YOUNG_GENERATION_MB } = require(THREAD) as { YOUNG_GENERATION_MB: number
 const dir = mkdtempSync(join(tmpdir(), "sanoma-check-thread-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Writes a script, and a driver that runs it through `runInThread` as `bin/sanoma-check.js` does (its fallback says so and exits 9). */
-function script(name: string, body: string): { file: string; driver: string } {
+/**
+ * Writes a script, and a driver that runs it through `runInThread` as `bin/sanoma-check.js` does (its
+ * fallback says so and exits 9); `options`, more of runInThread's options, as JavaScript source.
+ */
+function script(name: string, body: string, options = ""): { file: string; driver: string } {
   const file = join(dir, `${name}.js`);
   writeFileSync(file, `"use strict";\n${body}\n`);
   const driver = join(dir, `${name}.driver.js`);
-  writeFileSync(driver, `require(${JSON.stringify(THREAD)}).runInThread(process.env.SCRIPT_PATH || ${JSON.stringify(file)}, { fallback() { process.stdout.write("fallback ran\\n"); process.exitCode = 9; } });\n`);
+  writeFileSync(driver, `require(${JSON.stringify(THREAD)}).runInThread(process.env.SCRIPT_PATH || ${JSON.stringify(file)}, { ${options} fallback() { process.stdout.write("fallback ran\\n"); process.exitCode = 9; } });\n`);
   return { file, driver };
 }
 
@@ -123,6 +127,54 @@ test("a worker that cannot start leaves the work to the process (Node refuses a 
   const r = run([driver], { env: { ...process.env, SCRIPT_PATH: "not-a-worker-path.js" } });
   assert.equal(r.status, 9, r.stderr);
   assert.equal(r.stdout, "fallback ran\n");
+});
+
+/** A server's worker: echoes its stdin straight to descriptor 1, prints a stray line on its own stdout, ends on stdin's end (3) or on a signal posted to it (0). */
+const SERVER_WORKER = `
+const fs = require("node:fs");
+const { parentPort, workerData } = require("node:worker_threads");
+process.stdout.write("a stray print\\n");
+process.stdin.on("data", (d) => fs.writeSync(1, "echo:" + d));
+process.stdin.on("end", () => { fs.writeSync(1, "stdin ended\\n"); process.exit(3); });
+parentPort.on("message", (m) => { fs.writeSync(1, "signal:" + m.signal + " stdio:" + workerData.stdio + "\\n"); process.exit(0); });
+parentPort.unref();
+`;
+const SERVER_OPTIONS = `server: true, name: "sanoma-language-server", errorExitCode: 1, youngGenerationMb: 12,`;
+
+/** Runs a server driver; `then` acts on it once its worker has echoed a first line. */
+async function serve(driver: string, then: (child: ReturnType<typeof spawn>) => void): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [driver], { stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  const echoed = new Promise<void>((resolve) => child.stdout!.on("data", (d: Buffer) => { stdout += d; if (stdout.includes("echo:")) resolve(); }));
+  child.stderr!.on("data", (d: Buffer) => { stderr += d; });
+  const closed = new Promise<number | null>((r) => child.on("close", r));
+  child.stdin!.write("hello\n");
+  await echoed;
+  then(child);
+  return { status: await closed, stdout, stderr };
+}
+
+test("for a server: the process's stdin reaches the worker, a signal is posted to it (it cannot take one itself), its own stdout goes to stderr, and its exit code is the process's", { timeout: 30_000 }, async () => {
+  const { driver } = script("server-signal", SERVER_WORKER, SERVER_OPTIONS);
+  const r = await serve(driver, (child) => child.kill("SIGTERM"));
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, "echo:hello\nsignal:SIGTERM stdio:fd\n", "only what the worker wrote to descriptor 1 is on stdout");
+  assert.equal(r.stderr, "a stray print\n");
+});
+
+test("for a server: the end of the process's stdin (its client gone) is the end of the worker's, and the process ends with the worker", { timeout: 30_000 }, async () => {
+  const { driver } = script("server-stdin-end", SERVER_WORKER, SERVER_OPTIONS);
+  const r = await serve(driver, (child) => child.stdin!.end());
+  assert.equal(r.status, 3, r.stderr);
+  assert.equal(r.stdout, "echo:hello\nstdin ended\n");
+});
+
+test("for a server: a worker that does not end on a posted signal is ended with the process after a grace", { timeout: 30_000 }, async () => {
+  const { driver } = script("server-deaf", `process.stdin.on("data", (d) => require("node:fs").writeSync(1, "echo:" + d));`, SERVER_OPTIONS);
+  const r = await serve(driver, (child) => child.kill("SIGTERM"));
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, "echo:hello\n");
 });
 
 test("sanoma-check colours its report on a terminal, told so from the thread that started it, and not in a pipe", () => {

@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
 import type { LspClient } from "../support/lsp.ts";
 import { startServer, withServer, type RunningServer } from "../support/server.ts";
+import { SERVER_NODE_ARGS } from "../../server/src/protocol.ts";
 
 const REPO = resolve(import.meta.dirname, "..", "..");
 let work: string;
@@ -84,10 +85,18 @@ test("boxes over stdio: a boxes folder that cannot be made costs the boxes alone
   }, { initializationOptions: { boxesDir: "/proc/sanoma-boxes/x" }, folders: [company], idle: false });
 });
 
-/** Opens a box in a fresh server (process tier) and starts a background `sleep` there: its pid. */
-async function sleeperIn(dir: string): Promise<{ server: LspClient; pid: number }> {
+/**
+ * The servers whose ends are tested: the built bundle (as the VS Code extension starts it), and the
+ * package's command, which runs the server in a worker thread of its process (server/bin/thread.js):
+ * a signal reaches that process's first thread, which must pass it on.
+ */
+const PACKAGE_SERVER = join(REPO, "server", "bin", "sanoma-language-server.js");
+const SERVERS = [["the built server", undefined], ["the package's command (in its worker thread)", [process.execPath, PACKAGE_SERVER, "--stdio"]]] as const;
+
+/** Opens a box in a fresh server (process tier; `command`: how the server is started) and starts a background `sleep` there: its pid. */
+async function sleeperIn(dir: string, command?: readonly string[]): Promise<{ server: LspClient; pid: number }> {
   // The process tier: there the pid the box reports is the host's (in the namespace tier it is the namespace's own).
-  const { c: server } = await startServer([], { initializationOptions: { boxesDir: dir }, settings: { boxes: { isolation: "process" } }, folders: [company] });
+  const { c: server } = await startServer([], { command: command && [...command], initializationOptions: { boxesDir: dir }, settings: { boxes: { isolation: "process" } }, folders: [company] });
   assert.equal((await server.request("sanoma/boxes/list", {})).tier, "process");
   await server.request("sanoma/boxes/open", { name: "sleeper" });
   const run = await server.request("sanoma/boxes/run", { name: "sleeper", command: "sleep 300 & echo $! > pid; wait" });
@@ -119,30 +128,46 @@ async function gone(pid: number): Promise<boolean> {
   return true;
 }
 
-test("boxes over stdio: a run's processes end when the server shuts down", async () => {
-  const { server, pid } = await sleeperIn(join(work, "boxes2"));
-  const serverPid = server.proc.pid!;
-  assert.equal(reapersOf(serverPid).length, 1, "one watchdog, started with the first run");
-  await server.shutdown();
-  assert.ok(await gone(pid), "the background sleep ended with the server");
-  for (const reaper of reapersOf(serverPid)) assert.ok(await gone(reaper), "the watchdog ends with the server");
-});
-
-for (const [i, [how, end]] of ([
-  ["its client closes the pipe without a shutdown", (s: LspClient) => s.proc.stdin.end()],
-  ["it is sent SIGTERM", (s: LspClient) => s.proc.kill("SIGTERM")],
-  ["it is killed (SIGKILL: no code of it runs; a watchdog ends them)", (s: LspClient) => s.proc.kill("SIGKILL")],
-] as const).entries()) {
-  test(`boxes over stdio: a run's processes end when the server ends because ${how}`, async () => {
-    const { server, pid } = await sleeperIn(join(work, `boxes-ended-${i}`));
+for (const [which, command] of SERVERS) {
+  test(`boxes over stdio, ${which}: a run's processes end when the server shuts down`, async () => {
+    const { server, pid } = await sleeperIn(join(work, `boxes2-${command ? "package" : "built"}`), command);
     const serverPid = server.proc.pid!;
-    const exited = new Promise((r) => server.proc.once("exit", r));
-    end(server);
-    await exited;
-    assert.ok(await gone(pid), "no process of the box outlives the server");
-    for (const reaper of reapersOf(serverPid)) assert.ok(await gone(reaper), "nor does the watchdog");
+    assert.equal(reapersOf(serverPid).length, 1, "one watchdog, started with the first run");
+    const exited = new Promise<number | null>((r) => server.proc.once("exit", r));
+    await server.shutdown();
+    assert.equal(await exited, 0, "exit code 0 after a shutdown");
+    assert.ok(await gone(pid), "the background sleep ended with the server");
+    for (const reaper of reapersOf(serverPid)) assert.ok(await gone(reaper), "the watchdog ends with the server");
   });
+
+  for (const [i, [how, end, code]] of ([
+    ["its client closes the pipe without a shutdown", (s: LspClient) => s.proc.stdin.end(), 1],
+    ["it is sent SIGTERM", (s: LspClient) => s.proc.kill("SIGTERM"), 0],
+    ["it is sent SIGINT", (s: LspClient) => s.proc.kill("SIGINT"), 0],
+    ["it is killed (SIGKILL: no code of it runs; a watchdog ends them)", (s: LspClient) => s.proc.kill("SIGKILL"), null],
+  ] as const).entries()) {
+    test(`boxes over stdio, ${which}: a run's processes end when the server ends because ${how}`, async () => {
+      const { server, pid } = await sleeperIn(join(work, `boxes-ended-${i}-${command ? "package" : "built"}`), command);
+      const serverPid = server.proc.pid!;
+      const exited = new Promise<number | null>((r) => server.proc.once("exit", r));
+      end(server);
+      assert.equal(await exited, code, "its exit code (the LSP's 1 for a client gone without a shutdown)");
+      assert.ok(await gone(pid), "no process of the box outlives the server");
+      for (const reaper of reapersOf(serverPid)) assert.ok(await gone(reaper), "nor does the watchdog");
+    });
+  }
 }
+
+test("the package's language server over stdio runs in a worker thread whose young generation is the one the VS Code extension gives the built server by a Node option, and says so in the client's log", async () => {
+  const { c: server } = await startServer([], { command: [process.execPath, PACKAGE_SERVER, "--stdio"], folders: [company] });
+  try {
+    assert.ok((await server.request("workspace/symbol", { query: "" })).length > 0, "it indexed the company");
+    const logs = server.notifications.filter((n) => n.method === "window/logMessage").map((n) => (n.params as { message: string }).message);
+    // (--max-semi-space-size=4: two semi-spaces of 4 MB, and V8's third for large objects.)
+    assert.equal(SERVER_NODE_ARGS.join(" "), "--max-semi-space-size=4");
+    assert.ok(logs.includes("running in a worker thread of the package's command, its young generation at most 12 MB"), logs.join("\n"));
+  } finally { await server.shutdown(); }
+});
 
 test("boxes over stdio: a waited run whose request the client cancels is stopped, and answers RequestCancelled", async () => {
   const marker = `sanoma-cancel-${process.pid}-${Date.now()}`;

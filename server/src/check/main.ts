@@ -4,8 +4,8 @@
  * string); what goes to stderr is written at once until stdout has had text, then kept until
  * stdout's last piece is flushed, so the summary comes last on a terminal.
  */
-import { writeSync } from "node:fs";
 import { isMainThread, workerData } from "node:worker_threads";
+import { writeAllSync } from "../node/fd-output.ts";
 import { nodeFileSystem } from "../node/fs.ts";
 import { runCheck } from "./cli.ts";
 import { writeIfUnchanged } from "./write.ts";
@@ -15,7 +15,7 @@ const OUT_WRITE = 1024 * 1024;
 
 /**
  * Whether stdout and stderr are terminals: asked of the streams, or, in the worker thread the
- * package's command runs the check in (`server/bin/check-thread.js`), told by the thread that
+ * package's command runs the check in (`server/bin/thread.js`), told by the thread that
  * started it (a worker's own streams are pipes to that thread).
  */
 const told = isMainThread ? undefined : (workerData as { tty?: { out?: unknown; err?: unknown } } | null)?.tty;
@@ -33,21 +33,10 @@ const straight = told !== undefined && process.platform !== "win32";
 
 /** Whether stdout's reader is gone (a pipe closed: `sanoma-check | head`): what is left of the report is dropped. */
 let outGone = false;
-const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /** Writes all of `text` to `fd`; false when the descriptor will take no more (its reader gone). */
 function writeAll(fd: number, text: string): boolean {
-  const bytes = Buffer.from(text, "utf8");
-  for (let at = 0; at < bytes.length;) {
-    try {
-      at += writeSync(fd, bytes, at);
-    } catch (e) {
-      // A descriptor another process made non-blocking (a pipe it shares): its reader is behind.
-      if ((e as NodeJS.ErrnoException).code === "EAGAIN") { Atomics.wait(pause, 0, 0, 1); continue; }
-      return false;
-    }
-  }
-  return true;
+  return writeAllSync(fd, Buffer.from(text, "utf8"));
 }
 
 function writeErr(text: string, done?: () => void): void {

@@ -6,6 +6,7 @@
  */
 import * as path from "node:path";
 import { existsSync } from "node:fs";
+import { isMainThread, parentPort, resourceLimits, workerData } from "node:worker_threads";
 import { pathToFileURL } from "node:url";
 import {
   createConnection, DidChangeWatchedFilesNotification, StreamMessageReader, StreamMessageWriter, ErrorCodes, FileChangeType, ProposedFeatures, ResponseError, TextDocuments,
@@ -18,6 +19,7 @@ import { CompaniesRequest, CompanyOfRequest, StatusRequest } from "../protocol.t
 import { Session } from "./session.ts";
 import { connectionClient } from "./client.ts";
 import { nodeFileSystem } from "../node/fs.ts";
+import { fdWritable } from "../node/fd-output.ts";
 import { toPath } from "./convert.ts";
 import { FolderWatcher } from "./watcher.ts";
 import { FrameGuard } from "./frames.ts";
@@ -35,10 +37,19 @@ import { attachBoxes, type Boxes } from "./features/boxes.ts";
 if (process.argv.includes("--version")) { console.log("sanoma-language-server 0.1.0"); process.exit(0); }
 if (!process.argv.some((a) => a === "--stdio" || a === "--node-ipc" || a.startsWith("--socket") || a.startsWith("--pipe"))) process.argv.push("--stdio");
 
+/**
+ * In the worker thread the package's command runs the server in over stdio (`server/bin/thread.js`):
+ * its stdin is the process's, passed on by the thread that started it; its messages are written
+ * straight to the process's stdout (its own stdout is a pipe to that thread, which would hold them
+ * behind one another: the answer to a request waited behind a burst of diagnostics); signals reach
+ * it as messages from that thread.
+ */
+const inThread = !isMainThread && (workerData as { stdio?: unknown } | null)?.stdio === "fd";
+
 // Over stdio, the frames are checked before vscode-jsonrpc reads them (`frames.ts`): a bad one is
 // logged and passed over rather than leaving the server deaf.
 const connection = process.argv.includes("--stdio")
-  ? createConnection(ProposedFeatures.all, new StreamMessageReader(process.stdin.pipe(new FrameGuard((m) => logBadFrame(m)))), new StreamMessageWriter(process.stdout))
+  ? createConnection(ProposedFeatures.all, new StreamMessageReader(process.stdin.pipe(new FrameGuard((m) => logBadFrame(m)))), new StreamMessageWriter(inThread ? fdWritable(1) : process.stdout))
   : createConnection(ProposedFeatures.all);
 /** On stderr (which every client shows), and to the client's log once the connection can say it. */
 function logBadFrame(message: string): void {
@@ -140,6 +151,7 @@ const REGISTRATION_WAIT_MS = 2000;
 
 connection.onInitialized(() => {
   if (!session) return;
+  if (inThread) log(`running in a worker thread of the package's command, its young generation at most ${resourceLimits.maxYoungGenerationSizeMb} MB`);
   const s = session;
   let watching: Promise<unknown> = Promise.resolve();
   if (dynamicWatch) {
@@ -236,7 +248,12 @@ connection.onShutdown(async () => {
 });
 // Whatever way the server ends (exit, its client gone, a signal), every box's processes end with it.
 connection.onExit(() => { watcher?.close(); boxes?.service.disposeSync(); });
-for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => { boxes?.service.disposeSync(); process.exit(0); });
+const endBySignal = (): void => { boxes?.service.disposeSync(); process.exit(0); };
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, endBySignal);
+if (inThread && parentPort) {
+  parentPort.on("message", (m: { signal?: unknown } | null) => { if (typeof m?.signal === "string") endBySignal(); });
+  parentPort.unref();
+}
 process.on("exit", () => boxes?.service.disposeSync());
 // Its client gone (the pipe closed, or the IPC channel, after a shutdown or without one), the
 // server ends, with the LSP's code (0 after a shutdown, else 1). vscode-languageserver does so only
