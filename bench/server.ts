@@ -46,12 +46,32 @@ const nodeFlags = process.env.SERVER_NODE_FLAGS === undefined ? SERVER_NODE_ARGS
 const vmHwmKb = (pid: number): number => {
   try { return Number(/VmHWM:\s*(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]); } catch { return NaN; }
 };
-/** CPU time (user + system) a process (or its main thread alone) has used so far, from /proc (10 ms resolution). */
-const cpuMsOf = (pid: number, mainThread = false): number => {
+/** CPU time (user + system) a process (or one thread of it, `tid`) has used so far, from /proc (10 ms resolution). */
+const cpuMsOf = (pid: number, tid?: number): number => {
   try {
-    const f = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, "utf8").split(") ").pop()!.split(" ");
+    const f = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, "utf8").split(") ").pop()!.split(" ");
     return (Number(f[11]) + Number(f[12])) * 10; // utime, stime in clock ticks of 1/100 s
   } catch { return NaN; }
+};
+/** Each thread's CPU time so far (tid → ms). */
+const threadCpuMs = (pid: number): Map<number, number> => {
+  const out = new Map<number, number>();
+  try { for (const t of readdirSync(`/proc/${pid}/task`)) out.set(Number(t), cpuMsOf(pid, Number(t))); } catch { /* gone */ }
+  return out;
+};
+/**
+ * The CPU time the server's JavaScript thread used since `before` (threadCpuMs then): the thread
+ * that used the most. It is the process's first thread for the built server, and the worker's for
+ * the package's command, which runs the server in a worker thread (`--server
+ * server/bin/sanoma-language-server.js`).
+ */
+const jsThreadCpuMsSince = (pid: number, before: Map<number, number>): number => {
+  let most = NaN;
+  for (const [tid, ms] of threadCpuMs(pid)) {
+    const used = ms - (before.get(tid) ?? 0);
+    if (!(used <= most)) most = used;
+  }
+  return most;
 };
 const has = (ds: Diag[] | undefined, code: string) => (ds ?? []).some((d) => d.code === code);
 
@@ -63,7 +83,7 @@ async function startAndIndex(dir: string, dynamicWatch = true): Promise<{ client
   await client.initialize([dir]);
   const t0 = performance.now(); // `initialized` has just been sent
   const cpu0 = cpuMsOf(client.proc.pid!);
-  const main0 = cpuMsOf(client.proc.pid!, true);
+  const threads0 = threadCpuMs(client.proc.pid!);
   // Until idle, a `sanoma/status` request every 10 ms: the longest wait for an answer is how long
   // the index (or the first check) held the server's event loop at a time (goal: ≤ 100 ms).
   let longestAnswerMs = 0;
@@ -84,7 +104,7 @@ async function startAndIndex(dir: string, dynamicWatch = true): Promise<{ client
   }
   const last = client.publishes.reduce((m, p) => Math.max(m, p.at), t0);
   const pid = client.proc.pid!;
-  return { client, run: { indexMs: last - t0, indexCpuMs: cpuMsOf(pid) - cpu0, indexMainCpuMs: cpuMsOf(pid, true) - main0, rssAfterIndexKb: vmHwmKb(pid), publishes: client.publishes.length, longestAnswerMs, longestAnswer } };
+  return { client, run: { indexMs: last - t0, indexCpuMs: cpuMsOf(pid) - cpu0, indexMainCpuMs: jsThreadCpuMsSince(pid, threads0), rssAfterIndexKb: vmHwmKb(pid), publishes: client.publishes.length, longestAnswerMs, longestAnswer } };
 }
 
 interface EditRun { latencies: number[]; checkMs: number[] }
@@ -259,7 +279,7 @@ async function main(): Promise<void> {
   rows.push(["server CPU, initialized → idle (ms)", ...results.map((r) => fmtMs(r.indexCpuMs))]);
   rows.push(["  × baseline CPU", ...results.map((r) => fmtX(r.indexCpuMs / r.baseCpuMs))]);
   rows.push(["baseline: main-thread CPU (ms)", ...results.map((r) => fmtMs(r.baseMainCpuMs))]);
-  rows.push(["server main-thread CPU (ms)", ...results.map((r) => fmtMs(r.indexMainCpuMs))]);
+  rows.push(["server JavaScript-thread CPU (its busiest thread; ms)", ...results.map((r) => fmtMs(r.indexMainCpuMs))]);
   rows.push(["  × baseline main-thread CPU", ...results.map((r) => fmtX(r.indexMainCpuMs / r.baseMainCpuMs))]);
   if (results.some((r) => r.ownWatcherIndexMs !== undefined)) rows.push(["  with its own watcher (Neovim 0.7)", ...results.map((r) => fmtMs(r.ownWatcherIndexMs ?? NaN))]);
   rows.push(["longest wait for an answer while indexing (ms, goal ≤ 100)", ...results.map((r) => fmtMs(r.longestAnswerMs))]);
