@@ -93,7 +93,7 @@ export const nodeFileSystem: FileSystem = {
       line.push(decoder.end());
       const last = line.join("");
       if (last !== "" || pieces.length === 0) pieces.push(last);
-      if (pieces[0].charCodeAt(0) === 0xfeff) pieces[0] = pieces[0].slice(1);
+      pieces[0] = withoutByteOrderMark(pieces[0]);
       return pieces;
     } catch {
       return undefined;
