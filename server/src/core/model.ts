@@ -7,6 +7,7 @@
 import * as path from "node:path";
 import { CONFIG_FILE, LOCK_FILE, isCodeFile, isDirectlyInApps, isLoadedByFramework, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
 import { readFacts, readFactsLightly, type FileFacts, type LightReading } from "./facts.ts";
+import { readDataFacts } from "./light-data.ts";
 import { readLockSteps, sameLockText as sameText, type LockFacts } from "./lockfile-read.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
 import type { FileSystem, LockText, Problem, Range } from "./types.ts";
@@ -149,8 +150,10 @@ export class Company {
     }
     const reason = unreadableReason(text);
     if (reason) entry.skipped = reason;
-    // The config and data files are always read from their syntax tree: every check reads all they hold.
-    else if (entry.role.isConfig || entry.role.isDataFile || !this.lightFacts) entry.facts = readFacts(file, text, { isConfig: entry.role.isConfig });
+    // The config is always read from its syntax tree, and so are the data files whose shape their
+    // tokens cannot be read in (light-data.ts): every check reads all they hold.
+    else if (entry.role.isConfig || !this.lightFacts) entry.facts = readFacts(file, text, { isConfig: entry.role.isConfig });
+    else if (entry.role.isDataFile) entry.facts = readDataFacts(file, text);
     else entry.facts = readFactsLightly(file, text, entry.role.isWorkflowSource ? this.readings?.parsed : this.readings?.unparsed);
     // Nothing of it could be read: the file is skipped, as a binary one is, and says why.
     if (entry.facts?.unread) { entry.skipped = entry.facts.unread; entry.facts = undefined; }

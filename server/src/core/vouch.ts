@@ -1692,3 +1692,35 @@ function recognized<T>(fileName: string, text: string, then: (text: string) => T
 
 /** How many tokens' arrays stay between texts (a workflow source of 300 KB or so). */
 const KEPT_TOKENS = 1 << 16;
+
+// ---- The tokens, for readers of a vouched text ----------------------------------------------------
+
+/**
+ * The tokens of a text that `vouch` is sure parses, as a reader of what it holds sees them
+ * (`light-data.ts`): valid only while the reader runs (the arrays are reused by the next text).
+ * `kinds[k]` is one of `TOKEN`, `codes[k]` a punctuator's or a word's code (`PUNCT`, `WORD`; 0: an
+ * identifier); `starts`/`ends` are offsets in `text`; `breaks[k]` is 1 after a line break. The
+ * last tokens are three `TOKEN.EOF`.
+ */
+export interface VouchedTokens {
+  readonly text: string;
+  readonly kinds: Uint8Array;
+  readonly codes: Int32Array;
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  readonly breaks: Uint8Array;
+}
+
+export const TOKEN = { EOF: K_EOF, WORD: K_WORD, NUM: K_NUM, STR: K_STR, TPL: K_TPL, HEAD: K_HEAD, MIDDLE: K_MIDDLE, TAIL: K_TAIL, PUNCT: K_PUNCT } as const;
+export const PUNCT = { LPAREN, RPAREN, LBRACKET, RBRACKET, LBRACE, RBRACE, SEMI, COMMA, COLON, DOT, ASSIGN, MINUS, STAR } as const;
+export const WORD = { IDENTIFIER: 0, IMPORT: W_IMPORT, EXPORT: W_EXPORT, CONST: W_CONST, VOID: W_VOID, TRUE: W_TRUE, FALSE: W_FALSE, NULL: W_NULL, TYPE: W_TYPE, AS: W_AS, FROM: W_FROM } as const;
+/** Whether a word's code is an identifier's (a plain one, or a contextual word such as `from`). */
+export const isIdentifierCode = identifierCode;
+
+/**
+ * What `read` makes of a text's tokens where `vouch` is sure the text parses; undefined where it
+ * is not sure, or where `read` refuses (undefined). A fault of either is thrown: the caller decides.
+ */
+export function readVouched<T>(fileName: string, text: string, read: (tokens: VouchedTokens) => T | undefined): T | undefined {
+  return recognized(fileName, text, () => read({ text, kinds, codes, starts, ends, breaks }));
+}
