@@ -1,10 +1,10 @@
 /**
  * A data file's facts (A4–A8: `resources/*.ts`) without TypeScript's parser, where its text has the
- * shape most data files have: imports, then top-level `const`s whose value is a literal, a template
- * or one call of a name (`vm({ … })`, `cloud.bucket({ … })`, `secret("KEY")`, `collection({ … })`)
- * with an object literal of plain values, a string, or nothing. A data file is read whole by every
- * check, and its parse and tree walk were a fifth of a check's time (issue 23), ten times a light
- * file's. The reading runs over `vouch.ts`'s tokens once it is sure the text parses, and refuses
+ * shape most data files have: imports, top-level `const`s whose value is a literal, a template, a
+ * name (`a.b`), or a call of one (`vm({ … })`, `cloud.bucket({ … })`, `secret("KEY")`,
+ * `collection({ … })`) whose arguments are plain values (calls of names among them), and `void
+ * name;` statements. A data file is read whole by every check, and its parse and tree walk were a
+ * fifth of a check's time (issue 23), ten times a light file's. The reading runs over `vouch.ts`'s tokens once it is sure the text parses, and refuses
  * anything else (a `defineResource` call, a function, a spread, a type annotation, an escape in a
  * string…): the caller reads those from the tree (`readFacts`), as before. Where it answers, its
  * facts are the tree's, field for field: `test/rules/light-data.test.ts` holds the two readings to
@@ -80,7 +80,6 @@ class DataReader {
 
   read(): FileFacts | undefined {
     try {
-      const exportedCalls: { call: Call; name: number; statement: Range }[] = [];
       while (this.kinds[this.p] !== TOKEN.EOF) {
         if (this.isWord(WORD.IMPORT)) { this.importDeclaration(); continue; }
         // `void name;` (what keeps an import used): nothing to the tree's readers.
@@ -98,14 +97,11 @@ class DataReader {
         const local = this.word(name);
         this.facts.locals.set(local, ref);
         if (exported) this.facts.exports.set(local, { kind: "local", name: local });
-        if (call && exported) {
-          const statement = this.range(first, last);
-          exportedCalls.push({ call, name, statement });
-          this.calls[callAt].exported = { name, statement };
-        }
+        if (call && exported) this.calls[callAt].exported = { name, statement: this.range(first, last) };
       }
       // The tree's readers run in this order: declarations (statements), then calls (their callees in text order), then workflows.
-      for (const { call, name, statement } of exportedCalls) this.declaration(call, name, statement);
+      const exportedCalls = this.calls.filter((c) => c.exported !== undefined) as { call: Call; exported: Exported }[];
+      for (const { call, exported } of exportedCalls) this.declaration(call, exported);
       for (const { call, exported } of this.calls) this.callFacts(call, exported);
       for (const s of this.strings) {
         if (!this.text.startsWith("data.", this.starts[s] + 1)) continue;
@@ -113,7 +109,7 @@ class DataReader {
         if (op) this.facts.opRefs.push({ collection: op.collection, op: op.op, range: this.range(s, s) });
       }
       // An exported const whose value is a call is a workflow to `readWorkflows` (it cannot tell a `workflow(…)` from a `vm(…)`).
-      for (const { name, statement } of exportedCalls) this.facts.workflows.push({ name: this.word(name), range: this.range(name, name), declaration: statement });
+      for (const { exported: { name, statement } } of exportedCalls) this.facts.workflows.push({ name: this.word(name), range: this.range(name, name), declaration: statement });
       return internAll(this.facts);
     } catch (e) {
       if (e === REFUSE) return undefined;
@@ -331,7 +327,7 @@ class DataReader {
   // ---- What the tree's readers make of the statements ---------------------------------------------
 
   /** `export const name = callee(…)`: a resource declaration (A5), as `readDeclaration` reads it. */
-  private declaration(call: Call, name: number, statement: Range): void {
+  private declaration(call: Call, { name, statement }: Exported): void {
     const { names, argument } = call;
     const member = names.length > 1 ? names[names.length - 1] : undefined;
     const via = names.length > 2 ? names.slice(1, -1).map((t) => this.word(t)) : undefined;
