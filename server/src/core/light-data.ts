@@ -13,7 +13,7 @@
 import { isFrameworkModule } from "./company.ts";
 import { parseOpId, type CollectionFact, type DeclarationFact, type DesiredKey, type FileFacts, type ImportedName, type Ref } from "./fact-types.ts";
 import { readFacts } from "./facts-tree.ts";
-import { internAll } from "./intern.ts";
+import { intern } from "./intern.ts";
 import { LineMap } from "./text.ts";
 import type { Range } from "./types.ts";
 import { isIdentifierCode, PUNCT, readVouched, TOKEN, WORD, type VouchedTokens } from "./vouch.ts";
@@ -105,12 +105,12 @@ class DataReader {
       for (const { call, exported } of this.calls) this.callFacts(call, exported);
       for (const s of this.strings) {
         if (!this.text.startsWith("data.", this.starts[s] + 1)) continue;
-        const op = parseOpId(this.stringValue(s));
-        if (op) this.facts.opRefs.push({ collection: op.collection, op: op.op, range: this.range(s, s) });
+        const op = parseOpId(this.rawString(s));
+        if (op) this.facts.opRefs.push({ collection: intern(op.collection), op: intern(op.op), range: this.range(s, s) });
       }
       // An exported const whose value is a call is a workflow to `readWorkflows` (it cannot tell a `workflow(…)` from a `vm(…)`).
       for (const { exported: { name, statement } } of exportedCalls) this.facts.workflows.push({ name: this.word(name), range: this.range(name, name), declaration: statement });
-      return internAll(this.facts);
+      return this.facts;
     } catch (e) {
       if (e === REFUSE) return undefined;
       throw e;
@@ -218,8 +218,8 @@ class DataReader {
   /** `a.b.c(…)`, its arguments plain values (`value`). */
   private call(depth: number): Call {
     const names = this.chain();
-    if (TREE_CALLS.has(this.word(names[0]))) throw REFUSE;
-    if (names.length > 1 && TREE_CALLS.has(this.word(names[names.length - 1]))) throw REFUSE;
+    if (TREE_CALLS.has(this.source(names[0]))) throw REFUSE;
+    if (names.length > 1 && TREE_CALLS.has(this.source(names[names.length - 1]))) throw REFUSE;
     this.expectPunct(PUNCT.LPAREN);
     const call: Call = { names, argument: undefined, empty: true, last: -1 };
     this.calls.push({ call });
@@ -349,11 +349,11 @@ class DataReader {
   private callFacts(call: Call, exported: Exported | undefined): void {
     if (call.names.length > 1) {
       // `d.collection(…)`, `h.secret(…)` on a namespace: read by the tree.
-      const last = this.word(call.names[call.names.length - 1]);
+      const last = this.source(call.names[call.names.length - 1]);
       if (last === "collection" || last === "secret") throw REFUSE;
       return;
     }
-    const binding = this.facts.bindings.get(this.word(call.names[0]));
+    const binding = this.facts.bindings.get(this.source(call.names[0]));
     if (binding?.imported === "collection" && isFrameworkModule(binding.source)) this.collection(call, exported);
     else if (binding?.imported === "secret" && call.argument?.kind === "string") {
       const t = call.argument.token;
@@ -388,12 +388,21 @@ class DataReader {
   private range(first: number, last: number): Range {
     return this.lines.range(this.starts[first], this.ends[last]);
   }
-  private word(k: number): string {
+  /** A token's text, a slice of the file's (to compare, never to keep: it would keep the whole text). */
+  private source(k: number): string {
     return this.text.slice(this.starts[k], this.ends[k]);
   }
+  /** A word's text, to keep in the facts: interned, as the tree's reading interns its facts' strings (intern.ts). */
+  private word(k: number): string {
+    return intern(this.source(k));
+  }
   /** A string literal's value: what lies between its quotes (one with an escape is refused where it is read). */
-  private stringValue(k: number): string {
+  private rawString(k: number): string {
     return this.text.slice(this.starts[k] + 1, this.ends[k] - 1);
+  }
+  /** A string literal's value, to keep: interned. */
+  private stringValue(k: number): string {
+    return intern(this.rawString(k));
   }
   /** A string literal or a template without substitutions: noted for the operation references; none with an escape. */
   private string(k: number): void {
@@ -430,7 +439,7 @@ class DataReader {
   }
   /** An identifier that is none of `AMBIGUOUS_NAMES`. */
   private isPlainNameAt(k: number): boolean {
-    return this.isIdentifierAt(k) && !AMBIGUOUS_NAMES.has(this.word(k));
+    return this.isIdentifierAt(k) && !AMBIGUOUS_NAMES.has(this.source(k));
   }
   private plainName(): number {
     if (!this.isPlainNameAt(this.p)) throw REFUSE;
