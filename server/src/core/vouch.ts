@@ -12,7 +12,9 @@
  * holds it to TypeScript's parser on corpora and on thousands of mutated texts.
  *
  * While it reads the top-level statements it also notes what `readWorkflows` (facts-workflows.ts)
- * reads from the tree, so a vouched file's workflows come with its verdict.
+ * reads from the tree, so a vouched file's workflows come with its verdict. Its tokens of a vouched
+ * text are lent to a reader of what the text holds (`readVouched`: a data file's facts,
+ * `light-data.ts`), so that the text is tokenized once.
  */
 import type { WorkflowFact } from "./fact-types.ts";
 import { intern } from "./intern.ts";
@@ -1713,7 +1715,7 @@ export interface VouchedTokens {
 
 export const TOKEN = { EOF: K_EOF, WORD: K_WORD, NUM: K_NUM, STR: K_STR, TPL: K_TPL, HEAD: K_HEAD, MIDDLE: K_MIDDLE, TAIL: K_TAIL, PUNCT: K_PUNCT } as const;
 export const PUNCT = { LPAREN, RPAREN, LBRACKET, RBRACKET, LBRACE, RBRACE, SEMI, COMMA, COLON, DOT, ASSIGN, MINUS, STAR } as const;
-export const WORD = { IDENTIFIER: 0, IMPORT: W_IMPORT, EXPORT: W_EXPORT, CONST: W_CONST, VOID: W_VOID, TRUE: W_TRUE, FALSE: W_FALSE, NULL: W_NULL, TYPE: W_TYPE, AS: W_AS, FROM: W_FROM } as const;
+export const WORD = { IMPORT: W_IMPORT, EXPORT: W_EXPORT, CONST: W_CONST, VOID: W_VOID, TRUE: W_TRUE, FALSE: W_FALSE, NULL: W_NULL, TYPE: W_TYPE, AS: W_AS, FROM: W_FROM } as const;
 /** Whether a word's code is an identifier's (a plain one, or a contextual word such as `from`). */
 export const isIdentifierCode = identifierCode;
 
