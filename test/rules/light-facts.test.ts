@@ -86,10 +86,13 @@ const show = (root: string, p: Problem) =>
   (p.related?.length ? ` [${p.related.map((r) => `${relative(root, r.file)}:${r.range.start.line}:${r.range.start.character}`).join("; ")}]` : "") +
   (p.fixes?.length ? ` {${p.fixes.map((f) => `${f.title} ${JSON.stringify(f.edits)}`).join("; ")}}` : "");
 
-/** `textOf`: facts read without a tree let their texts go and read them again (as sanoma-check and the server do). */
-function checkWith(root: string, lightFacts: boolean, textOf?: (file: string) => string | undefined, syntaxNow = false): string[] {
+/**
+ * `textOf`: facts read without a tree let their texts go and read them again (as sanoma-check and
+ * the server do); `syntax`: how `loadCompany` is told the workflow sources' syntax will be asked.
+ */
+function checkWith(root: string, lightFacts: boolean, textOf?: (file: string) => string | undefined, syntax?: "now" | "unasked"): string[] {
   const ws = new Workspace(nodeFileSystem, { lightFacts, textOf });
-  ws.loadCompany(root, { syntaxNow });
+  ws.loadCompany(root, { syntaxNow: syntax === "now", syntaxUnasked: syntax === "unasked" });
   const result = ws.check(root);
   return [...result.problems.map((p) => show(root, p)), `declarations: ${result.analysis.declarations.map((d) => `${d.id} ${d.type?.id}`).join(", ")}`];
 }
@@ -105,24 +108,28 @@ test("light facts: a whole check says the same with and without them", () => {
       if (root !== join(REPO, "examples", "acme")) assert.ok(full.length > 10, root);
       assert.deepEqual(checkWith(root, true), full, root);
       assert.deepEqual(checkWith(root, true, (file) => nodeFileSystem.readFile(file)), full, `${root}, the texts let go`);
-      assert.deepEqual(checkWith(root, true, (file) => nodeFileSystem.readFile(file), true), full, `${root}, the syntax judged as read (sanoma-check's way)`);
+      assert.deepEqual(checkWith(root, true, (file) => nodeFileSystem.readFile(file), "now"), full, `${root}, the syntax judged as read (sanoma-check's way)`);
+      // Told nothing asks, and asked after all (the check's rules are all on): the texts read again.
+      assert.deepEqual(checkWith(root, true, (file) => nodeFileSystem.readFile(file), "unasked"), full, `${root}, the syntax unasked`);
     }
   } finally {
     rmSync(gen, { recursive: true, force: true });
   }
 });
 
-test("loadCompany with syntaxNow (sanoma-check's way): no text is left awaiting its syntax, each judged as read; without, the workflow sources read lightly hold theirs until asked", () => {
+test("loadCompany with syntaxNow (sanoma-check's way): no text is left awaiting its syntax, each judged as read; with syntaxUnasked (the rule off), none held; with neither, the workflow sources read lightly hold theirs until asked", () => {
   const gen = mkdtempSync(join(tmpdir(), "sanoma-light-"));
   try {
     generateCompany(gen, { files: 300 });
-    const awaiting = (syntaxNow: boolean) => {
+    const awaiting = (options: { syntaxNow?: boolean; syntaxUnasked?: boolean }) => {
       const ws = new Workspace(nodeFileSystem, { textOf: (file) => nodeFileSystem.readFile(file) });
-      const company = ws.loadCompany(gen, { syntaxNow });
+      const company = ws.loadCompany(gen, options);
       return [...company.files.values()].filter((f) => f.facts && textAwaitingSyntax(f.facts) !== undefined).length;
     };
-    assert.ok(awaiting(false) > 20, `workflow sources read lightly hold their texts (${awaiting(false)})`);
-    assert.equal(awaiting(true), 0);
+    const held = awaiting({});
+    assert.ok(held > 20, `workflow sources read lightly hold their texts (${held})`);
+    assert.equal(awaiting({ syntaxNow: true }), 0);
+    assert.equal(awaiting({ syntaxUnasked: true }), 0);
   } finally {
     rmSync(gen, { recursive: true, force: true });
   }

@@ -181,7 +181,8 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
     const mine = layer({ rules: rc.settings.rules, exclude: excludeFor(rc.file, rc.settings.exclude, root) }, { rules: args.rules as Record<string, Level>, exclude: args.exclude });
     if (verbose && rc.file) io.err(`${shownPath(io.cwd, root)}: settings from ${shownPath(io.cwd, rc.file)}\n`);
     ws.setExclude(root, mine.exclude);
-    const company = ws.loadCompany(root, { syntaxNow: mine.rules["syntax-error"] !== "off" });
+    const syntaxAsked = mine.rules["syntax-error"] !== "off";
+    const company = ws.loadCompany(root, { syntaxNow: syntaxAsked, syntaxUnasked: !syntaxAsked });
     const result = ws.check(root, { rules: mine.rules as CheckOptions["rules"] });
     // (One at a time: a spread of a 150,000-binding lockfile's problems overflows the stack.)
     for (const p of result.problems) problems.push(p);

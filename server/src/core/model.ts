@@ -91,7 +91,17 @@ export class Company {
   }
 
   /** How facts read without a tree let their text go: a workflow source's once its syntax is known, any other's at once (`LightReading`). */
-  private readonly readings: { parsed: LightReading; unparsed: LightReading } | undefined;
+  private readings: { parsed: LightReading; unparsed: LightReading } | undefined;
+
+  /**
+   * Tells the company that nothing will ask whether its workflow sources parse (a check with the
+   * `syntax-error` rule off): those read from now on let their text go at once, as any other
+   * file's, and read it again should anything ask after all. (Without `textOf` nothing can be read
+   * again, and every text is kept.)
+   */
+  syntaxUnasked(): void {
+    if (this.readings) this.readings = { ...this.readings, parsed: { ...this.readings.parsed, syntaxAsked: false } };
+  }
 
   get configFile(): CompanyFile | undefined {
     return this.files.get(path.join(this.root, CONFIG_FILE));

@@ -148,10 +148,13 @@ export class Workspace {
    * `syntaxNow`: a text whose syntax will be asked (a workflow source read without a tree) is
    * parsed as it is read, and let go then, for a caller that will ask for every one anyway (a
    * check with `syntax-error` on): the same parses, but no text held until the check (at 100,000
-   * files, tens of megabytes of them at once).
+   * files, tens of megabytes of them at once). `syntaxUnasked`: nothing will ask (a check with
+   * `syntax-error` off): no text is held for it (`Company.syntaxUnasked`). Neither: each is held
+   * until asked.
    */
-  loadCompany(root: string, options: { syntaxNow?: boolean } = {}): Company {
+  loadCompany(root: string, options: { syntaxNow?: boolean; syntaxUnasked?: boolean } = {}): Company {
     const company = this.ensureCompany(root);
+    if (options.syntaxUnasked) company.syntaxUnasked();
     for (const file of this.listFiles(root)) {
       this.readFromDisk(company, file);
       const facts = options.syntaxNow ? company.files.get(file)?.facts : undefined;
