@@ -50,8 +50,8 @@ const MAX_DEPTH = 16;
 interface Property { key: string; keyToken: number; first: number; last: number; value: Value }
 /** A value read here: a string literal (its token), an object literal, or anything else plain. */
 type Value = { kind: "string"; token: number } | { kind: "object"; first: number; last: number; properties: Property[] } | { kind: "other" };
-/** `callee(arguments)`: the callee's name tokens (an identifier, then each `.name`), its first argument, and the call's last token. */
-interface Call { names: number[]; argument: Value | undefined; empty: boolean; last: number }
+/** `callee(arguments)`: the callee's name tokens (an identifier, then each `.name`), its first argument (none: `callee()`), and the call's last token. */
+interface Call { names: number[]; argument: Value | undefined; last: number }
 /** The call that is an exported const's value: the const's name token, and its whole statement. */
 interface Exported { name: number; statement: Range }
 
@@ -221,11 +221,11 @@ class DataReader {
     if (TREE_CALLS.has(this.source(names[0]))) throw REFUSE;
     if (names.length > 1 && TREE_CALLS.has(this.source(names[names.length - 1]))) throw REFUSE;
     this.expectPunct(PUNCT.LPAREN);
-    const call: Call = { names, argument: undefined, empty: true, last: -1 };
+    const call: Call = { names, argument: undefined, last: -1 };
     this.calls.push({ call });
     while (!this.isPunct(PUNCT.RPAREN)) {
       const value = this.value(depth + 1);
-      if (call.empty) { call.argument = value; call.empty = false; }
+      call.argument ??= value;
       if (this.isPunct(PUNCT.COMMA)) this.p++;
       else if (!this.isPunct(PUNCT.RPAREN)) throw REFUSE;
     }
@@ -335,7 +335,7 @@ class DataReader {
     if (argument?.kind === "object") {
       const keys: DesiredKey[] = argument.properties.map((p) => ({ name: p.key, range: this.range(p.keyToken, p.keyToken) }));
       desired = { keys, hasSpread: false, range: this.range(argument.first, argument.last) };
-    } else if (call.empty) {
+    } else if (argument === undefined) {
       desired = { keys: [], hasSpread: false, range: this.range(names[0], call.last) };
     }
     this.facts.declarations.push({
