@@ -7,5 +7,5 @@ const path = require("node:path");
 const { isMainThread } = require("node:worker_threads");
 
 const check = () => require("./code-cache.js").requireCached(path.join(__dirname, "../dist/sanoma.js")).check();
-if (isMainThread) require("./thread.js").runInThread(__filename, { fallback: check });
+if (isMainThread) require("./thread.js").runInThread(__filename, { fallback: check, readAhead: path.join(__dirname, "../dist/read-ahead.js") });
 else check();

@@ -12,14 +12,15 @@
 // thread, by its `resourceLimits`. A second process would cost a second Node (39 MB) for as long as
 // the command runs; a thread costs 12.
 //
-// This thread loads nothing but Node's `worker_threads` and `tty`: the bundle is loaded in the
-// worker only. The command writes its output straight to the process's stdout (check/main.ts,
-// node/fd-output.ts say why); whatever else a worker writes to its streams is piped to this
-// process's, in the order written, and Node passes on all of it before the worker's `exit`; its
-// exit code is the process's.
+// This thread loads nothing but Node's `worker_threads` and `tty`, and for the check a reader of a
+// few KB that reads the company's files ahead of the worker while it reads facts
+// (server/src/node/read-ahead.ts): the bundle is loaded in the worker only. The command writes its
+// output straight to the process's stdout (check/main.ts, node/fd-output.ts say why); whatever
+// else a worker writes to its streams is piped to this process's, in the order written, and Node
+// passes on all of it before the worker's `exit`; its exit code is the process's.
 "use strict";
 const tty = require("node:tty");
-const { Worker } = require("node:worker_threads");
+const { MessageChannel, Worker } = require("node:worker_threads");
 
 /** The check's young generation, in MB (V8 splits it in three: two semi-spaces and room for large objects). */
 const YOUNG_GENERATION_MB = 6;
@@ -41,21 +42,42 @@ const SIGNAL_GRACE_MS = 3000;
  * the server's messages (written to descriptor 1 by the worker itself, `workerData.stdio === "fd"`)
  * reaches the client; SIGTERM, SIGINT and SIGHUP are posted to the worker (`{ signal }`), which
  * cannot receive signals itself, to end as it would on them, and the process ends with the worker.
+ *
+ * `readAhead` (the check's): the reader's bundle, run here for the worker (`workerData.readAhead`);
+ * SANOMA_READ_AHEAD=off, or a reader that will not load, leaves the worker to read alone.
  */
-function runInThread(file, { fallback, argv = process.argv.slice(2), youngGenerationMb = YOUNG_GENERATION_MB, name = "sanoma-check", errorExitCode = 2, server = false } = {}) {
+function runInThread(file, { fallback, argv = process.argv.slice(2), youngGenerationMb = YOUNG_GENERATION_MB, name = "sanoma-check", errorExitCode = 2, server = false, readAhead } = {}) {
   let worker;
+  // Reading ahead for the worker (`readAhead`: the reader's bundle, node/read-ahead.ts): a port and
+  // shared memory, the reader run here once the worker is started. A reader that will not load is
+  // no reader: the worker reads alone.
+  let reader;
+  try {
+    if (readAhead && process.env.SANOMA_READ_AHEAD !== "off") reader = require(readAhead);
+  } catch {}
+  const channel = reader && new MessageChannel();
+  const shared = reader && reader.sharedMemory();
   try {
     worker = new Worker(file, {
       argv,
       // (`isatty`, not `process.stdout.isTTY`: making this thread's stdout stream would make a pipe
       // on descriptor 1 non-blocking, for the worker's writes to it too.)
-      workerData: { tty: { out: tty.isatty(1), err: tty.isatty(2) }, stdio: server ? "fd" : undefined },
+      workerData: {
+        tty: { out: tty.isatty(1), err: tty.isatty(2) },
+        stdio: server ? "fd" : undefined,
+        readAhead: channel ? { port: channel.port2, shared } : undefined,
+      },
+      transferList: channel ? [channel.port2] : [],
       resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb },
       stdin: server,
       stdout: server,
     });
   } catch {
     return fallback();
+  }
+  if (channel) {
+    const stopReader = reader.startReader({ port: channel.port1, shared });
+    worker.on("exit", stopReader);
   }
   let failed = false;
   worker.on("error", (e) => {

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const repo = join(__dirname, "..", "..");
-const BUNDLES = ["dist/server.js", "dist/check.js", "dist/client.js", "server/dist/sanoma.js", "ts-plugin/dist/index.js", "lint-plugin/dist/index.mjs"];
+const BUNDLES = ["dist/server.js", "dist/check.js", "dist/client.js", "server/dist/sanoma.js", "server/dist/read-ahead.js", "ts-plugin/dist/index.js", "lint-plugin/dist/index.mjs"];
 
 test("every bundle is ASCII, so V8 holds its source one byte a character", () => {
   for (const bundle of BUNDLES) {

@@ -92,6 +92,8 @@ test("@sanoma-ai/language-server: installed from its tarball by its README's lin
   assert.deepEqual(pkg.dependencies, undefined, "no dependencies");
   for (const bin of ["sanoma-check", "sanoma-language-server"]) assert.ok(existsSync(join(project, "node_modules", ".bin", bin)), bin);
   assert.equal(sh("npx sanoma-check --version").stdout, `sanoma-check ${pkg.version}\n`);
+  // Its reader (server/dist/read-ahead.js) is shipped: the first thread reads the files ahead of the check.
+  assert.match(sh("npx sanoma-check --verbose").stderr, /acme: \d+ files \([1-9]\d* read ahead by another thread\)/);
 
   const uses = shLines(readme).filter((l) => l.startsWith("npx "));
   assert.deepEqual(uses.map((l) => l.split(" ")[1]), ["sanoma-check", "sanoma-check", "sanoma-check", "sanoma-check", "sanoma-language-server"]);

@@ -11,7 +11,7 @@ import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
 import { applyEdits, planFixes } from "../core/fixes.ts";
 import { excludeFor, layer, LEVELS, readSanomaRc, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
-import type { FileSystem, Problem, Severity } from "../core/types.ts";
+import type { FileSystem, Problem, ReadAhead, Severity } from "../core/types.ts";
 import { unifiedDiff } from "./diff.ts";
 import { paint, renderPieces, shownPath, type Report } from "./formats.ts";
 
@@ -126,6 +126,8 @@ export interface Io {
   env?: Readonly<Record<string, string | undefined>>;
   /** Whether stdout and stderr are terminals. */
   tty?: { out: boolean; err: boolean };
+  /** Files read ahead by another thread (the package's command: node/read-ahead.ts), taken by the first check of a run without fixes. */
+  readAhead?: ReadAhead;
   /** Writes `after` to a file whose text is still `before` (read again just before writing). */
   writeIfUnchanged?(file: string, before: string, after: string): WriteResult;
 }
@@ -151,7 +153,7 @@ interface Run {
 }
 
 /** Checks every company under the folders: what it found, or a usage error. */
-function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: boolean): Run | { usage: string } {
+function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: boolean, readAhead?: ReadAhead): Run | { usage: string } {
   // The disk is the only source of texts here: facts let go of texts they may never parse.
   const ws = new Workspace(fs, { exclude: args.exclude, textOf: (file) => fs.readFile(file), onSkip: verbose ? (s) => io.err(`skipped ${shownPath(io.cwd, s.path)}: ${s.reason}\n`) : undefined });
   const rcs = new Map<string, SanomaRc>();
@@ -182,12 +184,18 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
     if (verbose && rc.file) io.err(`${shownPath(io.cwd, root)}: settings from ${shownPath(io.cwd, rc.file)}\n`);
     ws.setExclude(root, mine.exclude);
     const syntaxAsked = mine.rules["syntax-error"] !== "off";
-    const company = ws.loadCompany(root, { syntaxNow: syntaxAsked, syntaxUnasked: !syntaxAsked });
+    let readAheadGiven = 0;
+    const counted: ReadAhead | undefined = readAhead && {
+      start: (files) => readAhead.start(files),
+      take: (file) => { const text = readAhead.take(file); if (text !== undefined) readAheadGiven++; return text; },
+      end: () => readAhead.end(),
+    };
+    const company = ws.loadCompany(root, { syntaxNow: syntaxAsked, syntaxUnasked: !syntaxAsked, readAhead: verbose ? counted : readAhead });
     const result = ws.check(root, { rules: mine.rules as CheckOptions["rules"] });
     // (One at a time: a spread of a 150,000-binding lockfile's problems overflows the stack.)
     for (const p of result.problems) problems.push(p);
     for (const f of company.files.values()) if (f.skipped) skipped.push({ file: f.path, reason: f.skipped });
-    if (verbose) io.err(`${shownPath(io.cwd, root)}: ${company.files.size} files, ${result.problems.length} problems, ${io.now() - start} ms\n`);
+    if (verbose) io.err(`${shownPath(io.cwd, root)}: ${company.files.size} files${readAhead ? ` (${readAheadGiven} read ahead by another thread)` : ""}, ${result.problems.length} problems, ${io.now() - start} ms\n`);
   }
   const settings = [...rcs.values()].flatMap((rc) => rc.problems);
   skipped.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
@@ -219,7 +227,8 @@ export function runCheck(argv: string[], io: Io): number {
   const texts = new Map<string, string>();
   const fixing = args.fix || args.fixDryRun;
   const fs: FileSystem = fixing ? { ...io.fs, readFile(p) { const t = io.fs.readFile(p); if (t !== undefined) texts.set(p, t); return t; } } : io.fs;
-  let run = checkAll(args, dirs, io, fs, args.verbose);
+  // (Not when fixing: every text read is kept then, through `fs`.)
+  let run = checkAll(args, dirs, io, fs, args.verbose, fixing ? undefined : io.readAhead);
   if ("usage" in run) { io.err(`sanoma-check: ${run.usage}\n`); return 2; }
 
   const notes: string[] = [];

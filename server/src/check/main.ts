@@ -7,6 +7,7 @@
 import { isMainThread, workerData } from "node:worker_threads";
 import { writeAllSync } from "../node/fd-output.ts";
 import { nodeFileSystem } from "../node/fs.ts";
+import { readAheadFrom, type ReadAheadChannel } from "../node/read-ahead.ts";
 import { runCheck } from "./cli.ts";
 import { writeIfUnchanged } from "./write.ts";
 
@@ -30,6 +31,9 @@ const tty = told ? { out: told.out === true, err: told.err === true } : { out: p
  * streams: a console takes text through them, not bytes through a descriptor.)
  */
 const straight = told !== undefined && process.platform !== "win32";
+
+/** The reading ahead the thread that started this one does for it (node/read-ahead.ts), if it does. */
+const readAheadChannel = isMainThread ? undefined : (workerData as { readAhead?: ReadAheadChannel } | null)?.readAhead;
 
 /** Whether stdout's reader is gone (a pipe closed: `sanoma-check | head`): what is left of the report is dropped. */
 let outGone = false;
@@ -78,6 +82,7 @@ try {
     env: process.env,
     tty,
     writeIfUnchanged,
+    readAhead: readAheadChannel && readAheadFrom(readAheadChannel),
   });
 } catch (e) {
   // A fault of ours, not a finding: said with its stack, and exit code 2 (1 means "problems

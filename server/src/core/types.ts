@@ -46,6 +46,20 @@ export type LockText = string | TextInPieces;
 export interface DirEntry { name: string; kind: "file" | "dir" | "symlink" | "other" }
 
 /**
+ * Files read ahead of their turn by someone else (the package's `sanoma-check`: the thread that
+ * started its worker, node/read-ahead.ts). The core takes what is offered, in the order it asked
+ * for, and reads for itself whatever is not: a helper that gives nothing changes only the time.
+ */
+export interface ReadAhead {
+  /** The files about to be read, in this order. */
+  start(files: readonly string[]): void;
+  /** `file`'s text as read ahead (as `FileSystem.readFile` reads it); undefined: read it yourself. */
+  take(file: string): string | undefined;
+  /** Nothing more will be taken: the rest is let go. */
+  end(): void;
+}
+
+/**
  * The only door to the disk. Every method returns undefined (or false) when the path cannot be read:
  * a missing file, a directory without permission, a file deleted while being read. Never throws.
  */

@@ -13,7 +13,7 @@ import { Company, listCompanyFilesSteps, walkReads, type Skipped } from "./model
 import { knowSyntax, syntaxVerdict, textAwaitingSyntax, workflowsRead, type SyntaxVerdict } from "./facts.ts";
 import { fileRuleProblems } from "./check.ts";
 import type { LockFacts } from "./lockfile-read.ts";
-import type { FileSystem, LockText } from "./types.ts";
+import type { FileSystem, LockText, ReadAhead } from "./types.ts";
 
 export interface WorkspaceOptions {
   exclude?: string[];
@@ -152,14 +152,23 @@ export class Workspace {
    * `syntax-error` off): no text is held for it (`Company.syntaxUnasked`). Neither: each is held
    * until asked.
    */
-  loadCompany(root: string, options: { syntaxNow?: boolean; syntaxUnasked?: boolean } = {}): Company {
+  loadCompany(root: string, options: { syntaxNow?: boolean; syntaxUnasked?: boolean; readAhead?: ReadAhead } = {}): Company {
     const company = this.ensureCompany(root);
     if (options.syntaxUnasked) company.syntaxUnasked();
-    for (const file of this.listFiles(root)) {
-      this.readFromDisk(company, file);
-      const facts = options.syntaxNow ? company.files.get(file)?.facts : undefined;
-      const text = facts && textAwaitingSyntax(facts);
-      if (text !== undefined) knowSyntax(facts!, syntaxVerdict(file, text));
+    const files = this.listFiles(root);
+    const ahead = options.readAhead;
+    ahead?.start(files);
+    try {
+      for (const file of files) {
+        const text = ahead?.take(file);
+        if (text !== undefined) this.setFile(company, file, text);
+        else this.readFromDisk(company, file);
+        const facts = options.syntaxNow ? company.files.get(file)?.facts : undefined;
+        const pending = facts && textAwaitingSyntax(facts);
+        if (pending !== undefined) knowSyntax(facts!, syntaxVerdict(file, pending));
+      }
+    } finally {
+      ahead?.end();
     }
     return company;
   }

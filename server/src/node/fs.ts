@@ -39,7 +39,7 @@ function readRegularFile(fd: number, head: Buffer): string | undefined {
  * A byte order mark is no part of the text: editors and linters drop it, and every column of the
  * first line would be one off (and an edit made there one character wrong) if it stayed.
  */
-function withoutByteOrderMark(text: string): string {
+export function withoutByteOrderMark(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
