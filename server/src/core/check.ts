@@ -31,6 +31,7 @@ export interface CheckResult {
 const FILE_RULES = RULES.filter((r): r is FileRule => !!r.checkFile);
 const FILE_IN_COMPANY_RULES = RULES.filter((r): r is CompanyRule & Required<Pick<CompanyRule, "checkFileIn">> => !!r.checkFileIn);
 const COMPANY_RULES = RULES.filter((r): r is CompanyRule & Required<Pick<CompanyRule, "checkCompany">> => !!r.checkCompany);
+const ALL_FILE_IN_COMPANY_RULES: readonly number[] = FILE_IN_COMPANY_RULES.map((_, i) => i);
 const NO_INPUTS: readonly unknown[] = [];
 /**
  * What a rule found in a file where it found nothing (most rules, in most files), one list for all:
@@ -62,6 +63,10 @@ class CheckState {
   touched = new Set<string>();
   stats = { filesJudged: 0, companyRulesRun: 0 };
 
+  /** What a file rule reports of the file being judged, taken from here after each rule. */
+  private readonly found: Problem[] = [];
+  private readonly reporters = FILE_IN_COMPANY_RULES.map((rule) => (p: ProblemInit) => { this.found.push(toProblem(rule, p)); });
+
   constructor(readonly root: string) {}
 
   /** Judges one file with the given company rules (all of them when its entry is new). */
@@ -77,16 +82,18 @@ class CheckState {
       rules = "all";
     }
     this.stats.filesJudged++;
-    const indexes = rules === "all" ? FILE_IN_COMPANY_RULES.map((_, i) => i) : rules;
+    const indexes = rules === "all" ? ALL_FILE_IN_COMPANY_RULES : rules;
     for (const i of indexes) {
       const rule = FILE_IN_COMPANY_RULES[i];
-      const out: Problem[] = [];
+      // (One sink a rule, made once: most files give most rules nothing to say, and a list and a
+      // closure a rule and a file were most of what a first check of 10,000 files made here.)
+      const out = this.found;
       try {
-        rule.checkFileIn(entry, a, (p) => out.push(toProblem(rule, p)));
+        rule.checkFileIn(entry, a, this.reporters[i]);
       } catch (e) {
         out.push({ ...internalError(this.root, rule.id, e), file: entry.path });
       }
-      src.byRule[i] = out.length > 0 ? out : NO_PROBLEMS;
+      src.byRule[i] = out.length > 0 ? out.splice(0) : NO_PROBLEMS;
     }
     const own = fileRuleProblems(entry, this.root);
     let all: Problem[] = own;
@@ -114,6 +121,7 @@ class CheckState {
 
   /** Replaces what a source says, and notes the files whose problems that touches. */
   private contribute(source: string, problems: Problem[], before: ReadonlySet<string>): ReadonlySet<string> {
+    if (problems.length === 0 && before.size === 0) return NO_TARGETS; // (most files, at a first check)
     const byTarget = new Map<string, Problem[]>();
     // Most sources speak of one file (a lockfile's 500,000 orphans, say): its list is taken as it is.
     const one = problems.length > 0 ? problems[0].file : undefined;
