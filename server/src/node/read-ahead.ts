@@ -7,10 +7,10 @@
  *
  * Two halves: `startReader`, run on the first thread (bundled alone as `server/dist/read-ahead.js`:
  * that thread never loads the big bundle), and `readAheadFrom`, the worker's `ReadAhead`
- * (core/types.ts). The worker says which files over a port; the bytes come back through memory
- * both threads share (`sharedMemory`): a ring of slots the reader fills and the worker empties,
- * handed over by counters in that memory, so no message and no buffer is made per file. What keeps
- * it exact and safe:
+ * (core/types.ts). The worker says which files over a port, a few thousand paths at a time as it
+ * goes; the bytes come back through memory both threads share (`sharedMemory`): a ring of slots
+ * the reader fills and the worker empties, handed over by counters in that memory, so no message
+ * and no buffer is made per file. What keeps it exact and safe:
  * - A file's bytes are read as `nodeFileSystem.readFile` reads them and decoded as it decodes them.
  *   Anything but the plain case (a file of nothing, one too big for a slot's room or for
  *   `FIRST_READ_BYTES`, one that cannot be opened or read: a folder, a FIFO, a file gone) is left
@@ -19,7 +19,7 @@
  *   stops taking and reads for itself, as it does when the reader has ended or failed.
  * - The worker never waits on a reader that is gone: the reader says when it has ended a run (done
  *   or failed), and a wait of more than `STALL_MS` for one slot ends the reading ahead.
- * - Memory is fixed: `SLOTS` slots, whatever the company's size.
+ * - Memory is bounded, whatever the company's size: `SLOTS` slots, and `PATHS_AHEAD` paths or so.
  */
 import * as fs from "node:fs";
 import type { MessagePort } from "node:worker_threads";
@@ -61,8 +61,13 @@ export function sharedMemory(): SharedArrayBuffer {
   return new SharedArrayBuffer(BYTES_AT + SLOTS * SLOT_BYTES);
 }
 
-/** The worker asks: read these files, in this order. */
-interface Start { run: number; files: string[] }
+/**
+ * The worker asks: read these files, in this order, from the run's `first` (of `total` in all).
+ * A run's paths come a part at a time, `PATHS_AHEAD` ahead of what the worker takes, so that the
+ * reader never holds a copy of a whole company's list (10 MB at 100,000 files).
+ */
+interface Paths { run: number; first: number; total: number; files: string[] }
+const PATHS_AHEAD = 4096;
 
 /** Decodes one file's bytes as `nodeFileSystem.readFile` does. */
 function decode(bytes: Buffer, start: number, end: number): string {
@@ -77,7 +82,10 @@ function decode(bytes: Buffer, start: number, end: number): string {
 export function startReader(channel: ReadAheadChannel): () => void {
   const words = new Int32Array(channel.shared, 0, BYTES_AT / 4);
   const bytes = Buffer.from(channel.shared, BYTES_AT);
-  let current: Start | undefined;
+  /** The run being read, the paths known of it (from its file `known`), and its next file to read. */
+  let current: { run: number; total: number } | undefined;
+  let paths: string[] = [];
+  let known = 0;
   let next = 0;
   let scheduled = false;
 
@@ -108,16 +116,18 @@ export function startReader(channel: ReadAheadChannel): () => void {
     const run = current;
     if (!run) return;
     try {
-      if (Atomics.load(words, WORKER_STOPPED) >= run.run || next >= run.files.length) { current = undefined; end(run.run); return; }
+      if (Atomics.load(words, WORKER_STOPPED) >= run.run || next >= run.total) { current = undefined; paths = []; end(run.run); return; }
+      // (No path yet for the next file: its part is on its way, and its message fills again.)
+      if (next >= known + paths.length) return;
       const filled = Atomics.load(words, FILLED);
       if (filled - Atomics.load(words, TAKEN) >= SLOTS) { schedule(1); return; }
       const slot = (filled % SLOTS) * SLOT_WORDS + COUNTERS;
       const base = (filled % SLOTS) * SLOT_BYTES;
-      const count = Math.min(SLOT_FILES, run.files.length - next);
+      const count = Math.min(SLOT_FILES, known + paths.length - next);
       let used = 0;
       let i = 0;
       for (; i < count && SLOT_BYTES - used >= SLOT_CLOSE; i++) {
-        const file = run.files[next + i];
+        const file = paths[next - known + i];
         const length = readInto(file, base + used, SLOT_BYTES - used);
         if (length >= 0) used += length;
         words[slot + SLOT_ENDS + i] = used;
@@ -133,6 +143,7 @@ export function startReader(channel: ReadAheadChannel): () => void {
       schedule(0);
     } catch {
       current = undefined;
+      paths = [];
       end(run.run);
     }
   };
@@ -143,15 +154,27 @@ export function startReader(channel: ReadAheadChannel): () => void {
     else setTimeout(fill, ms);
   };
 
-  channel.port.on("message", (m: Start) => {
-    if (current) end(current.run);
-    current = m;
-    next = 0;
+  channel.port.on("message", (m: Paths) => {
+    if (current?.run === m.run) {
+      // The run's next part: the paths read already are let go.
+      if (m.first !== known + paths.length) return;
+      paths = paths.slice(next - known).concat(m.files);
+      known = next;
+    } else {
+      // A new run (a part of one ended already is dropped).
+      if (m.first !== 0 || Atomics.load(words, WORKER_STOPPED) >= m.run) return;
+      if (current) end(current.run);
+      current = { run: m.run, total: m.total };
+      paths = m.files;
+      known = 0;
+      next = 0;
+    }
     schedule(0);
   });
   // Stopped (the worker gone): no run left to wait on, and the port no longer keeps this thread alive.
   return () => {
     current = undefined;
+    paths = [];
     channel.port.close();
   };
 }
@@ -166,6 +189,8 @@ export function readAheadFrom(channel: ReadAheadChannel): ReadAhead {
   let run = 0;
   let files: readonly string[] = [];
   let next = 0;
+  /** How many of the run's paths the reader has been sent. */
+  let sent = 0;
   let taking = false;
   /** The slot being taken from (its words' index), or -1; its first file and number of files. */
   let slot = -1;
@@ -212,20 +237,30 @@ export function readAheadFrom(channel: ReadAheadChannel): ReadAhead {
     }
   };
 
+  /** Sends the reader the run's paths up to `upTo` (those it has not been sent). */
+  const send = (upTo: number) => {
+    const until = Math.min(upTo, files.length);
+    if (until <= sent) return;
+    const message: Paths = { run, first: sent, total: files.length, files: files.slice(sent, until) };
+    channel.port.postMessage(message);
+    sent = until;
+  };
+
   return {
     start(list) {
       stop();
       run++;
       files = list;
       next = 0;
+      sent = 0;
       taking = true;
-      const message: Start = { run, files: [...list] };
-      channel.port.postMessage(message);
+      send(PATHS_AHEAD);
     },
     take(file) {
       if (!taking) return undefined;
       if (files[next] !== file) { stop(); return undefined; }
       const i = next++;
+      if (i + PATHS_AHEAD / 2 >= sent) send(i + PATHS_AHEAD);
       while (slot < 0 || i >= first + count) {
         if (!nextSlot()) { stop(); return undefined; }
       }
