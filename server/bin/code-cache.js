@@ -81,24 +81,44 @@ function writeCache(file, data) {
 }
 
 /**
- * `require(bundle)`, compiled from the code cache when there is a good one; without one, the cache
- * is made when the process exits (then it holds every function the run compiled, not only the
- * bundle's top level).
+ * What `requireCached` reads before it compiles: the bundle's bytes, its cache's file, and the
+ * cache's bytes (undefined when there is none yet); undefined when there is no cache folder to use
+ * or the bundle cannot be read. `thread.js` has it read by the thread that starts a worker while
+ * the worker starts, and hands it over.
  */
-function requireCached(bundle, env = process.env) {
+function readForCache(bundle, env = process.env) {
   bundle = path.resolve(bundle);
   const dir = cacheFolder(env);
-  if (!dir || require.cache[bundle]) return require(bundle);
-  // Read as bytes and decoded here: `readFileSync(bundle, "utf8")` took 125 ms on the 11 MB
-  // bundle, bytes and a decoding 60; an ASCII text (our bundles are, test/package/bundles.test.ts)
-  // is decoded as Latin-1, a plain copy. A start of sanoma-check: 425 → 345 ms.
+  if (!dir) return undefined;
+  // Read as bytes and decoded by requireCached: `readFileSync(bundle, "utf8")` took 125 ms on the
+  // 11 MB bundle, bytes and a decoding 60; an ASCII text (our bundles are,
+  // test/package/bundles.test.ts) is decoded as Latin-1, a plain copy. A start of sanoma-check:
+  // 425 → 345 ms.
   let bytes;
-  try { bytes = fs.readFileSync(bundle); } catch { return require(bundle); }
+  try { bytes = fs.readFileSync(bundle); } catch { return undefined; }
   const file = cacheFile(dir, bundle, bytes);
-  const source = isAscii(bytes) ? bytes.latin1Slice(0, bytes.length) : bytes.toString("utf8");
-  bytes = undefined;
   let cachedData;
   try { cachedData = fs.readFileSync(file); } catch {}
+  return { bundle, bytes, file, cachedData };
+}
+
+/**
+ * `require(bundle)`, compiled from the code cache when there is a good one; without one, the cache
+ * is made when the process exits (then it holds every function the run compiled, not only the
+ * bundle's top level). `handedOver`: gives what `readForCache` read of this bundle already,
+ * elsewhere (a function, so that no caller's frame keeps the bytes while the bundle runs).
+ */
+function requireCached(bundle, env = process.env, handedOver = undefined) {
+  bundle = path.resolve(bundle);
+  if (require.cache[bundle]) return require(bundle);
+  let read = handedOver && handedOver();
+  if (!read || read.bundle !== bundle) read = readForCache(bundle, env);
+  if (!read) return require(bundle);
+  const { file, cachedData } = read;
+  let bytes = read.bytes;
+  read = undefined;
+  const source = isAscii(bytes) ? bytes.latin1Slice(0, bytes.length) : bytes.toString("utf8");
+  bytes = undefined;
   let script;
   try {
     script = new vm.Script(Module.wrap(source.replace(/^#!.*/, "")), { filename: bundle, cachedData });
@@ -122,7 +142,7 @@ function requireCached(bundle, env = process.env) {
   return mod.exports;
 }
 
-module.exports = { requireCached };
+module.exports = { readForCache, requireCached };
 
 // Run as a program, `node code-cache.js <bundle> [args...]` runs the bundle as if it had been
 // started itself, with V8's code cache: the VS Code extension starts its language server so.

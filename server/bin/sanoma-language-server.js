@@ -10,9 +10,10 @@ const { isMainThread } = require("node:worker_threads");
 /** The young generation the server's worker is given: V8's under the extension's `--max-semi-space-size=4` (two semi-spaces of 4 MB, and a third for large objects). */
 const SERVER_YOUNG_GENERATION_MB = 12;
 
-const serve = () => require("./code-cache.js").requireCached(path.join(__dirname, "../dist/sanoma.js")).languageServer();
+const BUNDLE = path.join(__dirname, "../dist/sanoma.js");
+const serve = () => require("./code-cache.js").requireCached(BUNDLE, process.env, require("./thread.js").takeBundle).languageServer();
 const args = process.argv.slice(2);
 const overStdio = !args.some((a) => a === "--node-ipc" || a === "--version" || a.startsWith("--socket") || a.startsWith("--pipe"));
 if (isMainThread && overStdio && process.platform !== "win32") {
-  require("./thread.js").runInThread(__filename, { fallback: serve, youngGenerationMb: SERVER_YOUNG_GENERATION_MB, name: "sanoma-language-server", errorExitCode: 1, server: true });
+  require("./thread.js").runInThread(__filename, { fallback: serve, youngGenerationMb: SERVER_YOUNG_GENERATION_MB, name: "sanoma-language-server", errorExitCode: 1, server: true, bundle: BUNDLE });
 } else serve();

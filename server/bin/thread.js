@@ -20,10 +20,13 @@
 // passes on all of it before the worker's `exit`; its exit code is the process's.
 "use strict";
 const tty = require("node:tty");
-const { MessageChannel, Worker } = require("node:worker_threads");
+const { MessageChannel, Worker, receiveMessageOnPort, workerData } = require("node:worker_threads");
 
 /** The check's young generation, in MB (V8 splits it in three: two semi-spaces and room for large objects). */
 const YOUNG_GENERATION_MB = 6;
+
+/** How long a worker waits for the bundle this thread reads for it (`bundle`) before it reads the bundle itself. */
+const HAND_OVER_WAIT_MS = 1000;
 
 /** How long a signal's end may take in the worker (its boxes stopped) before this thread ends the process itself. */
 const SIGNAL_GRACE_MS = 3000;
@@ -45,9 +48,12 @@ const SIGNAL_GRACE_MS = 3000;
  *
  * `readAhead` (the check's): the reader's bundle, run here for the worker (`workerData.readAhead`);
  * SANOMA_READ_AHEAD=off, or a reader that will not load, leaves the worker to read alone.
+ * `bundle`: the bundle the worker loads with V8's code cache: read here (its bytes, its cache's)
+ * while the worker starts, which takes as long, and handed over (`takeBundle`).
  */
-function runInThread(file, { fallback, argv = process.argv.slice(2), youngGenerationMb = YOUNG_GENERATION_MB, name = "sanoma-check", errorExitCode = 2, server = false, readAhead } = {}) {
+function runInThread(file, { fallback, argv = process.argv.slice(2), youngGenerationMb = YOUNG_GENERATION_MB, name = "sanoma-check", errorExitCode = 2, server = false, readAhead, bundle } = {}) {
   let worker;
+  const handOver = bundle ? { channel: new MessageChannel(), flag: new SharedArrayBuffer(4) } : undefined;
   // Reading ahead for the worker (`readAhead`: the reader's bundle, node/read-ahead.ts): a port and
   // shared memory, the reader run here once the worker is started. A reader that will not load is
   // no reader: the worker reads alone.
@@ -66,8 +72,9 @@ function runInThread(file, { fallback, argv = process.argv.slice(2), youngGenera
         tty: { out: tty.isatty(1), err: tty.isatty(2) },
         stdio: server ? "fd" : undefined,
         readAhead: channel ? { port: channel.port2, shared } : undefined,
+        bundle: handOver ? { port: handOver.channel.port2, flag: handOver.flag } : undefined,
       },
-      transferList: channel ? [channel.port2] : [],
+      transferList: [channel && channel.port2, handOver && handOver.channel.port2].filter(Boolean),
       resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb },
       stdin: server,
       stdout: server,
@@ -75,6 +82,7 @@ function runInThread(file, { fallback, argv = process.argv.slice(2), youngGenera
   } catch {
     return fallback();
   }
+  if (handOver) handBundleOver(bundle, handOver.channel.port1, new Int32Array(handOver.flag));
   if (channel) {
     const stopReader = reader.startReader({ port: channel.port1, shared });
     worker.on("exit", stopReader);
@@ -103,4 +111,38 @@ function runInThread(file, { fallback, argv = process.argv.slice(2), youngGenera
   worker.on("exit", (code) => process.exit(failed ? errorExitCode : code));
 }
 
-module.exports = { runInThread, YOUNG_GENERATION_MB };
+/** Reads the worker's bundle for it (code-cache.js's `readForCache`), posts it (its buffers moved, not copied), and says so. */
+function handBundleOver(bundle, port, flag) {
+  try {
+    const read = require("./code-cache.js").readForCache(bundle);
+    if (read) {
+      const own = (b) => b !== undefined && b.byteOffset === 0 && b.buffer.byteLength === b.length;
+      port.postMessage(read, [read.bytes, read.cachedData].filter(own).map((b) => b.buffer));
+    }
+  } catch {}
+  Atomics.store(flag, 0, 1);
+  Atomics.notify(flag, 0);
+}
+
+/**
+ * In the worker: the bundle the first thread read for it (`readForCache`'s answer, for
+ * `requireCached`), waited for at most HAND_OVER_WAIT_MS; undefined when there is none (no cache
+ * folder, not a worker of runInThread's, too late), and the worker reads it itself.
+ */
+function takeBundle() {
+  const handed = workerData && workerData.bundle;
+  if (!handed) return undefined;
+  try {
+    Atomics.wait(new Int32Array(handed.flag), 0, 0, HAND_OVER_WAIT_MS);
+    const got = receiveMessageOnPort(handed.port);
+    handed.port.close();
+    if (!got) return undefined;
+    // (A Buffer arrives as a Uint8Array.)
+    const buffer = (u) => u && Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+    return { ...got.message, bytes: buffer(got.message.bytes), cachedData: buffer(got.message.cachedData) };
+  } catch {
+    return undefined;
+  }
+}
+
+module.exports = { runInThread, takeBundle, YOUNG_GENERATION_MB };

@@ -124,6 +124,47 @@ test("a worker out of memory says so, and how to give it more, and exits 2", () 
   assert.equal(r.stderr, "sanoma-check: out of memory; give Node more with NODE_OPTIONS=--max-old-space-size=<MB>\n");
 });
 
+test("the worker is handed the bundle the first thread read for it while it started, and lets it go once compiled", () => {
+  // A bundle of 16 MB (most of it a comment), loaded in the worker as the commands load theirs.
+  const bundle = join(dir, "big-bundle.js");
+  writeFileSync(bundle, `module.exports = { value: 42 };\n/*${"x".repeat(16 * 1024 * 1024)}*/\n`);
+  const cache = join(dir, "hand-over-cache");
+  const THREAD_JS = JSON.stringify(THREAD);
+  const LOADER = JSON.stringify(join(repo, "server", "bin", "code-cache.js"));
+  const handed = script("handed", `
+const { readFileSync } = require("node:fs");
+const read = require(${THREAD_JS}).takeBundle();
+process.stdout.write(JSON.stringify({ bundle: read.bundle, isBuffer: Buffer.isBuffer(read.bytes), same: read.bytes.equals(readFileSync(read.bundle)), file: read.file, cached: read.cachedData !== undefined }));
+`, `bundle: ${JSON.stringify(bundle)},`);
+  const env = { ...process.env, SANOMA_CODE_CACHE: cache };
+  const first = run([handed.driver], { env });
+  assert.equal(first.status, 0, first.stderr);
+  const got = JSON.parse(first.stdout);
+  assert.deepEqual({ ...got, file: undefined }, { bundle, isBuffer: true, same: true, file: undefined, cached: false });
+  assert.ok(got.file.startsWith(cache) && got.file.endsWith(".cache"), got.file);
+  // Not handed anything where no cache may be kept: the worker reads (and requires) the bundle itself.
+  const none = script("handed-none", `process.stdout.write(String(require(${THREAD_JS}).takeBundle()));`, `bundle: ${JSON.stringify(bundle)},`);
+  assert.equal(run([none.driver], { env: { ...process.env, SANOMA_CODE_CACHE: "off" } }).stdout, "undefined");
+
+  // Loaded from what was handed over, then let go: once the load is done, nothing holds the bytes
+  // (a weak reference to them is cleared by a collection, in a later turn: a WeakRef holds its
+  // target through the turn it was made in).
+  const loads = script("handed-load", `
+let bytes;
+const m = require(${LOADER}).requireCached(${JSON.stringify(bundle)}, process.env, () => {
+  const read = require(${THREAD_JS}).takeBundle();
+  bytes = new WeakRef(read.bytes);
+  return read;
+});
+setTimeout(() => { global.gc(); process.stdout.write(JSON.stringify({ value: m.value, held: bytes.deref() !== undefined })); }, 10);
+`, `bundle: ${JSON.stringify(bundle)},`);
+  for (let i = 0; i < 2; i++) {
+    const r = run(["--expose-gc", loads.driver], { env });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), { value: 42, held: false }, `run ${i + 1}: the bytes are kept after the load`);
+  }
+});
+
 test("a worker that cannot start leaves the work to the process (Node refuses a path that is neither absolute nor ./-relative)", () => {
   const { driver } = script("refused", "");
   const r = run([driver], { env: { ...process.env, SCRIPT_PATH: "not-a-worker-path.js" } });
