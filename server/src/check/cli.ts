@@ -184,13 +184,14 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
     if (verbose && rc.file) io.err(`${shownPath(io.cwd, root)}: settings from ${shownPath(io.cwd, rc.file)}\n`);
     ws.setExclude(root, mine.exclude);
     const syntaxAsked = mine.rules["syntax-error"] !== "off";
+    // (Counted for --verbose.)
     let readAheadGiven = 0;
-    const counted: ReadAhead | undefined = readAhead && {
+    const ahead: ReadAhead | undefined = readAhead && verbose ? {
       start: (files) => readAhead.start(files),
       take: (file) => { const text = readAhead.take(file); if (text !== undefined) readAheadGiven++; return text; },
       end: () => readAhead.end(),
-    };
-    const company = ws.loadCompany(root, { syntaxNow: syntaxAsked, syntaxUnasked: !syntaxAsked, readAhead: verbose ? counted : readAhead });
+    } : readAhead;
+    const company = ws.loadCompany(root, { syntaxNow: syntaxAsked, syntaxUnasked: !syntaxAsked, readAhead: ahead });
     const result = ws.check(root, { rules: mine.rules as CheckOptions["rules"] });
     // (One at a time: a spread of a 150,000-binding lockfile's problems overflows the stack.)
     for (const p of result.problems) problems.push(p);
