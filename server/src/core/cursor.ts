@@ -6,7 +6,7 @@
  * the tree is dropped at once, like the facts' (this and `facts.ts` parse code; `lockfile-read.ts` parses
  * JSON only to place its problems).
  */
-import ts from "typescript";
+import ts from "./typescript.ts";
 import { isModuleName, scriptKind } from "./facts.ts";
 import { isLineBreak } from "./scan-tokens.ts";
 

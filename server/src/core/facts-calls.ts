@@ -4,7 +4,7 @@
  * (`facts-workflows.ts`). Rather than visiting every node, it finds the few places that can
  * matter by their text.
  */
-import ts from "typescript";
+import ts from "./typescript.ts";
 import { isFrameworkModule } from "./company.ts";
 import { parseOpId, type CollectionFact, type ImportedName } from "./fact-types.ts";
 import { hasBackslash } from "./scan.ts";

@@ -2,7 +2,7 @@
  * `defineResource({...})` calls (A4): the spec each defines, its contract flags read as their
  * values (a flag held in a top-level const too), its schema's fields and their optionality.
  */
-import ts from "typescript";
+import ts from "./typescript.ts";
 import { isFrameworkModule } from "./company.ts";
 import type { ResourceSpecFact, SpecFlag } from "./fact-types.ts";
 import type { TreeContext } from "./tree-context.ts";

@@ -5,7 +5,7 @@
  * The statements are read here (imports, exports, bindings, declarations, the config); the rest of
  * the tree by `facts-calls.ts`, specs by `facts-specs.ts`.
  */
-import ts from "typescript";
+import ts from "./typescript.ts";
 import type { ConfigFact, FileFacts, ImportedName, Ref, SecretBindingFact, DesiredKey, DeclarationFact, SyntaxVerdict, WorkflowFact } from "./fact-types.ts";
 import { readCalls } from "./facts-calls.ts";
 import { constsExportedByName as constsExportedByNameOf, readWorkflows, topConstsOf, type ExportedByName, type TopConst } from "./facts-workflows.ts";

@@ -4,7 +4,7 @@
  * them too, for almost nothing. The full reading (`facts-tree.ts`) and the lean one (`syntaxAndWorkflows`)
  * both call this.
  */
-import ts from "typescript";
+import ts from "./typescript.ts";
 import type { WorkflowFact } from "./fact-types.ts";
 import { intern } from "./intern.ts";
 import { hasModifier, unwrap } from "./ts-nodes.ts";

@@ -3,7 +3,7 @@
  * problem that keeps it from being read (not JSON, not of the lockfile's shape, an unknown version).
  * A binding of another shape does not keep the others from being read: it is a problem of its own.
  */
-import ts from "typescript";
+import ts from "./typescript.ts";
 import { z } from "zod";
 import { LineMap } from "./text.ts";
 import { ShardedMap } from "./sharded-map.ts";

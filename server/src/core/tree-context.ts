@@ -2,7 +2,7 @@
  * What the readers of one file's syntax tree share while they read it (`facts-tree.ts` makes it;
  * `facts-specs.ts` and `facts-calls.ts` read through it).
  */
-import type ts from "typescript";
+import type ts from "./typescript.ts";
 import type { FileFacts, ImportedName } from "./fact-types.ts";
 import type { ExportedByName, TopConst } from "./facts-workflows.ts";
 import type { Range } from "./types.ts";

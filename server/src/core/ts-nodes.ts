@@ -2,7 +2,7 @@
  * Small readings of TypeScript's syntax tree that the facts' readers share: how a file is parsed
  * (its script kind, the options), what a node unwraps to, whether a string names a module.
  */
-import ts from "typescript";
+import ts from "./typescript.ts";
 
 export function scriptKind(fileName: string): ts.ScriptKind {
   if (fileName.endsWith(".tsx")) return ts.ScriptKind.TSX;
