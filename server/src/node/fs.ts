@@ -30,35 +30,52 @@ function readRegularFile(fd: number, head: Buffer): string | undefined {
   if (!stat.isFile()) return undefined;
   const buf = Buffer.allocUnsafe(Math.max(Math.min(stat.size, READ_CAP) + 1, head.length + 1));
   head.copy(buf);
-  let length = head.length;
-  for (let n; length < buf.length && length <= READ_CAP && (n = fs.readSync(fd, buf, length, buf.length - length, null)) > 0;) length += n;
-  return withoutByteOrderMark(buf.toString("utf8", 0, length));
+  const length = head.length + readUpTo(fd, buf, head.length, buf.length - head.length);
+  return decodeText(buf, 0, length);
 }
 
 /**
  * A byte order mark is no part of the text: editors and linters drop it, and every column of the
  * first line would be one off (and an edit made there one character wrong) if it stayed.
  */
-export function withoutByteOrderMark(text: string): string {
+function withoutByteOrderMark(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * Opens a file to read it, without blocking: a FIFO named like a source file would wait for a
+ * writer for ever (a watcher can name one, a box can rename one into a file's place). Throws as
+ * `openSync` does.
+ */
+export function openToRead(path: string): number {
+  return fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+}
+
+/** Reads from `fd` into `buf` at `at`, up to `cap` bytes or the file's end: how many it read. */
+export function readUpTo(fd: number, buf: Buffer, at: number, cap: number): number {
+  let length = 0;
+  for (let n; length < cap && (n = fs.readSync(fd, buf, at + length, cap - length, null)) > 0;) length += n;
+  return length;
+}
+
+/** A file's text from its bytes `start` to `end` in `buf`: UTF-8, without a byte order mark (what `readFile` gives). */
+export function decodeText(buf: Buffer, start: number, end: number): string {
+  return withoutByteOrderMark(buf.toString("utf8", start, end));
 }
 
 export const nodeFileSystem: FileSystem = {
   readFile(path) {
     let fd: number | undefined;
     try {
-      // Opened without blocking: a FIFO named like a source file would wait for a writer for ever
-      // (a watcher can name one, a box can rename one into a file's place).
-      fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      fd = openToRead(path);
       // Read to its end (a read of nothing) without asking what it is first: `fstat` and the
       // object Node makes of its answer were a fifth of the time a check spent reading 10,000
       // files. A folder fails its read; a FIFO without a writer, or a device, reads nothing or
       // fills the buffer, and is asked then (a FIFO whose writer wrote and left reads as the text
       // it was given: no wait either way).
-      let length = 0;
-      for (let n; length < FIRST_READ.length && (n = fs.readSync(fd, FIRST_READ, length, FIRST_READ.length - length, null)) > 0;) length += n;
+      const length = readUpTo(fd, FIRST_READ, 0, FIRST_READ.length);
       if (length === 0 || length === FIRST_READ.length) return readRegularFile(fd, FIRST_READ.subarray(0, length));
-      return withoutByteOrderMark(FIRST_READ.toString("utf8", 0, length));
+      return decodeText(FIRST_READ, 0, length);
     } catch {
       return undefined;
     } finally {
@@ -68,7 +85,7 @@ export const nodeFileSystem: FileSystem = {
   *readFileSteps(path): Steps<TextInPieces | undefined> {
     let fd: number | undefined;
     try {
-      fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      fd = openToRead(path);
       if (!fs.fstatSync(fd).isFile()) return undefined;
       // A piece read and decoded a step (a streaming decoder keeps a character cut between two
       // pieces whole), cut after its last line end: what follows it starts the next piece, so no

@@ -24,7 +24,7 @@
 import * as fs from "node:fs";
 import type { MessagePort } from "node:worker_threads";
 import type { ReadAhead } from "../core/types.ts";
-import { FIRST_READ_BYTES, withoutByteOrderMark } from "./fs.ts";
+import { decodeText, FIRST_READ_BYTES, openToRead, readUpTo } from "./fs.ts";
 
 /** What the two threads share: a port (the worker's runs go over it) and the memory `sharedMemory()` makes. */
 export interface ReadAheadChannel {
@@ -69,11 +69,6 @@ export function sharedMemory(): SharedArrayBuffer {
 interface Paths { run: number; first: number; total: number; files: string[] }
 const PATHS_AHEAD = 4096;
 
-/** Decodes one file's bytes as `nodeFileSystem.readFile` does. */
-function decode(bytes: Buffer, start: number, end: number): string {
-  return withoutByteOrderMark(bytes.toString("utf8", start, end));
-}
-
 /**
  * The first thread's half: reads ahead whatever the worker asks over `channel`, a slot a turn of
  * the event loop (so the worker's exit is heard), never more than `SLOTS` slots ahead of it; what
@@ -98,10 +93,9 @@ export function startReader(channel: ReadAheadChannel): () => void {
   const readInto = (file: string, at: number, room: number): number => {
     let fd: number | undefined;
     try {
-      fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      fd = openToRead(file);
       const cap = Math.min(room, FIRST_READ_BYTES);
-      let length = 0;
-      for (let n; length < cap && (n = fs.readSync(fd, bytes, at + length, cap - length, null)) > 0;) length += n;
+      const length = readUpTo(fd, bytes, at, cap);
       // (Nothing read, or all there was room for: the worker reads it, with readFile's every care.)
       return length === 0 || length === cap ? -1 : length;
     } catch {
@@ -267,7 +261,7 @@ export function readAheadFrom(channel: ReadAheadChannel): ReadAhead {
       const k = i - first;
       if (words[slot + SLOT_READ + k] === 0) return undefined;
       const base = ((slot - COUNTERS) / SLOT_WORDS) * SLOT_BYTES;
-      return decode(bytes, base + (k === 0 ? 0 : words[slot + SLOT_ENDS + k - 1]), base + words[slot + SLOT_ENDS + k]);
+      return decodeText(bytes, base + (k === 0 ? 0 : words[slot + SLOT_ENDS + k - 1]), base + words[slot + SLOT_ENDS + k]);
     },
     end: stop,
   };
