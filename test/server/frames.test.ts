@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { withServer } from "../support/server.ts";
-import { contentLength } from "../../server/src/lsp/frames.ts";
+import { contentLength, FrameGuard } from "../../server/src/lsp/frames.ts";
 
 const COMPANY = `
 //- /sanoma.config.ts
@@ -50,4 +50,27 @@ test("server: workspace/executeCommand of a command it does not offer is an erro
   await withServer(COMPANY, async ({ c }) => {
     await assert.rejects(c.request("workspace/executeCommand", { command: "sanoma.nope", arguments: [] }), /no command "sanoma\.nope"/);
   }, { idle: false });
+});
+
+test("frames: a body that comes in many chunks is passed on whole and joined once, not copied again at every chunk", () => {
+  const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", method: "textDocument/didOpen", params: { text: "x".repeat(5 * 1024 * 1024) } }));
+  const frame = Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body, Buffer.from("Content-Length: 2\r\n\r\n{}")]);
+  const guard = new FrameGuard(() => assert.fail("no frame here is bad"));
+  const out: Buffer[] = [];
+  guard.on("data", (b: Buffer) => out.push(b));
+  // Every byte Buffer.concat copies while the guard reads, counted.
+  const concat = Buffer.concat;
+  let copied = 0;
+  Buffer.concat = ((list: readonly Uint8Array[], length?: number) => {
+    const joined = concat(list, length);
+    copied += joined.length;
+    return joined;
+  }) as typeof Buffer.concat;
+  try {
+    for (let at = 0; at < frame.length; at += 64 * 1024) guard.write(frame.subarray(at, at + 64 * 1024));
+  } finally {
+    Buffer.concat = concat;
+  }
+  assert.ok(concat(out).equals(frame), "the frames passed on as they came");
+  assert.ok(copied < 2 * frame.length, `${(copied / 1048576).toFixed(0)} MB copied to read a frame of ${(frame.length / 1048576).toFixed(0)} MB`);
 });

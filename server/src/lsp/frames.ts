@@ -19,13 +19,24 @@ export class FrameGuard extends Transform {
   private buffer: Buffer = Buffer.alloc(0);
   /** The body length of the frame being read, once its header block was read. */
   private bodyLength: number | undefined;
+  /** Chunks come after `buffer` while a body is still short of its length, and their bytes. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
 
   constructor(private readonly log: (message: string) => void) {
     super();
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    // A body is joined once it is whole. Joined at every chunk, a 5 MB body (a big file opened in
+    // the editor) arriving 64 KB at a time was copied 80 times: 200 MB made and dropped, and the
+    // server's peak memory 60 or 350 MB as the collector's timing fell.
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    if (this.bodyLength !== undefined && this.buffer.length + this.pendingBytes < this.bodyLength) { done(); return; }
+    this.buffer = this.buffer.length === 0 && this.pending.length === 1 ? chunk : Buffer.concat([this.buffer, ...this.pending]);
+    this.pending = [];
+    this.pendingBytes = 0;
     this.drain();
     done();
   }
