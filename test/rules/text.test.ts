@@ -1,7 +1,7 @@
 /** Line maps count \n, \r\n and a lone \r as line breaks, as LSP does, on both of their paths. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LineMap, positionAt, thousands } from "../../server/src/core/text.ts";
+import { LineMap, positionAt, rangeOf, thousands } from "../../server/src/core/text.ts";
 
 test("LineMap: positions with \\n only, and with \\r\\n and lone \\r", () => {
   const lf = new LineMap("ab\ncd\n\nef");
@@ -41,4 +41,23 @@ test("positions are held once each: the same object for the same place in any te
   }
   assert.deepEqual(positionAt(1, 1), first);
   assert.equal(positionAt(299, 999), positionAt(299, 999));
+});
+
+test("ranges within a line are held once each, frozen; a range across lines, or far out, is made afresh", () => {
+  const a = new LineMap("import { x } from \"./x\";\n");
+  const b = new LineMap("export { y } from \"./x\";\n");
+  assert.equal(a.range(18, 23), b.range(18, 23), "the specifier's range in both: one object");
+  assert.deepEqual(a.range(18, 23), { start: { line: 0, character: 18 }, end: { line: 0, character: 23 } });
+  assert.ok(Object.isFrozen(a.range(18, 23)));
+  assert.throws(() => { (a.range(18, 23) as { start: unknown }).start = { line: 9, character: 9 }; }, TypeError);
+  const across = new LineMap("a\nb\n").range(0, 3);
+  assert.deepEqual(across, { start: { line: 0, character: 0 }, end: { line: 1, character: 1 } });
+  assert.notEqual(new LineMap("a\nb\n").range(0, 3), across);
+  assert.deepEqual(rangeOf(positionAt(2, 3), positionAt(2, 4000)), { start: { line: 2, character: 3 }, end: { line: 2, character: 4000 } });
+  assert.notEqual(rangeOf(positionAt(2, 3), positionAt(2, 4000)), rangeOf(positionAt(2, 3), positionAt(2, 4000)));
+  // Past the table's limit it starts again: every range still right.
+  for (let line = 0; line < 200; line++) for (let c = 0; c < 1010; c += 1) {
+    const r = rangeOf(positionAt(line, c), positionAt(line, c + 3));
+    if (r.start.line !== line || r.start.character !== c || r.end.character !== c + 3) assert.fail(`${line}:${c} gave ${JSON.stringify(r)}`);
+  }
 });

@@ -27,6 +27,27 @@ export function positionAt(line: number, character: number): Position {
   return made;
 }
 
+/**
+ * Ranges within one line held once each too, by their line and characters, as positions are (an
+ * import's specifier, an operation reference's string: most ranges facts keep), frozen alike.
+ */
+let sharedRanges: (Map<number, Range> | undefined)[] = [];
+let sharedRangeCount = 0;
+
+export function rangeOf(start: Position, end: Position): Range {
+  const line = start.line;
+  if (end.line !== line || line >= SHARED_LINES || start.character >= SHARED_CHARACTERS || end.character >= SHARED_CHARACTERS) return { start, end };
+  const row = sharedRanges[line] ?? (sharedRanges[line] = new Map());
+  const key = start.character * SHARED_CHARACTERS + end.character;
+  const held = row.get(key);
+  if (held !== undefined) return held;
+  if (sharedRangeCount >= SHARED_LIMIT) { sharedRanges = []; sharedRangeCount = 0; return rangeOf(start, end); }
+  const made = Object.freeze({ start, end });
+  row.set(key, made);
+  sharedRangeCount++;
+  return made;
+}
+
 export class LineMap {
   private readonly starts: number[];
   /** The lines of a text, or the offsets where they start as a scan found them (the first at 0, in order). */
@@ -54,7 +75,7 @@ export class LineMap {
     return positionAt(lo, offset - this.starts[lo]);
   }
   range(start: number, end: number): Range {
-    return { start: this.position(start), end: this.position(end) };
+    return rangeOf(this.position(start), this.position(end));
   }
   offset(p: Position): number {
     const start = this.starts[Math.min(p.line, this.starts.length - 1)] ?? 0;
