@@ -15,8 +15,11 @@ const SHARED_LIMIT = 200_000;
 let sharedPositions: (Position[] | undefined)[] = [];
 let sharedCount = 0;
 
+/** Whether a place is one the tables hold (a negative one, which no offset should give, is not). */
+const shared = (line: number, character: number): boolean => line >= 0 && line < SHARED_LINES && character >= 0 && character < SHARED_CHARACTERS;
+
 export function positionAt(line: number, character: number): Position {
-  if (line >= SHARED_LINES || character >= SHARED_CHARACTERS) return { line, character };
+  if (!shared(line, character)) return { line, character };
   const row = sharedPositions[line] ?? (sharedPositions[line] = []);
   const held = row[character];
   if (held !== undefined) return held;
@@ -36,7 +39,7 @@ let sharedRangeCount = 0;
 
 export function rangeOf(start: Position, end: Position): Range {
   const line = start.line;
-  if (end.line !== line || line >= SHARED_LINES || start.character >= SHARED_CHARACTERS || end.character >= SHARED_CHARACTERS) return { start, end };
+  if (end.line !== line || !shared(line, start.character) || !shared(line, end.character)) return { start, end };
   const row = sharedRanges[line] ?? (sharedRanges[line] = new Map());
   const key = start.character * SHARED_CHARACTERS + end.character;
   const held = row.get(key);
