@@ -33,6 +33,7 @@ test("positions are held once each: the same object for the same place in any te
   assert.deepEqual(far, { line: 3, character: 5000 });
   assert.notEqual(positionAt(3, 5000), far);
   assert.deepEqual(positionAt(70_000, 2), { line: 70_000, character: 2 });
+  assert.notEqual(positionAt(5000, 2), positionAt(5000, 2), "a line past the first 2,048 (a lockfile's) is made afresh");
   assert.deepEqual(positionAt(0, -1), { line: 0, character: -1 }, "an offset before its line (none should be) is no shared position");
   assert.ok(!Object.isFrozen(positionAt(0, -1)));
   // Past the table's limit (200,000 positions) it starts again: every position still right.

@@ -6,10 +6,12 @@ import type { Position, Range } from "./types.ts";
  * reference of every file: two thirds of the objects a big company's facts are made of were
  * `{ line, character }` positions, and the same few thousand of them, file after file. A position
  * is given from a table of the ones made already (frozen: a change to a shared one would fail
- * loudly, not move another file's), for lines and characters below `SHARED_LINES` and
- * `SHARED_CHARACTERS`; the table is dropped past `SHARED_LIMIT` positions, so that it stays small.
+ * loudly, not move another file's), for lines below `SHARED_LINES` and characters below
+ * `SHARED_CHARACTERS` (where nearly all of a source file's places are; a lockfile's thousands of
+ * lines, whose places are all different, are made afresh past them); the table is dropped past
+ * `SHARED_LIMIT` positions, so that it stays small.
  */
-const SHARED_LINES = 1 << 16;
+const SHARED_LINES = 1 << 11;
 const SHARED_CHARACTERS = 1 << 10;
 const SHARED_LIMIT = 200_000;
 let sharedPositions: (Position[] | undefined)[] = [];
@@ -31,23 +33,21 @@ export function positionAt(line: number, character: number): Position {
 }
 
 /**
- * Ranges within one line held once each too, by their line and characters, as positions are (an
- * import's specifier, an operation reference's string: most ranges facts keep), frozen alike.
+ * Ranges within one line held once each too, as positions are (an import's specifier, an
+ * operation reference's string: most ranges facts keep), frozen alike; keyed by their line and
+ * characters in one number (below 2³¹: V8 keeps it unboxed).
  */
-let sharedRanges: (Map<number, Range> | undefined)[] = [];
-let sharedRangeCount = 0;
+let sharedRanges = new Map<number, Range>();
 
 export function rangeOf(start: Position, end: Position): Range {
   const line = start.line;
   if (end.line !== line || !shared(line, start.character) || !shared(line, end.character)) return { start, end };
-  const row = sharedRanges[line] ?? (sharedRanges[line] = new Map());
-  const key = start.character * SHARED_CHARACTERS + end.character;
-  const held = row.get(key);
+  const key = (line * SHARED_CHARACTERS + start.character) * SHARED_CHARACTERS + end.character;
+  const held = sharedRanges.get(key);
   if (held !== undefined) return held;
-  if (sharedRangeCount >= SHARED_LIMIT) { sharedRanges = []; sharedRangeCount = 0; return rangeOf(start, end); }
+  if (sharedRanges.size >= SHARED_LIMIT) sharedRanges = new Map();
   const made = Object.freeze({ start, end });
-  row.set(key, made);
-  sharedRangeCount++;
+  sharedRanges.set(key, made);
   return made;
 }
 
