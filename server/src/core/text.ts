@@ -22,10 +22,10 @@ const shared = (line: number, character: number): boolean => line >= 0 && line <
 
 export function positionAt(line: number, character: number): Position {
   if (!shared(line, character)) return { line, character };
-  const row = sharedPositions[line] ?? (sharedPositions[line] = []);
-  const held = row[character];
+  const held = sharedPositions[line]?.[character];
   if (held !== undefined) return held;
-  if (sharedCount >= SHARED_LIMIT) { sharedPositions = []; sharedCount = 0; return positionAt(line, character); }
+  if (sharedCount >= SHARED_LIMIT) { sharedPositions = []; sharedCount = 0; }
+  const row = sharedPositions[line] ?? (sharedPositions[line] = []);
   const made = Object.freeze({ line, character });
   row[character] = made;
   sharedCount++;
