@@ -11,12 +11,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { test } from "node:test";
-import { readFacts, readFactsLightly, syntaxAndWorkflows, textAwaitingSyntax, workflowsRead, type FileFacts, type ImportFact } from "../../server/src/core/facts.ts";
+import { readFacts, readFactsLightly, readWorkflowSourceJudged, syntaxAndWorkflows, textAwaitingSyntax, workflowsRead, type FileFacts, type ImportFact } from "../../server/src/core/facts.ts";
 import { Workspace } from "../../server/src/core/workspace.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
 import type { Problem } from "../../server/src/core/types.ts";
 // @ts-expect-error the benchmark's generator is plain JavaScript
-import { generateCompany } from "../../bench/generate.mjs";
+import { generateCompany, rng } from "../../bench/generate.mjs";
+import { mutants } from "./mutants.ts";
 
 const REPO = join(import.meta.dirname, "..", "..");
 
@@ -65,6 +66,7 @@ test("light facts: the same facts as the syntax tree's, on the repository, @type
             { specs: full.specs, collections: full.collections, opRefs: full.opRefs, secretCalls: full.secretCalls, imports: inOrder(full.imports) }, relative(REPO, file));
         }
         assert.deepEqual(fields(read), fields(full), relative(REPO, file));
+        judgedSameAs(file, text, full, relative(REPO, file));
         // One parse for the verdict and the workflows (a server's workflow sources): the full reading's.
         const lean = syntaxAndWorkflows(file, text);
         assert.deepEqual(lean, { verdict: full.firstSyntaxError ? { errors: full.syntaxErrors, first: full.firstSyntaxError } : { errors: full.syntaxErrors }, workflows: full.workflows }, relative(REPO, file));
@@ -81,6 +83,23 @@ test("light facts: the same facts as the syntax tree's, on the repository, @type
   }
 });
 
+/**
+ * Holds `readWorkflowSourceJudged` (sanoma-check's reading of a workflow source: vouched for, its
+ * strings from vouch's tokens) to the tree's facts, its own fields first (before any getter reads
+ * the tree); true when it read the text lightly with its verdict known (nothing left to parse).
+ */
+function judgedSameAs(file: string, text: string, full: FileFacts, what: string): boolean {
+  const judged = readWorkflowSourceJudged(file, text);
+  const light = judged.constructor.name === "LightFacts";
+  if (light) {
+    assert.deepEqual({ specs: judged.specs, collections: judged.collections, opRefs: judged.opRefs, secretCalls: judged.secretCalls, imports: inOrder(judged.imports) },
+      { specs: full.specs, collections: full.collections, opRefs: full.opRefs, secretCalls: full.secretCalls, imports: inOrder(full.imports) }, `${what} (judged)`);
+  }
+  const known = light && textAwaitingSyntax(judged) === undefined && !workflowsRead(judged);
+  assert.deepEqual(fields(judged), fields(full), `${what} (judged)`);
+  return known;
+}
+
 const show = (root: string, p: Problem) =>
   `${relative(root, p.file)}:${p.range.start.line}:${p.range.start.character} ${p.severity} ${p.rule} ${p.message}` +
   (p.related?.length ? ` [${p.related.map((r) => `${relative(root, r.file)}:${r.range.start.line}:${r.range.start.character}`).join("; ")}]` : "") +
@@ -96,6 +115,61 @@ function checkWith(root: string, lightFacts: boolean, textOf?: (file: string) =>
   const result = ws.check(root);
   return [...result.problems.map((p) => show(root, p)), `declarations: ${result.analysis.declarations.map((d) => `${d.id} ${d.type?.id}`).join(", ")}`];
 }
+
+test("a workflow source judged as it is read (sanoma-check's way): vouched for, its strings read from vouch's tokens, the same facts as the tree's, on a generated company and its seeded mutants", (t) => {
+  const gen = mkdtempSync(join(tmpdir(), "sanoma-light-"));
+  try {
+    generateCompany(gen, { files: 1500, hot: true });
+    const sources = tsFiles(gen).filter((f) => !f.includes("/node_modules/") && f.includes("/workflows/"));
+    assert.ok(sources.length > 300, `${sources.length} workflow sources`);
+    const r: () => number = rng(4242);
+    let texts = 0;
+    let judged = 0;
+    for (const file of sources) {
+      const text = readFileSync(file, "utf8");
+      for (const m of [text, ...mutants(text, r).slice(0, 6)]) {
+        texts++;
+        if (judgedSameAs(file, m, readFacts(file, m), `${relative(gen, file)}: ${JSON.stringify(m.slice(0, 80))}`)) judged++;
+      }
+    }
+    t.diagnostic(`${judged} of ${texts} texts judged as read, with their verdict`);
+    // Else this test proves little: most of a company's sources are vouched for.
+    assert.ok(judged >= sources.length * 0.9, `${judged} of ${texts} texts judged as read`);
+  } finally {
+    rmSync(gen, { recursive: true, force: true });
+  }
+});
+
+test("a workflow source judged as it is read: the strings and import sites of tricky texts, as the tree reads them", () => {
+  const file = "/co/workflows/w.ts";
+  const cases: { text: string; opRefs: string[]; imports: string[] }[] = [
+    // Escapes that write the prefix; a template without substitutions; one with (no literal).
+    { text: `export const w = (ctx: any) => [ctx.call("\\x64ata.orders.get"), ctx.call(\`data.orders.list\`), \`data.\${ctx}.x\`];\n`, opRefs: ["orders.get", "orders.list"], imports: [] },
+    // A quote and the prefix inside another literal, a regular expression, a comment: none.
+    { text: `export const s = 'say "data.orders.get"';\nexport const re = /"data.orders.get"\\d/;\n// "data.orders.get"\n`, opRefs: [], imports: [] },
+    // Module names where they stand are no references; a \`from\` after a dot is a property (ASI).
+    { text: `import a from "data.orders.get";\nexport { b } from "data.orders.list";\nconst c = require("data.orders.put");\nconst d = import("data.orders.del");\nconst e = a.from\n"data.orders.count";\nexport const f = [b, c, d, e];\n`, opRefs: ["orders.count"], imports: ["data.orders.get", "data.orders.list", "data.orders.put", "data.orders.del"] },
+    // Words that hold \`import\`, \`from\` or \`require\` (importAmount): the last site is a real one, after them.
+    { text: `const importAmount = (x: number) => x;\nconst fromDate = importAmount(1);\nconst requireAll = fromDate;\nexport { requireAll };\nexport { z } from "./z";\nconst later = require("./later");\nexport const y = later("data.orders.get");\n`, opRefs: ["orders.get"], imports: ["./z", "./later"] },
+    // A \`/\` after \`++\`, which the scanner cannot tell (it gives up): vouch reads it.
+    { text: `import { a } from "./a";\nexport function w(ctx: any) {\n  let i = a;\n  const n = i++ / 2;\n  ctx.call("data.orders.get", n);\n  return "data.orders.list";\n}\n`, opRefs: ["orders.get", "orders.list"], imports: ["./a"] },
+  ];
+  for (const { text, opRefs, imports } of cases) {
+    const full = readFacts(file, text);
+    assert.equal(full.syntaxErrors, 0, text);
+    assert.deepEqual(full.opRefs.map((o) => `${o.collection}.${o.op}`), opRefs, text);
+    assert.deepEqual(inOrder(full.imports).map((i) => i.specifier), imports, text);
+    assert.ok(judgedSameAs(file, text, full, text), `judged as read: ${text}`);
+  }
+  // The last: the scanner alone refuses it, and the tree is read; judged, it is read lightly.
+  const last = cases.at(-1)!.text;
+  assert.notEqual(readFactsLightly(file, last).constructor.name, "LightFacts");
+  // Where vouch is not sure (a class), the text is read as readFactsLightly reads it, its verdict left to be asked.
+  const unsure = `import { a } from "./a";\nexport class W { run(ctx: any) { return ctx.call("data.orders.get", a); } }\n`;
+  const judged = readWorkflowSourceJudged(file, unsure, { text: () => unsure, syntaxAsked: true });
+  assert.equal(textAwaitingSyntax(judged), unsure);
+  assert.deepEqual(fields(judged), fields(readFacts(file, unsure)));
+});
 
 test("light facts: a whole check says the same with and without them", () => {
   const gen = mkdtempSync(join(tmpdir(), "sanoma-light-"));

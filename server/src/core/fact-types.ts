@@ -5,6 +5,7 @@
  * of an operation id.
  */
 import type { Range } from "./types.ts";
+import { intern } from "./intern.ts";
 
 export interface ImportedName {
   /** The exported name it takes: an identifier, `default`, or `*` for a namespace. */
@@ -152,3 +153,21 @@ export function parseOpId(text: string): { collection: string; op: string } | un
   const m = OP_ID.exec(text);
   return m ? { collection: m[1], op: m[2] } : undefined;
 }
+
+/**
+ * `parseOpId`, its answer held once for each text (frozen, its names interned: `intern.ts`): a
+ * company's files name the same few hundred op ids thousands of times, and facts keep the names.
+ * Forgets everything past `OP_IDS_HELD` texts, as `intern` does.
+ */
+export function heldOpId(text: string): Readonly<{ collection: string; op: string }> | undefined {
+  const held = opIds.get(text);
+  if (held !== undefined) return held ?? undefined;
+  if (opIds.size >= OP_IDS_HELD) opIds = new Map();
+  const op = parseOpId(text);
+  const made = op ? Object.freeze({ collection: intern(op.collection), op: intern(op.op) }) : null;
+  opIds.set(intern(text), made);
+  return made ?? undefined;
+}
+
+const OP_IDS_HELD = 50_000;
+let opIds = new Map<string, Readonly<{ collection: string; op: string }> | null>();

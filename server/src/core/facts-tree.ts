@@ -30,7 +30,7 @@ function verdictOf(sf: ts.SourceFile, lines: () => LineMap): SyntaxVerdict {
 }
 
 /** The verdict of a text that parses: one object for all (most files). */
-const PARSES: SyntaxVerdict = Object.freeze({ errors: 0 });
+export const PARSES: SyntaxVerdict = Object.freeze({ errors: 0 });
 
 /**
  * Whether a text nested deeper than the parser's stack parses is not known: no error is claimed

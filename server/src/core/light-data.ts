@@ -11,7 +11,7 @@
  * each other on corpora and on mutated texts.
  */
 import { isFrameworkModule } from "./company.ts";
-import { parseOpId, type CollectionFact, type DeclarationFact, type DesiredKey, type FileFacts, type ImportedName, type Ref } from "./fact-types.ts";
+import { heldOpId, type CollectionFact, type DeclarationFact, type DesiredKey, type FileFacts, type ImportedName, type Ref } from "./fact-types.ts";
 import { readFacts } from "./facts-tree.ts";
 import { intern } from "./intern.ts";
 import { LineMap } from "./text.ts";
@@ -105,8 +105,8 @@ class DataReader {
       for (const { call, exported } of this.calls) this.callFacts(call, exported);
       for (const s of this.strings) {
         if (!this.text.startsWith("data.", this.starts[s] + 1)) continue;
-        const op = parseOpId(this.rawString(s));
-        if (op) this.facts.opRefs.push({ collection: intern(op.collection), op: intern(op.op), range: this.range(s, s) });
+        const op = heldOpId(this.rawString(s));
+        if (op) this.facts.opRefs.push({ collection: op.collection, op: op.op, range: this.range(s, s) });
       }
       // An exported const whose value is a call is a workflow to `readWorkflows` (it cannot tell a `workflow(…)` from a `vm(…)`).
       for (const { exported: { name, statement } } of exportedCalls) this.facts.workflows.push({ name: this.word(name), range: this.range(name, name), declaration: statement });

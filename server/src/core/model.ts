@@ -6,7 +6,7 @@
  */
 import * as path from "node:path";
 import { CONFIG_FILE, LOCK_FILE, isCodeFile, isDirectlyInApps, isLoadedByFramework, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
-import { readFacts, readFactsLightly, type FileFacts, type LightReading } from "./facts.ts";
+import { readFacts, readFactsLightly, readWorkflowSourceJudged, type FileFacts, type LightReading } from "./facts.ts";
 import { readDataFacts } from "./light-data.ts";
 import { readLockSteps, sameLockText as sameText, type LockFacts } from "./lockfile-read.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
@@ -103,6 +103,17 @@ export class Company {
     if (this.readings) this.readings = { ...this.readings, parsed: { ...this.readings.parsed, syntaxAsked: false } };
   }
 
+  /**
+   * Tells the company that whether each workflow source parses will be asked as it is read (a
+   * check with the `syntax-error` rule on, `Workspace.loadCompany`'s `syntaxNow`): those read from
+   * now on are judged as they are read (`readWorkflowSourceJudged`), their verdict with their facts.
+   */
+  judgeSyntaxAsRead(): void {
+    this.syntaxAsRead = true;
+  }
+
+  private syntaxAsRead = false;
+
   get configFile(): CompanyFile | undefined {
     return this.files.get(path.join(this.root, CONFIG_FILE));
   }
@@ -164,6 +175,7 @@ export class Company {
     // tokens cannot be read in (light-data.ts): every check reads all they hold.
     else if (entry.role.isConfig || !this.lightFacts) entry.facts = readFacts(file, text, { isConfig: entry.role.isConfig });
     else if (entry.role.isDataFile) entry.facts = readDataFacts(file, text);
+    else if (entry.role.isWorkflowSource && this.syntaxAsRead) entry.facts = readWorkflowSourceJudged(file, text, this.readings?.parsed);
     else entry.facts = readFactsLightly(file, text, entry.role.isWorkflowSource ? this.readings?.parsed : this.readings?.unparsed);
     // Nothing of it could be read: the file is skipped, as a binary one is, and says why.
     if (entry.facts?.unread) { entry.skipped = entry.facts.unread; entry.facts = undefined; }

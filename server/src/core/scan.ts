@@ -52,8 +52,13 @@ const span = (k: number): Span => ({ range: [starts[k], ends[k]] });
 
 /** A string or template token's value (undefined when its escapes cannot be read surely). */
 function valueOf(k: number): string | undefined {
-  let raw = text.slice(starts[k] + 1, ends[k] - 1);
-  if (kind(k) === TEMPLATE && raw.includes("\r")) raw = raw.replace(/\r\n?/g, "\n");
+  return literalValue(text, starts[k], ends[k], kind(k) === TEMPLATE);
+}
+
+/** The value of the literal `source[start, end)` (quotes or backticks included; `template`: a template without substitutions), as JavaScript reads it; undefined when its escapes cannot be read surely. */
+export function literalValue(source: string, start: number, end: number, template: boolean): string | undefined {
+  let raw = source.slice(start + 1, end - 1);
+  if (template && raw.includes("\r")) raw = raw.replace(/\r\n?/g, "\n");
   return raw.includes("\\") ? unescape(raw) : raw;
 }
 
@@ -216,7 +221,15 @@ function lastOf(source: string, word: string): number {
 export function scanSites(source: string): TextSite[] | undefined {
   // Every form has one of these words, and a word with an escape (\u0072equire) a `\u`: nothing
   // past the last of them can be part of a site, so the tokens stop a little after it.
-  const stop = lastSiteWord(source);
+  return scanSitesUpTo(source, lastSiteWord(source));
+}
+
+/**
+ * `scanSites`, told where the last word an import form needs stands (-1: none), known from
+ * elsewhere: another tokenizing of the text that found its last `import`, `require` or `from`
+ * word (no word of a text without escapes holds them otherwise, as `importAmount` does).
+ */
+export function scanSitesUpTo(source: string, stop: number): TextSite[] | undefined {
   if (stop < 0) return [];
   if (!tokenize(source, stop + 7)) { releaseText(); return undefined; }
   try {

@@ -1711,10 +1711,12 @@ export interface VouchedTokens {
   readonly starts: Int32Array;
   readonly ends: Int32Array;
   readonly breaks: Uint8Array;
+  /** How many tokens there are, the three `TOKEN.EOF` at the end included (the arrays are longer). */
+  readonly count: number;
 }
 
 export const TOKEN = { EOF: K_EOF, WORD: K_WORD, NUM: K_NUM, STR: K_STR, TPL: K_TPL, HEAD: K_HEAD, MIDDLE: K_MIDDLE, TAIL: K_TAIL, PUNCT: K_PUNCT } as const;
-export const PUNCT = { LPAREN, RPAREN, LBRACKET, RBRACKET, LBRACE, RBRACE, SEMI, COMMA, COLON, DOT, ASSIGN, MINUS, STAR } as const;
+export const PUNCT = { LPAREN, RPAREN, LBRACKET, RBRACKET, LBRACE, RBRACE, SEMI, COMMA, COLON, DOT, QDOT, ASSIGN, MINUS, STAR } as const;
 export const WORD = { IMPORT: W_IMPORT, EXPORT: W_EXPORT, CONST: W_CONST, VOID: W_VOID, TRUE: W_TRUE, FALSE: W_FALSE, NULL: W_NULL, TYPE: W_TYPE, AS: W_AS, FROM: W_FROM } as const;
 /** Whether a word's code is an identifier's (a plain one, or a contextual word such as `from`). */
 export const isIdentifierCode = identifierCode;
@@ -1724,5 +1726,5 @@ export const isIdentifierCode = identifierCode;
  * is not sure, or where `read` refuses (undefined). A fault of either is thrown: the caller decides.
  */
 export function readVouched<T>(fileName: string, text: string, read: (tokens: VouchedTokens) => T | undefined): T | undefined {
-  return recognized(fileName, text, () => read({ text, kinds, codes, starts, ends, breaks }));
+  return recognized(fileName, text, () => read({ text, kinds, codes, starts, ends, breaks, count }));
 }

@@ -155,6 +155,7 @@ export class Workspace {
   loadCompany(root: string, options: { syntaxNow?: boolean; syntaxUnasked?: boolean; readAhead?: ReadAhead } = {}): Company {
     const company = this.ensureCompany(root);
     if (options.syntaxUnasked) company.syntaxUnasked();
+    if (options.syntaxNow) company.judgeSyntaxAsRead();
     const files = this.listFiles(root);
     const ahead = options.readAhead;
     ahead?.start(files);
