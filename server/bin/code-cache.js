@@ -14,12 +14,12 @@
 // or foreign file) loads the bundle as plain `require` would: never an error of ours.
 "use strict";
 const { isAscii } = require("node:buffer");
-const crypto = require("node:crypto");
 const fs = require("node:fs");
 const Module = require("node:module");
-const os = require("node:os");
 const path = require("node:path");
 const vm = require("node:vm");
+// (`node:crypto` and `node:os` are required where used: a worker handed its bundle read already
+// (thread.js) uses neither, and loading crypto's two dozen modules in it took 5 ms of its start.)
 
 /** Caches of one bundle kept side by side (other versions, other Node versions); older ones are removed. */
 const KEEP = 4;
@@ -32,7 +32,7 @@ function cacheFolder(env) {
     let dir = setting;
     if (!dir) {
       // (os.homedir() throws where there is no HOME and no passwd entry: then no cache.)
-      const home = os.homedir();
+      const home = require("node:os").homedir();
       if (process.platform === "win32") dir = path.join(env.LOCALAPPDATA || path.join(home, "AppData", "Local"), "sanoma", "code");
       else dir = path.join(env.XDG_CACHE_HOME || path.join(home, ".cache"), "sanoma", "code");
     }
@@ -56,7 +56,7 @@ function cacheFile(dir, bundle, bytes) {
   const flags = process.execArgv.join(" ") + "\0" + (process.env.NODE_OPTIONS || "");
   // (sha1: a name, not a lock; the folder's owner is what keeps others out. Over the bytes read,
   // not the text: 20 ms on the bundle, 11 MB then, against 40.)
-  const key = crypto.createHash("sha1").update(bytes).update("\0" + process.version + "\0" + process.arch + "\0" + flags).digest("hex").slice(0, 24);
+  const key = require("node:crypto").createHash("sha1").update(bytes).update("\0" + process.version + "\0" + process.arch + "\0" + flags).digest("hex").slice(0, 24);
   return path.join(dir, `${path.basename(bundle, ".js")}-${key}.cache`);
 }
 

@@ -19,7 +19,8 @@
 // else a worker writes to its streams is piped to this process's, in the order written, and Node
 // passes on all of it before the worker's `exit`; its exit code is the process's.
 "use strict";
-const tty = require("node:tty");
+// (`node:tty` is required where used, on this thread: a worker that requires this file for
+// `takeBundle` would load it, and `net` with it, for nothing.)
 const { MessageChannel, Worker, receiveMessageOnPort, workerData } = require("node:worker_threads");
 
 /** The check's young generation, in MB (V8 splits it in three: two semi-spaces and room for large objects). */
@@ -69,7 +70,7 @@ function runInThread(file, { fallback, argv = process.argv.slice(2), youngGenera
       // (`isatty`, not `process.stdout.isTTY`: making this thread's stdout stream would make a pipe
       // on descriptor 1 non-blocking, for the worker's writes to it too.)
       workerData: {
-        tty: { out: tty.isatty(1), err: tty.isatty(2) },
+        tty: { out: require("node:tty").isatty(1), err: require("node:tty").isatty(2) },
         stdio: server ? "fd" : undefined,
         readAhead: channel ? { port: channel.port2, shared } : undefined,
         bundle: handOver ? { port: handOver.channel.port2, flag: handOver.flag } : undefined,

@@ -1,10 +1,12 @@
 /**
  * A file's role read in two steps (what its folder says, then its name: how the lint plugin reads
- * it, once per folder) is the role the one-step reading of the whole path gave.
+ * it, once per folder) is the role the one-step reading of the whole path gave; and a walk's paths
+ * made without `path.join` are its.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { KINDS, folderRoleOf, isFrameworkModule, roleIn, roleOf, type FileRole, type Kind } from "../../server/src/core/company.ts";
+import * as path from "node:path";
+import { KINDS, childPath, folderRoleOf, isFrameworkModule, roleIn, roleOf, type FileRole, type Kind } from "../../server/src/core/company.ts";
 
 /** The one-step reading this replaced, kept as the reference. */
 function referenceRole(rel: string): FileRole {
@@ -57,4 +59,25 @@ test("isFrameworkModule: the framework's package and its subpaths, nothing else"
   const no = ["", "@sanoma-ai", "@sanoma-ai/", "@sanoma-ai/workflowsx", "@sanoma-ai/workflows-x/data", "@sanoma-ai/other", "./@sanoma-ai/workflows", "sanoma", "@sanoma-ai/Workflows"];
   for (const s of yes) assert.equal(isFrameworkModule(s), true, s);
   for (const s of no) assert.equal(isFrameworkModule(s), false, s);
+});
+
+test("childPath: a walk's path of a folder's entry is path.join's, from starts written any way and below them", () => {
+  const starts = ["/", "/co", "/co/", "/co/./apps", "/co/apps/../resources/", "co", "./co", "co//x", "/tmp/a b/ü"];
+  // Entry names as a folder gives them: any character but the separator, never `.` or `..`.
+  const names = ["a", "sanoma.config.ts", ".hidden", "...", "..x", "a b", "ü.ts", "x\\y", "-", "node_modules"];
+  let checked = 0;
+  for (const start of starts) {
+    for (const first of names) {
+      const dir = childPath(start, start, first);
+      assert.equal(dir, path.join(start, first), `${start} + ${first}`);
+      for (const name of names) {
+        assert.equal(childPath(start, dir, name), path.join(dir, name), `${dir} + ${name}`);
+        // And a level further down, as the walk goes.
+        const deeper = childPath(start, dir, name);
+        assert.equal(childPath(start, deeper, first), path.join(deeper, first), `${deeper} + ${first}`);
+        checked += 2;
+      }
+    }
+  }
+  assert.ok(checked > 1000);
 });

@@ -5,7 +5,7 @@
  * loops (each real folder is visited once).
  */
 import * as path from "node:path";
-import { CONFIG_FILE, LOCK_FILE, isCodeFile, isDirectlyInApps, isLoadedByFramework, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
+import { childPath, CONFIG_FILE, LOCK_FILE, isCodeFile, isDirectlyInApps, isLoadedByFramework, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
 import { readFacts, readFactsLightly, readWorkflowSourceJudged, type FileFacts, type LightReading } from "./facts.ts";
 import { readDataFacts } from "./light-data.ts";
 import { readLockSteps, sameLockText as sameText, type LockFacts } from "./lockfile-read.ts";
@@ -282,7 +282,7 @@ export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: Wa
     const entries = fs.readDir(dir);
     if (entries === undefined) { options.onSkip?.({ path: dir, reason: "a folder that cannot be read" }); continue; }
     for (const e of entries.sort((a, b) => (a.name < b.name ? 1 : -1))) {
-      const p = path.join(dir, e.name);
+      const p = childPath(under, dir, e.name);
       let kind = e.kind;
       if (kind === "symlink") kind = fs.isDir(p) ? "dir" : fs.isFile(p) ? "file" : "other";
       // A link to a folder is not followed. Outside the company (its parent, `/tmp`, a sibling) it

@@ -4,7 +4,7 @@
  * facts, and keeping one connector resolver per company. Shared by `sanoma-check` and the server.
  */
 import * as path from "node:path";
-import { CONFIG_FILE, findCompanyRoot, isInNodeModules, isSkippedDirName } from "./company.ts";
+import { childPath, CONFIG_FILE, findCompanyRoot, isInNodeModules, isSkippedDirName } from "./company.ts";
 import { ConnectorResolver } from "./connectors.ts";
 import { CompanyChecker, type CheckOptions, type CheckResult } from "./check.ts";
 import { CompanyAnalyzer, type Analysis } from "./analysis.ts";
@@ -75,14 +75,14 @@ export class Workspace {
         if (real === undefined || seen.has(real)) continue;
         seen.add(real);
         for (const e of this.fs.readDir(d) ?? []) {
-          const p = path.join(d, e.name);
+          // (A path made only for what needs one: most entries are files, passed over.)
           // A config that is a symlink to a file counts, as it does for a file's walk up (A1).
-          if (e.name === CONFIG_FILE && (e.kind === "file" || (e.kind === "symlink" && this.fs.isFile(p)))) addRoot(d);
+          if (e.name === CONFIG_FILE && (e.kind === "file" || (e.kind === "symlink" && this.fs.isFile(childPath(dir, d, e.name))))) addRoot(d);
           // No link to a folder is followed, as in a company's walk: one outside the folder searched
           // leads to what is not under it (its parent would hold this very folder), one inside to
           // a folder the search reaches by its own path, where its companies are found (and
           // reported) by their real paths.
-          else if (e.kind === "dir" && !isSkippedDirName(e.name) && !excluded.has(e.name)) stack.push(p);
+          else if (e.kind === "dir" && !isSkippedDirName(e.name) && !excluded.has(e.name)) stack.push(childPath(dir, d, e.name));
         }
       }
     }
