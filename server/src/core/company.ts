@@ -166,8 +166,16 @@ export function isLoadedByFramework(role: FileRole): boolean {
 /** Scope and kind of a company-relative path (A2, A3). */
 export function roleOf(rel: string): FileRole {
   const cut = rel.lastIndexOf("/");
-  return roleIn(folderRoleOf(cut < 0 ? "" : rel.slice(0, cut)), rel.slice(cut + 1));
+  const dir = cut < 0 ? "" : rel.slice(0, cut);
+  // (The last folder's role kept: a walk gives a folder's files one after another, and reading a
+  // folder's path again for each was most of a big company's roles.)
+  // It changes no answer: a folder's role is its path's alone.
+  if (dir !== lastFolder || lastFolderRole === undefined) { lastFolderRole = folderRoleOf(dir); lastFolder = dir; }
+  return roleIn(lastFolderRole, rel.slice(cut + 1));
 }
+
+let lastFolder: string | undefined;
+let lastFolderRole: FolderRole | undefined;
 
 /** Whether a path (file or folder, company-relative) would be a workflow source or a scenario file, judged by the path alone (A9). */
 export function isWorkflowOrScenarioPath(rel: string): boolean {
