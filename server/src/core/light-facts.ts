@@ -9,7 +9,7 @@ import { intern } from "./intern.ts";
 import { literalValue, scannable, scanSitesUpTo, scanText, type Span, type TextSite, type TextString } from "./scan.ts";
 import { LineMap } from "./text.ts";
 import type { Range } from "./types.ts";
-import { PUNCT, readVouched, TOKEN, type VouchedTokens } from "./vouch.ts";
+import { PUNCT, readVouched, TOKEN, WORD, type VouchedTokens } from "./vouch.ts";
 
 /**
  * What only a syntax tree says of a file beyond its import sites and its string literals: a
@@ -44,11 +44,11 @@ export function readFactsLightly(fileName: string, text: string, reread?: LightR
  * A workflow source's facts, read for a host that asks each one whether it parses as it reads it
  * (`sanoma-check`: `Company.judgeSyntaxAsRead`): the facts `readFactsLightly` reads, with the
  * verdict known. Where `vouch.ts` vouches that the text parses, its tokens give the string
- * literals, and `scanSites` the import sites (its tokens stop after the last import form): the
- * text is tokenized whole once, not twice (the scanner's whole-text tokenizing was a tenth of a
- * check). Where it does not, the text is read as `readFactsLightly` reads it, and its verdict is
- * left to be asked (`textAwaitingSyntax`). `test/rules/light-facts.test.ts` holds the two readings
- * to the same facts.
+ * literals and where the last import word stands, and the scanner reads the import sites only up
+ * to there (`scanSitesUpTo`): the text is tokenized whole once, not twice (by the scanner for its
+ * strings, then by `vouch.ts` for its verdict). Where it does not vouch, the text is read as
+ * `readFactsLightly` reads it, and its verdict is left to be asked (`textAwaitingSyntax`).
+ * `test/rules/light-facts.test.ts` holds the readings to the tree's facts.
  */
 export function readWorkflowSourceJudged(fileName: string, text: string, reread?: LightReading): FileFacts {
   if (scannable(fileName) && !BEYOND_TEXT.test(text)) {
@@ -73,80 +73,36 @@ export function readWorkflowSourceJudged(fileName: string, text: string, reread?
 /**
  * The string literals of a text `vouch.ts` vouched for whose value starts with `prefix`, as
  * `scanText` reads them from its own tokens (the same rule, token for token: a module's name where
- * it stands is none), and where its last `import`, `require` or `from` word starts (-1: none);
- * undefined when a literal's escapes cannot be read surely.
- *
- * Found by searching the text, not by visiting every token (a tenth of the work): such a literal
- * starts with a quote and the prefix, or holds a backslash (its value may start so); such a word
- * is one of the words' occurrences that is a whole token (a vouched text has no word with an
- * escape). Each place found is looked up among the tokens' starts.
+ * it stands is none), and where its last `import`, `require` or `from` word starts (-1: none; a
+ * vouched text has no word written with an escape); undefined when a literal's escapes cannot be
+ * read surely.
  */
 function vouchedStrings(tokens: VouchedTokens, prefix: string): { strings: TextString[]; lastSiteWord: number } | undefined {
   const { text, kinds, codes, starts, ends } = tokens;
-  // The literals found, by token index (few: a file's op ids, and literals with a backslash).
-  const found: number[] = [];
-  if (needlesFor !== prefix) { needles = QUOTES.map((q) => q + prefix); needlesFor = prefix; }
-  for (let q = 0; q < needles.length; q++) {
-    const start = needles[q];
-    for (let at = text.indexOf(start); at >= 0; at = text.indexOf(start, at + 1)) {
-      const k = tokenFrom(tokens, at);
-      if (isLiteral(tokens, k) && starts[k] === at) found.push(k);
-    }
-  }
-  for (let at = text.indexOf("\\"); at >= 0;) {
-    const k = tokenFrom(tokens, at);
-    if (isLiteral(tokens, k) && at < ends[k] && !text.startsWith(prefix, starts[k] + 1)) found.push(k);
-    at = text.indexOf("\\", k >= 0 && ends[k] > at ? ends[k] : at + 1);
-  }
-  // (Sorted in place by insertion: a handful of numbers, and `sort` copies its array.)
-  for (let i = 1; i < found.length; i++) {
-    const k = found[i];
-    let j = i - 1;
-    for (; j >= 0 && found[j] > k; j--) found[j + 1] = found[j];
-    found[j + 1] = k;
-  }
   const strings: TextString[] = [];
-  for (let i = 0; i < found.length; i++) {
-    const k = found[i];
-    if (i > 0 && found[i - 1] === k) continue; // (a literal with two backslashes is found once)
+  let lastSiteWord = -1;
+  // The next backslash at or after the literal being read (-1: none left), as `scanText` keeps it.
+  let backslash = text.indexOf("\\");
+  for (let k = 0; kinds[k] !== TOKEN.EOF; k++) {
+    const kind = kinds[k];
+    if (kind === TOKEN.WORD) {
+      const length = ends[k] - starts[k];
+      if (codes[k] === WORD.IMPORT || codes[k] === WORD.FROM || (length === 7 && text.startsWith("require", starts[k]))) lastSiteWord = starts[k];
+      continue;
+    }
+    if (kind !== TOKEN.STR && kind !== TOKEN.TPL) continue;
+    const escaped = !text.startsWith(prefix, starts[k] + 1);
+    if (backslash >= 0 && backslash < starts[k]) backslash = text.indexOf("\\", starts[k]);
+    if (escaped && !(backslash >= 0 && backslash < ends[k])) continue;
     if (k > 0 && (wordIs(tokens, k - 1, "from") || wordIs(tokens, k - 1, "import") || wordIs(tokens, k - 1, "module"))) continue;
     if (k > 1 && kinds[k - 1] === TOKEN.PUNCT && codes[k - 1] === PUNCT.LPAREN && (wordIs(tokens, k - 2, "require") || wordIs(tokens, k - 2, "import"))) continue;
-    const value = literalValue(text, starts[k], ends[k], kinds[k] === TOKEN.TPL);
+    const value = literalValue(text, starts[k], ends[k], kind === TOKEN.TPL);
     if (value === undefined) return undefined;
-    if (!value.startsWith(prefix)) continue;
+    if (escaped && !value.startsWith(prefix)) continue;
     strings.push({ range: [starts[k], ends[k]], value });
-  }
-  let lastSiteWord = -1;
-  for (let w = 0; w < SITE_WORDS.length; w++) {
-    const word = SITE_WORDS[w];
-    for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + word.length)) {
-      if (at <= lastSiteWord) continue;
-      const k = tokenFrom(tokens, at);
-      if (k >= 0 && starts[k] === at && kinds[k] === TOKEN.WORD && ends[k] - at === word.length) lastSiteWord = at;
-    }
   }
   return { strings, lastSiteWord };
 }
-
-const QUOTES = ['"', "'", "`"];
-/** Each quote followed by the prefix last asked for (`data.`), made once. */
-let needles: string[] = [];
-let needlesFor: string | undefined;
-/** The words one of which every import form holds (`scan.ts`). */
-const SITE_WORDS = ["import", "require", "from"];
-
-/** The index of the last token that starts at or before `at` (`starts` ascend), -1 if none. */
-function tokenFrom(tokens: VouchedTokens, at: number): number {
-  const starts = tokens.starts;
-  let lo = 0, hi = tokens.count - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (starts[mid] <= at) lo = mid + 1; else hi = mid - 1;
-  }
-  return hi;
-}
-
-const isLiteral = (tokens: VouchedTokens, k: number): boolean => k >= 0 && (tokens.kinds[k] === TOKEN.STR || tokens.kinds[k] === TOKEN.TPL);
 
 /** Whether token `k` is the word `word`, not after `.` or `?.` (no property's name). */
 function wordIs(tokens: VouchedTokens, k: number, word: string): boolean {
