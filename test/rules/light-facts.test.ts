@@ -164,11 +164,17 @@ test("a workflow source judged as it is read: the strings and import sites of tr
   // The last: the scanner alone refuses it, and the tree is read; judged, it is read lightly.
   const last = cases.at(-1)!.text;
   assert.notEqual(readFactsLightly(file, last).constructor.name, "LightFacts");
-  // Where vouch is not sure (a class), the text is read as readFactsLightly reads it, its verdict left to be asked.
-  const unsure = `import { a } from "./a";\nexport class W { run(ctx: any) { return ctx.call("data.orders.get", a); } }\n`;
-  const judged = readWorkflowSourceJudged(file, unsure, { text: () => unsure, syntaxAsked: true });
-  assert.equal(textAwaitingSyntax(judged), unsure);
-  assert.deepEqual(fields(judged), fields(readFacts(file, unsure)));
+  // Where vouch is not sure (a class), the text is read as readFactsLightly reads it, and parsed
+  // for its verdict at once (not vouched for a second time when it is asked); with an error too.
+  for (const unsure of [
+    `import { a } from "./a";\nexport class W { run(ctx: any) { return ctx.call("data.orders.get", a); } }\n`,
+    `import { a } from "./a";\nexport class W { run(ctx: any) { return ctx.call("data.orders.get", a) } ; ; }\nconst x = ;\n`,
+  ]) {
+    const judged = readWorkflowSourceJudged(file, unsure, { text: () => unsure, syntaxAsked: true });
+    assert.equal(judged.constructor.name, "LightFacts", unsure);
+    assert.equal(textAwaitingSyntax(judged), undefined, unsure);
+    assert.deepEqual(fields(judged), fields(readFacts(file, unsure)), unsure);
+  }
 });
 
 test("light facts: a whole check says the same with and without them", () => {

@@ -44,7 +44,11 @@ const TOO_DEEP_VERDICT: SyntaxVerdict = Object.freeze({ errors: 0 });
  * throws on bad code.
  */
 export function syntaxVerdict(fileName: string, text: string): SyntaxVerdict {
-  if (vouchesFor(fileName, text)) return PARSES;
+  return vouchesFor(fileName, text) ? PARSES : parsedVerdict(fileName, text);
+}
+
+/** `syntaxVerdict` by TypeScript's parse alone: for a text `vouch.ts` was asked of already, and was not sure. */
+export function parsedVerdict(fileName: string, text: string): SyntaxVerdict {
   try {
     return verdictOf(ts.createSourceFile(fileName, text, PARSE_OPTIONS, false, scriptKind(fileName)), () => new LineMap(text));
   } catch (e) {

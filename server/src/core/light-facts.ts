@@ -4,7 +4,7 @@
  */
 import type { CollectionFact, ConfigFact, DeclarationFact, FileFacts, ImportFact, OpRefFact, ResourceSpecFact, SecretCallFact, SyntaxVerdict, WorkflowFact } from "./fact-types.ts";
 import { heldOpId } from "./fact-types.ts";
-import { PARSES, readFacts, syntaxAndWorkflows, syntaxVerdict } from "./facts-tree.ts";
+import { PARSES, parsedVerdict, readFacts, syntaxAndWorkflows, syntaxVerdict } from "./facts-tree.ts";
 import { intern } from "./intern.ts";
 import { literalValue, scannable, scanSitesUpTo, scanText, type Span, type TextSite, type TextString } from "./scan.ts";
 import { LineMap } from "./text.ts";
@@ -51,24 +51,25 @@ export function readFactsLightly(fileName: string, text: string, reread?: LightR
  * `test/rules/light-facts.test.ts` holds the readings to the tree's facts.
  */
 export function readWorkflowSourceJudged(fileName: string, text: string, reread?: LightReading): FileFacts {
-  if (scannable(fileName) && !BEYOND_TEXT.test(text)) {
-    let read: { strings: TextString[]; lastSiteWord: number } | undefined;
-    try {
-      read = readVouched(fileName, text, (tokens) => vouchedStrings(tokens, "data."));
-    } catch {
-      // (A fault of the recognizer's is not a verdict, as `vouchesFor` takes it: the text is read the other way.)
-    }
-    if (read !== undefined) {
-      const { strings } = read;
-      const sites = scanSitesUpTo(text, read.lastSiteWord);
-      if (sites !== undefined) return new LightFacts(fileName, text, sites, strings, reread, PARSES);
-      const facts = readFactsLightly(fileName, text, reread);
-      knowSyntax(facts, PARSES);
-      return facts;
-    }
+  if (!scannable(fileName) || BEYOND_TEXT.test(text)) return readFactsLightly(fileName, text, reread);
+  let read: { strings: TextString[]; lastSiteWord: number } | typeof UNREADABLE | undefined;
+  try {
+    read = readVouched(fileName, text, (tokens) => vouchedStrings(tokens, "data.") ?? UNREADABLE);
+  } catch {
+    // (A fault of the recognizer's is not a verdict, as `vouchesFor` takes it: the text is read the other way.)
   }
-  return readFactsLightly(fileName, text, reread);
+  if (read !== undefined && read !== UNREADABLE) {
+    const sites = scanSitesUpTo(text, read.lastSiteWord);
+    if (sites !== undefined) return new LightFacts(fileName, text, sites, read.strings, reread, PARSES);
+  }
+  const facts = readFactsLightly(fileName, text, reread);
+  // Vouched for, or not (then parsed now, not vouched for a second time when the verdict is asked).
+  if (textAwaitingSyntax(facts) !== undefined) knowSyntax(facts, read !== undefined ? PARSES : parsedVerdict(fileName, text));
+  return facts;
 }
+
+/** What `vouchedStrings` refused to read of a text `vouch.ts` vouched for (a literal's escapes): the text parses all the same. */
+const UNREADABLE = Symbol("unreadable");
 
 /**
  * The string literals of a text `vouch.ts` vouched for whose value starts with `prefix`, as
