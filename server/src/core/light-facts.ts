@@ -47,7 +47,8 @@ export function readFactsLightly(fileName: string, text: string, reread?: LightR
  * literals and where the last import word stands, and the scanner reads the import sites only up
  * to there (`scanSitesUpTo`): the text is tokenized whole once, not twice (by the scanner for its
  * strings, then by `vouch.ts` for its verdict). Where it does not vouch, the text is read as
- * `readFactsLightly` reads it, and its verdict is left to be asked (`textAwaitingSyntax`).
+ * `readFactsLightly` reads it and parsed for its verdict (a text holding `defineResource`,
+ * `secret` or `collection` is not vouched for here: its verdict is left to be asked).
  * `test/rules/light-facts.test.ts` holds the readings to the tree's facts.
  */
 export function readWorkflowSourceJudged(fileName: string, text: string, reread?: LightReading): FileFacts {

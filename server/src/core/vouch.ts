@@ -1711,8 +1711,6 @@ export interface VouchedTokens {
   readonly starts: Int32Array;
   readonly ends: Int32Array;
   readonly breaks: Uint8Array;
-  /** How many tokens there are, the three `TOKEN.EOF` at the end included (the arrays are longer). */
-  readonly count: number;
 }
 
 export const TOKEN = { EOF: K_EOF, WORD: K_WORD, NUM: K_NUM, STR: K_STR, TPL: K_TPL, HEAD: K_HEAD, MIDDLE: K_MIDDLE, TAIL: K_TAIL, PUNCT: K_PUNCT } as const;
@@ -1726,5 +1724,5 @@ export const isIdentifierCode = identifierCode;
  * is not sure, or where `read` refuses (undefined). A fault of either is thrown: the caller decides.
  */
 export function readVouched<T>(fileName: string, text: string, read: (tokens: VouchedTokens) => T | undefined): T | undefined {
-  return recognized(fileName, text, () => read({ text, kinds, codes, starts, ends, breaks, count }));
+  return recognized(fileName, text, () => read({ text, kinds, codes, starts, ends, breaks }));
 }
