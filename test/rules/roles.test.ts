@@ -54,6 +54,25 @@ test("roleOf, and a folder's role then a name's, read a path as the one-step rea
   assert.ok([...seen].some((r) => JSON.parse(r).scope === "a"), "some path is in an app");
 });
 
+test("a folder's files of one role share one frozen role; other roles, other folders, other objects", () => {
+  const folder = folderRoleOf("apps/a/resources");
+  const infra = roleIn(folder, "infra.ts");
+  assert.equal(roleIn(folder, "queues.ts"), infra, "two data files of one folder");
+  assert.ok(Object.isFrozen(infra), "a shared role cannot be changed for one file");
+  const data = roleIn(folder, "data.ts");
+  assert.notEqual(data, infra);
+  assert.equal(data.isCollectionsFile, true);
+  assert.equal(infra.isCollectionsFile, false);
+  assert.equal(roleIn(folder, "x.test.ts").isTest, true);
+  assert.equal(roleIn(folder, "x.test.ts"), roleIn(folder, "y.test.ts"));
+  // Another folder's role is another object, even where the fields are alike.
+  assert.notEqual(roleIn(folderRoleOf("apps/a/resources"), "infra.ts"), infra);
+  assert.deepEqual(roleIn(folderRoleOf("apps/a/resources"), "infra.ts"), infra);
+  // roleOf keeps the last folder's: a walk's files in one folder share it.
+  assert.equal(roleOf("workflows/a.ts"), roleOf("workflows/b.ts"));
+  assert.notEqual(roleOf("workflows/a.ts"), roleOf("apps/a/workflows/a.ts"));
+});
+
 test("isFrameworkModule: the framework's package and its subpaths, nothing else", () => {
   const yes = ["@sanoma-ai/workflows", "@sanoma-ai/workflows/", "@sanoma-ai/workflows/data", "@sanoma-ai/workflows/resources/x"];
   const no = ["", "@sanoma-ai", "@sanoma-ai/", "@sanoma-ai/workflowsx", "@sanoma-ai/workflows-x/data", "@sanoma-ai/other", "./@sanoma-ai/workflows", "sanoma", "@sanoma-ai/Workflows"];

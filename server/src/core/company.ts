@@ -116,6 +116,8 @@ export interface FolderRole {
   isRoot: boolean;
   /** The folder is a kind folder itself (`resources/`, `apps/<app>/resources/`), not one under it. */
   isKindRoot: boolean;
+  /** Its files' roles made so far, by what sets them apart (`roleIn`): one object each, shared by every file of that role here. */
+  readonly roles: (FileRole | undefined)[];
 }
 
 /** Scope and kind of the files of a company-relative folder (A2, A3). */
@@ -128,7 +130,7 @@ export function folderRoleOf(dirRel: string): FolderRole {
     rest = parts.slice(2);
   }
   const kind = rest.length >= 1 && (KINDS as readonly string[]).includes(rest[0]) ? (rest[0] as Kind) : null;
-  return { scope, kind, isRoot: dirRel === "", isKindRoot: rest.length === 1 };
+  return { scope, kind, isRoot: dirRel === "", isKindRoot: rest.length === 1, roles: [] };
 }
 
 const TEST_NAME = /\.(test|spec)\.[cm]?[jt]sx?$/;
@@ -142,16 +144,15 @@ export function roleIn(folder: FolderRole, name: string): FileRole {
   const isTs = name.endsWith(".ts") && !isExcludedTs(name);
   // (`.test.` or `.spec.` first: most names have neither, and the pattern needs one.)
   const isTest = (name.includes(".test.") || name.includes(".spec.")) && TEST_NAME.test(name);
-  return {
-    scope,
-    kind,
-    isConfig: isRoot && isConfigName,
-    isWorkflowSource: kind === "workflows" && isTs,
-    isDataFile: kind === "resources" && isTs,
-    isCollectionsFile: kind === "resources" && folder.isKindRoot && name === "data.ts",
-    isScenario: kind === "scenarios",
-    isTest,
-  };
+  const isConfig = isRoot && isConfigName;
+  const isWorkflowSource = kind === "workflows" && isTs;
+  const isDataFile = kind === "resources" && isTs;
+  const isCollectionsFile = kind === "resources" && folder.isKindRoot && name === "data.ts";
+  // A role is shared by the files of the folder that have it (frozen, so that a change to one
+  // would fail loudly): a company's files were each holding an object of their own, 10,000 of them
+  // in the bench's company, when a folder's files have one or two roles (issue 23).
+  const key = (isConfig ? 1 : 0) | (isWorkflowSource ? 2 : 0) | (isDataFile ? 4 : 0) | (isCollectionsFile ? 8 : 0) | (isTest ? 16 : 0);
+  return folder.roles[key] ??= Object.freeze({ scope, kind, isConfig, isWorkflowSource, isDataFile, isCollectionsFile, isScenario: kind === "scenarios", isTest });
 }
 
 /**

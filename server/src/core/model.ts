@@ -163,7 +163,9 @@ export class Company {
       this.files.delete(file);
       return { existedBefore: !!old, existsNow: false };
     }
-    const entry: CompanyFile = { path: file, rel, role: roleOf(rel) };
+    // (Every field set here, even those set later, so that all entries have one shape: the rules
+    // read them for every file, and V8 reads a field of one shape quickest.)
+    const entry: CompanyFile = { path: file, rel, role: roleOf(rel), facts: undefined, skipped: undefined, fileRuleProblems: undefined, refProblems: undefined };
     if (text === undefined) {
       entry.skipped = unreadable;
       this.files.set(file, entry);
