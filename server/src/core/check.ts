@@ -39,6 +39,11 @@ const NO_INPUTS: readonly unknown[] = [];
  * push into it would fail loudly.
  */
 const NO_PROBLEMS = Object.freeze([]) as unknown as Problem[];
+/**
+ * A file's judgement by the company rules when none of them found anything (most files): one list
+ * for all, frozen, replaced by a list of the file's own at its first finding.
+ */
+const NO_FINDINGS = Object.freeze(FILE_IN_COMPANY_RULES.map(() => NO_PROBLEMS)) as Problem[][];
 /** The targets of a source that speaks of no file, one set for all (a source's targets are replaced, never added to). */
 const NO_TARGETS: ReadonlySet<string> = new Set();
 
@@ -77,7 +82,7 @@ class CheckState {
       return;
     }
     if (!src || src.entry !== entry) {
-      src = { entry, byRule: FILE_IN_COMPANY_RULES.map(() => NO_PROBLEMS), targets: src?.targets ?? NO_TARGETS };
+      src = { entry, byRule: NO_FINDINGS, targets: src?.targets ?? NO_TARGETS };
       this.files.set(path, src);
       rules = "all";
     }
@@ -95,7 +100,11 @@ class CheckState {
       } catch (e) {
         out.push({ ...internalError(this.root, rule.id, e), file: entry.path });
       }
-      src.byRule[i] = out.length > 0 ? out.splice(0) : NO_PROBLEMS;
+      const found = out.length > 0 ? out.splice(0) : NO_PROBLEMS;
+      if (src.byRule[i] !== found) {
+        if (src.byRule === NO_FINDINGS) src.byRule = NO_FINDINGS.slice();
+        src.byRule[i] = found;
+      }
     }
     const own = fileRuleProblems(entry, this.root);
     let all: Problem[] = own;
