@@ -72,6 +72,16 @@ export function childPath(start: string, dir: string, name: string): string {
   return dir === start ? path.join(dir, name) : dir + path.sep + name;
 }
 
+/**
+ * The real path of a folder `name` (an entry that is a folder, not a link) of a folder whose real
+ * path is `real`: a real path holds no link, and neither does the entry, so it is the two joined,
+ * without asking the disk again (`realpath` walks every folder of the path: a walk that asked it for
+ * each of its folders spent a fiftieth of a check of 10,000 files there).
+ */
+export function realChild(real: string, name: string): string {
+  return real.endsWith(path.sep) ? real + name : real + path.sep + name;
+}
+
 /** `rel` of a file under `root` with `/` separators, or undefined when it is not under it. */
 export function relativeTo(root: string, file: string): string | undefined {
   // The usual case, a normalised path under the root, without path.relative's work.

@@ -5,7 +5,7 @@
  * loops (each real folder is visited once).
  */
 import * as path from "node:path";
-import { childPath, CONFIG_FILE, LOCK_FILE, isCodeFile, isDirectlyInApps, isLoadedByFramework, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
+import { childPath, CONFIG_FILE, realChild, LOCK_FILE, isCodeFile, isDirectlyInApps, isLoadedByFramework, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
 import { readFacts, readFactsLightly, readWorkflowSourceJudged, type FileFacts, type LightReading } from "./facts.ts";
 import { readDataFacts } from "./light-data.ts";
 import { readLockSteps, sameLockText as sameText, type LockFacts } from "./lockfile-read.ts";
@@ -271,13 +271,16 @@ export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: Wa
       if (fs.isFile(path.join(dir, CONFIG_FILE))) return out; // a nested company's
     }
   }
+  // Each folder with its real path: the start's asked of the disk, a folder below it its parent's
+  // and its name (no link to a folder is followed: see below).
   const stack = [under];
+  const reals = [fs.realPath(under)];
   const rootReal = fs.realPath(root) ?? root;
   let n = 0;
   while (stack.length) {
     if (++n % WALK_STEP === 0) yield;
     const dir = stack.pop()!;
-    const real = fs.realPath(dir);
+    const real = reals.pop();
     if (real === undefined) { options.onSkip?.({ path: dir, reason: "a folder that cannot be read" }); continue; }
     if (seen.has(real)) { if (dir !== under) options.onSkip?.({ path: dir, reason: "a folder already visited (mounted twice?)" }); continue; }
     seen.add(real);
@@ -300,6 +303,7 @@ export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: Wa
         if (skipsFolder(e.name, relativeTo(root, p) ?? "", exclude)) continue;
         if (fs.isFile(path.join(p, CONFIG_FILE))) continue; // a nested company: its own root
         stack.push(p);
+        reals.push(realChild(real, e.name));
       } else if (kind === "file") {
         if (!readsFile(e.name, dir === root)) continue;
         // A name that is not UTF-8 comes back with U+FFFD in it, a path that names no file.

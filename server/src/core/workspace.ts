@@ -4,7 +4,7 @@
  * facts, and keeping one connector resolver per company. Shared by `sanoma-check` and the server.
  */
 import * as path from "node:path";
-import { childPath, CONFIG_FILE, findCompanyRoot, isInNodeModules, isSkippedDirName } from "./company.ts";
+import { childPath, realChild, CONFIG_FILE, findCompanyRoot, isInNodeModules, isSkippedDirName } from "./company.ts";
 import { ConnectorResolver } from "./connectors.ts";
 import { CompanyChecker, type CheckOptions, type CheckResult } from "./check.ts";
 import { CompanyAnalyzer, type Analysis } from "./analysis.ts";
@@ -67,11 +67,14 @@ export class Workspace {
       if (up) addRoot(up);
       // Nothing inside `node_modules` belongs to a company (A1), even when the walk starts there.
       if (isInNodeModules(dir)) continue;
+      // Each folder with its real path: the start's asked of the disk, a folder below it its
+      // parent's and its name (no link is followed: see below).
       const stack = [dir];
+      const reals = [this.fs.realPath(dir)];
       while (stack.length) {
         if (++n % WALK_STEP === 0) yield;
         const d = stack.pop()!;
-        const real = this.fs.realPath(d);
+        const real = reals.pop();
         if (real === undefined || seen.has(real)) continue;
         seen.add(real);
         for (const e of this.fs.readDir(d) ?? []) {
@@ -82,7 +85,7 @@ export class Workspace {
           // leads to what is not under it (its parent would hold this very folder), one inside to
           // a folder the search reaches by its own path, where its companies are found (and
           // reported) by their real paths.
-          else if (e.kind === "dir" && !isSkippedDirName(e.name) && !excluded.has(e.name)) stack.push(childPath(dir, d, e.name));
+          else if (e.kind === "dir" && !isSkippedDirName(e.name) && !excluded.has(e.name)) { stack.push(childPath(dir, d, e.name)); reals.push(realChild(real, e.name)); }
         }
       }
     }
