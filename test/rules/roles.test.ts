@@ -5,8 +5,10 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
-import { KINDS, childPath, folderRoleOf, isFrameworkModule, roleIn, roleOf, type FileRole, type Kind } from "../../server/src/core/company.ts";
+import { KINDS, childPath, folderRoleOf, isFrameworkModule, realChild, roleIn, roleOf, type FileRole, type Kind } from "../../server/src/core/company.ts";
 
 /** The one-step reading this replaced, kept as the reference. */
 function referenceRole(rel: string): FileRole {
@@ -99,4 +101,29 @@ test("childPath: a walk's path of a folder's entry is path.join's, from starts w
     }
   }
   assert.ok(checked > 1000);
+});
+
+test("realChild: a folder's real path from its parent's and its name is the disk's, below a start reached through links", () => {
+  const top = fs.mkdtempSync(path.join(os.tmpdir(), "sanoma-real-child-"));
+  try {
+    fs.mkdirSync(path.join(top, "real", "apps", "a b", "workflows"), { recursive: true });
+    fs.mkdirSync(path.join(top, "real", ".x", "ü"), { recursive: true });
+    fs.symlinkSync(path.join(top, "real"), path.join(top, "link"));
+    fs.symlinkSync("../real", path.join(top, "real", "apps", "up"));
+    let checked = 0;
+    const walk = (dir: string, real: string) => {
+      assert.equal(real, fs.realpathSync.native(dir), dir);
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (!e.isDirectory()) continue; // a link is no folder of the walk's
+        walk(path.join(dir, e.name), realChild(real, e.name));
+        checked++;
+      }
+    };
+    walk(path.join(top, "link"), fs.realpathSync.native(path.join(top, "link")));
+    assert.equal(checked, 5);
+    assert.equal(realChild("/", "a"), "/a");
+    assert.equal(realChild("/co", "a"), "/co/a");
+  } finally {
+    fs.rmSync(top, { recursive: true, force: true });
+  }
 });
