@@ -199,7 +199,8 @@ export function isWorkflowOrScenarioPath(rel: string): boolean {
   if (role.kind === "scenarios") return true;
   if (role.kind !== "workflows") return false;
   const name = rel.slice(rel.lastIndexOf("/") + 1);
-  if (isExcludedTs(name) || /\.(test|spec)(\.[cm]?js)?$/.test(name)) return false;
+  // (`x.test`, `x.d`, `x.d.js`: an import's spellings of `x.test.ts` and `x.d.ts`, no workflow sources.)
+  if (isExcludedTs(name) || /\.(test|spec|d)(\.[cm]?js)?$/.test(name)) return false;
   // A workflow source's name ends in `.ts` (A3), which an import names as `.ts`, `.js` (TypeScript's
   // ESM spelling) or without an extension (`../workflows/nightly`); another extension is another file.
   return !OTHER_EXTENSION.test(name);

@@ -144,6 +144,8 @@ const plan = require("../workflows/plan");
 import type { Story } from "../scenarios/story";
 //                         ^^^^^^^^^^^^^^^^^^^^ data-file-imports
 import { helper } from "../workflows/lib/helper.test";
+import type { Types } from "../workflows/types.d";
+import type { More } from "../workflows/types.d.js";
 import { fixture } from "../workflows/fixture.spec.ts";
 //- /apps/billing/resources/queues/deep.ts
 import { secret } from "@sanoma-ai/workflows";
