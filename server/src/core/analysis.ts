@@ -53,8 +53,6 @@ export interface Analysis {
   collectionsVersion: number;
   /** Changes only when what op references are judged against changes: names, scopes and where they are written. */
   collectionNamesVersion: number;
-  /** Scopes (null for root) whose collections file failed to load (syntax errors): which collections they declare is not known. */
-  collectionsUnknownIn: ReadonlySet<string | null>;
   /** The declarations whose type wakes the instance, or is its sandbox (a new array when the set changes). */
   holders: { wakeup: Declaration[]; sandbox: Declaration[] };
   /** undefined: the config declares no bindings; null: they cannot be read statically. */
@@ -129,9 +127,6 @@ class AnalysisTables {
   private readonly hostSourceCounts = new Map<string, number>();
   private readonly holderSets = { wakeup: new Set<Declaration>(), sandbox: new Set<Declaration>() };
   private readonly collectionFiles = new Map<string, Collection[]>();
-  /** Collections files that failed to load, by path → their scope. */
-  private readonly failedCollectionFiles = new Map<string, string | null>();
-  collectionsUnknownIn: ReadonlySet<string | null> = new Set();
   holders: Analysis["holders"] = { wakeup: [], sandbox: [] };
   collections: Collection[] = [];
   collectionsByScope = new Map<string | null, Map<string, Collection[]>>();
@@ -169,7 +164,6 @@ class AnalysisTables {
       this.added.push(decl);
     }
     if (d.collections.length) { this.collectionFiles.set(d.file.path, d.collections); this.collectionsTouched = true; }
-    if (d.failed && d.file.role.isCollectionsFile) { this.failedCollectionFiles.set(d.file.path, d.file.role.scope); this.collectionsTouched = true; }
   }
 
   private forget(d: Derived): void {
@@ -187,7 +181,6 @@ class AnalysisTables {
       for (const c of ["wakeup", "sandbox"] as const) if (this.holderSets[c].delete(decl)) this.holdersTouched[c] = true;
     }
     if (this.collectionFiles.delete(d.file.path)) this.collectionsTouched = true;
-    if (this.failedCollectionFiles.delete(d.file.path)) this.collectionsTouched = true;
   }
 
   /** Brings the company-wide tables up to date with the updates since the last call. */
@@ -227,9 +220,8 @@ class AnalysisTables {
       const list = byName.get(c.name);
       if (list) list.push(c); else byName.set(c.name, [c]);
     }
-    const unknownIn = [...new Set(this.failedCollectionFiles.values())];
-    const key = this.collections.map((c) => `${c.scope}\t${c.name}\t${c.file.path}\t${c.nameRange.start.line}:${c.nameRange.start.character}`).join("\n") + `\nunknown in ${unknownIn.map(String).sort().join(",")}`;
-    if (key !== this.collectionNamesKey) { this.collectionNamesKey = key; this.collectionNamesVersion = nextVersion++; this.collectionsUnknownIn = new Set(unknownIn); }
+    const key = this.collections.map((c) => `${c.scope}\t${c.name}\t${c.file.path}\t${c.nameRange.start.line}:${c.nameRange.start.character}`).join("\n");
+    if (key !== this.collectionNamesKey) { this.collectionNamesKey = key; this.collectionNamesVersion = nextVersion++; }
   }
 
   private visibleBy: { of: Map<string | null, Map<string, Collection[]>>; byScope: Map<string | null, Map<string, Collection[]>> } | undefined;
@@ -315,7 +307,6 @@ export class CompanyAnalyzer {
       collectionsByScope: idx.collectionsByScope,
       collectionsVersion: idx.collectionsVersion,
       collectionNamesVersion: idx.collectionNamesVersion,
-      collectionsUnknownIn: idx.collectionsUnknownIn,
       holders: idx.holders,
       secretBindings: config?.facts?.config?.secretBindings,
       secretBindingsOpen: config?.facts?.config?.secretBindingsOpen === true,

@@ -80,7 +80,7 @@ export const w = (ctx: any) => ctx.call("data.nested.get", {});
 `,
   },
   {
-    name: "a collections file that does not parse declares no collection: no duplicate name, no key judged, no collection() outside a collections file said of a broken workflow source (A11)",
+    name: "a collections file that does not parse declares no collection: no duplicate name, no key judged, no collection() outside a collections file said of a broken workflow source, and a reference to its name finds only the app's (A11)",
     company: `
 //- /sanoma.config.ts
 export default {};
@@ -100,6 +100,7 @@ export const c = collection({ key: "id", fields: { id: "string" } }
 //^^^^^^ syntax-error
 //- /workflows/x.ts
 export const x = "data.users.get";
+//               ^^^^^^^^^^^^^^^^ collection-scope
 `,
   },
   {

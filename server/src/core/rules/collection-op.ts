@@ -126,7 +126,7 @@ export const ops = ["data.commandés.get", "data.commandés.upsert", "data.注�
 `,
   },
   {
-    name: "a collections file that fails to load declares no collection: a reference to a collection not found may name one of it, so nothing is said; an unknown operation of a collection of a file that loads still is (A6's rule for the lockfile, A11, B1)",
+    name: "a collections file that fails to load declares no collection (A11: a collection in it is no collection): a reference to one is to no collection; the file's syntax error says why",
     company: `
 //- /sanoma.config.ts
 export default {};
@@ -139,13 +139,19 @@ export const items = collection({ key: "id", fields: { id: "string" } });
 export const twice = collection({ name: "mine", key: "nope", fields: { id: "string" } });
 //- /workflows/w.ts
 export const ops = ["data.orders.get", "data.items.get", "data.orders.upsert"];
+//                  ^^^^^^^^^^^^^^^^^ collection-op No collection \`orders\`
+//                                     ^^^^^^^^^^^^^^^^ collection-op No collection \`items\`
+//                                                       ^^^^^^^^^^^^^^^^^^^^ collection-op No collection \`orders\`
 //- /apps/a/resources/data.ts
 import { collection } from "@sanoma-ai/workflows/data";
 export const mine = collection({ key: "id", fields: { id: "string" } });
 //- /apps/b/workflows/w.ts
-export const ops = ["data.nope.get"];
+export const ops = ["data.nope.get", "data.mine.get"];
+//                  ^^^^^^^^^^^^^^^ collection-op
+//                                   ^^^^^^^^^^^^^^^ collection-scope
 //- /apps/a/workflows/w.ts
 export const ops = ["data.mine.get", "data.nope.get", "data.mine.upsert"];
+//                                   ^^^^^^^^^^^^^^^ collection-op
 //                                                    ^^^^^^^^^^^^^^^^^^ collection-op
 `,
   },

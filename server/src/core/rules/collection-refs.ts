@@ -28,19 +28,16 @@ export function refProblems(file: CompanyFile, a: Analysis): RefProblem[] {
     allByNameMemo.set(a.collections, allByName);
   }
   const visible = visibleCollections(a, file.role.scope);
-  // A collections file this scope sees failed to load: a collection not found may be declared there.
-  const unknown = a.collectionsUnknownIn.has(null) || (file.role.scope !== null && a.collectionsUnknownIn.has(file.role.scope));
   const mine: RefProblem[] = [];
-  for (const ref of refs) judgeRef(file, ref, visible, allByName, mine, unknown);
+  for (const ref of refs) judgeRef(file, ref, visible, allByName, mine);
   file.refProblems = { against, problems: mine };
   return mine;
 }
 
-function judgeRef(file: CompanyFile, ref: OpRefFact, visible: Map<string, Collection[]>, allByName: Map<string, Collection[]>, out: RefProblem[], unknown: boolean): void {
+function judgeRef(file: CompanyFile, ref: OpRefFact, visible: Map<string, Collection[]>, allByName: Map<string, Collection[]>, out: RefProblem[]): void {
   const scope = file.role.scope;
   const found = visible.get(ref.collection);
   if (found && (COLLECTION_OPS as readonly string[]).includes(ref.op)) return;
-  if (!found && unknown) return;
   const id = `data.${ref.collection}.${ref.op}`;
   const inner = { start: { line: ref.range.start.line, character: ref.range.start.character + 1 }, end: { line: ref.range.end.line, character: ref.range.end.character - 1 } };
   if (!found) {
