@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import Ajv from "ajv";
 import { RULES, ruleDocsUrl } from "../../server/src/core/rules/index.ts";
 import { removeFixture, writeFixture } from "../support/fixture.ts";
@@ -112,7 +113,7 @@ test("--format sarif: valid SARIF 2.1.0 (the schema, with ajv): one run, every r
   assert.equal(sarifRun.columnKind, "utf16CodeUnits");
 });
 
-test("--format sarif: a company outside the working folder has file: URIs; the settings file's problems are configuration notifications; skipped files execution notifications", () => {
+test("--format sarif: a company outside the working folder has relative URIs (`../`) that resolve against SRCROOT to its files; the settings file's problems are configuration notifications; skipped files execution notifications", () => {
   const dir = company(`
 //- /co/.sanomarc.json
 { "rules": { "colection-op": "off" } }
@@ -123,12 +124,17 @@ test("--format sarif: a company outside the working folder has file: URIs; the s
   const log = JSON.parse(r.stdout);
   assert.equal(validateSarif(log), true, JSON.stringify(validateSarif.errors, null, 2));
   const [sarifRun] = log.runs;
-  for (const x of sarifRun.results) assert.match(x.locations[0].physicalLocation.artifactLocation.uri, new RegExp(`^file://${dir}/co/`));
+  // As a SARIF reader resolves them (RFC 3986), against the working folder's URI.
+  const base = sarifRun.originalUriBaseIds.SRCROOT.uri;
+  assert.equal(base, pathToFileURL(REPO).href + "/");
+  const resolved = (loc: any) => { assert.equal(loc.uriBaseId, "SRCROOT"); assert.match(loc.uri, /^\.\.\//); return new URL(loc.uri, base).href; };
+  assert.ok(sarifRun.results.length > 0);
+  for (const x of sarifRun.results) assert.ok(resolved(x.locations[0].physicalLocation.artifactLocation).startsWith(pathToFileURL(join(dir, "co")).href + "/"));
   const [invocation] = sarifRun.invocations;
   assert.deepEqual(invocation.toolConfigurationNotifications.map((n: any) => [n.level, n.message.text, n.locations[0].physicalLocation.region.startLine]),
     [["error", `No rule named "colection-op"; did you mean "collection-op"?`, 1]]);
-  assert.deepEqual(invocation.toolExecutionNotifications.map((n: any) => [n.message.text, n.locations[0].physicalLocation.artifactLocation.uri]),
-    [["Skipped: a binary file, not read", `file://${dir}/co/workflows/blob.ts`]]);
+  assert.deepEqual(invocation.toolExecutionNotifications.map((n: any) => [n.message.text, resolved(n.locations[0].physicalLocation.artifactLocation)]),
+    [["Skipped: a binary file, not read", pathToFileURL(join(dir, "co/workflows/blob.ts")).href]]);
 });
 
 /** GitHub's reading of a workflow command (`::level props::message`): properties and message unescaped. */
@@ -250,16 +256,27 @@ test("paths relative to the working folder in every format (JSON too); JSON carr
     related: [{ file: "co/resources/data.ts", line: 2, column: 14, endLine: 2, endColumn: 20, message: "`orders` is declared here" }],
     fixes: [{ title: "Change to data.orders.list", preferred: true, edits: [{ file: "co/workflows/nightly.ts", line: 2, column: 19, endLine: 2, endColumn: 34, newText: "data.orders.list" }] }],
   });
-  // From inside the company: paths from there.
-  // From inside the company: paths from there, and absolute ones for what lies outside it.
+  // From inside the company: paths from there, `../` for what lies outside that folder (B2: relative in every format).
   const inside = JSON.parse(run([".", "--format", "json"], join(dir, "co/workflows")).stdout);
-  assert.deepEqual(inside.companies, [join(dir, "co")]);
+  assert.deepEqual(inside.companies, [".."]);
   assert.ok(inside.problems.some((p: any) => p.file === "nightly.ts"), JSON.stringify(inside.problems.map((p: any) => p.file)));
-  assert.ok(inside.problems.some((p: any) => p.file === join(dir, "co/resources/keys.ts")));
+  assert.ok(inside.problems.some((p: any) => p.file === "../resources/keys.ts"), JSON.stringify(inside.problems.map((p: any) => p.file)));
+  assert.ok(inside.problems.every((p: any) => !p.file.startsWith("/")), JSON.stringify(inside.problems.map((p: any) => p.file)));
   const text = run(["."], join(dir, "co/workflows")).stdout;
   assert.ok(text.split("\n").some((l) => l.startsWith("nightly.ts:2:18  error  collection-op  ")), text);
+  assert.ok(text.split("\n").some((l) => l.startsWith("../resources/keys.ts:")), text);
   const gh = run([".", "--format", "github"], join(dir, "co/workflows")).stdout;
   assert.ok(gh.includes("file=nightly.ts,"), gh);
+  assert.ok(gh.includes("file=../resources/keys.ts,"), gh);
+  const sarif = JSON.parse(run([".", "--format", "sarif"], join(dir, "co/workflows")).stdout);
+  assert.equal(validateSarif(sarif), true, JSON.stringify(validateSarif.errors, null, 2));
+  const uris = sarif.runs[0].results.map((x: any) => x.locations[0].physicalLocation.artifactLocation);
+  assert.ok(uris.some((u: any) => u.uri === "../resources/keys.ts" && u.uriBaseId === "SRCROOT"), JSON.stringify(uris));
+  // Another company beside the folder a check runs in: `../` too, from a folder that holds none.
+  mkdirSync(join(dir, "empty-beside"));
+  const beside = JSON.parse(run(["../co", "--format", "json"], join(dir, "empty-beside")).stdout);
+  assert.deepEqual(beside.companies, ["../co"]);
+  assert.ok(beside.problems.some((p: any) => p.file === "../co/workflows/nightly.ts"));
 });
 
 test("usage errors exit 2: a path that does not exist, a file, a folder with no company, an unknown format; --fix with --fix-dry-run", () => {

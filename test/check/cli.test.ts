@@ -121,7 +121,8 @@ test("sanoma-check: a folder holding a company and a link to it finds the compan
     symlinkSync("co", join(dir, "z-link"));
     const r = run([dir, "--format", "json"]);
     const out = JSON.parse(r.stdout);
-    assert.deepEqual(out.companies, [join(dir, "co")]);
+    // (Printed relative to the working folder, as every path is: B2.)
+    assert.deepEqual(out.companies, [relative(REPO, join(dir, "co"))]);
     assert.deepEqual(out.problems.map((p: any) => relative(dir, p.file)), ["co/workflows/a.ts"]);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
@@ -164,7 +165,7 @@ test("sanoma-check: --rule and --exclude do what the editor's sanoma.rules and s
     assert.equal(unknown.status, 2);
     assert.match(unknown.stderr, /no rule named "no-such-rule"/);
     assert.match(run([dir, "--rule", "collection-op=loud"]).stderr, /takes off, error, warning, info, hint, not "loud"/);
-    assert.deepEqual(JSON.parse(run([dir, "--format", "json"]).stdout).companies, [dir], "the companies checked are listed");
+    assert.deepEqual(JSON.parse(run([dir, "--format", "json"]).stdout).companies, [relative(REPO, dir)], "the companies checked are listed");
   } finally { rmSync(dir, { recursive: true, force: true }); }
   const version = run(["--version"]);
   assert.equal(version.status, 0);

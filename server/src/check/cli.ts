@@ -45,7 +45,7 @@ company checks that whole company. Settings a team shares are read from the near
   --help, -h         this text
   --                 the arguments after it are folders, even one starting with -
 
-Paths are printed relative to the current folder (absolute when outside it). The summary (on
+Paths are printed relative to the current folder (../ where outside it). The summary (on
 stderr, last) counts errors, warnings, info and hints, and the files skipped. Colours only on a
 terminal; NO_COLOR turns them off, FORCE_COLOR on.
 Exit status: 0 without errors, 1 when there is an error (or more warnings than --max-warnings),

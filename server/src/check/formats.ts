@@ -31,11 +31,15 @@ export interface Report {
 /** Where the settings file's problems point for their documentation. */
 const SETTINGS_DOCS_URL = SANOMARC_DOCS_URL;
 
-/** A path as printed: relative to the working folder when under it, else absolute. */
+/**
+ * A path as printed: relative to the working folder in every format (B2), with `../` for what lies
+ * outside it (a company above the folder a check runs in, a file of it beside that folder), as
+ * `tsc` prints them; absolute only where there is no relative path (another drive on Windows).
+ */
 export function shownPath(cwd: string, file: string): string {
   const rel = path.relative(cwd, file);
   if (rel === "") return ".";
-  return rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel) ? file : rel.split(path.sep).join("/");
+  return path.isAbsolute(rel) ? file : rel.split(path.sep).join("/");
 }
 
 /**
@@ -155,7 +159,7 @@ function json(r: Report) {
 const SARIF_LEVEL: Record<Severity, "error" | "warning" | "note"> = { error: "error", warning: "warning", info: "note", hint: "note" };
 const SRCROOT = "SRCROOT";
 
-/** A path as a SARIF artifact location: relative to the working folder (`SRCROOT`) when under it, else a `file:` URI. */
+/** A path as a SARIF artifact location: relative to the working folder (`SRCROOT`; `../` segments resolve against it as any relative URI's do), else (no relative path: another drive) a `file:` URI. */
 function artifact(r: Report, file: string) {
   const shown = shownPath(r.cwd, file);
   if (path.isAbsolute(shown)) return { uri: fileUri(file) };
