@@ -16,7 +16,8 @@ const REPO = resolve(import.meta.dirname, "..");
 const SEVERITY = ["", "error", "warning", "info", "hint"];
 
 function fromCheck(dir: string): string[] {
-  return printedByCheck(dir).map((p) => `${p.file}:${p.line}:${p.column}-${p.endLine}:${p.endColumn} ${p.severity} ${p.rule} ${p.message}`).sort();
+  // (The check prints paths relative to the folder it runs in, this process's: B2.)
+  return printedByCheck(dir).map((p) => `${resolve(p.file)}:${p.line}:${p.column}-${p.endLine}:${p.endColumn} ${p.severity} ${p.rule} ${p.message}`).sort();
 }
 
 async function fromServer(dir: string): Promise<string[]> {

@@ -15,7 +15,7 @@ const CHECK = join(import.meta.dirname, "..", "..", "dist", "check.js");
 /** A problem as `--format json` prints it. */
 export interface PrintedProblem { file: string; line: number; column: number; endLine: number; endColumn: number; severity: string; rule: string; message: string }
 
-/** `sanoma-check <target> --format json` run in `cwd` (default this process's); it must exit 0 or 1. */
+/** `sanoma-check <target> --format json` run in `cwd` (default this process's), its paths as printed (relative to `cwd`); it must exit 0 or 1. */
 export function printedByCheck(target: string, cwd?: string): PrintedProblem[] {
   const r = spawnSync(process.execPath, [CHECK, target, "--format", "json"], { cwd, encoding: "utf8", maxBuffer: 64 << 20, timeout: 120_000 });
   assert.ok(r.status === 0 || r.status === 1, `sanoma-check exited ${r.status}:\n${r.stderr}`);
