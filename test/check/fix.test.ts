@@ -8,7 +8,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { applyEdits, certainFix, isCertainFix, planFixes } from "../../server/src/core/fixes.ts";
@@ -74,8 +74,15 @@ test("--fix applies exactly the fixes the editor marks preferred, reports what i
   assert.deepEqual(snapshot(dir), now);
 });
 
-test("--fix-dry-run prints a unified diff that git apply takes to make what --fix makes, writes nothing, and says what would be left", () => {
-  const dir = broken();
+/** infra.ts of a copy given a byte order mark and CRLF line ends. */
+function markedCrlf(dir: string): string {
+  const infra = join(dir, "acme-broken/resources/infra.ts");
+  writeFileSync(infra, "\ufeff" + readFileSync(infra, "utf8").replace(/\n/g, "\r\n"));
+  return dir;
+}
+
+test("--fix-dry-run prints a unified diff that git apply takes to make what --fix makes (a file with a byte order mark and CRLF line ends too), writes nothing, and says what would be left", () => {
+  const dir = markedCrlf(broken());
   const before = snapshot(dir);
   const mtimes = [...before.keys()].map((f) => statSync(f).mtimeMs);
   const dry = run(["acme-broken", "--fix-dry-run"], dir);
@@ -85,13 +92,35 @@ test("--fix-dry-run prints a unified diff that git apply takes to make what --fi
   assert.deepEqual([...before.keys()].map((f) => statSync(f).mtimeMs), mtimes);
   assert.match(dry.stdout, /^--- a\/acme-broken\/resources\/data\.ts\n\+\+\+ b\/acme-broken\/resources\/data\.ts\n@@ -7,6 \+7,6 @@\n/);
   // The diff, applied by git to a second copy, makes exactly what --fix makes.
-  const other = broken();
+  const other = markedCrlf(broken());
   writeFileSync(join(other, "fix.diff"), dry.stdout);
   execFileSync("git", ["apply", "fix.diff"], { cwd: other });
   run(["acme-broken", "--fix"], dir);
   const fixed = snapshot(join(dir, "acme-broken"));
   const applied = snapshot(join(other, "acme-broken"));
   assert.deepEqual([...applied].map(([f, t]) => [f.slice(other.length), t]), [...fixed].map(([f, t]) => [f.slice(dir.length), t]));
+  assert.ok(fixed.get(join(dir, "acme-broken/resources/infra.ts"))!.startsWith("\ufeff"), "the mark is kept");
+});
+
+test("--fix-dry-run: a fix on the first line of a file with a byte order mark is a diff git apply takes (the mark on both sides)", () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-fix-mark-")));
+  dirs.push(dir);
+  const write = (d: string) => {
+    mkdirSync(join(d, "co", "resources"), { recursive: true });
+    writeFileSync(join(d, "co", "sanoma.config.ts"), "export default { secrets: { bindings: { K: { env: \"K\" } } } };\n");
+    writeFileSync(join(d, "co", "resources", "keys.ts"), "\ufeffimport { secret } from \"@sanoma-ai/workflows\";\nexport const k = secret(\"K\");\n");
+  };
+  write(dir);
+  const dry = run(["co", "--fix-dry-run"], dir);
+  assert.match(dry.stdout, /^--- a\/co\/resources\/keys\.ts\n\+\+\+ b\/co\/resources\/keys\.ts\n@@ -1,2 \+1,2 @@\n-\ufeffimport /, dry.stdout);
+  const other = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-fix-mark-")));
+  dirs.push(other);
+  write(other);
+  writeFileSync(join(other, "fix.diff"), dry.stdout);
+  execFileSync("git", ["apply", "fix.diff"], { cwd: other });
+  run(["co", "--fix"], dir);
+  assert.equal(readFileSync(join(other, "co/resources/keys.ts"), "utf8"), readFileSync(join(dir, "co/resources/keys.ts"), "utf8"));
+  assert.equal(readFileSync(join(dir, "co/resources/keys.ts"), "utf8"), "\ufeffimport { secret } from \"@sanoma-ai/workflows/resources\";\nexport const k = secret(\"K\");\n");
 });
 
 test("--fix never writes over a file that changed while it ran (the other files are fixed); a byte order mark and CRLF line ends are kept", () => {

@@ -130,6 +130,8 @@ export interface Io {
   readAhead?: ReadAhead;
   /** Writes `after` to a file whose text is still `before` (read again just before writing). */
   writeIfUnchanged?(file: string, before: string, after: string): WriteResult;
+  /** Whether a file starts with a byte order mark, which its text as read has not (`--fix-dry-run` shows it in the diff). */
+  startsWithByteOrderMark?(file: string): boolean;
 }
 
 /**
@@ -241,7 +243,11 @@ export function runCheck(argv: string[], io: Io): number {
       if (before !== undefined) after.set(file, applyEdits(before, edits));
     }
     if (args.fixDryRun) {
-      for (const [file, text] of after) io.out(unifiedDiff(shownPath(io.cwd, file).replace(/^\//, ""), texts.get(file)!, text));
+      for (const [file, text] of after) {
+        // (The mark the reading dropped, shown on both sides: the diff is of the file as it is.)
+        const mark = io.startsWithByteOrderMark?.(file) ? "\ufeff" : "";
+        io.out(unifiedDiff(shownPath(io.cwd, file).replace(/^\//, ""), mark + texts.get(file)!, mark + text));
+      }
       // What would be left: the check again, over the fixed texts.
       const overlay: FileSystem = { ...io.fs, readFile: (p) => after.get(p) ?? io.fs.readFile(p) };
       const again = checkAll(args, dirs, io, overlay, false);

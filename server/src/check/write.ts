@@ -14,3 +14,17 @@ export function writeIfUnchanged(file: string, before: string, after: string): W
   if ((bom ? raw.slice(1) : raw) !== before) return "changed";
   try { fs.writeFileSync(file, (bom ? "\ufeff" : "") + after); return "written"; } catch { return "failed"; }
 }
+
+/** Whether a file starts with a UTF-8 byte order mark (which the check's reading drops): a diff of it shows the mark, as `git apply` and `patch` read the file. */
+export function startsWithByteOrderMark(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    const head = Buffer.alloc(3);
+    return fs.readSync(fd, head, 0, 3, 0) === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) try { fs.closeSync(fd); } catch { /* already gone */ }
+  }
+}
