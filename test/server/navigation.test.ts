@@ -173,7 +173,10 @@ test("code actions: did-you-mean replacements and the right import source", asyn
   const infra = join(root, "resources/infra.ts");
   const imp = c.diagnosticsFor(infra).find((x) => x.code === "data-file-imports")!;
   const fix = await c.request("textDocument/codeAction", { textDocument: { uri: uri(infra) }, range: imp.range, context: { diagnostics: [imp] } });
-  assert.equal(fix[0].edit.changes[uri(infra)][0].newText, `"@sanoma-ai/workflows/resources"`);
+  // (The text between the specifier's quotes: the quotes the file uses stay.)
+  const edit = fix[0].edit.changes[uri(infra)][0];
+  assert.equal(edit.newText, "@sanoma-ai/workflows/resources");
+  assert.deepEqual({ start: edit.range.start.character, end: edit.range.end.character }, { start: imp.range.start.character + 1, end: imp.range.end.character - 1 });
   const field = c.diagnosticsFor(infra).find((x) => x.code === "resource-fields" && /`nam` is not a field/.test(x.message))!;
   const rename = await c.request("textDocument/codeAction", { textDocument: { uri: uri(infra) }, range: field.range, context: { diagnostics: [field] } });
   assert.equal(rename[0].edit.changes[uri(infra)][0].newText, "name");

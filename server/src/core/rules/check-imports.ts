@@ -25,10 +25,22 @@ export function checkImports(rule: ImportRule, file: CompanyFile, root: string, 
         const f = found[j];
         report({
           file: file.path, range: f.range, message: f.message,
-          fixes: f.replaceSpecifier !== undefined ? [{ title: `Import from "${f.replaceSpecifier}"`, preferred: true, edits: [{ file: file.path, range: imp.range, newText: JSON.stringify(f.replaceSpecifier) }] }] : undefined,
+          fixes: f.replaceSpecifier !== undefined ? [{ title: `Import from "${f.replaceSpecifier}"`, preferred: true, edits: [specifierEdit(file.path, imp.range, f.replaceSpecifier)] }] : undefined,
         });
       }
     }
   }
 }
 
+
+/**
+ * The edit that makes a specifier literal `range` (its quotes included) name `specifier`: the text
+ * between its quotes replaced, so the quotes the file uses stay (`'…'`, `"…"`, `` `…` ``), as the
+ * lint plugin's fix keeps them (the same bytes from every surface); the whole literal, in double
+ * quotes, where the name needs an escape or the literal spans lines.
+ */
+function specifierEdit(file: string, range: Range, specifier: string): { file: string; range: Range; newText: string } {
+  const plain = !/["'`\\$\n\r\u2028\u2029]/.test(specifier) && range.start.line === range.end.line && range.end.character - range.start.character >= 2;
+  if (!plain) return { file, range, newText: JSON.stringify(specifier) };
+  return { file, range: { start: { line: range.start.line, character: range.start.character + 1 }, end: { line: range.end.line, character: range.end.character - 1 } }, newText: specifier };
+}
