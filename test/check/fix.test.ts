@@ -123,6 +123,26 @@ test("--fix-dry-run: a fix on the first line of a file with a byte order mark is
   assert.equal(readFileSync(join(dir, "co/resources/keys.ts"), "utf8"), "\ufeffimport { secret } from \"@sanoma-ai/workflows/resources\";\nexport const k = secret(\"K\");\n");
 });
 
+test("--fix-dry-run: a path holding a line break, a quote or a backslash is written quoted, as git writes it, and git apply takes the diff", () => {
+  const odd = "nl\nx \"q\" b\\s\tt";
+  const write = (d: string) => {
+    mkdirSync(join(d, odd, "resources"), { recursive: true });
+    writeFileSync(join(d, odd, "sanoma.config.ts"), "export default {};\n");
+    writeFileSync(join(d, odd, "resources", "keys.ts"), "import { secret } from \"@sanoma-ai/workflows\";\nexport const k = secret;\n");
+  };
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-fix-name-")));
+  dirs.push(dir);
+  write(dir);
+  const dry = run([odd, "--fix-dry-run"], dir);
+  assert.ok(dry.stdout.startsWith(`--- "a/nl\\nx \\"q\\" b\\\\s\\tt/resources/keys.ts"\n+++ "b/nl\\nx \\"q\\" b\\\\s\\tt/resources/keys.ts"\n@@ `), dry.stdout);
+  const other = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-fix-name-")));
+  dirs.push(other);
+  write(other);
+  writeFileSync(join(other, "fix.diff"), dry.stdout);
+  execFileSync("git", ["apply", "fix.diff"], { cwd: other });
+  assert.equal(readFileSync(join(other, odd, "resources", "keys.ts"), "utf8"), "import { secret } from \"@sanoma-ai/workflows/resources\";\nexport const k = secret;\n");
+});
+
 test("--fix never writes over a file that changed while it ran (the other files are fixed); a byte order mark and CRLF line ends are kept", () => {
   const dir = broken();
   const nightly = join(dir, "acme-broken/workflows/nightly.ts");

@@ -68,6 +68,20 @@ function myers(a: string[], b: string[]): Op[] {
   return ops.reverse();
 }
 
+/** C-style escapes git writes in a quoted name. */
+const ESCAPES: Record<string, string> = { "\u0007": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\u000b": "\\v", "\f": "\\f", "\r": "\\r", "\"": "\\\"", "\\": "\\\\" };
+
+/**
+ * A file's name in a diff's `---`/`+++` line, as git writes it: as it is, or, when it holds a
+ * quote, a backslash or a control character (a line break would end the header), in double
+ * quotes with C-style escapes (`"a/nl\nx/f.ts"`), which `git apply` and `patch` read back.
+ */
+export function headerName(prefix: string, file: string): string {
+  const name = prefix + file;
+  if (!/["\\\u0000-\u001f\u007f]/.test(name)) return name;
+  return `"${name.replace(/["\\\u0000-\u001f\u007f]/g, (c) => ESCAPES[c] ?? `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`)}"`;
+}
+
 /** The unified diff turning `before` into `after`, or "" when they are equal. `file` is the path shown (with `/`). */
 export function unifiedDiff(file: string, before: string, after: string): string {
   if (before === after) return "";
@@ -76,7 +90,7 @@ export function unifiedDiff(file: string, before: string, after: string): string
   const a = A.lines.map((l, i) => (i === A.lines.length - 1 && !A.newlineAtEnd ? l + "\u0000" : l));
   const b = B.lines.map((l, i) => (i === B.lines.length - 1 && !B.newlineAtEnd ? l + "\u0000" : l));
   const ops = diffLines(a, b);
-  const out = [`--- a/${file}`, `+++ b/${file}`];
+  const out = [`--- ${headerName("a/", file)}`, `+++ ${headerName("b/", file)}`];
   const changed = ops.map((o, i) => (o.kind !== " " ? i : -1)).filter((i) => i >= 0);
   let i = 0;
   while (i < changed.length) {
