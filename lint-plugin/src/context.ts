@@ -54,6 +54,25 @@ export class FileContexts {
     return shared;
   }
 
+  /** Each company root's real path, asked once per observation. */
+  private readonly realRoots = new Map<string, { observation: number; real: string | undefined }>();
+
+  /** Whether the folder `dir`, at `rel` in the company at `root`, lies under a link to a folder inside the company: its real path is not the root's real path and `rel`. */
+  private throughFolderLink(root: string, dir: string, rel: string): boolean {
+    let known = this.realRoots.get(root);
+    if (known?.observation !== this.roots.currentObservation) {
+      let real: string | undefined;
+      try { real = fs.realpathSync.native(root); } catch { real = undefined; }
+      this.realRoots.set(root, (known = { observation: this.roots.currentObservation, real }));
+    }
+    if (known.real === undefined) return false;
+    try {
+      return fs.realpathSync.native(dir) !== path.join(known.real, rel);
+    } catch {
+      return false; // (a folder gone: judged by its path, as before)
+    }
+  }
+
   of(file: string, end: ObservationEnd, cwd?: string): ImportContext | null {
     return this.locate(file, end, cwd)?.ctx ?? null;
   }
@@ -126,6 +145,12 @@ export class FileContexts {
       shared = this.sharedOf(root);
       // Nor the folders its .sanomarc.json leaves out.
       if (rel !== null && excludes(shared, rel)) rel = null;
+      // Nor a folder reached through a link to a folder inside the company: a company's walk
+      // follows none (each file is read once, by its own path, where its role is its own), but a
+      // host that follows links would judge the files under one by the link's path (an app's
+      // folder linked into another app, a library linked under workflows/), problems the check
+      // never reports.
+      if (rel !== null && rel !== "" && this.throughFolderLink(root, dir, rel)) rel = null;
     }
     const folder = { dir, observation, cwd, root, rel, role: rel === null ? null : folderRoleOf(rel), hasFile: root === undefined ? undefined : this.filesOf(root), off: shared.off };
     this.folders.set(dir, folder);

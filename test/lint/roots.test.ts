@@ -8,6 +8,10 @@ import assert from "node:assert/strict";
 import { setImmediate as turn } from "node:timers/promises";
 import { RootCache } from "../../lint-plugin/src/roots.ts";
 import { FileContexts } from "../../lint-plugin/src/context.ts";
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { removeFixture, writeFixture } from "../support/fixture.ts";
+import { checkFound, runEslint, runOxlint } from "./hosts.ts";
 
 /** A disk of configs in memory, counting the questions asked of it. */
 function disk(...roots: string[]) {
@@ -81,4 +85,31 @@ test("FileContexts: what the core never reads has no context", () => {
   assert.equal(ctx?.role.scope, "a");
   assert.equal(ctx?.role.isCollectionsFile, true);
   assert.equal(contexts.of("/w/co/.x.ts", "task")?.rel, ".x.ts", "a dot file (not folder) is read");
+});
+
+test("oxlint and ESLint judge no file under a link to a folder inside a company, as the check reads none by such a path (its real path's findings are the check's)", async () => {
+  const dir = writeFixture(`
+//- /co/sanoma.config.ts
+export default {};
+//- /co/workflows/w.ts
+export const w = 1;
+//- /co/apps/b/lib/y.ts
+import { w } from "../../../workflows/w";
+import { x } from "../../a/x";
+export const y = [w, x];
+//- /co/apps/a/x.ts
+export const x = 1;
+`, "sanoma-lint-links-");
+  try {
+    // An app's folder linked into another app, a library linked under workflows/.
+    symlinkSync("../b", join(dir, "co/apps/a/blink"));
+    symlinkSync("../apps/b/lib", join(dir, "co/workflows/wlink"));
+    const want = checkFound(join(dir, "co")).map((f) => ({ ...f, file: `co/${f.file}` }));
+    assert.deepEqual(want.map((f) => `${f.file} ${f.rule}`), ["co/apps/b/lib/y.ts no-cross-app-import"]);
+    assert.deepEqual(runOxlint(dir).found, want, "oxlint follows the links, and judges nothing under them");
+    const linked = ["co/apps/a/blink/lib/y.ts", "co/workflows/wlink/y.ts"];
+    assert.deepEqual((await runEslint(dir, { paths: [".", ...linked] })).found, want, "ESLint, given the linked paths");
+  } finally {
+    removeFixture(dir);
+  }
 });
