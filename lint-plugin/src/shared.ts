@@ -9,7 +9,7 @@
  * unknown id is said by the editor and `sanoma-check`. The file's other problems (not JSON, a
  * level that is none) are written once to stderr, and the rest of the file still holds.
  */
-import { excludeFor, readSanomaRc, type SanomaRc } from "../../server/src/core/sanomarc.ts";
+import { excludeFor, readSanomaRc, WHOLE_COMPANY, type SanomaRc } from "../../server/src/core/sanomarc.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
 
 export interface Shared {
@@ -19,9 +19,11 @@ export interface Shared {
   names: ReadonlySet<string>;
   /** Company-relative folder paths left out, with what lies under them. */
   paths: readonly string[];
+  /** The company is left out whole: its root lies in a folder the settings leave out (`WHOLE_COMPANY`). */
+  whole: boolean;
 }
 
-export const NO_SHARED: Shared = { off: new Set(), names: new Set(), paths: [] };
+export const NO_SHARED: Shared = { off: new Set(), names: new Set(), paths: [], whole: false };
 
 const said = new Set<string>();
 
@@ -38,11 +40,13 @@ export function readShared(root: string, read: (root: string) => SanomaRc = (r) 
   if (rc.file === undefined) return NO_SHARED;
   const off = new Set(Object.entries(rc.settings.rules).filter(([, level]) => level === "off").map(([id]) => id));
   const exclude = excludeFor(rc.file, rc.settings.exclude, root);
-  return { off, names: new Set(exclude.filter((e) => !e.includes("/"))), paths: exclude.filter((e) => e.includes("/")) };
+  const whole = exclude.includes(WHOLE_COMPANY);
+  return { off, names: new Set(exclude.filter((e) => !e.includes("/") && e !== WHOLE_COMPANY)), paths: exclude.filter((e) => e.includes("/")), whole };
 }
 
 /** Whether a folder at `rel` in its company (`""` for the root) is left out. */
 export function excludes(shared: Shared, rel: string): boolean {
+  if (shared.whole) return true;
   if (shared.names.size === 0 && shared.paths.length === 0) return false;
   if (rel === "") return false;
   for (const part of rel.split("/")) if (shared.names.has(part)) return true;

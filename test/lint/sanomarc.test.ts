@@ -83,3 +83,32 @@ test("a bad .sanomarc.json: its problems said once on stderr, its good parts app
   assert.equal(show(runOxlint(dir).found), show(all));
   assert.equal(show((await runEslint(dir)).found), show(all));
 });
+
+test("a company inside a folder .sanomarc.json leaves out (by name, or by a path that holds it) is left out whole by sanoma-check, oxlint and ESLint alike", async () => {
+  const dir = writeFixture(COMPANY + `
+//- /co/templates/starter/sanoma.config.ts
+export default {};
+//- /co/templates/starter/apps/a/lib/t.ts
+import { t } from "../../b/lib/t";
+//- /co/kits/one/sanoma.config.ts
+export default {};
+//- /co/kits/one/workflows/k.ts
+import { k } from "../apps/a/k";
+//- /co/kits/two/sanoma.config.ts
+export default {};
+//- /co/kits/two/workflows/k.ts
+import { k } from "../apps/a/k";
+`, "sanoma-lint-rc-whole-");
+  dirs.push(dir);
+  const before = checkFound(dir).map((f) => f.file);
+  for (const f of ["co/templates/starter/apps/a/lib/t.ts", "co/kits/one/workflows/k.ts", "co/kits/two/workflows/k.ts"]) assert.ok(before.includes(f), f);
+  writeFileSync(join(dir, "co", ".sanomarc.json"), `{ "exclude": ["templates", "kits/one"] }`);
+  const want = checkFound(dir);
+  assert.deepEqual(want.filter((f) => /templates|kits/.test(f.file)).map((f) => f.file), ["co/kits/two/workflows/k.ts"]);
+  assert.equal(show(runOxlint(dir).found), show(want), "oxlint");
+  assert.equal(show((await runEslint(dir)).found), show(want), "ESLint");
+  // Asked for by its own folder, it is still left out (its settings say so).
+  const r = spawnSync(process.execPath, [join(REPO, "dist", "check.js"), "co/templates/starter", "--format", "json"], { cwd: dir, encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).problems, []);
+});

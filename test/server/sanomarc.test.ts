@@ -105,3 +105,31 @@ export const w = (ctx: any) => ctx.call("data.nope.get", {});
     await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 1", "the disk's text again");
   }, { folders: [root] });
 });
+
+test("server: a company inside a folder the .sanomarc.json above it leaves out is left out whole, its files opened or not; without the file, it is checked", async () => {
+  const top = writeFixture(`
+//- /co/.sanomarc.json
+{ "exclude": ["templates"] }
+//- /co/sanoma.config.ts
+export default {};
+//- /co/workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nope.get", {});
+//- /co/templates/starter/sanoma.config.ts
+export default {};
+//- /co/templates/starter/workflows/t.ts
+export const t = (ctx: any) => ctx.call("data.nope.get", {});
+`, "sanoma-server-rc-whole-");
+  const root = join(top, "co");
+  const starter = join(root, "templates/starter/workflows/t.ts");
+  await withServer({ path: top }, async ({ c }) => {
+    await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 1", "the company's own problem");
+    c.open(starter, `export const t = (ctx: any) => ctx.call("data.nope.list", {});\n`);
+    await c.waitIdle();
+    await c.waitIdle();
+    assert.deepEqual(c.diagnosticsFor(starter), [], "left out, opened or not");
+    // The folder no longer left out: the company is checked.
+    writeFileSync(join(root, ".sanomarc.json"), `{ "exclude": [] }`);
+    c.watched([{ file: join(root, ".sanomarc.json"), type: 2 }]);
+    await c.waitFor(() => c.diagnosticsFor(starter).map((d) => d.code).join() === "collection-op", "checked once no longer left out");
+  }, { folders: [root] });
+});

@@ -9,6 +9,7 @@ import { childPath, CONFIG_FILE, realChild, LOCK_FILE, isCodeFile, isDirectlyInA
 import { readFacts, readFactsLightly, readWorkflowSourceJudged, type FileFacts, type LightReading } from "./facts.ts";
 import { readDataFacts } from "./light-data.ts";
 import { readLockSteps, sameLockText as sameText, type LockFacts } from "./lockfile-read.ts";
+import { WHOLE_COMPANY } from "./sanomarc.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
 import type { FileSystem, LockText, Problem, Range } from "./types.ts";
 
@@ -229,6 +230,7 @@ export function walkReads(root: string, file: string, options: WalkOptions = {})
   const rel = relativeTo(root, file);
   if (rel === undefined) return false;
   const exclude = new Set(options.exclude ?? []);
+  if (exclude.has(WHOLE_COMPANY)) return false;
   const parts = rel.split("/");
   const name = parts.pop()!;
   let dirRel = "";
@@ -260,6 +262,8 @@ export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: Wa
   const out: string[] = [];
   const seen = new Set<string>();
   const exclude = new Set(options.exclude ?? []);
+  // (A company left out whole: none of its files, its config and lockfile neither.)
+  if (exclude.has(WHOLE_COMPANY)) return out;
   if (under !== root) {
     const rel = relativeTo(root, under) ?? path.relative(root, under).split(path.sep).join("/");
     if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return out;

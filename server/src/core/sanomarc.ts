@@ -137,21 +137,42 @@ function readExclude(v: Json, settings: SharedSettings, at: At): void {
 }
 
 /**
+ * The walk's `exclude` entry that leaves out a whole company: its root lies in a folder the
+ * settings leave out (a company of templates under `templates/`, excluded by name from above).
+ * Settings never hold it themselves (`.`, like an empty entry, names no folder under the file's).
+ */
+export const WHOLE_COMPANY = ".";
+
+/**
  * The `exclude` entries of a file at `rcFile` as a company at `root` reads them (its walk's
  * `exclude`: names, or company-relative paths): a name holds everywhere; a path is from the file's
  * folder, so it reaches a company below that folder as the path under its root, and none outside.
+ * A company whose root lies in a folder left out, as seen from the file's folder (a folder of that
+ * name between the two, the root's own included; a path that holds the root), is left out whole
+ * (`WHOLE_COMPANY`): the check's search for companies never enters such a folder, and every
+ * surface leaves its files out alike (B2).
  */
 export function excludeFor(rcFile: string | undefined, exclude: readonly string[], root: string): string[] {
   if (rcFile === undefined) return [];
   const dir = path.dirname(rcFile);
   const out: string[] = [];
+  const above = path.relative(dir, root);
+  const between = above === "" || above.startsWith("..") || path.isAbsolute(above) ? [] : above.split(path.sep);
+  let whole = false;
   for (const entry of exclude) {
     const e = entry.replace(/^\/+/, "");
-    if (!entry.includes("/")) { out.push(e); continue; }
+    if (!entry.includes("/")) {
+      out.push(e);
+      if (between.includes(e)) whole = true;
+      continue;
+    }
     const abs = path.join(dir, e);
     const rel = path.relative(root, abs);
     if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel)) out.push(rel.split(path.sep).join("/"));
+    // (The root itself, or a folder above it: the path leads from the root up out of the company.)
+    else if (rel === "" || rel.split(path.sep).every((part) => part === "..")) whole = true;
   }
+  if (whole) out.push(WHOLE_COMPANY);
   return out;
 }
 
