@@ -139,7 +139,7 @@ function readExclude(v: Json, settings: SharedSettings, at: At): void {
 /**
  * The walk's `exclude` entry that leaves out a whole company: its root lies in a folder the
  * settings leave out (a company of templates under `templates/`, excluded by name from above).
- * Settings never hold it themselves (`.`, like an empty entry, names no folder under the file's).
+ * Written in the file, `.` is the file's own folder, which holds the company: the same meaning.
  */
 export const WHOLE_COMPANY = ".";
 
