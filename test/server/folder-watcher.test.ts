@@ -1,5 +1,5 @@
 /**
- * The server's own watcher (`server/src/lsp/watcher.ts`) when a tree's root goes at the worst
+ * The server's own watcher (`server/src/node/folder-watcher.ts`) when a tree's root goes at the worst
  * moment: between the look that finds it and the watch set on it (a workspace folder deleted while
  * the server starts). Nothing then watched it, and nothing looked for it: made again, it was never
  * indexed again (once in about 25 clean-clone runs of `watcher.test.ts`). The moment is made here:
@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FolderWatcher, type Change } from "../../server/src/lsp/watcher.ts";
+import { FolderWatcher, type Change } from "../../server/src/node/folder-watcher.ts";
 
 const base = fs.realpathSync(fs.mkdtempSync(join(tmpdir(), "sanoma-folder-watcher-")));
 after(() => fs.rmSync(base, { recursive: true, force: true }));

@@ -117,6 +117,26 @@ test("a file written on disk (tsserver's own watching) counts, and its deletion 
   assert.equal(n, 0, "the deleted file no longer counts");
 });
 
+test("a file rewritten on disk in place (a checkout, a generator: its text changed, not created) counts", async () => {
+  const other = file("resources/rewritten.ts");
+  const until = async (want: number, why: string) => {
+    const deadline = Date.now() + 20_000;
+    let n = -1;
+    while (Date.now() < deadline && (n = sanoma(await semanticOf("resources/infra.ts")).length) !== want) await new Promise((r) => setTimeout(r, 200));
+    assert.equal(n, want, why);
+  };
+  writeFileSync(other, `import { trigger } from "@hooli/cloud";\nexport const late = trigger({ path: "/c" });\n`);
+  try {
+    await until(1, "the file written on disk was read");
+    // The same file, its text replaced: no wakeup in it any more.
+    writeFileSync(other, `export const late = 1;\n`);
+    await until(0, "the file's new text was read");
+    writeFileSync(other, `import { trigger } from "@hooli/cloud";\nexport const again = trigger({ path: "/d" });\n`);
+    await until(1, "and its next one");
+  } finally { rmSync(other); }
+  await until(0, "the deleted file no longer counts");
+});
+
 test("completion: op ids in TypeScript's own list inside a \"data. string, with their details", async () => {
   const where = at("workflows/typing.ts", `"data."`, 6);
   const info = await s.request("completionInfo", { ...where, prefix: "" });

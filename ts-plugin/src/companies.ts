@@ -21,6 +21,7 @@ import { CONFIG_FILE, LOCK_FILE, isInNodeModules, isSkippedDirName } from "../..
 import type { Company } from "../../server/src/core/model.ts";
 import type { Located } from "../../server/src/core/target.ts";
 import { Workspace } from "../../server/src/core/workspace.ts";
+import { FolderWatcher } from "../../server/src/node/folder-watcher.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
 
 export type Mode = "slim" | "full";
@@ -239,16 +240,32 @@ export class Companies {
     return root !== undefined && this.modes.has(root) ? this.ws.companies.get(root) : undefined;
   }
 
+  /** The watcher of the full companies' trees (the language server's own: a watch per folder), made on first need. */
+  private folderWatcher: FolderWatcher | undefined;
+
   /**
-   * A full company is watched whole (tsserver's recursive directory watching, which it shares
-   * between callers of one folder); a slim one file by file, so that tsserver's partial-semantic
-   * server (which watches nothing of its own) is not made to watch a whole tree.
+   * A full company is watched whole: by tsserver's recursive directory watching (which it shares
+   * between callers of one folder, and which follows the user's `watchOptions`: polling where
+   * events do not reach), which reports files created and deleted, and by the language server's
+   * own watcher, which reports files whose text changed in place too (a checkout, a generator:
+   * tsserver's recursive watching on Linux reports no change of a file's content). A slim company is
+   * watched file by file, so that tsserver's partial-semantic server (which watches nothing of
+   * its own) is not made to watch a whole tree.
    */
   private watch(company: Company, mode: Mode): void {
     if (mode !== "full") return;
-    this.unwatch(company.root);
+    const root = company.root;
+    this.unwatch(root);
     const note = (p: string) => { this.pending.add(path.resolve(toNative(p))); };
-    this.watchers.set(company.root, [this.host.serverHost.watchDirectory(toTs(company.root), note, true)]);
+    const list: TS.FileWatcher[] = [this.host.serverHost.watchDirectory(toTs(root), note, true)];
+    try {
+      const folders = (this.folderWatcher ??= new FolderWatcher((file) => { this.pending.add(path.resolve(file)); }, (m) => this.host.log(m)));
+      folders.watchTree(root, root);
+      list.push({ close: () => folders.unwatchTree(root, root) });
+    } catch (e) {
+      this.host.log(`cannot watch ${root} for changes in place: ${(e as Error).message}`);
+    }
+    this.watchers.set(root, list);
   }
 
   /** The files each slim company watches one by one, by company root. */

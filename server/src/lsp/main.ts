@@ -21,7 +21,7 @@ import { connectionClient } from "./client.ts";
 import { nodeFileSystem } from "../node/fs.ts";
 import { fdWritable } from "../node/fd-output.ts";
 import { toPath } from "./convert.ts";
-import { FolderWatcher } from "./watcher.ts";
+import { FolderWatcher } from "../node/folder-watcher.ts";
 import { FrameGuard } from "./frames.ts";
 import { hover } from "./features/hover.ts";
 import { definition } from "./features/definition.ts";

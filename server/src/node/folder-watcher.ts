@@ -1,6 +1,7 @@
 /**
- * The server's own file watcher, for clients that cannot register `workspace/didChangeWatchedFiles`
- * (Neovim 0.7): one `fs.watch` per folder of a tree, `node_modules` and dot folders left out,
+ * Our own file watcher: the server's, for clients that cannot register `workspace/didChangeWatchedFiles`
+ * (Neovim 0.7), and the TypeScript plugin's, for files changed in place (tsserver's recursive
+ * watching on Linux reports files created and deleted only): one `fs.watch` per folder of a tree, `node_modules` and dot folders left out,
  * new folders watched as they appear. Events are coalesced per path for a few milliseconds.
  * The trees are the workspace folders and the roots of every company indexed (one found through
  * an open file, above a folder, or named by the settings); a tree is let go when nothing leads to
