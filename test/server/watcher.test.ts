@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeFixture } from "../support/fixture.ts";
@@ -29,4 +29,34 @@ test("server's own watcher: a workspace folder deleted while indexing and made a
     for (let i = 0; i < 150 && (now = await companies()).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(now, [folder], "the folder made again: its company found again");
   }, { dynamicWatch: false, folders: [folder], idle: false });
+});
+
+test("a client that watches (its globs reach its workspace folders only): the server watches, itself, a company whose root lies outside them (opened through a subfolder), and only there", async () => {
+  const top = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/wake.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const x = (ctx: any) => ctx.call("data.nope.get", {});
+//- /apps/m/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const mine = collection({ key: "id", fields: { id: "string" } });
+//- /apps/m/workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.gone.get", {});
+`);
+  const outside = join(top, "resources/wake.ts");
+  const inside = join(top, "apps/m/workflows/w.ts");
+  await withServer({ path: top }, async ({ c }) => {
+    await c.waitFor(() => c.diagnosticsFor(outside).length === 2 && c.diagnosticsFor(inside).length === 1, "the company's problems, from the subfolder");
+    // Outside the workspace folder, written with no event from the client: the server's own watch sees it.
+    writeFileSync(outside, `export const x = 1;\n`);
+    await c.waitFor(() => c.diagnosticsFor(outside).length === 0, "a file outside the folder, changed on disk");
+    // Inside it, the client's events are what count: a change it does not report is not read.
+    writeFileSync(inside, `export const w = 1;\n`);
+    await new Promise((r) => setTimeout(r, 500));
+    await c.waitIdle();
+    assert.equal(c.diagnosticsFor(inside).length, 1, "the client watches its folder: the server does not watch it twice");
+    c.watched([{ file: inside, type: 2 }]);
+    await c.waitFor(() => c.diagnosticsFor(inside).length === 0, "the client's event");
+  }, { dynamicWatch: true, folders: [join(top, "apps/m")] });
 });

@@ -22,6 +22,7 @@ import { nodeFileSystem } from "../node/fs.ts";
 import { fdWritable } from "../node/fd-output.ts";
 import { toPath } from "./convert.ts";
 import { FolderWatcher } from "../node/folder-watcher.ts";
+import { isWithin } from "../core/model.ts";
 import { FrameGuard } from "./frames.ts";
 import { hover } from "./features/hover.ts";
 import { definition } from "./features/definition.ts";
@@ -63,6 +64,8 @@ const log = (m: string): void => {
 };
 let session: Session | undefined;
 let watcher: FolderWatcher | undefined;
+/** The server's own watch of the companies outside the workspace folders, for a client that watches these (`watchOutsideFolders`). */
+let outsideWatcher: FolderWatcher | undefined;
 let boxes: Boxes | undefined;
 let dynamicWatch = false;
 
@@ -165,8 +168,11 @@ connection.onInitialized(() => {
     }).then(() => undefined, (e) => {
       // It offered to watch, then refused (or failed to): the server watches itself.
       log(`could not register file watchers (${e}): the server watches the folders itself`);
+      outsideWatcher?.close();
+      outsideWatcher = undefined;
       watchOurselves(s);
     });
+    watchOutsideFolders(s);
     // Indexing lists no company's files before the answer (so a fallback watcher misses nothing
     // written meanwhile), but does not wait for ever for a client that never answers.
     watching = Promise.race([registered, new Promise((resolve) => setTimeout(resolve, REGISTRATION_WAIT_MS).unref())]);
@@ -186,6 +192,26 @@ connection.onInitialized(() => {
     if (added.length > 0) void dropped.then(() => s.recheckAll());
   }); } catch { /* the client does not announce folder changes */ }
 });
+
+/**
+ * The client watches, but its globs reach its workspace folders only (VS Code, Neovim): a company
+ * whose root lies outside them (opened through a subfolder, found through a file opened from
+ * elsewhere, named by the settings) is watched by the server itself, every folder of it but what
+ * a workspace folder holds (the client reports those: an event is not taken twice).
+ */
+function watchOutsideFolders(s: Session): void {
+  const inFolder = (p: string) => s.options.folders.some((f) => isWithin(f, p));
+  const watched = new Set<string>();
+  const watch = (root: string) => {
+    // (`watcher`: the server watches everything itself after all, the client having refused.)
+    if (inFolder(root) || watcher) return;
+    outsideWatcher ??= new FolderWatcher((file, kind) => { if (!inFolder(file)) s.diskChanged(file, kind); }, log);
+    outsideWatcher.watchTree(root, "company");
+    watched.add(root);
+  };
+  s.companyListeners.push({ indexing: watch, gone: (root) => { if (watched.delete(root)) outsideWatcher?.unwatchTree(root, "company"); } });
+  for (const root of s.ws.companies.keys()) watch(root);
+}
 
 /**
  * The client cannot watch for us (Neovim 0.7), or refused to: the server watches the workspace folders, and the
@@ -244,10 +270,11 @@ connection.onExecuteCommand(guard("executeCommand", null, async (s, params: { co
 connection.onShutdown(async () => {
   shutDown = true;
   watcher?.close();
+  outsideWatcher?.close();
   await boxes?.dispose();
 });
 // Whatever way the server ends (exit, its client gone, a signal), every box's processes end with it.
-connection.onExit(() => { watcher?.close(); boxes?.service.disposeSync(); });
+connection.onExit(() => { watcher?.close(); outsideWatcher?.close(); boxes?.service.disposeSync(); });
 const endBySignal = (): void => { boxes?.service.disposeSync(); process.exit(0); };
 for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, endBySignal);
 if (inThread && parentPort) {
@@ -266,7 +293,7 @@ let ending = false;
 const clientGone = (): void => {
   if (ending) return;
   ending = true;
-  setTimeout(() => { watcher?.close(); boxes?.service.disposeSync(); process.exit(shutDown ? 0 : 1); }, CLIENT_GONE_GRACE_MS);
+  setTimeout(() => { watcher?.close(); outsideWatcher?.close(); boxes?.service.disposeSync(); process.exit(shutDown ? 0 : 1); }, CLIENT_GONE_GRACE_MS);
 };
 if (process.argv.includes("--stdio")) {
   process.stdin.on("end", clientGone);
