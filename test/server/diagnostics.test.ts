@@ -83,6 +83,24 @@ test("server: unsaved edits win over disk; a second wakeup flags both files; und
   });
 });
 
+test("server: a connector's unsaved text (a package's file under node_modules) wins over the disk, as a company file's does; closed, the disk's counts again", async () => {
+  await withServer(CLEAN, async ({ c, root }) => {
+    const infra = join(root, "resources/infra.ts");
+    const compute = join(root, "node_modules/@hooli/cloud/src/compute.js");
+    await c.waitIdle();
+    assert.deepEqual(c.diagnosticsFor(infra), [], "clean at first");
+    const original = readFileSync(compute, "utf8");
+    assert.ok(original.includes(`zone: z.string().default("us-1")`), original);
+    // The type's zone made required, and renamed: \`zone\` of the declaration is no field now.
+    c.open(compute, original, "javascript");
+    c.change(compute, original.replace(`zone: z.string().default("us-1")`, `region: z.string()`));
+    await c.waitFor(() => codes(c.diagnosticsFor(infra)).filter((x) => x === "resource-fields").length === 2, "the connector's unsaved schema judged");
+    assert.equal(readFileSync(compute, "utf8"), original, "the package's file on disk is untouched");
+    c.close(compute);
+    await c.waitFor(() => c.diagnosticsFor(infra).length === 0, "the disk's text again");
+  });
+});
+
 test("server: renaming a collection in a buffer flags its references in other files, and only changed files are republished", async () => {
   await withServer(BROKEN, async ({ c, root }) => {
     const data = join(root, "resources/data.ts");

@@ -109,7 +109,13 @@ export class Workspace {
     if (!c) {
       c = new Company(root, this.options.lightFacts !== false, this.options.textOf, this.options.listsWorkflows);
       this.companies.set(root, c);
-      const resolver = new ConnectorResolver(this.fs, (file) => this.companyOf(file)?.files.get(file)?.facts);
+      // Packages' files read as they are now too (an editor's unsaved text of a connector or its
+      // package.json wins over the disk, as a company file's does: B1).
+      // (Delegated one by one: a file system may be a class's instance, its methods on its prototype.)
+      const textOf = this.options.textOf;
+      const base = this.fs;
+      const fs: FileSystem = textOf ? { readFile: (file) => textOf(file), readDir: (dir) => base.readDir(dir), isFile: (file) => base.isFile(file), isDir: (dir) => base.isDir(dir), realPath: (p) => base.realPath(p) } : base;
+      const resolver = new ConnectorResolver(fs, (file) => this.companyOf(file)?.files.get(file)?.facts);
       this.states.set(root, { resolver, checker: new CompanyChecker(new CompanyAnalyzer(c, resolver)) });
     }
     return c;

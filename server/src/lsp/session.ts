@@ -275,6 +275,8 @@ export class Session {
     const file = this.documents.filePath(uri);
     if (!file) return;
     if (path.basename(file) === SANOMARC) { this.sharedSettingsChanged(file); return; }
+    // A package's file (a connector, its package.json): no company's, but what the resolver reads.
+    if (isInNodeModules(file)) { this.packageChanged(file); return; }
     const company = this.ensureCompanyFor(file);
     // A file the company's walk skips (a dot folder, a non-code file) stays out of it, open or not.
     if (!company || !this.ws.reads(company.root, file)) return;
@@ -292,6 +294,7 @@ export class Session {
     const file = this.documents.filePath(uri);
     if (!file) return;
     if (path.basename(file) === SANOMARC) { this.sharedSettingsChanged(file); return; }
+    if (isInNodeModules(file)) { this.packageChanged(file); return; }
     const company = this.ws.companyOf(file);
     if (!company) return;
     const root = company.root;
@@ -309,6 +312,12 @@ export class Session {
     });
   }
 
+  /** A package's file changed (on disk, or in the editor): what was read of it is forgotten, and every company checked again. */
+  private packageChanged(file: string): void {
+    this.ws.packageFileChanged(file);
+    for (const root of this.ws.companies.keys()) this.checks.markDirty(root);
+  }
+
   /** A file changed, was created or deleted on disk (or a folder went away). */
   diskChanged(file: string, kind: "created" | "changed" | "deleted"): void {
     const base = path.basename(file);
@@ -318,8 +327,8 @@ export class Session {
       return;
     }
     if (isInNodeModules(file)) {
-      this.ws.packageFileChanged(file);
-      for (const root of this.ws.companies.keys()) this.checks.markDirty(root);
+      // (An open one's text is the editor's: its disk text counts again when it closes.)
+      if (!this.documents.isOpen(file)) this.packageChanged(file);
       return;
     }
     if (base === CONFIG_FILE) {
