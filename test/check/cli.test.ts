@@ -163,7 +163,8 @@ test("sanoma-check: --rule and --exclude do what the editor's sanoma.rules and s
     assert.equal(run([dir, "--rule", "collection-op=warning"]).status, 0, "warnings alone exit 0");
     const unknown = run([dir, "--rule", "no-such-rule=off"]);
     assert.equal(unknown.status, 2);
-    assert.match(unknown.stderr, /no rule named "no-such-rule"/);
+    assert.match(unknown.stderr, /no rule named "no-such-rule"\n/);
+    assert.match(run([dir, "--rule", "colection-op=off"]).stderr, /there is no rule named "colection-op"; did you mean "collection-op"\?/);
     assert.match(run([dir, "--rule", "collection-op=loud"]).stderr, /takes off, error, warning, info, hint, not "loud"/);
     assert.deepEqual(JSON.parse(run([dir, "--format", "json"]).stdout).companies, [relative(REPO, dir)], "the companies checked are listed");
   } finally { rmSync(dir, { recursive: true, force: true }); }

@@ -11,6 +11,7 @@ import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
 import { applyEdits, planFixes } from "../core/fixes.ts";
 import { excludeFor, layer, LEVELS, readSanomaRc, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
+import { didYouMean } from "../core/text.ts";
 import type { FileSystem, Problem, ReadAhead, Severity } from "../core/types.ts";
 import { unifiedDiff } from "./diff.ts";
 import { paint, renderPieces, shownPath, type Report } from "./formats.ts";
@@ -83,7 +84,10 @@ export function parseArgs(argv: string[]): Args | { error: string } {
       i = v[1];
       const [id, given] = (v[0] ?? "").split("=");
       const level = given === "warn" ? "warning" : given;
-      if (!(RULE_IDS as readonly string[]).includes(id)) return { error: `--rule takes id=level; there is no rule named "${id}"` };
+      if (!(RULE_IDS as readonly string[]).includes(id)) {
+        const near = didYouMean(id, RULE_IDS);
+        return { error: `--rule takes id=level; there is no rule named "${id}"${near ? `; did you mean "${near}"?` : ""}` };
+      }
       if (!(LEVELS as readonly string[]).includes(level)) return { error: `--rule ${id}= takes ${LEVELS.join(", ")}, not "${given ?? ""}"` };
       raw.rules[id] = level;
     }
