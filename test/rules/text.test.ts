@@ -1,7 +1,7 @@
-/** Line maps count \n, \r\n and a lone \r as line breaks, as LSP does, on both of their paths. */
+/** Line maps count \n, \r\n and a lone \r as line breaks, as LSP does, on both of their paths; the did-you-mean distance. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LineMap, positionAt, rangeOf, thousands } from "../../server/src/core/text.ts";
+import { didYouMean, editDistance, LineMap, positionAt, rangeOf, thousands } from "../../server/src/core/text.ts";
 
 test("LineMap: positions with \\n only, and with \\r\\n and lone \\r", () => {
   const lf = new LineMap("ab\ncd\n\nef");
@@ -63,4 +63,18 @@ test("ranges within a line are held once each, frozen; a range across lines, or 
     const r = rangeOf(positionAt(line, c), positionAt(line, c + 3));
     if (r.start.line !== line || r.start.character !== c || r.end.character !== c + 3) assert.fail(`${line}:${c} gave ${JSON.stringify(r)}`);
   }
+});
+
+test("editDistance: Levenshtein's, two neighbours swapped one edit (optimal string alignment); didYouMean offers a name typed with a swap", () => {
+  const cases: [string, string, number][] = [
+    ["name", "name", 0], ["", "abc", 3], ["abc", "", 3], ["kitten", "sitting", 3], ["flaw", "lawn", 2],
+    ["nmae", "name", 1], ["ab", "ba", 1], ["abc", "acb", 1], ["abcd", "badc", 2], ["ca", "abc", 3], ["orderz", "orders", 1], ["lst", "list", 1],
+  ];
+  for (const [a, b, d] of cases) {
+    assert.equal(editDistance(a, b), d, `${a} → ${b}`);
+    assert.equal(editDistance(b, a), d, `${b} → ${a}`);
+  }
+  assert.equal(didYouMean("nmae", ["name", "zone", "disk"]), "name");
+  assert.equal(didYouMean("zoen", ["name", "zone", "disk"]), "zone");
+  assert.equal(didYouMean("xyzw", ["name", "zone", "disk"]), undefined);
 });

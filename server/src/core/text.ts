@@ -92,19 +92,25 @@ export function containsPosition(r: Range, p: Position): boolean {
   return after && before;
 }
 
-/** Damerau-free Levenshtein distance, for did-you-mean suggestions. */
+/**
+ * The edit distance for did-you-mean suggestions: Levenshtein's, with two neighbours swapped
+ * counted as one edit (optimal string alignment), the commonest typo (`nmae` for `name`, which
+ * plain Levenshtein puts two edits away, too far for a four-letter name).
+ */
 export function editDistance(a: string, b: string): number {
   if (a === b) return 0;
-  const prev: number[] = Array.from({ length: b.length + 1 });
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  // Three rows: the one before the last (for a swap), the last, and the one being filled.
+  let before: number[] = Array.from({ length: b.length + 1 }, () => 0);
+  let prev: number[] = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let row: number[] = Array.from({ length: b.length + 1 }, () => 0);
   for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0];
-    prev[0] = i;
+    row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j];
-      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
+      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2] + 1);
+      row[j] = d;
     }
+    [before, prev, row] = [prev, row, before];
   }
   return prev[b.length];
 }
