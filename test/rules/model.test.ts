@@ -20,7 +20,7 @@ import { exportsTarget } from "../../server/src/core/connectors.ts";
 import { caseNamed } from "../support/rule-cases.ts";
 import { cases as resourceFieldsCases } from "../../server/src/core/rules/resource-fields.ts";
 import { cases as collectionOpCases } from "../../server/src/core/rules/collection-op.ts";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 
 test("model: a company is found for no path inside node_modules, even a package holding its own config (A1)", () => {
@@ -274,4 +274,39 @@ test("model: an operation id naming a collection by the export that declares it 
     assert.equal(leads.message, "No collection `leads` in data.leads.get");
     assert.equal(leads.fixes, undefined);
   } finally { removeFixture(dir); }
+});
+
+test("secret-bindings: a call of no binding relates to the binding it likely means, else to the config's first binding, else to the config", () => {
+  const dir = writeFixture(`
+//- /co/sanoma.config.ts
+export default {
+  secrets: {
+    bindings: {
+      CLOUD_KEY: { env: "CLOUD" },
+      SIGNING_KEY: { bootstrap: true },
+    },
+  },
+};
+//- /co/resources/keys.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const a = secret("SIGNING_KEYS");
+export const b = secret("SOMETHING_ELSE");
+//- /bare/sanoma.config.ts
+export default {};
+//- /bare/resources/keys.ts
+import { secret } from "@sanoma-ai/workflows/resources";
+export const c = secret("ANY");
+`, "sanoma-secret-related-");
+  try {
+    const related = (name: string) => {
+      const p = checkDir(dir).find((x) => x.rule === "secret-bindings" && x.message.includes(`\`${name}\``));
+      assert.ok(p, name);
+      return p.related?.map((r) => `${relative(dir, r.file)}:${r.range.start.line + 1}:${r.range.start.character + 1} ${r.message}`);
+    };
+    assert.deepEqual(related("SIGNING_KEYS"), ["co/sanoma.config.ts:5:7 `SIGNING_KEY` is bound here"]);
+    assert.deepEqual(related("SOMETHING_ELSE"), ["co/sanoma.config.ts:4:7 the config's secret bindings"]);
+    assert.deepEqual(related("ANY"), ["bare/sanoma.config.ts:1:1 the config's secret bindings"]);
+  } finally {
+    removeFixture(dir);
+  }
 });

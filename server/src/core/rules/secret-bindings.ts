@@ -4,6 +4,7 @@
  */
 import { didYouMean, suggestion } from "../text.ts";
 import type { Analysis } from "../analysis.ts";
+import type { Range } from "../types.ts";
 import type { SecretBindingFact } from "../facts.ts";
 import type { Rule, RuleCase } from "./rule.ts";
 import { loadFailure } from "../model.ts";
@@ -91,27 +92,35 @@ export const image = secret("RUNNER_IMAGE");
         file: file.path, range: s.range, severity: "warning",
         message: `No secret binding named \`${s.name}\` in sanoma.config.ts; apply will look for it in the secret store${hint}`,
         fixes: near ? [{ title: `Change to "${near}"`, preferred: true, edits: [{ file: file.path, range: text, newText: near }] }] : undefined,
-        related: config ? [{ file: config.path, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: "the config's secret bindings" }] : undefined,
+        // The binding it likely means, else the config's bindings (their first name), else the config.
+        related: !config ? undefined : near !== undefined ? [{ file: config.path, range: names.at.get(near)!, message: `\`${near}\` is bound here` }]
+          : [{ file: config.path, range: names.first ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: "the config's secret bindings" }],
       });
     }
   },
 };
 
-const namesMemo = new WeakMap<object, { set: Set<string>; key: string }>();
+/** The binding names, where each is written (the last of a name written twice: the one that holds) and the first, and a key that changes with any of them. */
+interface BindingNames { set: Set<string>; at: Map<string, Range>; first: Range | undefined; key: string }
+const namesMemo = new WeakMap<object, BindingNames>();
 const NO_BINDINGS: SecretBindingFact[] = [];
 
 /**
  * The config's secret binding names, or undefined when nothing is known of them (no readable
  * config, or bindings that cannot be read statically): then nothing is said rather than guessed.
  */
-function bindingNames(a: Analysis): { set: Set<string>; key: string } | undefined {
+function bindingNames(a: Analysis): BindingNames | undefined {
   // (Bindings that cannot all be read: any name may be bound, no call is judged.)
   if (!a.hasConfigFacts || a.secretBindings === null || a.secretBindingsOpen) return undefined;
   const bindings = a.secretBindings ?? NO_BINDINGS;
   let names = namesMemo.get(bindings);
   if (!names) {
-    const set = new Set(bindings.map((b) => b.name));
-    names = { set, key: [...set].sort().join("\n") };
+    const at = new Map<string, Range>();
+    for (const b of bindings) at.set(b.name, b.nameRange);
+    const set = new Set(at.keys());
+    // (Where the names are written is in the key: a problem's related place moves with them.)
+    const key = [...at].map(([n, r]) => `${n}@${r.start.line}:${r.start.character}`).sort().join("\n");
+    names = { set, at, first: bindings[0]?.nameRange, key };
     namesMemo.set(bindings, names);
   }
   return names;
