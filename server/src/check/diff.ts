@@ -78,8 +78,15 @@ const ESCAPES: Record<string, string> = { "\u0007": "\\a", "\b": "\\b", "\t": "\
  */
 export function headerName(prefix: string, file: string): string {
   const name = prefix + file;
-  if (!/["\\\u0000-\u001f\u007f]/.test(name)) return name;
-  return `"${name.replace(/["\\\u0000-\u001f\u007f]/g, (c) => ESCAPES[c] ?? `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`)}"`;
+  let quoted = "";
+  let any = false;
+  for (const c of name) {
+    const code = c.charCodeAt(0);
+    const special = c === "\"" || c === "\\" || code < 0x20 || code === 0x7f;
+    any ||= special;
+    quoted += special ? ESCAPES[c] ?? `\\${code.toString(8).padStart(3, "0")}` : c;
+  }
+  return any ? `"${quoted}"` : name;
 }
 
 /** The unified diff turning `before` into `after`, or "" when they are equal. `file` is the path shown (with `/`). */
