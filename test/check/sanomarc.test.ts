@@ -57,7 +57,7 @@ test("parseSanomaRc: each bad value is a problem at its place, with a did-you-me
     "totally-unknown": "off"
   },
   "exlude": ["generated"],
-  "exclude": ["ok", 3, "", "../up"]
+  "exclude": ["ok", 3, "", "../up", "**/gen"]
 }`;
   assert.deepEqual(problemsOf(text), [
     `error "\\"colection-op\\"" No rule named "colection-op"; did you mean "collection-op"?`,
@@ -70,8 +70,9 @@ test("parseSanomaRc: each bad value is a problem at its place, with a did-you-me
     `error "3" An excluded folder is a string: a name ("generated") or a path from this file's folder ("apps/legacy")`,
     `error "\\"\\"" "" is no folder under this file's folder`,
     `error "\\"../up\\"" "../up" is no folder under this file's folder`,
+    `warning "\\"**/gen\\"" "**/gen" is read as a folder's name or path, not as a pattern: no folder is named so ("generated", "apps/legacy")`,
   ]);
-  assert.deepEqual(parseSanomaRc("/co/.sanomarc.json", text, RULE_IDS).settings, { rules: { "no-cross-app-import": "off" }, exclude: ["ok"] });
+  assert.deepEqual(parseSanomaRc("/co/.sanomarc.json", text, RULE_IDS).settings, { rules: { "no-cross-app-import": "off" }, exclude: ["ok", "**/gen"] });
 });
 
 test("parseSanomaRc: a file that is not JSON, or not an object, is one problem at the offending place, and nothing of it is applied", () => {

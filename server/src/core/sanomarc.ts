@@ -132,7 +132,11 @@ function readExclude(v: Json, settings: SharedSettings, at: At): void {
   for (const item of v.items) {
     if (item.kind !== "string") at(item.start, item.end, `An excluded folder is a string: a name ("generated") or a path from this file's folder ("apps/legacy")`);
     else if (item.value.trim() === "" || item.value.split(/[\\/]/).some((part) => part === "..")) at(item.start, item.end, `"${item.value}" is no folder under this file's folder`);
-    else settings.exclude.push(item.value.replace(/\\/g, "/").replace(/^\.\//, "").replace(/\/+$/, ""));
+    else {
+      // A pattern matches no folder here (names and paths are read as they are): said, kept as written.
+      if (/[*?[\]{}]/.test(item.value)) at(item.start, item.end, `"${item.value}" is read as a folder's name or path, not as a pattern: no folder is named so ("generated", "apps/legacy")`, "warning");
+      settings.exclude.push(item.value.replace(/\\/g, "/").replace(/^\.\//, "").replace(/\/+$/, ""));
+    }
   }
 }
 
