@@ -51,6 +51,11 @@ export function rangeOf(start: Position, end: Position): Range {
   return made;
 }
 
+/** The text of a string literal at `r` (on one line), without its quotes: what an edit of its value replaces, so the quotes stay as written. */
+export function insideQuotes(r: Range): Range {
+  return { start: { line: r.start.line, character: r.start.character + 1 }, end: { line: r.end.line, character: r.end.character - 1 } };
+}
+
 export class LineMap {
   private readonly starts: number[];
   /** The lines of a text, or the offsets where they start as a scan found them (the first at 0, in order). */

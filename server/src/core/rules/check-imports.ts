@@ -6,6 +6,7 @@
 import type { CompanyFile } from "../model.ts";
 import type { ImportContext, ImportSite } from "../sites.ts";
 import type { Range } from "../types.ts";
+import { insideQuotes } from "../text.ts";
 import type { ImportRule, Report } from "./rule.ts";
 
 /** Runs an import rule over every import of one file (`hasFile`: the company's files, for a rule that asks). */
@@ -32,7 +33,6 @@ export function checkImports(rule: ImportRule, file: CompanyFile, root: string, 
   }
 }
 
-
 /**
  * The edit that makes a specifier literal `range` (its quotes included) name `specifier`: the text
  * between its quotes replaced, so the quotes the file uses stay (`'…'`, `"…"`, `` `…` ``), as the
@@ -42,5 +42,5 @@ export function checkImports(rule: ImportRule, file: CompanyFile, root: string, 
 function specifierEdit(file: string, range: Range, specifier: string): { file: string; range: Range; newText: string } {
   const plain = !/["'`\\$\n\r\u2028\u2029]/.test(specifier) && range.start.line === range.end.line && range.end.character - range.start.character >= 2;
   if (!plain) return { file, range, newText: JSON.stringify(specifier) };
-  return { file, range: { start: { line: range.start.line, character: range.start.character + 1 }, end: { line: range.end.line, character: range.end.character - 1 } }, newText: specifier };
+  return { file, range: insideQuotes(range), newText: specifier };
 }

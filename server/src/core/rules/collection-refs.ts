@@ -3,7 +3,7 @@
  * `data.<collection>.<op>` string of a company's code against the collections its scope sees.
  */
 import { COLLECTION_OPS, type Analysis, type Collection, visibleCollections } from "../analysis.ts";
-import { didYouMean } from "../text.ts";
+import { didYouMean, insideQuotes } from "../text.ts";
 import type { ProblemInit } from "./rule.ts";
 import type { CompanyFile } from "../model.ts";
 import type { OpRefFact } from "../facts.ts";
@@ -39,7 +39,7 @@ function judgeRef(file: CompanyFile, ref: OpRefFact, visible: Map<string, Collec
   const found = visible.get(ref.collection);
   if (found && (COLLECTION_OPS as readonly string[]).includes(ref.op)) return;
   const id = `data.${ref.collection}.${ref.op}`;
-  const inner = { start: { line: ref.range.start.line, character: ref.range.start.character + 1 }, end: { line: ref.range.end.line, character: ref.range.end.character - 1 } };
+  const inner = insideQuotes(ref.range);
   if (!found) {
     const elsewhere = allByName.get(ref.collection);
     if (elsewhere) {

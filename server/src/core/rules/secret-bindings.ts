@@ -2,7 +2,7 @@
  * `secret-bindings` (SPEC A7): the config's secret bindings are well formed, and every
  * `secret("NAME")` of a data file has a binding (a warning: the store may still hold it).
  */
-import { didYouMean, suggestion } from "../text.ts";
+import { didYouMean, insideQuotes, suggestion } from "../text.ts";
 import type { Analysis } from "../analysis.ts";
 import type { Range } from "../types.ts";
 import type { SecretBindingFact } from "../facts.ts";
@@ -87,7 +87,7 @@ export const image = secret("RUNNER_IMAGE");
       const hint = suggestion(s.name, names.set);
       const near = hint ? didYouMean(s.name, names.set) : undefined;
       // (The fix edits the literal's text, so its quotes stay as written.)
-      const text = { start: { line: s.range.start.line, character: s.range.start.character + 1 }, end: { line: s.range.end.line, character: s.range.end.character - 1 } };
+      const text = insideQuotes(s.range);
       report({
         file: file.path, range: s.range, severity: "warning",
         message: `No secret binding named \`${s.name}\` in sanoma.config.ts; apply will look for it in the secret store${hint}`,

@@ -2,6 +2,7 @@
 import type { Location, ReferenceParams } from "vscode-languageserver/node";
 import type { Collection } from "../../core/analysis.ts";
 import type { Session } from "../session.ts";
+import { insideQuotes } from "../../core/text.ts";
 import { locate, referencesTo, targetAt } from "./target.ts";
 
 export function references(session: Session, params: ReferenceParams): Location[] | null {
@@ -15,12 +16,7 @@ export function references(session: Session, params: ReferenceParams): Location[
   const out: Location[] = [];
   for (const c of collections) {
     if (params.context.includeDeclaration) out.push({ uri: session.uriOf(c.file.path), range: c.nameRange });
-    for (const { file, ref } of referencesTo(loc.analysis, c)) out.push({ uri: session.uriOf(file.path), range: inner(ref.range) });
+    for (const { file, ref } of referencesTo(loc.analysis, c)) out.push({ uri: session.uriOf(file.path), range: insideQuotes(ref.range) });
   }
   return out;
-}
-
-/** The text of a string literal, without its quotes. */
-export function inner(r: { start: { line: number; character: number }; end: { line: number; character: number } }) {
-  return { start: { line: r.start.line, character: r.start.character + 1 }, end: { line: r.end.line, character: r.end.character - 1 } };
 }

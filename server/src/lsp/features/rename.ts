@@ -9,10 +9,9 @@
 import type { PrepareRenameParams, Range, RenameParams, TextEdit, WorkspaceEdit } from "vscode-languageserver/node";
 import { ResponseError, ErrorCodes } from "vscode-languageserver/node";
 import type { Collection } from "../../core/analysis.ts";
-import { containsPosition } from "../../core/text.ts";
+import { containsPosition, insideQuotes } from "../../core/text.ts";
 import type { Session } from "../session.ts";
 import { locate, referencesTo, targetAt } from "./target.ts";
-import { inner } from "./references.ts";
 
 /** An op id's collection name: an identifier of letters (any script's), digits, `_` and `$` (A8). */
 const COLLECTION_NAME = /^[\p{L}_$][\p{L}\p{Nd}_$]*$/u;
@@ -25,12 +24,12 @@ function collectionAt(session: Session, uri: string, position: { line: number; c
   if (t?.kind === "collection") {
     const c = t.collection;
     const literal = c.fact.nameLiteral && containsPosition(c.fact.nameLiteral.range, position);
-    return { loc, collection: c, range: literal ? inner(c.fact.nameLiteral!.range) : c.fact.nameRange! };
+    return { loc, collection: c, range: literal ? insideQuotes(c.fact.nameLiteral!.range) : c.fact.nameRange! };
   }
   if (t?.kind === "opRef" && t.collections.length === 1) {
     const r = t.ref.range;
     // Written with escapes: the whole text names it.
-    if (!plainText(lineReader(session), loc.path, r)) return { loc, collection: t.collections[0], range: inner(r) };
+    if (!plainText(lineReader(session), loc.path, r)) return { loc, collection: t.collections[0], range: insideQuotes(r) };
     const start = r.start.character + 1 + "data.".length;
     return { loc, collection: t.collections[0], range: { start: { line: r.start.line, character: start }, end: { line: r.start.line, character: start + t.ref.collection.length } } };
   }
@@ -55,7 +54,7 @@ export function rename(session: Session, params: RenameParams): WorkspaceEdit | 
   const lineOf = lineReader(session);
   const changes: Record<string, TextEdit[]> = {};
   const add = (file: string, range: Range, newText: string) => (changes[session.uriOf(file)] ??= []).push({ range, newText });
-  if (c.fact.nameLiteral) add(c.file.path, inner(c.fact.nameLiteral.range), name);
+  if (c.fact.nameLiteral) add(c.file.path, insideQuotes(c.fact.nameLiteral.range), name);
   else if (c.fact.nameNotLiteral) {
     // `name: NAME`: a second `name` would be a duplicate key, and what NAME holds is not ours to edit.
     throw new ResponseError(ErrorCodes.InvalidParams, `${c.name} cannot be renamed here: its name property is not a string literal; write the new name where its value is set, or make it a literal`);
@@ -74,7 +73,7 @@ export function rename(session: Session, params: RenameParams): WorkspaceEdit | 
     }
   }
   for (const { file, ref } of referencesTo(at.loc.analysis, c)) {
-    const r = inner(ref.range);
+    const r = insideQuotes(ref.range);
     // An op id written with escapes (`"data.\u0065sc.get"`): its text is written anew, whole.
     if (!plainText(lineOf, file.path, ref.range)) { add(file.path, r, `data.${name}.${ref.op}`); continue; }
     const start = r.start.character + "data.".length;
