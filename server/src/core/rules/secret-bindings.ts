@@ -83,9 +83,9 @@ export const image = secret("RUNNER_IMAGE");
     if (!names || !file.role.isDataFile || !file.facts || file.facts.secretCalls.length === 0 || loadFailure(file)) return;
     const config = a.company.configFile;
     for (const s of file.facts.secretCalls) {
-      if (names.set.has(s.name)) continue;
-      const hint = suggestion(s.name, names.set);
-      const near = hint ? didYouMean(s.name, names.set) : undefined;
+      if (names.at.has(s.name)) continue;
+      const hint = suggestion(s.name, names.at.keys());
+      const near = hint ? didYouMean(s.name, names.at.keys()) : undefined;
       // (The fix edits the literal's text, so its quotes stay as written.)
       const text = insideQuotes(s.range);
       report({
@@ -100,8 +100,8 @@ export const image = secret("RUNNER_IMAGE");
   },
 };
 
-/** The binding names, where each is written (the last of a name written twice: the one that holds) and the first, and a key that changes with any of them. */
-interface BindingNames { set: Set<string>; at: Map<string, Range>; first: Range | undefined; key: string }
+/** The binding names with where each is written (the last of a name written twice: the one that holds), the first binding's place, and a key that changes with any of them. */
+interface BindingNames { at: Map<string, Range>; first: Range | undefined; key: string }
 const namesMemo = new WeakMap<object, BindingNames>();
 const NO_BINDINGS: SecretBindingFact[] = [];
 
@@ -117,10 +117,9 @@ function bindingNames(a: Analysis): BindingNames | undefined {
   if (!names) {
     const at = new Map<string, Range>();
     for (const b of bindings) at.set(b.name, b.nameRange);
-    const set = new Set(at.keys());
     // (Where the names are written is in the key: a problem's related place moves with them.)
     const key = [...at].map(([n, r]) => `${n}@${r.start.line}:${r.start.character}`).sort().join("\n");
-    names = { set, at, first: bindings[0]?.nameRange, key };
+    names = { at, first: bindings[0]?.nameRange, key };
     namesMemo.set(bindings, names);
   }
   return names;
