@@ -726,11 +726,24 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
     const machine = join(profile.userData, "Machine", "settings.json");
     const before = readFileSync(machine, "utf8");
     writeFileSync(join(workspace, "shop", "workflows", "unready.ts"), `import { defineWorkflow } from "@sanoma-ai/workflows";\nexport const unready = defineWorkflow(async () => {});\n`);
-    writeFileSync(machine, JSON.stringify({ "sanoma.boxes.isolation": "container", "sanoma.boxes.image": "localhost/sanoma-no-such-image:none" }));
+    const settings = JSON.stringify({ "sanoma.boxes.isolation": "container", "sanoma.boxes.image": "localhost/sanoma-no-such-image:none" });
+    writeFileSync(machine, settings);
     const view = page.locator(".part.sidebar");
     try {
       await runCommand("View: Show Sanoma");
-      await view.locator(".monaco-list-row", { hasText: "Isolation: container" }).waitFor();
+      // The editor learns of the settings file through its watcher, which missed the write once in a
+      // clean run on a busy machine (the view still said the old tier 45 s later): written again,
+      // and the view shown again, every 10 s until the view says the container tier.
+      let nudged = Date.now();
+      await waitFor("the Boxes view on the container tier", async () => {
+        if (await view.locator(".monaco-list-row", { hasText: "Isolation: container" }).count() > 0) return true;
+        if (Date.now() - nudged > 10_000) {
+          nudged = Date.now();
+          writeFileSync(machine, settings);
+          await runCommand("View: Show Sanoma");
+        }
+        return false;
+      }, 60_000);
       await openFile("shop/workflows/unready.ts");
       await page.locator(".codelens-decoration", { hasText: "Preview in a box" }).first().waitFor();
       await runCommand("Sanoma: Preview Workflow in a Box"); // (the file's one workflow: no question)
