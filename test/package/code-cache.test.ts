@@ -10,13 +10,15 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ensureCodeServer, node24 } from "../../scripts/code-server.mjs";
 
 const repo = join(__dirname, "..", "..");
 const CHECK = join(repo, "server", "bin", "sanoma-check.js");
+const SERVER = join(repo, "server", "bin", "sanoma-language-server.js");
 const COMPANY = join(repo, "examples", "acme-broken");
 
-function check(cache: string): { status: number | null; stdout: string } {
-  const r = spawnSync(process.execPath, [CHECK, COMPANY, "--format", "json"], { cwd: repo, encoding: "utf8", env: { ...process.env, SANOMA_CODE_CACHE: cache } });
+function check(cache: string, node = process.execPath): { status: number | null; stdout: string } {
+  const r = spawnSync(node, [CHECK, COMPANY, "--format", "json"], { cwd: repo, encoding: "utf8", env: { ...process.env, SANOMA_CODE_CACHE: cache } });
   assert.notEqual(r.status, 2, r.stderr);
   return { status: r.status, stdout: r.stdout };
 }
@@ -103,4 +105,24 @@ test("a bundle that is not ASCII is read as UTF-8, and one that is as the same t
     assert.equal(load("utf8.js").stdout, "caf\u00e9 \u2192 \u{1F600}", "multi-byte characters decoded, not taken byte for byte");
   }
   assert.deepEqual(caches(dir).map((f) => f.replace(/-[0-9a-f]+\.cache$/, "")).sort(), ["ascii", "utf8"]);
+});
+
+test("under Node 24, the check (which sets a V8 flag of its own) and the language server keep one cache each of their one bundle: neither's run makes the other's anew, and the check says what it says under this Node", () => {
+  // (Node 24 is installed with code-server, which the end-to-end tests need: `npm test` sets it up.)
+  ensureCodeServer({ quiet: true });
+  const dir = folder();
+  const serverVersion = () => {
+    const r = spawnSync(node24, [SERVER, "--version"], { encoding: "utf8", env: { ...process.env, SANOMA_CODE_CACHE: dir } });
+    assert.equal(r.status, 0, r.stderr);
+  };
+  const plain = check("off");
+  assert.deepEqual(check(dir, node24), plain, "the same report under Node 24");
+  serverVersion();
+  const made = new Map(caches(dir).map((f) => [f, statSync(join(dir, f)).mtimeMs]));
+  // V8 refuses a cache made under other flags: with one name for both, each run would make it anew.
+  assert.equal(made.size, 2, `one cache for each set of flags: ${[...made.keys()].join(", ")}`);
+  assert.deepEqual(check(dir, node24), plain);
+  serverVersion();
+  assert.deepEqual(check(dir, node24), plain);
+  for (const [f, mtimeMs] of made) assert.equal(statSync(join(dir, f)).mtimeMs, mtimeMs, `${f}: taken, not made again`);
 });

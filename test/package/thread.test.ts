@@ -66,6 +66,14 @@ test("the work runs in a worker thread whose young generation stays within the c
   assert.ok(plain.newSpaceKb > YOUNG_GENERATION_MB * 1024, `in the main thread the same work grows it to ${plain.newSpaceKb} KB: the cap is what keeps it small`);
 });
 
+test("V8's flags given to runInThread are the worker's: set before its isolate is made (here --expose-gc, which gives a new context `gc`)", () => {
+  const { driver } = script("flags", `process.stdout.write(typeof globalThis.gc);`, "v8Flags: process.argv[2] ? [process.argv[2]] : [],");
+  assert.equal(run([driver]).stdout, "undefined");
+  const flagged = run([driver, "--expose-gc"]);
+  assert.equal(flagged.stdout, "function", flagged.stderr);
+  assert.equal(flagged.stderr, "");
+});
+
 test("the worker has the process's arguments, its streams arrive whole and in order, and its exit code is the process's", () => {
   // 4 MB a stream in numbered pieces, then the exit once the last piece is written, as the check does.
   const { driver } = script("streams", `
