@@ -78,3 +78,28 @@ test("editDistance: Levenshtein's, two neighbours swapped one edit (optimal stri
   assert.equal(didYouMean("zoen", ["name", "zone", "disk"]), "zone");
   assert.equal(didYouMean("xyzw", ["name", "zone", "disk"]), undefined);
 });
+
+test("didYouMean passes over candidates whose length alone puts them too far, and answers as trying every candidate does (random names over a small alphabet, so that many are near)", () => {
+  /** Every candidate tried: what didYouMean answered before it passed any over. */
+  const tryingEvery = (name: string, candidates: string[]): string | undefined => {
+    let best: string | undefined;
+    let bestDistance = Infinity;
+    for (const c of candidates) {
+      const d = c.toLowerCase() === name.toLowerCase() ? 0.5 : editDistance(name, c);
+      if (d < bestDistance || (d === bestDistance && best !== undefined && c < best)) { best = c; bestDistance = d; }
+    }
+    return best !== undefined && bestDistance <= Math.max(1, Math.floor(name.length / 3)) ? best : undefined;
+  };
+  let seed = 7;
+  const random = (n: number) => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return (seed >>> 8) % n; };
+  const word = () => Array.from({ length: 1 + random(9) }, () => "abAB"[random(4)]).join("");
+  let offered = 0;
+  for (let round = 0; round < 3000; round++) {
+    const name = word();
+    const candidates = Array.from({ length: random(12) }, word);
+    const expected = tryingEvery(name, candidates);
+    if (expected !== undefined) offered++;
+    assert.equal(didYouMean(name, candidates), expected, `${name} among ${candidates.join(",")}`);
+  }
+  assert.ok(offered > 300, `many rounds offer a name (${offered}): the comparison is of answers, not of nothing`);
+});

@@ -122,13 +122,17 @@ export function editDistance(a: string, b: string): number {
 
 /** The closest candidate to `name`, when it is close enough to be a likely typo. */
 export function didYouMean(name: string, candidates: Iterable<string>): string | undefined {
+  const limit = Math.max(1, Math.floor(name.length / 3));
+  const lower = name.toLowerCase();
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const c of candidates) {
-    const d = c.toLowerCase() === name.toLowerCase() ? 0.5 : editDistance(name, c);
+    // (No fewer edits than the lengths differ by: a candidate that far cannot be close enough, nor
+    // closer than the best so far. A check asks this of every unknown name against every one known.)
+    if (Math.abs(c.length - name.length) > Math.min(limit, bestDistance)) continue;
+    const d = c.toLowerCase() === lower ? 0.5 : editDistance(name, c);
     if (d < bestDistance || (d === bestDistance && best !== undefined && c < best)) { best = c; bestDistance = d; }
   }
-  const limit = Math.max(1, Math.floor(name.length / 3));
   return best !== undefined && bestDistance <= limit ? best : undefined;
 }
 
