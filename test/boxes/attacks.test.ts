@@ -213,6 +213,60 @@ describe("attacks on diff and apply, namespace tier", () => {
   });
 });
 
+describe("attacks on a box's read and write (the Sandbox contract's own)", () => {
+  test("8. a loop swapping a folder of the home for a link to a folder outside, while the server reads and writes under it: nothing outside is ever read or written, and each refusal is said", async () => {
+    const { boxes, name, inBox } = await previewed();
+    const outside = tempDir("sanoma-boxes-outside-");
+    fs.writeFileSync(path.join(outside, "f"), "THE SECRET OUTSIDE THE BOX\n");
+    await inBox("mkdir d && echo inside > d/f");
+    // As tight as an attacker writes it: no process started per swap.
+    const loop = `node -e 'const fs = require("fs"); for (;;) { try { fs.rmSync("d", { recursive: true, force: true }); fs.mkdirSync("d"); fs.writeFileSync("d/f", "inside\\n"); fs.rmSync("d", { recursive: true, force: true }); fs.symlinkSync(${JSON.stringify(outside)}, "d"); } catch {} }'`;
+    const run = await boxes.run({ name, command: loop });
+    const box = boxes.box(name);
+    await waitFor(() => { try { return fs.lstatSync(path.join(boxes.boxesDir, name, "d")).isSymbolicLink(); } catch { return false; } }, 15_000, "the loop's first swap");
+    const said = new Set<string>();
+    let inside = 0;
+    // (Before, 20 s of this wrote 33 files outside; the loop ends at the first one, or after 15,000 rounds.)
+    for (let i = 0; i < 15_000 && fs.readdirSync(outside).length === 1; i++) {
+      try {
+        const bytes = box.read("d/f");
+        assert.ok(!bytes?.toString().includes("SECRET"), `round ${i}: read the file outside the home`);
+        if (bytes) inside++;
+      } catch (e) {
+        if (e instanceof assert.AssertionError) throw e;
+        said.add((e as Error).message.replace(/^d\/f /, ""));
+      }
+      try { box.write(`d/w${i % 50}`, "written by the server\n"); } catch (e) { said.add((e as Error).message.replace(/^d\/w\d+ /, "")); }
+    }
+    await boxes.stop({ name, runId: run.runId });
+    assert.deepEqual(fs.readdirSync(outside), ["f"], "nothing written outside the home");
+    assert.equal(fs.readFileSync(path.join(outside, "f"), "utf8"), "THE SECRET OUTSIDE THE BOX\n");
+    assert.ok(inside > 0, "some reads found the file inside: the race was run, not refused up front");
+    for (const reason of said) assert.match(reason, /^(leads out of the box's home through a symlink|changed while it was checked|cannot be written: d on its way)/, `a refusal says why, as a box path's does: ${reason}`);
+  });
+
+  test("8. a FIFO or a socket at the path: read and write refuse it at once, naming what it is (before, each blocked the server until another process opened the FIFO's other end)", async () => {
+    const { boxes, name, inBox } = await previewed("process");
+    await inBox("mkfifo resources/pipe.ts && python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind(\"resources/sock.ts\")'");
+    // The FIFO's other end opened a little later, by another process: a read or write that blocks
+    // is let go by it and then answers, so the old way fails here instead of hanging the test.
+    const writer = await boxes.run({ name, command: "sleep 2; echo from-the-fifo > resources/pipe.ts" });
+    const box = boxes.box(name);
+    assert.throws(() => box.read("resources/pipe.ts"), { name: "BoxPathError", message: "resources/pipe.ts is a FIFO (named pipe), not a file" });
+    assert.throws(() => box.read("resources/sock.ts"), { name: "BoxPathError", message: /^resources\/sock\.ts is a socket/ });
+    await boxes.stop({ name, runId: writer.runId });
+    const reader = await boxes.run({ name, command: "sleep 2; cat resources/pipe.ts > /dev/null" });
+    assert.throws(() => box.write("resources/pipe.ts", "x"), { name: "BoxPathError", message: "resources/pipe.ts is a FIFO or a socket, not a file" });
+    assert.throws(() => box.write("resources/sock.ts", "x"), { name: "BoxPathError", message: "resources/sock.ts is a FIFO or a socket, not a file" });
+    await boxes.stop({ name, runId: reader.runId });
+    // A plain file is read and written as before, and a link inside the home is written through.
+    box.write("notes/a.txt", "a\n");
+    await inBox("ln -s notes/a.txt link.txt");
+    box.write("link.txt", "b\n");
+    assert.equal(box.read("notes/a.txt")?.toString(), "b\n");
+  });
+});
+
 describe("attacks on a run's parameters and the boxes folder", () => {
   test("6. NUL in a command, cwd or env is refused as bad params, and nothing is started or recorded", async () => {
     const boxes = new BoxService({ boxesDir: tempDir(), tier: "namespace" });

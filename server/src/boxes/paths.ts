@@ -4,11 +4,13 @@
  * is read from the path's text (`sub/..` is the home).
  * The check walks the path one segment at a time with `lstat`, so a symlink anywhere on the way is
  * judged by where it really leads. A box process could still swap a checked folder for a symlink
- * between the check and the use; `read` and `write` narrow that window by opening the last segment
- * with `O_NOFOLLOW`.
+ * between the check and the use: on Linux, `read` and `write` then walk the path again by
+ * descriptors, checking where each folder they open really is (`openFolderIn`), so such a swap
+ * leads them nowhere; elsewhere they open the last segment with `O_NOFOLLOW`, which narrows it.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { kindName, kindOf } from "./files.ts";
 
 /** A refused path: its message names the path and why. */
 export class BoxPathError extends Error {
@@ -63,19 +65,25 @@ export function resolveInHome(home: string, requested: string): string {
     }
     if (stat.isSymbolicLink()) {
       const target = symlinkTarget(current);
+      if (target === undefined) throw new BoxPathError(requested, "changed while it was checked (a link on its way is gone): try again");
       if (!isInside(realHome, target)) throw new BoxPathError(requested, "leads out of the box's home through a symlink");
     }
   }
   return path.join(home, ...segments);
 }
 
-/** Where a symlink finally leads, following chains; a dangling link is judged by its text. */
-function symlinkTarget(link: string): string {
+/** Where a symlink finally leads, following chains; a dangling link is judged by its text; undefined when it is no link any more (a box swapping it meanwhile). */
+function symlinkTarget(link: string): string | undefined {
   try {
     return fs.realpathSync(link);
   } catch {
     // Dangling (or a loop): judge the link's own text, resolved from its folder.
-    const text = fs.readlinkSync(link);
+    let text: string;
+    try {
+      text = fs.readlinkSync(link);
+    } catch {
+      return undefined;
+    }
     return path.resolve(realpathOr(path.dirname(link), path.dirname(link)), text);
   }
 }
@@ -88,8 +96,158 @@ function realpathOr(p: string, fallback: string): string {
   }
 }
 
-/** The file's bytes in the home, or undefined when there is none; a path leading out is refused. */
+/**
+ * Where Linux's `/proc` tells what an open descriptor is: there, `read` and `write` walk a path one
+ * folder at a time by descriptors (`openFolderIn`), and no folder swapped for a link meanwhile can
+ * lead them out. Elsewhere they judge the path first and then open it, which leaves that window.
+ */
+const HAS_PROC_FD = process.platform === "linux" && fs.existsSync("/proc/self/fd");
+const { O_RDONLY, O_WRONLY, O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = fs.constants;
+
+/** Where an open descriptor's file really is (its path with every link resolved, from `/proc`). */
+function whereIs(fd: number): string | undefined {
+  try {
+    return fs.readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A path into the folder open as `dir`: the kernel takes `/proc/self/fd/<dir>` as that folder itself, wherever it is now. */
+const within = (dir: number, name: string): string => `/proc/self/fd/${dir}/${name}`;
+
+const codeOf = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
+
+/**
+ * The folder of `segments` below the home (its real path `realHome`) open as a descriptor, each
+ * segment opened from the descriptor of the one before, and each folder so opened checked to
+ * really lie in the home (a link leading inside is followed; one leading out, even one made a
+ * moment ago, is refused). `make`: missing folders are made, each in the folder just checked.
+ * Undefined when a folder is missing (or is a file) and none is to be made.
+ */
+function openFolderIn(realHome: string, segments: readonly string[], requested: string, make: boolean): number | undefined {
+  let dir = fs.openSync(realHome, O_RDONLY | O_DIRECTORY);
+  try {
+    for (const segment of segments) {
+      let next: number;
+      try {
+        next = fs.openSync(within(dir, segment), O_RDONLY | O_DIRECTORY);
+      } catch (error) {
+        const code = codeOf(error);
+        if (code === "ENOTDIR" && !make) return undefined;
+        if (code === "ENOTDIR") throw new BoxPathError(requested, `cannot be written: ${segment} on its way is not a folder`);
+        if (code !== "ENOENT") throw error;
+        if (!make) return undefined;
+        try {
+          fs.mkdirSync(within(dir, segment));
+          next = fs.openSync(within(dir, segment), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+        } catch {
+          // (A link to nothing is in its place, or something was made there meanwhile.)
+          throw new BoxPathError(requested, `cannot be written: ${segment} on its way cannot be made a folder`);
+        }
+      }
+      const where = whereIs(next);
+      if (where === undefined || !isInside(realHome, where)) {
+        fs.closeSync(next);
+        throw new BoxPathError(requested, "leads out of the box's home through a symlink");
+      }
+      fs.closeSync(dir);
+      dir = next;
+    }
+    const opened = dir;
+    dir = -1;
+    return opened;
+  } finally {
+    if (dir >= 0) fs.closeSync(dir);
+  }
+}
+
+/** Refuses what an open descriptor holds unless it is a regular file that really lies in the home. */
+function assertFileInHome(fd: number, realHome: string, requested: string): void {
+  const where = whereIs(fd);
+  if (where === undefined || !isInside(realHome, where)) throw new BoxPathError(requested, "leads out of the box's home through a symlink");
+  const stat = fs.fstatSync(fd);
+  if (stat.isDirectory()) throw new BoxPathError(requested, "is a folder");
+  if (!stat.isFile()) throw new BoxPathError(requested, `is ${kindName(kindOf(stat))}, not a file`);
+}
+
+/**
+ * The file's bytes in the home, or undefined when there is none; a path leading out is refused,
+ * and so is anything but a regular file (a FIFO is opened without blocking, and never read).
+ */
 export function readInHome(home: string, requested: string): Buffer | undefined {
+  resolveInHome(home, requested);
+  if (!HAS_PROC_FD) return readByPath(home, requested);
+  const segments = boxSegments(requested);
+  const realHome = fs.realpathSync(home);
+  if (segments.length === 0) throw new BoxPathError(requested, "is a folder");
+  const dir = openFolderIn(realHome, segments.slice(0, -1), requested, false);
+  if (dir === undefined) return undefined;
+  let fd: number;
+  try {
+    // (A link at the end is followed, and where it led is checked once open.)
+    fd = fs.openSync(within(dir, segments[segments.length - 1]), O_RDONLY | O_NONBLOCK);
+  } catch (error) {
+    const code = codeOf(error);
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    if (code === "ENXIO") throw new BoxPathError(requested, "is a socket, not a file");
+    throw error;
+  } finally {
+    fs.closeSync(dir);
+  }
+  try {
+    assertFileInHome(fd, realHome, requested);
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Writes a file in the home, making its parent folders; `mode` sets its permissions (default
+ * 0o644). A link at the end that leads to a file in the home is written through; nothing is made
+ * through a link, and a file is emptied only once it is known to be a regular file in the home.
+ */
+export function writeInHome(home: string, requested: string, bytes: string | Uint8Array, options: { mode?: number } = {}): void {
+  const target = resolveInHome(home, requested);
+  if (target === home) throw new BoxPathError(requested, "is the box's home, not a file");
+  if (!HAS_PROC_FD) return writeByPath(home, requested, target, bytes, options);
+  const segments = boxSegments(requested);
+  const realHome = fs.realpathSync(home);
+  const dir = openFolderIn(realHome, segments.slice(0, -1), requested, true)!;
+  const name = segments[segments.length - 1];
+  let fd: number;
+  let throughLink = false;
+  try {
+    try {
+      fd = fs.openSync(within(dir, name), O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK, options.mode ?? 0o644);
+    } catch (error) {
+      if (codeOf(error) !== "ELOOP") throw error;
+      // A link: written through where it leads (checked below), never made there.
+      throughLink = true;
+      fd = fs.openSync(within(dir, name), O_WRONLY | O_NONBLOCK);
+    }
+  } catch (error) {
+    const code = codeOf(error);
+    if (code === "EISDIR") throw new BoxPathError(requested, "is a folder");
+    if (code === "ENXIO") throw new BoxPathError(requested, "is a FIFO or a socket, not a file");
+    if (code === "ENOENT") throw new BoxPathError(requested, throughLink ? "is a symlink to nothing" : "changed while it was checked (its folder is gone): try again");
+    throw error;
+  } finally {
+    fs.closeSync(dir);
+  }
+  try {
+    assertFileInHome(fd, realHome, requested);
+    fs.ftruncateSync(fd, 0);
+    fs.writeFileSync(fd, bytes);
+    if (options.mode !== undefined) fs.fchmodSync(fd, options.mode);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** `readInHome` where `/proc` cannot tell where a descriptor is: the path judged, then opened (its last segment without following a link). */
+function readByPath(home: string, requested: string): Buffer | undefined {
   const target = resolveInHome(home, requested);
   let real: string;
   try {
@@ -100,24 +258,24 @@ export function readInHome(home: string, requested: string): Buffer | undefined 
   assertInside(home, real, requested);
   let fd: number;
   try {
-    fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    fd = fs.openSync(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = codeOf(error);
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     throw error;
   }
   try {
-    if (fs.fstatSync(fd).isDirectory()) throw new BoxPathError(requested, "is a folder");
+    const stat = fs.fstatSync(fd);
+    if (stat.isDirectory()) throw new BoxPathError(requested, "is a folder");
+    if (!stat.isFile()) throw new BoxPathError(requested, `is ${kindName(kindOf(stat))}, not a file`);
     return fs.readFileSync(fd);
   } finally {
     fs.closeSync(fd);
   }
 }
 
-/** Writes a file in the home, making its parent folders; `mode` sets its permissions (default 0o644). */
-export function writeInHome(home: string, requested: string, bytes: string | Uint8Array, options: { mode?: number } = {}): void {
-  const target = resolveInHome(home, requested);
-  if (target === home) throw new BoxPathError(requested, "is the box's home, not a file");
+/** `writeInHome` where `/proc` cannot tell where a descriptor is. */
+function writeByPath(home: string, requested: string, target: string, bytes: string | Uint8Array, options: { mode?: number }): void {
   const parent = path.dirname(target);
   fs.mkdirSync(parent, { recursive: true });
   const realParent = fs.realpathSync(parent);
@@ -131,8 +289,11 @@ export function writeInHome(home: string, requested: string, bytes: string | Uin
   } catch (error) {
     if (error instanceof BoxPathError) throw error;
   }
-  const fd = fs.openSync(destination, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW, options.mode ?? 0o644);
+  const fd = fs.openSync(destination, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK, options.mode ?? 0o644);
   try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new BoxPathError(requested, `is ${kindName(kindOf(stat))}, not a file`);
+    fs.ftruncateSync(fd, 0);
     fs.writeFileSync(fd, bytes);
     if (options.mode !== undefined) fs.fchmodSync(fd, options.mode);
   } finally {
