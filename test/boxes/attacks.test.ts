@@ -9,7 +9,7 @@
  */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Box } from "../../server/src/boxes/box.ts";
@@ -17,7 +17,7 @@ import { BoxService } from "../../server/src/boxes/service.ts";
 import { Supervisor } from "../../server/src/boxes/supervisor.ts";
 import { processTier } from "../../server/src/boxes/tiers.ts";
 import { workflowExports } from "../../server/src/lsp/features/boxes.ts";
-import { cleanupTempDirs, processesWith, tempDir, token, waitFor, writeTree } from "./helpers.ts";
+import { cleanupTempDirs, killAllWith, processesWith, tempDir, token, waitFor, writeTree } from "./helpers.ts";
 
 after(cleanupTempDirs);
 
@@ -264,6 +264,25 @@ describe("attacks on a box's read and write (the Sandbox contract's own)", () =>
     await inBox("ln -s notes/a.txt link.txt");
     box.write("link.txt", "b\n");
     assert.equal(box.read("notes/a.txt")?.toString(), "b\n");
+  });
+});
+
+describe("what a command leaves running", () => {
+  test("9. process tier: what left its group and cleared its environment (`env -i setsid -f`) is ended by a stop of the box, as is what kept it; a process with a terminal working in the home (a user's shell) is left alone", async () => {
+    const { boxes, name, home } = await previewed("process");
+    const cleared = token("cleared");
+    const tagged = token("tagged");
+    const shell = token("shell");
+    after(() => { killAllWith(cleared); killAllWith(tagged); killAllWith(shell); });
+    // A terminal of its own (script(1) makes one), working in the box's home, started by no box.
+    const user = spawn("script", ["-qfc", `bash -c 'cd ${JSON.stringify(home)} && exec -a ${shell} sleep 60'`, "/dev/null"], { stdio: "ignore", detached: true });
+    user.unref();
+    await boxes.run({ name, command: `env -i setsid -f bash -c 'exec -a ${cleared} sleep 60'; (setsid bash -c 'exec -a ${tagged} sleep 60' &); echo started`, wait: true });
+    // (The shell's token is in two command lines: script's and the sleep's.)
+    await waitFor(() => processesWith(cleared).length === 1 && processesWith(tagged).length === 1 && processesWith(shell).length === 2, 15_000, "the three sleeps");
+    await boxes.stop({ name });
+    await waitFor(() => processesWith(cleared).length === 0 && processesWith(tagged).length === 0, 5_000, "both of the box's to end");
+    assert.equal(processesWith(shell).length, 2, "the process with a terminal lives on, and its terminal's");
   });
 });
 

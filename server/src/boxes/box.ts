@@ -19,7 +19,7 @@ import { boxesLabel, bridgePort, engineEnv, ensureContainer, execPlan, removeCon
 import { EventLog, type EventLogLimits, type NewBoxEvent } from "./events.ts";
 import { checkBoxName } from "./names.ts";
 import { checkHome } from "./tree.ts";
-import { processesWithEnv, readProc, signalFound } from "./procfs.ts";
+import { processesWithEnv, processesWorkingIn, readProc, signalFound } from "./procfs.ts";
 import { readInHome, resolveInHome, writeInHome } from "./paths.ts";
 import { checkRunParams, expose } from "./params.ts";
 import { OUTPUT_GRACE_MS, outputRecorder, runProcess, waitUntil, type Captured, type OutputRecorder } from "./run.ts";
@@ -138,6 +138,13 @@ export class Box {
    */
   private escaped(runId?: string): Map<number, number> {
     const found = runId === undefined ? processesWithEnv(`${RUN_TAG}=${this.tag}.`, true) : processesWithEnv(`${RUN_TAG}=${this.tag}.${runId}`);
+    // For the whole box, also what works in its home with no terminal: a command can clear its
+    // environment of the tag (`env -i setsid …`), not the folder it was started in, without leaving the home.
+    if (runId === undefined) {
+      let home = this.home;
+      try { home = fs.realpathSync(home); } catch { /* gone: its path as it was */ }
+      found.push(...processesWorkingIn(home));
+    }
     const groups = new Set(this.ctx.supervisor.tracked(this.name).map((g) => g.pid));
     return new Map(found.filter((p) => p.pid !== process.pid && !groups.has(p.pgrp)).map((p) => [p.pid, p.startTicks]));
   }

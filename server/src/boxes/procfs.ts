@@ -14,6 +14,8 @@ export interface ProcInfo {
   state: string;
   /** Start time after boot, in clock ticks: tells a process from a later one with its pid. */
   startTicks: number;
+  /** Its controlling terminal (`tty_nr`): 0 for none, as for every process a box starts (pipes, no terminal). */
+  tty: number;
 }
 
 /** `/proc/<pid>/stat` parsed, or undefined when the process is gone. */
@@ -34,10 +36,10 @@ export function parseStat(text: string): ProcInfo | undefined {
   const pid = Number.parseInt(text, 10);
   const rest = text.slice(close + 2).split(" ");
   // Fields after the name: state(3) ppid(4) pgrp(5) session(6) ... starttime(22), numbered from 1.
-  const [state, ppid, pgrp] = [rest[0] ?? "?", Number(rest[1]), Number(rest[2])];
+  const [state, ppid, pgrp, tty] = [rest[0] ?? "?", Number(rest[1]), Number(rest[2]), Number(rest[4])];
   const startTicks = Number(rest[19]);
   if (!Number.isFinite(pid) || !Number.isFinite(ppid) || !Number.isFinite(pgrp)) return undefined;
-  return { pid, ppid, pgrp, state, startTicks };
+  return { pid, ppid, pgrp, state, startTicks, tty: Number.isFinite(tty) ? tty : 0 };
 }
 
 /** Every process this system shows us, zombies included (callers decide what a zombie means). */
@@ -178,6 +180,25 @@ export function processesWithEnv(entry: string, prefix = false): ProcInfo[] {
     for (let at = environ.indexOf(needle); at >= 0; at = environ.indexOf(needle, at + 1)) {
       if (at === 0 || environ[at - 1] === 0) { out.push(info); break; }
     }
+  }
+  return out;
+}
+
+/**
+ * The live processes without a terminal whose working folder lies in `dir` (a real path): what a
+ * box's command left running after clearing its environment of the tag `processesWithEnv` looks
+ * for (`env -i setsid …`). A user's shell in that folder has a terminal, and is never among them.
+ */
+export function processesWorkingIn(dir: string): ProcInfo[] {
+  const out: ProcInfo[] = [];
+  const prefix = dir.endsWith("/") ? dir : `${dir}/`;
+  for (const info of listProcesses()) {
+    if (!isLiveState(info.state) || info.tty !== 0) continue;
+    let cwd: string;
+    try { cwd = fs.readlinkSync(`/proc/${info.pid}/cwd`); } catch { continue; }
+    // (A folder deleted while a process works in it reads as `<path> (deleted)`.)
+    if (cwd.endsWith(" (deleted)")) cwd = cwd.slice(0, -" (deleted)".length);
+    if (cwd === dir || cwd.startsWith(prefix)) out.push(info);
   }
   return out;
 }
