@@ -191,6 +191,7 @@ for (const tier of TIERS) {
       const { box } = fresh();
       const outside = tempDir();
       fs.writeFileSync(path.join(outside, "secret.txt"), "outside");
+      assert.equal(box.read("a.txt"), undefined, "a box never opened holds no file");
       box.write("a/b/c.txt", "deep");
       assert.equal(box.read("a/b/c.txt")?.toString(), "deep", "write makes parent folders");
       assert.equal(box.read("a/./b/c.txt")?.toString(), "deep");

@@ -179,7 +179,12 @@ export function readInHome(home: string, requested: string): Buffer | undefined 
   resolveInHome(home, requested);
   if (!HAS_PROC_FD) return readByPath(home, requested);
   const segments = boxSegments(requested);
-  const realHome = fs.realpathSync(home);
+  let realHome: string;
+  try {
+    realHome = fs.realpathSync(home);
+  } catch {
+    return undefined; // (no home yet: no file in it)
+  }
   if (segments.length === 0) throw new BoxPathError(requested, "is a folder");
   const dir = openFolderIn(realHome, segments.slice(0, -1), requested, false);
   if (dir === undefined) return undefined;
