@@ -204,9 +204,9 @@ export type BoxEntryKind = "file" | "symlink" | "fifo" | "socket" | "device";
 export interface BoxFileChange {
   path: string;
   change: "added" | "modified" | "deleted";
-  /** What the box has at the path (absent for a deletion). Only a `file` is ever applied. */
+  /** What the box has at the path (absent for a deletion, and for a folder the server cannot read). Only a `file` is ever applied. */
   kind?: BoxEntryKind;
-  /** Why apply refuses this change (a symlink, FIFO, socket or device in the box): listed to be seen, never applied. */
+  /** Why apply refuses this change (a symlink, FIFO, socket or device in the box, or what the server cannot read): listed to be seen, never applied. */
   refused?: string;
   /**
    * The workspace's file also changed since the box was synced (a conflict): apply skips it unless
@@ -228,7 +228,8 @@ export interface BoxesDiffResult { name: string; root: string; files: BoxFileCha
  * workspace (a deletion deletes). Nothing else in the workspace changes. Skipped, each with its
  * reason: a path the box did not change (or no string), a change the diff marks `refused`, a
  * conflict (`workspaceChanged`) not named in `overwrite`, a file the box changed since the last
- * diff, and a workspace path that is a link or lies under one.
+ * diff, an absolute path or one through `.git` or `node_modules`, and a workspace path that is a
+ * link or lies under one.
  */
 export const BoxesApplyRequest = "sanoma/boxes/apply";
 export interface BoxesApplyParams {

@@ -3,11 +3,12 @@
  * from one inline string, polling instead of fixed sleeps (the machine may be loaded), and finding
  * a test's own processes by a token in their command line, from outside any namespace.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Supervisor } from "../../server/src/boxes/supervisor.ts";
-import { chooseTier, type TierChoice } from "../../server/src/boxes/tiers.ts";
+import { chooseTier, SETPRIV_ARGS, type TierChoice } from "../../server/src/boxes/tiers.ts";
 import { Box, type BoxContext } from "../../server/src/boxes/box.ts";
 import type { BoxEvent, BoxTier } from "../../server/src/protocol.ts";
 
@@ -99,4 +100,20 @@ export function killAllWith(needle: string): void {
       // gone
     }
   }
+}
+
+/**
+ * Runs `code` (CommonJS: it may `require` the project's TypeScript, reads its input from
+ * `process.argv[1]` as JSON and prints its answer as JSON) in a Node of its own, without root's
+ * power over files: root reads every file whatever its mode, so when the tests run as root the
+ * step runs as root with every capability dropped (`setpriv`, as the process tier runs a command),
+ * which the mode bits of root's own files then bind. (Not as another user: the checkout may lie
+ * in a folder only root can enter.)
+ */
+export function unprivileged(code: string, input: unknown): unknown {
+  const node = [process.execPath, "--import", "tsx", "-e", code, JSON.stringify(input)];
+  const command = process.getuid?.() === 0 ? ["setpriv", ...SETPRIV_ARGS, ...node] : node;
+  const done = spawnSync(command[0]!, command.slice(1), { cwd: path.resolve(__dirname, "../.."), encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, timeout: 60_000 });
+  if (done.status !== 0) throw new Error(`the unprivileged step failed (${done.status ?? done.signal}): ${done.stderr}`);
+  return JSON.parse(done.stdout);
 }

@@ -14,15 +14,18 @@
  *   whose descriptor tells another fingerprint than the diff saw is skipped, said;
  * - apply writes only under real folders of the company (never through a link), beside the target
  *   and renamed into place, and skips a workspace path that is itself a link;
- * - a conflict (`workspaceChanged`) is skipped unless the request names it in `overwrite`.
+ * - a conflict (`workspaceChanged`) is skipped unless the request names it in `overwrite`;
+ * - `.git` and `node_modules` are never listed, and never applied even when named;
+ * - what the server cannot read in the box is listed, refused: its files are never taken for deleted;
+ * - an applied file's mode is set as git sets it (`appliedMode`), never the box's bits as they are.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { BoxEntryKind, BoxFileChange } from "../protocol.ts";
 import { kindName, kindOf, openRegular, realParentIn, sameAsFile, writeBeside, WorkspaceWriteRefused, type EntryKind, type OpenedFile } from "./files.ts";
-import { IgnoreRules } from "./ignore.ts";
+import { IgnoreRules, isNeverCopied } from "./ignore.ts";
 import { manifestRoot, readManifest, writeManifest } from "./manifest.ts";
-import { checkHome, sameStat, statOf, walkTree, type FileStat } from "./tree.ts";
+import { checkHome, sameStat, statOf, walkTree, type FileStat, type Unreadable } from "./tree.ts";
 
 export interface DiffSides {
   /** The company root (the workspace side). */
@@ -57,7 +60,8 @@ export async function readDiff(sides: DiffSides): Promise<BoxDiff> {
   if (synced !== undefined && synced !== root) throw new Error(`the box holds a copy of another company (${synced}): run this company's preview to make it this company's`);
   const realHome = fs.realpathSync(home);
   const above = IgnoreRules.above(root);
-  const box = await walkTree(home, above, root);
+  const unreadable = new Map<string, Unreadable>();
+  const box = await walkTree(home, above, root, unreadable);
   const workspace = await walkTree(root, above);
   const manifest = readManifest(runsDir, root);
   const changes: BoxFileChange[] = [];
@@ -70,8 +74,18 @@ export async function readDiff(sides: DiffSides): Promise<BoxDiff> {
     changes.push(found.change);
     seen.set(rel, found.seen);
   }
+  // What the box has but the server cannot read is listed, refused: never hidden, and its files
+  // are never taken for deleted (an apply would delete the user's).
+  for (const [rel, { folder, code }] of unreadable) {
+    const workspaceFile = path.join(root, rel);
+    const inWorkspace = workspace.has(rel) || fs.existsSync(workspaceFile);
+    const kind = folder ? {} : { kind: "file" as const };
+    changes.push({ path: rel, change: inWorkspace ? "modified" : "added", ...kind, refused: cannotRead(folder, code), workspaceChanged: false, workspaceFile });
+    seen.set(rel, UNREADABLE);
+  }
   for (const [rel, entry] of Object.entries(manifest.files)) {
-    if (box.has(rel)) continue;
+    if (box.has(rel) || seen.get(rel) === UNREADABLE) continue;
+    if (unreadable.size > 0 && unreadableFolderOf(rel, seen) !== undefined) continue; // not known to be gone
     const workspaceStat = workspace.get(rel);
     if (!workspaceStat) continue; // gone on both sides
     changes.push({ path: rel, change: "deleted", workspaceChanged: !sameStat(workspaceStat, entry.src), workspaceFile: path.join(root, rel) });
@@ -79,6 +93,24 @@ export async function readDiff(sides: DiffSides): Promise<BoxDiff> {
   }
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { changes, seen };
+}
+
+/** What `seen` records of an entry the server cannot read. */
+const UNREADABLE = "unreadable";
+
+/** Why apply never copies (or deletes) what the box has at a path the server cannot read. */
+function cannotRead(folder: boolean, code: string): string {
+  if (folder) return `the box's folder cannot be read (${code}): what changed in it cannot be seen, and apply copies or deletes nothing under it; make it readable in the box, then show the changes again`;
+  return `the box's file cannot be read (${code}): apply cannot copy it; make it readable in the box, then show the changes again`;
+}
+
+/** The folder above `rel` that the diff found unreadable in the box, if any. */
+function unreadableFolderOf(rel: string, seen: Map<string, string>): string | undefined {
+  for (let slash = rel.lastIndexOf("/"); slash > 0; slash = rel.lastIndexOf("/", slash - 1)) {
+    const folder = rel.slice(0, slash);
+    if (seen.get(folder) === UNREADABLE) return folder;
+  }
+  return undefined;
 }
 
 const PROTOCOL_KIND: Record<Exclude<EntryKind, "folder">, BoxEntryKind> = { file: "file", link: "symlink", fifo: "fifo", socket: "socket", device: "device" };
@@ -110,6 +142,7 @@ function classify(sides: DiffSides, realHome: string, rel: string, boxStat: File
   if (boxStat.kind !== "file") return listed(boxStat.kind, boxStat.kind);
   const opened = openRegular(path.join(sides.home, rel), `${realHome}/${rel}`);
   if (!("fd" in opened)) {
+    if (opened.unreadable !== undefined) return { change: { path: rel, change, kind: "file", refused: cannotRead(false, opened.unreadable), workspaceChanged, workspaceFile }, seen: UNREADABLE };
     if (opened.kind === undefined || opened.kind === "folder") return undefined; // gone since the walk: not the box's file now
     return listed(opened.kind, opened.kind);
   }
@@ -138,6 +171,9 @@ function normalise(requested: string): string {
   return requested.split(path.sep === "/" ? /\/+/ : /[/\\]+/).filter((s) => s && s !== ".").join("/");
 }
 
+/** Why a path with a `.git` or `node_modules` segment is never applied (`ignore.ts`'s `isNeverCopied`). */
+const NEVER_APPLIED = "apply never writes into .git or node_modules: a box's version could make your git or your tools run its commands";
+
 /** A file the box changed, since the diff or while it was copied. */
 const CHANGED_IN_BOX = "the box changed it since the diff: show the changes again";
 
@@ -151,31 +187,45 @@ export async function applyToWorkspace(sides: DiffSides, files: readonly unknown
   const skipped: { path: string; reason: string }[] = [];
   const diff = await readDiff(sides);
   const changes = new Map(diff.changes.map((c) => [c.path, c]));
-  const overwrite = new Set((options.overwrite ?? []).filter((f): f is string => typeof f === "string").map(normalise));
+  const overwrite = new Set((options.overwrite ?? []).filter((f): f is string => typeof f === "string" && !path.isAbsolute(f)).map(normalise));
   const manifest = readManifest(sides.runsDir, sides.root);
   const realRoot = fs.realpathSync(sides.root);
   const realHome = fs.realpathSync(sides.home);
   const asked = new Set<string>();
+  // Each skip names the path as the request wrote it.
+  const requestedAs = new Map<string, string>();
   const chosen: BoxFileChange[] = [];
   for (const requested of files) {
     if (typeof requested !== "string") {
       skipped.push({ path: JSON.stringify(requested) ?? String(requested), reason: "is no path: files lists paths (strings)" });
       continue;
     }
+    const skip = (reason: string) => skipped.push({ path: requested, reason });
+    // `/a` is no company path; normalised, it would name `a`.
+    if (path.isAbsolute(requested)) {
+      skip("is an absolute path: files lists paths relative to the company root");
+      continue;
+    }
     const rel = normalise(requested);
     if (asked.has(rel)) continue; // the same file named twice (`a`, `./a`)
     asked.add(rel);
+    requestedAs.set(rel, requested);
     const change = changes.get(rel);
-    if (!change) skipped.push({ path: requested, reason: "the box did not change it" });
-    else if (change.refused) skipped.push({ path: rel, reason: change.refused });
-    else if (change.workspaceChanged && !overwrite.has(rel)) skipped.push({ path: rel, reason: "it changed in the workspace too since the box was synced: name it in overwrite to replace your version" });
-    else if (options.shown && options.shown.get(rel) !== diff.seen.get(rel)) skipped.push({ path: rel, reason: CHANGED_IN_BOX });
+    const unreadableFolder = change ? undefined : unreadableFolderOf(rel, diff.seen);
+    // The diff never lists them; a request naming one is refused all the same, said.
+    if (rel.split("/").some(isNeverCopied)) skip(NEVER_APPLIED);
+    else if (unreadableFolder !== undefined) skip(changes.get(unreadableFolder)!.refused!);
+    else if (!change) skip("the box did not change it");
+    else if (change.refused) skip(change.refused);
+    else if (change.workspaceChanged && !overwrite.has(rel)) skip("it changed in the workspace too since the box was synced: name it in overwrite to replace your version");
+    else if (options.shown && options.shown.get(rel) !== diff.seen.get(rel)) skip(CHANGED_IN_BOX);
     else chosen.push(change);
   }
   // Deletions first: a file the box put where a folder was (`rm -rf lib && echo … > lib`) can
   // then take the place of a folder the chosen deletions emptied.
   const order = new Map(chosen.map((c, i) => [c.path, i]));
   chosen.sort((a, b) => Number(b.change === "deleted") - Number(a.change === "deleted"));
+  const umask = process.umask();
   for (const change of chosen) {
     const rel = change.path;
     try {
@@ -183,13 +233,13 @@ export async function applyToWorkspace(sides: DiffSides, files: readonly unknown
         deleteFromWorkspace(realRoot, rel);
         delete manifest.files[rel];
       } else {
-        const boxStat = copyToWorkspace(realRoot, `${realHome}/${rel}`, rel, diff.seen.get(rel)!);
+        const boxStat = copyToWorkspace(realRoot, `${realHome}/${rel}`, rel, diff.seen.get(rel)!, umask);
         const written = statOf(path.join(sides.root, rel));
         if (written) manifest.files[rel] = { src: written, box: boxStat };
       }
       applied.push(rel);
     } catch (error) {
-      skipped.push({ path: rel, reason: (error as Error).message });
+      skipped.push({ path: requestedAs.get(rel)!, reason: (error as Error).message });
     }
   }
   writeManifest(sides.runsDir, manifest);
@@ -205,21 +255,33 @@ export class WorkspaceFolderInTheWay extends Error {}
  * Copies the box's regular file (at `boxReal`, its folders resolved) to the workspace at `rel`,
  * when its descriptor tells the fingerprint the diff saw; returns the box file's stat for the manifest.
  */
-function copyToWorkspace(realRoot: string, boxReal: string, rel: string, fingerprint: string): FileStat {
+function copyToWorkspace(realRoot: string, boxReal: string, rel: string, fingerprint: string, umask: number): FileStat {
   const opened = openRegular(boxReal, boxReal);
   if (!("fd" in opened)) throw new WorkspaceWriteRefused(opened.kind ? `${opened.problem} in the box now: show the changes again` : "it vanished from the box");
   try {
     if (opened.fingerprint !== fingerprint) throw new WorkspaceWriteRefused(CHANGED_IN_BOX);
     const parent = realParentIn(realRoot, rel);
     const name = rel.slice(rel.lastIndexOf("/") + 1);
-    const owner = makeRoomFor(`${parent}/${name}`, rel, parent);
-    // The permission bits only: a box's setuid or setgid bit never reaches the workspace.
-    writeBeside(parent, name, opened.fd, Number(opened.stat.mode) & 0o777, owner, () => unchanged(opened));
+    const { owner, mode } = makeRoomFor(`${parent}/${name}`, rel, parent);
+    writeBeside(parent, name, opened.fd, appliedMode(Number(opened.stat.mode), mode, umask), owner, () => unchanged(opened));
     const stat = fs.fstatSync(opened.fd);
     return { kind: "file", size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o7777 };
   } finally {
     opened.close();
   }
+}
+
+/**
+ * The mode an applied file gets, as git checks a file out: the box says only whether it is
+ * executable (its owner's `x`). A workspace file keeps its own permissions, with `x` wherever it
+ * has `r` when the box's is executable, none otherwise; a new file gets 0o666 (0o777 when
+ * executable) minus the umask. No setuid, setgid or sticky bit, nor a box's world-writable file,
+ * ever reaches the workspace.
+ */
+export function appliedMode(boxMode: number, workspaceMode: number | undefined, umask: number): number {
+  const executable = (boxMode & 0o100) !== 0;
+  if (workspaceMode === undefined) return (executable ? 0o777 : 0o666) & ~umask;
+  return (workspaceMode & 0o666) | (executable ? (workspaceMode & 0o444) >> 2 : 0);
 }
 
 /** The box's file still has the fingerprint it was opened with (nothing wrote into it while it was copied). */
@@ -231,9 +293,10 @@ function unchanged(opened: OpenedFile): boolean {
 /**
  * What is at the workspace's `target` before a file replaces it: a file is replaced (its owner
  * kept where the server may give it), an empty folder removed; a link, a folder with files, a
- * FIFO, socket or device is refused. Returns the owner for the new file when the server is root.
+ * FIFO, socket or device is refused. Returns the owner for the new file when the server is root,
+ * and the mode of the file it replaces.
  */
-function makeRoomFor(target: string, rel: string, parent: string): { uid: number; gid: number } | undefined {
+function makeRoomFor(target: string, rel: string, parent: string): { owner?: { uid: number; gid: number }; mode?: number } {
   let stat: fs.Stats | undefined;
   try {
     stat = fs.lstatSync(target);
@@ -242,9 +305,9 @@ function makeRoomFor(target: string, rel: string, parent: string): { uid: number
   }
   const root = process.getuid?.() === 0;
   if (!stat) {
-    if (!root) return undefined;
+    if (!root) return {};
     const folder = fs.statSync(parent);
-    return { uid: folder.uid, gid: folder.gid };
+    return { owner: { uid: folder.uid, gid: folder.gid } };
   }
   const kind = kindOf(stat);
   if (kind === "link") throw new WorkspaceWriteRefused(`${rel} is a symlink in the workspace: apply never writes through a link (replace it by hand if you want the box's file there)`);
@@ -256,10 +319,10 @@ function makeRoomFor(target: string, rel: string, parent: string): { uid: number
       if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
       throw new WorkspaceFolderInTheWay("the workspace has a folder there that holds files the diff does not list (ignored, or made since): move them, then apply again");
     }
-    return root ? { uid: stat.uid, gid: stat.gid } : undefined;
+    return root ? { owner: { uid: stat.uid, gid: stat.gid } } : {}; // a new file, in the folder's place
   }
   if (kind !== "file") throw new WorkspaceWriteRefused(`${rel} is ${kindName(kind)} in the workspace: apply replaces files only`);
-  return root ? { uid: stat.uid, gid: stat.gid } : undefined;
+  return { ...(root ? { owner: { uid: stat.uid, gid: stat.gid } } : {}), mode: stat.mode & 0o7777 };
 }
 
 /** Deletes the workspace's file (or link: never what it leads to) at `rel`, under real folders only. */

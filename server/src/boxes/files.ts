@@ -62,6 +62,8 @@ export interface OpenedFile {
 export interface NotRegular {
   kind?: EntryKind;
   problem: string;
+  /** It is there but cannot be read: the error's code (`EACCES`). */
+  unreadable?: string;
 }
 
 const HAS_PROC_FD = process.platform === "linux" && fs.existsSync("/proc/self/fd");
@@ -81,14 +83,15 @@ export function openRegular(full: string, expected: string): OpenedFile | NotReg
     if (code === "ELOOP" || code === "EMLINK" || code === "EFTYPE") return { kind: "link", problem: "it is a symlink" };
     if (code === "ENOENT" || code === "ENOTDIR") return { problem: "it is gone" };
     if (code === "ENXIO") return { kind: "socket", problem: "it is a socket" };
-    return { problem: `it cannot be read (${code ?? (error as Error).message})` };
+    return { problem: `it cannot be read (${code ?? (error as Error).message})`, unreadable: code ?? (error as Error).message };
   }
   let stat: fs.BigIntStats;
   try {
     stat = fs.fstatSync(fd, { bigint: true });
   } catch (error) {
     fs.closeSync(fd);
-    return { problem: `it cannot be read (${(error as NodeJS.ErrnoException).code})` };
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    return { problem: `it cannot be read (${code})`, unreadable: code };
   }
   const kind = kindOf(stat);
   if (kind !== "file") {

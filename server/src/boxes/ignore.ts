@@ -13,6 +13,18 @@ export function isSkippedFolder(name: string): boolean {
   return name === "node_modules" || name.startsWith(".");
 }
 
+/**
+ * Names never synced, listed or applied, whatever kind of entry holds them and at any depth: a
+ * `.git` file (a worktree's `gitdir: …`) or link would let a box repoint the user's repository at
+ * a config that runs its commands (`core.fsmonitor`), and a `node_modules` link or folder holds
+ * code the user's tools run. Any letter case: a case-insensitive file system (macOS, Windows)
+ * takes `.GIT` for `.git`.
+ */
+export function isNeverCopied(name: string): boolean {
+  if (name.length === 4) return name.toLowerCase() === ".git";
+  return name.length === 12 && name.toLowerCase() === "node_modules";
+}
+
 interface Pattern {
   /** The folder the `.gitignore` sits in, relative to the walk's root (`""` for the root and above). */
   base: string;

@@ -28,7 +28,10 @@ export function manifestFile(runsDir: string): string {
 export function readManifest(runsDir: string, root: string): SyncManifest {
   try {
     const manifest = JSON.parse(fs.readFileSync(manifestFile(runsDir), "utf8")) as SyncManifest;
-    if (manifest?.version === 1 && manifest.root === root && manifest.files && typeof manifest.files === "object") return manifest;
+    if (manifest?.version === 1 && manifest.root === root && manifest.files && typeof manifest.files === "object" && !Array.isArray(manifest.files)) {
+      // Without a prototype: files named `constructor`, `toString` or `__proto__` are entries like any other.
+      return { ...manifest, files: Object.assign(Object.create(null) as Record<string, ManifestEntry>, manifest.files) };
+    }
   } catch {
     // none yet, or unreadable: start from nothing
   }

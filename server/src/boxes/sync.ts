@@ -7,11 +7,11 @@
  * in `kept`, unless `reset` asks for an exact copy again. The manifest is `manifest.ts`'s, the walk
  * and the comparisons `tree.ts`'s: the diff (`diff.ts`) reads both too, nothing of this file.
  *
- * Copied: every file and symlink (as a symlink) of the company except under `node_modules`, `.git`,
- * any folder starting with `.`, and what `.gitignore` files ignore. `<home>/node_modules` is then a
- * symlink to the company's `node_modules` (or the nearest one above it): read-only in the
- * `namespace` tier, where the system is mounted read-only, but writable through the link in the
- * `process` tier.
+ * Copied: every file and symlink (as a symlink) of the company except any entry named `.git` or
+ * `node_modules` (folder, file or link, at any depth), any folder starting with `.`, and what
+ * `.gitignore` files ignore. `<home>/node_modules` is then a symlink to the company's
+ * `node_modules` (or the nearest one above it): read-only in the `namespace` tier, where the
+ * system is mounted read-only, but writable through the link in the `process` tier.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

@@ -1,12 +1,12 @@
 /**
  * The entries of a company or a box as walks see them (SPEC B5): what a walk records of each
- * (`FileStat`), the walk itself (`.gitignore` rules of the workspace, dot folders and
- * `node_modules` skipped), and comparing entries; shared by the sync and the diff.
+ * (`FileStat`), the walk itself (`.gitignore` rules of the workspace, dot folders, and `.git`
+ * and `node_modules` of any kind, skipped), and comparing entries; shared by the sync and the diff.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { kindOf, openRegular, realOr, sameAsFile } from "./files.ts";
-import { IgnoreRules, isSkippedFolder } from "./ignore.ts";
+import { IgnoreRules, isNeverCopied, isSkippedFolder } from "./ignore.ts";
 
 /**
  * What a walk records of one entry that is no folder: enough to notice a change without reading
@@ -36,13 +36,24 @@ export function checkHome(home: string): void {
   if (!stat.isDirectory()) throw new Error(`the box's folder ${home} is not a folder any more (the box replaced it with a link?): discard the box to make it anew`);
 }
 
+/** An entry a walk met but could not read: a folder it cannot list, or an entry it cannot `lstat`. */
+export interface Unreadable {
+  folder: boolean;
+  /** The error's code (`EACCES`). */
+  code: string;
+}
+
 /**
  * Files under `root` (relative, `/`-separated) that a preview copies. `rules` are the `.gitignore`
  * rules from above `root`; each folder's own `.gitignore` joins on the way down, read from the same
  * folder under `rulesRoot`: a box is walked with the workspace's `.gitignore` files, so a preview
  * cannot hide its own changes, nor make a file it changed look deleted, by writing one.
+ *
+ * An entry that cannot be read (not one that vanished) is left out of the result and, when
+ * `unreadable` is given, recorded there: the diff lists it rather than take its files for deleted.
+ * A `root` that cannot be listed is an error: an empty walk would look like every file deleted.
  */
-export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = root): Promise<Map<string, FileStat>> {
+export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = root, unreadable?: Map<string, Unreadable>): Promise<Map<string, FileStat>> {
   const ownRules = path.resolve(rulesRoot) === path.resolve(root);
   const files = new Map<string, FileStat>();
   // Folder by folder, yielding to the event loop every `CHUNK_MS`: a box of 100,000 files is
@@ -55,8 +66,12 @@ export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = roo
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue; // unreadable or vanished: skipped, the rest goes on
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
+      if (code === "ENOENT" || code === "ENOTDIR") continue; // vanished: skipped, the rest goes on
+      if (rel === "") throw new Error(`${dir} cannot be read (${code})`);
+      unreadable?.set(rel, { folder: true, code });
+      continue;
     }
     const here = ownRules
       ? (entries.some((e) => e.name === ".gitignore") ? inherited.withFile(dir, rel) : inherited)
@@ -69,15 +84,20 @@ export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = roo
       }
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       const full = `${dir}/${entry.name}`; // dir is absolute and normalised: cheaper than path.join per file
+      // `.git` and `node_modules` of any kind (the box's root `node_modules` is the sync's own link).
+      if (isNeverCopied(entry.name)) continue;
       if (entry.isDirectory()) {
         if (isSkippedFolder(entry.name) || here.ignores(childRel, true, entry.name)) continue;
         stack.push([full, childRel, here]);
       } else {
         // Files and links, and what a box may make to trip a reader (a FIFO, a socket, a device).
-        if (entry.isSymbolicLink() && entry.name === "node_modules" && rel === "") continue; // our own link
         if (here.ignores(childRel, false, entry.name)) continue;
         const stat = statOf(full);
         if (stat) files.set(childRel, stat);
+        else if (unreadable) {
+          const code = lstatError(full);
+          if (code) unreadable.set(childRel, { folder: false, code });
+        }
       }
     }
   }
@@ -97,6 +117,17 @@ export function statOf(full: string): FileStat | undefined {
     // vanished
   }
   return undefined;
+}
+
+/** Why `lstat` fails on `full`, unless it is gone (or, it turns out, can be read after all). */
+function lstatError(full: string): string | undefined {
+  try {
+    fs.lstatSync(full);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
+    return code === "ENOENT" || code === "ENOTDIR" ? undefined : code;
+  }
 }
 
 /** True when two stats describe the same content as far as size, mtime and kind can tell. */

@@ -1,0 +1,240 @@
+/**
+ * What the sync, the diff and apply must never carry between a box and the workspace (SPEC B5),
+ * called directly on real files: `.git` and `node_modules` of any kind, a box's entry the server
+ * cannot read (never taken for deleted), the mode bits a box gives its files, files named like
+ * `Object.prototype`'s keys, and apply paths that are no company paths.
+ */
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { applyToWorkspace, diffBox } from "../../server/src/boxes/diff.ts";
+import { readManifest } from "../../server/src/boxes/manifest.ts";
+import { syncIntoBox } from "../../server/src/boxes/sync.ts";
+import { cleanupTempDirs, tempDir, unprivileged, writeTree } from "./helpers.ts";
+
+after(cleanupTempDirs);
+
+const COMPANY = `
+//- /sanoma.config.ts
+export default defineConfig({ name: "acme" });
+//- /README.md
+read me
+//- /apps/maps/lib/existing.ts
+export const existing = 1;
+//- /apps/maps/lib/other.ts
+export const other = 1;
+//- /resources/data.ts
+export const orders = collection({ key: "id" });
+//- /scripts/run.sh
+#!/bin/sh
+echo run
+//- /node_modules/pkg/index.js
+module.exports = 1;
+`;
+
+function setup(fixture = COMPANY) {
+  const base = tempDir();
+  const root = path.join(base, "acme");
+  writeTree(root, fixture);
+  const home = path.join(base, "boxes", "acme-box");
+  const runsDir = path.join(base, "boxes", ".runs", "acme-box");
+  const sides = { root, home, runsDir };
+  return { base, root, home, runsDir, sides, sync: () => syncIntoBox(sides) };
+}
+
+const read = (file: string) => fs.readFileSync(file, "utf8");
+const NEVER_APPLIED = "apply never writes into .git or node_modules: a box's version could make your git or your tools run its commands";
+
+describe(".git and node_modules, of any kind and at any depth, never cross", () => {
+  test("the sync copies no .git or node_modules entry but links the root node_modules", async () => {
+    const { base, root, home, runsDir, sync } = setup();
+    const shared = path.join(base, "shared-node_modules");
+    fs.mkdirSync(shared);
+    // A worktree's and a submodule's `.git` files, a pnpm-style link, a nested folder, a link named `.git`.
+    const entries: Array<[rel: string, make: (full: string) => void]> = [
+      [".git", (full) => fs.writeFileSync(full, "gitdir: /elsewhere/worktrees/acme\n")],
+      ["apps/maps/.git", (full) => fs.writeFileSync(full, "gitdir: ../../.git/modules/maps\n")],
+      ["apps/maps/node_modules", (full) => fs.symlinkSync(shared, full)],
+      ["apps/web/node_modules/pkg/index.js", (full) => writeTree(path.dirname(full), "//- /index.js\nmodule.exports = 2;\n")],
+      ["resources/.git", (full) => fs.symlinkSync("/elsewhere", full)],
+      ["resources/node_modules", (full) => fs.writeFileSync(full, "a file of that name\n")],
+    ];
+    for (const [rel, make] of entries) {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      make(path.join(root, rel));
+    }
+    await sync();
+    for (const [rel] of entries) assert.equal(fs.existsSync(path.join(home, rel)) || isLink(path.join(home, rel)), false, `${rel} is in the box`);
+    assert.equal(fs.readlinkSync(path.join(home, "node_modules")), path.join(root, "node_modules"));
+    const synced = Object.keys(readManifest(runsDir, root).files);
+    assert.deepEqual(synced.filter((rel) => /(^|\/)(\.git|node_modules)(\/|$)/.test(rel)), []);
+  });
+
+  test("the diff lists none the box made, and apply refuses every path through one, saying why", async () => {
+    const { root, home, sides, sync } = setup();
+    fs.writeFileSync(path.join(root, ".git"), "gitdir: /elsewhere/worktrees/acme\n");
+    await sync();
+    // What a box writes to repoint the user's git (its config runs `core.fsmonitor`) or plant code.
+    writeTree(home, `
+//- /.git
+gitdir: apps/maps/evil
+//- /apps/maps/.GIT
+gitdir: evil
+//- /apps/maps/node_modules/evil.js
+module.exports = "evil";
+//- /apps/Node_Modules/evil.js
+module.exports = "evil";
+//- /resources/z.ts
+export const z = 1;
+`);
+    fs.symlinkSync("/elsewhere", path.join(home, "resources/node_modules"));
+    assert.deepEqual((await diffBox(sides)).map((c) => c.path), ["resources/z.ts"]);
+    const refused = [".git", "./.git", ".git/config", "apps/maps/.GIT", "apps/maps/node_modules/evil.js", "apps/Node_Modules/evil.js", "resources/node_modules", "node_modules/pkg/index.js"];
+    const result = await applyToWorkspace(sides, [...refused, "resources/z.ts"]);
+    assert.deepEqual(result, { applied: ["resources/z.ts"], skipped: refused.filter((p) => p !== "./.git").map((p) => ({ path: p, reason: NEVER_APPLIED })) });
+    assert.equal(read(path.join(root, ".git")), "gitdir: /elsewhere/worktrees/acme\n");
+    for (const rel of ["apps/maps/.GIT", "apps/maps/node_modules", "apps/Node_Modules", "resources/node_modules"]) assert.equal(fs.existsSync(path.join(root, rel)), false, rel);
+  });
+});
+
+function isLink(full: string): boolean {
+  try {
+    return fs.lstatSync(full).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** Run as an ordinary user (root reads everything): the diff, then apply of `files`. */
+const DIFF_AND_APPLY = `
+const { diffBox, applyToWorkspace } = require("./server/src/boxes/diff.ts");
+const { sides, files } = JSON.parse(process.argv[1]);
+(async () => {
+  const diff = await diffBox(sides);
+  const apply = await applyToWorkspace(sides, files ?? diff.map((c) => c.path));
+  process.stdout.write(JSON.stringify({ diff: diff.map((c) => [c.path, c.change, c.kind ?? null, c.refused ?? null]), apply }));
+})();
+`;
+
+describe("what the box has but the server cannot read", () => {
+  test("is listed, refused as unreadable; never hidden, never taken for deleted, and apply deletes nothing for it", async () => {
+    const { root, home, sides, sync } = setup();
+    await sync();
+    writeTree(home, "//- /resources/data.ts\nexport const orders = 666;\n//- /resources/secret.ts\nnew\n//- /resources/visible.ts\nvisible\n");
+    // [box entry, its mode, what the diff lists: change, kind, why]
+    const cases: Array<[rel: string, mode: number, change: string, kind: string | null, refused: RegExp]> = [
+      ["apps/maps/lib", 0o000, "modified", null, /^the box's folder cannot be read \(EACCES\): what changed in it cannot be seen, and apply copies or deletes nothing under it/],
+      ["resources/data.ts", 0o000, "modified", "file", /^the box's file cannot be read \(EACCES\): apply cannot copy it/],
+      ["resources/secret.ts", 0o000, "added", "file", /^the box's file cannot be read \(EACCES\)/],
+      // Listed but not searchable: its entries cannot even be looked at.
+      ["scripts", 0o644, "modified", null, /^the box's file cannot be read \(EACCES\)/],
+    ];
+    for (const [rel, mode] of cases) fs.chmodSync(path.join(home, rel), mode);
+    try {
+      const files = ["apps/maps/lib/existing.ts", "apps/maps/lib/other.ts", "apps/maps/lib", "resources/data.ts", "resources/secret.ts", "scripts/run.sh", "resources/visible.ts"];
+      const { diff, apply } = unprivileged(DIFF_AND_APPLY, { sides, files }) as { diff: Array<[string, string, string | null, string | null]>; apply: { applied: string[]; skipped: Array<{ path: string; reason: string }> } };
+      const expected = [...cases.map(([rel, , change, kind]) => (rel === "scripts" ? ["scripts/run.sh", change, "file"] : [rel, change, kind])), ["resources/visible.ts", "added", "file"]];
+      assert.deepEqual(diff.map(([p, change, kind]) => [p, change, kind]), expected.sort((a, b) => (a[0]! < b[0]! ? -1 : 1)));
+      for (const [rel, , , , refused] of cases) assert.match(diff.find(([p]) => p === rel || p.startsWith(`${rel}/`))![3] ?? "", refused, rel);
+      assert.deepEqual(apply.applied, ["resources/visible.ts"]);
+      assert.deepEqual(apply.skipped.map((s) => s.path), files.slice(0, -1));
+      for (const { path: p, reason } of apply.skipped) assert.match(reason, /cannot be read \(EACCES\)/, p);
+      for (const rel of ["apps/maps/lib/existing.ts", "apps/maps/lib/other.ts", "resources/data.ts", "scripts/run.sh"]) assert.ok(fs.existsSync(path.join(root, rel)), `${rel} is still in the workspace`);
+    } finally {
+      for (const [rel] of cases) fs.chmodSync(path.join(home, rel), 0o755);
+    }
+  });
+
+  test("a box's folder that cannot be read at all is an error, not a box whose every file was deleted", async () => {
+    const { home, sides, sync } = setup();
+    await sync();
+    fs.chmodSync(home, 0o000);
+    try {
+      assert.throws(() => unprivileged(DIFF_AND_APPLY, { sides, files: ["README.md"] }), /acme-box cannot be read \(EACCES\)/);
+    } finally {
+      fs.chmodSync(home, 0o755);
+    }
+    assert.equal(read(path.join(sides.root, "README.md")), "read me\n");
+  });
+});
+
+describe("apply's modes, as git checks files out", () => {
+  // [path, the workspace's mode (none: a new file), the box's mode, the mode applied under umask 027]
+  const CASES: Array<[rel: string, workspace: number | undefined, box: number, applied: number]> = [
+    ["resources/data.ts", 0o644, 0o777, 0o755],
+    ["README.md", 0o644, 0o4777, 0o755],
+    ["apps/maps/lib/existing.ts", 0o600, 0o755, 0o700],
+    ["scripts/run.sh", 0o755, 0o666, 0o644],
+    ["apps/maps/lib/other.ts", 0o4750, 0o700, 0o750],
+    ["sanoma.config.ts", 0o664, 0o666, 0o664],
+    ["new/setuid.ts", undefined, 0o4777, 0o750],
+    ["new/plain.ts", undefined, 0o666, 0o640],
+    ["new/owner-x.sh", undefined, 0o744, 0o750],
+  ];
+
+  test("a workspace file keeps its mode but for x, which follows the box's; a new one is 666 or 777 less the umask; never a setuid bit", async () => {
+    const { root, home, sides, sync } = setup();
+    for (const [rel, workspace] of CASES) if (workspace !== undefined) fs.chmodSync(path.join(root, rel), workspace);
+    await sync();
+    for (const [rel, , box] of CASES) {
+      fs.mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
+      fs.writeFileSync(path.join(home, rel), `changed ${rel}\n`);
+      fs.chmodSync(path.join(home, rel), box);
+    }
+    const umask = process.umask(0o027);
+    try {
+      const result = await applyToWorkspace(sides, CASES.map(([rel]) => rel));
+      assert.deepEqual(result.skipped, []);
+    } finally {
+      process.umask(umask);
+    }
+    const modes = CASES.map(([rel]) => [rel, (fs.statSync(path.join(root, rel)).mode & 0o7777).toString(8)]);
+    assert.deepEqual(modes, CASES.map(([rel, , , applied]) => [rel, applied.toString(8)]));
+  });
+});
+
+describe("files named like Object.prototype's keys", () => {
+  test("are synced, kept in step, listed and applied like any other", async () => {
+    const { root, home, runsDir, sides, sync } = setup();
+    await sync();
+    const NAMES = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];
+    for (const name of NAMES) fs.writeFileSync(path.join(root, name), `${name}\n`);
+    assert.equal((await sync()).copied, NAMES.length);
+    for (const name of NAMES) assert.equal(read(path.join(home, name)), `${name}\n`, name);
+    assert.deepEqual(Object.keys(readManifest(runsDir, root).files).filter((rel) => NAMES.includes(rel)).sort(), [...NAMES].sort());
+    const again = await sync();
+    assert.deepEqual([again.copied, again.updated, again.kept], [0, 0, []]);
+    assert.deepEqual(await diffBox(sides), []);
+    fs.writeFileSync(path.join(home, "constructor"), "changed by the box\n");
+    fs.rmSync(path.join(home, "__proto__"));
+    assert.deepEqual((await diffBox(sides)).map((c) => [c.path, c.change]), [["__proto__", "deleted"], ["constructor", "modified"]]);
+    assert.deepEqual(await applyToWorkspace(sides, ["constructor", "__proto__"]), { applied: ["constructor", "__proto__"], skipped: [] });
+    assert.equal(read(path.join(root, "constructor")), "changed by the box\n");
+    assert.equal(fs.existsSync(path.join(root, "__proto__")), false);
+  });
+});
+
+describe("apply paths", () => {
+  test("an absolute path is refused, and every skip names the path as the request wrote it", async () => {
+    const { root, home, sides, sync } = setup();
+    await sync();
+    writeTree(home, "//- /resources/z.ts\nexport const z = 1;\n//- /README.md\nchanged\n");
+    fs.writeFileSync(path.join(root, "README.md"), "the user's edit\n");
+    fs.rmSync(path.join(root, "scripts"), { recursive: true });
+    fs.symlinkSync(path.join(root, "resources"), path.join(root, "scripts"));
+    fs.writeFileSync(path.join(home, "scripts/new.sh"), "new\n");
+    const result = await applyToWorkspace(sides, ["/resources/z.ts", path.join(root, "resources/z.ts"), ".//README.md", "./scripts//new.sh", "resources/./nothing.ts"], { overwrite: ["/README.md"] });
+    assert.deepEqual(result, {
+      applied: [],
+      skipped: [
+        { path: "/resources/z.ts", reason: "is an absolute path: files lists paths relative to the company root" },
+        { path: path.join(root, "resources/z.ts"), reason: "is an absolute path: files lists paths relative to the company root" },
+        { path: ".//README.md", reason: "it changed in the workspace too since the box was synced: name it in overwrite to replace your version" },
+        { path: "resources/./nothing.ts", reason: "the box did not change it" },
+        { path: "./scripts//new.sh", reason: "scripts is a symlink in the workspace: apply never writes through a link" },
+      ],
+    });
+    assert.equal(fs.existsSync(path.join(root, "resources/z.ts")), false);
+  });
+});
