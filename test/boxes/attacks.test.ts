@@ -268,21 +268,26 @@ describe("attacks on a box's read and write (the Sandbox contract's own)", () =>
 });
 
 describe("what a command leaves running", () => {
-  test("9. process tier: what left its group and cleared its environment (`env -i setsid -f`) is ended by a stop of the box, as is what kept it; a process with a terminal working in the home (a user's shell) is left alone", async () => {
+  test("9. process tier: what left its group and cleared its environment (`env -i setsid -f`) is ended by a stop of the box, as is what kept it; a user's shell (a terminal) or an editor's tool (a parent) working in the home is left alone", async () => {
     const { boxes, name, home } = await previewed("process");
     const cleared = token("cleared");
     const tagged = token("tagged");
     const shell = token("shell");
-    after(() => { killAllWith(cleared); killAllWith(tagged); killAllWith(shell); });
+    const tool = token("tool");
+    after(() => { for (const t of [cleared, tagged, shell, tool]) killAllWith(t); });
     // A terminal of its own (script(1) makes one), working in the box's home, started by no box.
     const user = spawn("script", ["-qfc", `bash -c 'cd ${JSON.stringify(home)} && exec -a ${shell} sleep 60'`, "/dev/null"], { stdio: "ignore", detached: true });
     user.unref();
+    // A tool of an editor opened on the box's folder: no terminal, its parent alive (this test).
+    const editorTool = spawn("bash", ["-c", `exec -a ${tool} sleep 60`], { cwd: home, stdio: "ignore", detached: true });
+    after(() => editorTool.kill("SIGKILL"));
     await boxes.run({ name, command: `env -i setsid -f bash -c 'exec -a ${cleared} sleep 60'; (setsid bash -c 'exec -a ${tagged} sleep 60' &); echo started`, wait: true });
     // (The shell's token is in two command lines: script's and the sleep's.)
-    await waitFor(() => processesWith(cleared).length === 1 && processesWith(tagged).length === 1 && processesWith(shell).length === 2, 15_000, "the three sleeps");
+    await waitFor(() => processesWith(cleared).length === 1 && processesWith(tagged).length === 1 && processesWith(shell).length === 2 && processesWith(tool).length === 1, 15_000, "the four sleeps");
     await boxes.stop({ name });
     await waitFor(() => processesWith(cleared).length === 0 && processesWith(tagged).length === 0, 5_000, "both of the box's to end");
     assert.equal(processesWith(shell).length, 2, "the process with a terminal lives on, and its terminal's");
+    assert.equal(processesWith(tool).length, 1, "the editor's tool lives on");
   });
 });
 

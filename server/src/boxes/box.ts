@@ -138,8 +138,9 @@ export class Box {
    */
   private escaped(runId?: string): Map<number, number> {
     const found = runId === undefined ? processesWithEnv(`${RUN_TAG}=${this.tag}.`, true) : processesWithEnv(`${RUN_TAG}=${this.tag}.${runId}`);
-    // For the whole box, also what works in its home with no terminal: a command can clear its
-    // environment of the tag (`env -i setsid …`), not the folder it was started in, without leaving the home.
+    // For the whole box, also the orphans that work in its home with no terminal: a command can
+    // clear its environment of the tag (`env -i setsid -f …`), not the folder it was started in
+    // without leaving the home.
     if (runId === undefined) {
       let home = this.home;
       try { home = fs.realpathSync(home); } catch { /* gone: its path as it was */ }

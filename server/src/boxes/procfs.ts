@@ -185,15 +185,32 @@ export function processesWithEnv(entry: string, prefix = false): ProcInfo[] {
 }
 
 /**
- * The live processes without a terminal whose working folder lies in `dir` (a real path): what a
- * box's command left running after clearing its environment of the tag `processesWithEnv` looks
- * for (`env -i setsid …`). A user's shell in that folder has a terminal, and is never among them.
+ * What adopts a process whose parent is gone: pid 1, or a user's service manager or a container's
+ * init, which make themselves the adopters of their descendants' orphans (a subreaper).
+ */
+const ADOPTERS = new Set(["systemd", "init", "tini", "dumb-init", "docker-init", "catatonit"]);
+
+function adopted(info: ProcInfo): boolean {
+  if (info.ppid === 1) return true;
+  try {
+    return ADOPTERS.has(fs.readFileSync(`/proc/${info.ppid}/comm`, "latin1").trim());
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The live orphans without a terminal whose working folder lies in `dir` (a real path): what a
+ * box's command left running after leaving its group and clearing its environment of the tag
+ * `processesWithEnv` looks for (`env -i setsid -f …`: adopted, as it detached). Never a user's
+ * shell there (it has a terminal), nor a tool an editor opened on that folder runs (its parent is
+ * the editor, not an adopter).
  */
 export function processesWorkingIn(dir: string): ProcInfo[] {
   const out: ProcInfo[] = [];
   const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   for (const info of listProcesses()) {
-    if (!isLiveState(info.state) || info.tty !== 0) continue;
+    if (!isLiveState(info.state) || info.tty !== 0 || !adopted(info)) continue;
     let cwd: string;
     try { cwd = fs.readlinkSync(`/proc/${info.pid}/cwd`); } catch { continue; }
     // (A folder deleted while a process works in it reads as `<path> (deleted)`.)
