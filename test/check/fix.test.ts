@@ -8,7 +8,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { applyEdits, certainFix, isCertainFix, planFixes } from "../../server/src/core/fixes.ts";
@@ -167,6 +167,48 @@ test("--fix never writes over a file that changed while it ran (the other files 
   assert.ok(text.includes(`size: "shared-cpu-1x" }); // expect: resource-fields\r\n`), "CRLF kept");
   assert.ok(!/[^\r]\n/.test(text), "no bare LF");
   assert.equal(writeIfUnchanged(join(dir, "gone.ts"), "", "x"), "changed", "a file gone since");
+});
+
+test("--fix and --fix-dry-run leave alone a file that is a link (here to a file outside the company) and one that is not UTF-8, each said; the other fixes are made", () => {
+  const dir = broken();
+  const nightly = join(dir, "acme-broken/workflows/nightly.ts");
+  const data = join(dir, "acme-broken/resources/data.ts");
+  const outside = join(dir, "outside-nightly.ts");
+  // nightly.ts a link to a file outside the company, with its fixable problem; data.ts with a
+  // Latin-1 comment (the byte 0xE9, no UTF-8), and its fixable problem.
+  writeFileSync(outside, readFileSync(nightly));
+  rmSync(nightly);
+  symlinkSync(outside, nightly);
+  const latin1 = Buffer.concat([readFileSync(data), Buffer.from("// caf\xe9 au lait\n", "latin1")]);
+  writeFileSync(data, latin1);
+  const outsideBefore = readFileSync(outside);
+  const said = [
+    /acme-broken\/workflows\/nightly\.ts is a symlink: not fixed \(a fix would be written where it leads, maybe outside the company; fix that file itself\)\n/,
+    /acme-broken\/resources\/data\.ts is not UTF-8: not fixed \(writing its text back would change bytes no fix touches\)\n/,
+  ];
+  const dry = run(["acme-broken", "--fix-dry-run"], dir);
+  for (const s of said) assert.match(dry.stderr, s);
+  assert.doesNotMatch(dry.stdout, /nightly\.ts|data\.ts/, "no diff of either");
+  assert.match(dry.stderr, /would fix 3 problems in 1 file/);
+  const fixed = run(["acme-broken", "--fix"], dir);
+  for (const s of said) assert.match(fixed.stderr, s);
+  assert.match(fixed.stderr, /fixed 3 problems in 1 file;/);
+  assert.deepEqual(readFileSync(outside), outsideBefore, "the file outside the company is as it was");
+  assert.ok(lstatSync(nightly).isSymbolicLink(), "the link is still a link");
+  assert.deepEqual(readFileSync(data), latin1, "every byte of the file that is not UTF-8 as it was");
+  assert.match(readFileSync(join(dir, "acme-broken/resources/infra.ts"), "utf8"), /fly\.machine\(/, "infra.ts fixed");
+});
+
+test("--fix never blocks on a FIFO put where a file to fix was (the writer opens it without blocking, and takes regular files only)", () => {
+  const dir = broken();
+  const fifo = join(dir, "pipe.ts");
+  execFileSync("mkfifo", [fifo]);
+  // In a Node of its own: a write that blocked would be this child's, ended by the timeout.
+  const code = `const w = require(${JSON.stringify(join(REPO, "server/src/check/write.ts"))}); const written = w.writeIfUnchanged(process.argv[1], "", "x"); process.stdout.write(JSON.stringify([written, w.fixRefusal(process.argv[1])]));`;
+  const r = spawnSync(process.execPath, ["--import", "tsx", "-e", code, fifo], { cwd: REPO, encoding: "utf8", timeout: 15_000 });
+  assert.equal(r.status, 0, `the child ended by itself (${r.signal ?? r.status}): ${r.stderr}`);
+  assert.deepEqual(JSON.parse(r.stdout), ["changed", "is no regular file any more: not fixed"]);
+  assert.ok(statSync(fifo).isFIFO(), "the FIFO is as it was");
 });
 
 // ---- the core's pieces -----------------------------------------------------------------------

@@ -134,6 +134,8 @@ export interface Io {
   readAhead?: ReadAhead;
   /** Writes `after` to a file whose text is still `before` (read again just before writing). */
   writeIfUnchanged?(file: string, before: string, after: string): WriteResult;
+  /** Why a file is not to be fixed at all (a link, bytes that are not UTF-8), or undefined. */
+  fixRefusal?(file: string): string | undefined;
   /** Whether a file starts with a byte order mark, which its text as read has not (`--fix-dry-run` shows it in the diff). */
   startsWithByteOrderMark?(file: string): boolean;
 }
@@ -244,8 +246,12 @@ export function runCheck(argv: string[], io: Io): number {
     const after = new Map<string, string>();
     for (const [file, edits] of plan.edits) {
       const before = texts.get(file);
-      if (before !== undefined) after.set(file, applyEdits(before, edits));
+      if (before === undefined) continue;
+      const refusal = io.fixRefusal?.(file);
+      if (refusal !== undefined) { io.err(`sanoma-check: ${shownPath(io.cwd, file)} ${refusal}\n`); continue; }
+      after.set(file, applyEdits(before, edits));
     }
+    const fixable = plan.taken.filter((t) => t.fix.edits.every((e) => after.has(e.file)));
     if (args.fixDryRun) {
       for (const [file, text] of after) {
         // (The mark the reading dropped, shown on both sides: the diff is of the file as it is.)
@@ -256,7 +262,7 @@ export function runCheck(argv: string[], io: Io): number {
       const overlay: FileSystem = { ...io.fs, readFile: (p) => after.get(p) ?? io.fs.readFile(p) };
       const again = checkAll(args, dirs, io, overlay, false);
       if (!("usage" in again)) run = again;
-      notes.push(`would fix ${plural(plan.taken.length, "problem", "problems")} in ${plural(after.size, "file", "files")} (nothing written)`);
+      notes.push(`would fix ${plural(fixable.length, "problem", "problems")} in ${plural(after.size, "file", "files")} (nothing written)`);
     } else {
       let fixed = 0;
       const written = new Set<string>();
@@ -265,14 +271,14 @@ export function runCheck(argv: string[], io: Io): number {
         if (result === "written") written.add(file);
         else io.err(`sanoma-check: ${shownPath(io.cwd, file)} ${result === "changed" ? "changed while sanoma-check ran: not fixed" : "could not be written: not fixed"}\n`);
       }
-      for (const t of plan.taken) if (t.fix.edits.every((e) => written.has(e.file))) fixed++;
+      for (const t of fixable) if (t.fix.edits.every((e) => written.has(e.file))) fixed++;
       // What is left: the check again, from the disk.
       const again = checkAll(args, dirs, io, io.fs, false);
       if (!("usage" in again)) run = again;
       notes.push(`fixed ${plural(fixed, "problem", "problems")} in ${plural(written.size, "file", "files")}`);
     }
     if (plan.overlapping.length) notes.push(`${plural(plan.overlapping.length, "fix", "fixes")} overlapping another left for a next run`);
-    if (args.verbose) for (const t of plan.taken) io.err(`${args.fixDryRun ? "would fix" : "fix"} ${shownPath(io.cwd, t.problem.file)}:${t.problem.range.start.line + 1}:${t.problem.range.start.character + 1}  ${t.problem.rule}  ${t.fix.title}\n`);
+    if (args.verbose) for (const t of fixable) io.err(`${args.fixDryRun ? "would fix" : "fix"} ${shownPath(io.cwd, t.problem.file)}:${t.problem.range.start.line + 1}:${t.problem.range.start.character + 1}  ${t.problem.rule}  ${t.fix.title}\n`);
   }
 
   const count: Record<Severity, number> = { error: 0, warning: 0, info: 0, hint: 0 };

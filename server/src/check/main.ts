@@ -9,7 +9,7 @@ import { writeAllSync } from "../node/fd-output.ts";
 import { nodeFileSystem } from "../node/fs.ts";
 import { readAheadFrom, type ReadAheadChannel } from "../node/read-ahead.ts";
 import { runCheck } from "./cli.ts";
-import { startsWithByteOrderMark, writeIfUnchanged } from "./write.ts";
+import { fixRefusal, startsWithByteOrderMark, writeIfUnchanged } from "./write.ts";
 
 /** Stdout's text gathered before a write: pieces are small (a line, a problem), writes are not. */
 const OUT_WRITE = 1024 * 1024;
@@ -82,6 +82,7 @@ try {
     env: process.env,
     tty,
     writeIfUnchanged,
+    fixRefusal,
     startsWithByteOrderMark,
     readAhead: readAheadChannel && readAheadFrom(readAheadChannel),
   });
