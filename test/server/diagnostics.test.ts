@@ -318,6 +318,34 @@ export const l = (ctx: any) => ctx.call("data.lab.get", {});
 });
 
 
+test("server: an event naming a link to a folder (created or changed) is not followed, as the walk follows none: a link to / or to another company adds nothing", async () => {
+  const elsewhere = `
+//- /lab/sanoma.config.ts
+export default {};
+//- /lab/workflows/l.ts
+export const l = (ctx: any) => ctx.call("data.lab.get", {});
+`;
+  await withServer([BROKEN, elsewhere], async ({ c, roots: [root, elsewhere] }) => {
+    await c.waitIdle();
+    const before = (await c.request("sanoma/companies", null)).companies.map((co: any) => co.root);
+    for (const [name, target] of [["everything", "/"], ["lab", join(elsewhere, "lab")], ["labs", elsewhere]] as const) {
+      const link = join(root, "apps/maps", name);
+      symlinkSync(target, link);
+      c.watched([{ file: link, type: 1 }]);
+      c.watched([{ file: link, type: 2 }]);
+    }
+    // A real folder made after them, which is read: the events before it were taken and passed over.
+    mkdirSync(join(root, "apps/atlas/workflows"), { recursive: true });
+    writeFileSync(join(root, "apps/atlas/workflows/a.ts"), `export const a = (ctx: any) => ctx.call("data.atlas.get", {});\n`);
+    c.watched([{ file: join(root, "apps/atlas"), type: 1 }]);
+    const a = join(root, "apps/atlas/workflows/a.ts");
+    await c.waitFor(() => codes(c.diagnosticsFor(a)).includes("collection-op"), "the real folder's file is read");
+    await c.waitIdle();
+    assert.deepEqual((await c.request("sanoma/companies", null)).companies.map((co: any) => co.root), before, "no company through a link");
+    assert.deepEqual(c.diagnosticsFor(join(root, "apps/maps/lab/workflows/l.ts")), [], "nothing read under a link");
+  });
+});
+
 test("server: a new sanoma.config.ts makes a company; deleting it dissolves the company and clears its problems", async () => {
   await withServer(`
 //- /README.md

@@ -347,14 +347,14 @@ export class Session {
       // config went with it dissolve, as when their config alone is deleted.
       const gone = [...this.ws.companies.keys()].filter((root) => isWithin(file, root) && !this.ws.fs.isFile(path.join(root, CONFIG_FILE)));
       for (const root of gone) this.dissolve(root);
-    } else if (kind === "created" && !isSkippedDirName(base) && this.ws.fs.isDir(file)) {
+    } else if (kind === "created" && !isSkippedDirName(base) && this.isRealFolder(file)) {
       // A folder created (or renamed in) in one event may bring companies of its own.
       for (const root of this.ws.discoverRoots([file])) if (!this.ws.companies.has(root)) this.diskChanged(path.join(root, CONFIG_FILE), "created");
     }
     if (this.documents.isOpen(file)) return; // the editor's text wins
     const company = this.ws.companyOf(file);
     if (!company) {
-      if (kind === "created" && this.ws.fs.isDir(file)) this.rescanFolder(file);
+      if (kind === "created" && this.isRealFolder(file)) this.rescanFolder(file);
       return;
     }
     const st = this.state.get(company.root);
@@ -368,7 +368,7 @@ export class Session {
       this.checks.markDirty(company.root);
       return;
     }
-    if (kind !== "deleted" && this.ws.fs.isDir(file)) { this.rescanFolder(file); return; }
+    if (kind !== "deleted" && this.ws.fs.isDir(file)) { if (this.isRealFolder(file)) this.rescanFolder(file); return; }
     if (!this.ws.reads(company.root, file)) return;
     if (kind === "deleted") this.ws.setFile(company, file, undefined);
     else this.ws.readFromDisk(company, file);
@@ -391,6 +391,16 @@ export class Session {
   }
 
   /** A folder appeared (a checkout, a generator): the files under it that belong to a company are read. */
+  /**
+   * Whether a path is a folder and no link to one: a walk never follows a link to a folder (it
+   * could lead anywhere, `/` included), and an event naming one does not either.
+   */
+  private isRealFolder(file: string): boolean {
+    if (!this.ws.fs.isDir(file)) return false;
+    const parent = this.ws.fs.realPath(path.dirname(file));
+    return parent !== undefined && this.ws.fs.realPath(file) === path.join(parent, path.basename(file));
+  }
+
   private rescanFolder(dir: string): void {
     const company = this.ws.companyOf(path.join(dir, "x"));
     if (!company) return;
