@@ -149,3 +149,16 @@ test("readLock: a lockfile in pieces cut at line ends is read as the one string,
   }
   assert.ok(seen.scanned > 150 && seen.problems > 150, `both kinds of lockfile are reached: ${JSON.stringify(seen)}`);
 });
+
+test("readLock: keys named like Object.prototype's own (toString, constructor, __proto__, hasOwnProperty) are bindings like any other: one in another shape is said so, one well made is read", () => {
+  for (const key of ["toString", "constructor", "__proto__", "hasOwnProperty"]) {
+    const bad = readLock(`{"version":1,"bindings":{${JSON.stringify(key)}:5}}`);
+    assert.equal(bad.error, undefined, key);
+    assert.deepEqual(bad.bindings, [], `${key}: no binding of another shape is read`);
+    assert.equal(bad.malformed?.length, 1, `${key}: said to be in another shape`);
+    assert.match(bad.malformed![0].message, new RegExp(`binds ${key} in another shape`));
+    const good = readLock(`{"version":1,"bindings":{${JSON.stringify(key)}:{"type":"t.a","object":"o:1"},"resources/a.ts#x":{"type":"t.b","object":5}}}`);
+    assert.deepEqual(good.bindings.map((b) => [b.key, b.type, b.object]), [[key, "t.a", "o:1"]], key);
+    assert.equal(good.malformed?.length, 1, `${key}: the other binding is said to be in another shape`);
+  }
+});

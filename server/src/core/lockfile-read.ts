@@ -156,9 +156,11 @@ function readLockByTree(text: string, lines: LineMap): ReadLock {
       return { error: { message: `sanoma.lock.json is not a lockfile${where}: ${issue.message.toLowerCase()}; expected { "version": 1, "bindings": { "<file>#<export>": { "type", "object" } } }`, range: placeOf(issue.path as (string | number)[]) }, bindings: [] };
     }
     // Each binding of another shape is said where it goes wrong; the others are judged as usual.
-    const bindings: Record<string, z.infer<typeof BindingSchema>> = {};
+    // (No prototype: a key such as `__proto__` or `toString` is a binding's like any other.)
+    const bindings: Record<string, z.infer<typeof BindingSchema>> = Object.create(null);
     malformed = [];
-    for (const [key, b] of Object.entries(file.data.bindings)) {
+    // (Over JSON.parse's own object: the schema's copy loses a `__proto__` key, which JSON.parse keeps as a key.)
+    for (const [key, b] of Object.entries((value as { bindings: Record<string, unknown> }).bindings)) {
       const binding = BindingSchema.safeParse(b);
       if (binding.success) { bindings[key] = binding.data; continue; }
       const issue = binding.error.issues[0];
@@ -191,7 +193,8 @@ function readLockByTree(text: string, lines: LineMap): ReadLock {
     for (const p of bindingsNode.properties) {
       if (!ts.isPropertyAssignment(p) || !p.name) continue;
       const key = (p.name as ts.StringLiteral).text;
-      const b = data.bindings[key];
+      // (Its own keys only: `toString` is no binding of an object's prototype.)
+      const b = Object.hasOwn(data.bindings, key) ? data.bindings[key] : undefined;
       if (!b || last.get(key) !== p) continue;
       const v = p.initializer;
       const field = (name: string) => ts.isObjectLiteralExpression(v) ? v.properties.findLast((q) => q.name && (q.name as ts.StringLiteral).text === name) : undefined;
