@@ -2,6 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { jsonErrorAt, readLock } from "../../server/src/core/lockfile-read.ts";
+import { MAX_READ_BYTES } from "../../server/src/core/types.ts";
 
 function at(text: string, needle: string) {
   const i = text.indexOf(needle);
@@ -161,4 +162,20 @@ test("readLock: keys named like Object.prototype's own (toString, constructor, _
     assert.deepEqual(good.bindings.map((b) => [b.key, b.type, b.object]), [[key, "t.a", "o:1"]], key);
     assert.equal(good.malformed?.length, 1, `${key}: the other binding is said to be in another shape`);
   }
+});
+
+test("readLock: a lockfile past what is read of a file (its text cut there) is said to be too large, not \"not JSON\"", () => {
+  const binding = `    "resources/a.ts#x": { "type": "t.a", "object": "o:1" },\n`;
+  const pieces: string[] = ["{\n  \"version\": 1,\n  \"bindings\": {\n"];
+  // As the file system hands over a big file: in pieces, cut at line ends, one byte past the cap.
+  let length = pieces[0].length;
+  const piece = binding.repeat(Math.floor((1024 * 1024) / binding.length));
+  while (length + piece.length <= MAX_READ_BYTES) { pieces.push(piece); length += piece.length; }
+  const rest = (n: number) => binding.repeat(Math.ceil(n / binding.length)).slice(0, n);
+  pieces.push(rest(MAX_READ_BYTES + 1 - length));
+  const lock = readLock(pieces);
+  assert.match(lock.error?.message ?? "", /^sanoma\.lock\.json is larger than 64 MB, more than this tool reads of a file: not read/);
+  assert.deepEqual(lock.bindings, []);
+  // At the cap itself it is read (and here, cut in a binding, it is no JSON).
+  assert.match(readLock(pieces.slice(0, -1).concat(rest(MAX_READ_BYTES - length))).error?.message ?? "", /not JSON/);
 });

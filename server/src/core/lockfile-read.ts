@@ -8,7 +8,7 @@ import { z } from "zod";
 import { LineMap } from "./text.ts";
 import { ShardedMap } from "./sharded-map.ts";
 import { runSteps, type Steps } from "./steps.ts";
-import type { LockText, Range, TextInPieces } from "./types.ts";
+import { MAX_READ_BYTES, type LockText, type Range, type TextInPieces } from "./types.ts";
 
 export const LOCK_VERSION = 1;
 
@@ -56,6 +56,13 @@ export function readLock(text: LockText): LockFacts {
  */
 export function* readLockSteps(text: LockText): Steps<LockFacts> {
   const pieces = typeof text === "string" ? [text] : text;
+  // A file past what is read of one (its text cut there): too large, said so, not "not JSON".
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  if (length > MAX_READ_BYTES) {
+    const start = { line: 0, character: 0 };
+    return { error: { message: `sanoma.lock.json is larger than ${MAX_READ_BYTES / 1024 / 1024} MB, more than this tool reads of a file: not read (500,000 bindings take some 60 MB)`, range: { start, end: start } }, bindings: [], byRel: new Map() };
+  }
   let read: ReadLock | undefined = yield* scanLock(pieces);
   if (!read) {
     const flat = pieces.length === 1 ? pieces[0] : pieces.join("");

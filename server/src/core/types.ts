@@ -43,6 +43,13 @@ export type TextInPieces = readonly string[];
 /** A lockfile's text: as an editor holds it, or as read from disk in pieces. */
 export type LockText = string | TextInPieces;
 
+/**
+ * The most of one file a FileSystem reads (`node/fs.ts`): far above what a source file may hold to
+ * be read at all, and what a lockfile of a hundred thousand bindings takes. A bigger file is read
+ * this far and one byte more, enough to be told too large, and memory stays bounded.
+ */
+export const MAX_READ_BYTES = 64 * 1024 * 1024;
+
 export interface DirEntry { name: string; kind: "file" | "dir" | "symlink" | "other" }
 
 /**

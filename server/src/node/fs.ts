@@ -1,15 +1,11 @@
 /** The core's FileSystem over Node's `fs`: every failure (missing, unreadable, vanished, a loop) is an undefined answer, never a throw. */
 import * as fs from "node:fs";
 import { StringDecoder } from "node:string_decoder";
-import type { DirEntry, FileSystem, TextInPieces } from "../core/types.ts";
+import { MAX_READ_BYTES, type DirEntry, type FileSystem, type TextInPieces } from "../core/types.ts";
 import type { Steps } from "../core/steps.ts";
 
-/**
- * The most read of one file: far above what a source file may hold to be read at all (2 MB: the
- * rest is skipped as too large) and what a lockfile of a hundred thousand bindings takes; a
- * bigger file is read this far, enough to be told too large, and memory stays bounded.
- */
-const READ_CAP = 64 * 1024 * 1024;
+/** The most read of one file (core/types.ts says why). */
+const READ_CAP = MAX_READ_BYTES;
 
 /** What `readFileSteps` reads and decodes in one step: a few milliseconds. */
 const PIECE = 1024 * 1024;
