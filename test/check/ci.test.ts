@@ -164,6 +164,23 @@ import { y } from "../apps/b/y\\n  %0A,:";
   assert.equal(r.status, 1);
 });
 
+test("text and github: a control character in a path or a message (ESC, BEL, NUL) is written as an escape, never as itself; JSON keeps it as JSON does", () => {
+  const dir = company();
+  // A file whose name starts a terminal sequence (red, then a window title with BEL), and a
+  // specifier holding ESC and NUL.
+  const odd = "co/workflows/\x1b[31mred\x1b]0;pwned\x07.ts";
+  writeFileSync(join(dir, odd), `import { x } from "../apps/a/\\u001b[2J\\u0000x";\nexport const odd = x;\n`);
+  for (const format of ["text", "github"]) {
+    const r = run(["co", "--format", format], dir);
+    assert.equal(r.status, 1, r.stderr);
+    assert.doesNotMatch(r.stdout, /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/, `${format}: no control character as itself`);
+    assert.ok(r.stdout.includes("co/workflows/\\u001b[31mred\\u001b]0;pwned\\u0007.ts"), `${format}: the path with its controls escaped`);
+    assert.ok(r.stdout.includes("\\u001b[2J\\u0000x"), `${format}: the message with its controls escaped`);
+  }
+  const json = JSON.parse(run(["co", "--format", "json"], dir).stdout);
+  assert.ok(json.problems.some((p: any) => p.file === odd), "JSON: the path as it is");
+});
+
 test("--quiet prints errors only, in every format; the summary still counts every severity", () => {
   const dir = company();
   const all = run(["co"], dir);

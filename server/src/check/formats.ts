@@ -108,9 +108,21 @@ export function* jsonPieces(value: unknown, indent: string): Generator<string, v
 
 // ---- text ------------------------------------------------------------------------------------
 
-/** A message or a path on one line of text output: its line breaks written as escapes. */
+/**
+ * C0 controls but tab, line feed and carriage return; DEL; C1 controls. A terminal or a CI log
+ * acts on them (ESC starts a sequence that recolours, moves the cursor or retitles the window), so
+ * a file's name or a corrupt file's bytes quoted in a message must not reach it as they are.
+ */
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+/** `s` with its control characters (`CONTROLS`) written as `\u00XX` escapes. */
+export function escapeControls(s: string): string {
+  return s.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** A message or a path on one line of text output: its line breaks and other control characters written as escapes. */
 export function oneLine(s: string): string {
-  return s.replace(/[\r\n\u2028\u2029]/g, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\u2028" ? "\\u2028" : "\\u2029"));
+  return escapeControls(s).replace(/[\r\n\u2028\u2029]/g, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\u2028" ? "\\u2028" : "\\u2029"));
 }
 
 export const paint = {
@@ -241,9 +253,9 @@ function sarif(r: Report) {
 
 // ---- github ----------------------------------------------------------------------------------
 
-/** A workflow command's message: `%`, CR and LF escaped (GitHub's `escapeData`). */
+/** A workflow command's message: `%`, CR and LF escaped (GitHub's `escapeData`), other control characters written as `\u00XX`. */
 function escapeData(s: string): string {
-  return s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  return escapeControls(s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A"));
 }
 
 /** A workflow command's property value: also `:` and `,` (GitHub's `escapeProperty`). */
