@@ -173,6 +173,7 @@ test("text and github: a control character in a path or a message (ESC, BEL, NUL
   for (const format of ["text", "github"]) {
     const r = run(["co", "--format", format], dir);
     assert.equal(r.status, 1, r.stderr);
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
     assert.doesNotMatch(r.stdout, /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/, `${format}: no control character as itself`);
     assert.ok(r.stdout.includes("co/workflows/\\u001b[31mred\\u001b]0;pwned\\u0007.ts"), `${format}: the path with its controls escaped`);
     assert.ok(r.stdout.includes("\\u001b[2J\\u0000x"), `${format}: the message with its controls escaped`);

@@ -113,6 +113,7 @@ export function* jsonPieces(value: unknown, indent: string): Generator<string, v
  * acts on them (ESC starts a sequence that recolours, moves the cursor or retitles the window), so
  * a file's name or a corrupt file's bytes quoted in a message must not reach it as they are.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
 /** `s` with its control characters (`CONTROLS`) written as `\u00XX` escapes. */
