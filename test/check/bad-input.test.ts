@@ -157,7 +157,14 @@ export const a = (ctx: any) => ctx.call("data.x.get", {});
 export const b = 1;
 `);
   try {
-    const vanishing: FileSystem = { ...nodeFileSystem, readFile: (p) => (p.endsWith("b.ts") ? undefined : nodeFileSystem.readFile(p)), isFile: (p) => !p.endsWith("b.ts") && nodeFileSystem.isFile(p) };
+    // b.ts is listed by the walk (its folder's first listing), then gone.
+    const listings = new Map<string, number>();
+    const vanishing: FileSystem = {
+      ...nodeFileSystem,
+      readFile: (p) => (p.endsWith("b.ts") ? undefined : nodeFileSystem.readFile(p)),
+      isFile: (p) => !p.endsWith("b.ts") && nodeFileSystem.isFile(p),
+      readDir: (p) => nodeFileSystem.readDir(p)?.filter((e) => e.name !== "b.ts" || (listings.set(p, (listings.get(p) ?? 0) + 1).get(p) ?? 0) === 1),
+    };
     const skipped: string[] = [];
     const ws = new Workspace(vanishing, { onSkip: (s) => skipped.push(`${relative(root, s.path)}: ${s.reason}`) });
     ws.loadCompany(root);
@@ -189,6 +196,33 @@ import "../../../x";
     ws.loadCompany(root);
     assert.deepEqual(ws.check(root).problems, []);
     assert.deepEqual(skipped.sort(), ["resources/infra.ts: a file that cannot be read", "workflows/locked: a folder that cannot be read"]);
+  } finally { removeFixture(root); }
+});
+
+test("bad input: a file in a folder that may be listed but not searched (no x) is a file that cannot be read, not one that vanished; one gone since the listing vanished", () => {
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/unsearchable/a.ts
+export const a = 1;
+//- /workflows/gone.ts
+export const g = 1;
+`);
+  try {
+    // (Tests run as root, who searches every folder: the permission is taken away in the file system the core is given.)
+    const unsearchable = (p: string) => p.includes("/unsearchable/");
+    const fs: FileSystem = {
+      ...nodeFileSystem,
+      readFile: (p) => (unsearchable(p) || p.endsWith("gone.ts") ? undefined : nodeFileSystem.readFile(p)),
+      isFile: (p) => !unsearchable(p) && !p.endsWith("gone.ts") && nodeFileSystem.isFile(p),
+      // gone.ts is listed by the walk (the first listing of its folder), and gone when it is read.
+      readDir: (p) => nodeFileSystem.readDir(p)?.filter((e) => e.name !== "gone.ts" || (listings.set(p, (listings.get(p) ?? 0) + 1).get(p) ?? 0) === 1),
+    };
+    const listings = new Map<string, number>();
+    const skipped: string[] = [];
+    const ws = new Workspace(fs, { onSkip: (s) => skipped.push(`${relative(root, s.path)}: ${s.reason}`) });
+    ws.loadCompany(root);
+    assert.deepEqual(skipped.sort(), ["workflows/gone.ts: vanished while being read", "workflows/unsearchable/a.ts: a file that cannot be read"]);
   } finally { removeFixture(root); }
 });
 

@@ -183,10 +183,17 @@ export class Workspace {
     return company;
   }
 
+  /** Whether a file's folder lists its name (a file that vanished is no longer listed). */
+  private listedIn(file: string): boolean {
+    const name = path.basename(file);
+    return this.fs.readDir(path.dirname(file))?.some((e) => e.name === name) ?? false;
+  }
+
   readFromDisk(company: Company, file: string): void {
     const text = this.fs.readFile(file);
     // There but unreadable (no permission): kept, skipped, so what it declares is unknown, not absent.
-    if (text === undefined && this.fs.isFile(file)) { this.setFile(company, file, undefined, "a file that cannot be read"); return; }
+    // (A folder that may be listed but not searched shows the file's name, and no more of it.)
+    if (text === undefined && (this.fs.isFile(file) || this.listedIn(file))) { this.setFile(company, file, undefined, "a file that cannot be read"); return; }
     if (text === undefined) this.options.onSkip?.({ path: file, reason: "vanished while being read" });
     this.setFile(company, file, text);
   }
