@@ -37,8 +37,11 @@ ${CLOUD_PACKAGE}`);
   writeFileSync(join(root, "workflows/huge.ts"), "export const x = 1;\n" + "// padding padding padding padding padding padding padding\n".repeat(90_000));
   // Nested deeper than TypeScript's parser has stack for: a data file (always parsed) and a
   // workflow (read by the text scanner, parsed when asked for more).
-  writeFileSync(join(root, "resources/deep.ts"), DEEP);
-  writeFileSync(join(root, "workflows/deep.ts"), DEEP);
+  // Each with an import site leaving the company and an operation reference, which A11 judges
+  // from the text whatever the file's syntax.
+  const deepText = `import { o } from "../../outside";\n${DEEP}export const r = "data.nothing.get";\n`;
+  writeFileSync(join(root, "resources/deep.ts"), deepText);
+  writeFileSync(join(root, "workflows/deep.ts"), deepText);
   // A symlink loop, a dangling symlink, a folder without permissions.
   mkdirSync(join(root, "workflows/loop"));
   symlinkSync(join(root, "workflows"), join(root, "workflows/loop/back"));
@@ -64,8 +67,15 @@ test("bad input: broken syntax, binary, non-UTF-8, 5 MB, symlink loops, no permi
     // The data file with syntax errors failed to load (A11): it is said, and its lock binding is no
     // orphan. A workflow source that is not UTF-8 reads as U+FFFD where its bytes were: in an
     // identifier that is an invalid character, so it does not parse either (nor would it load).
-    assert.deepEqual(rules, ["resources/broken.ts syntax-error", "workflows/latin1.ts syntax-error", "workflows/ok.ts collection-op"]);
-    assert.ok(!r.problems.some((p: any) => p.file.endsWith("deep.ts")), "a file nested deeper than the parser's stack is skipped, or said nothing of: whether it parses is not known");
+    // A file nested deeper than the parser's stack: whether it parses is not known (no syntax
+    // error is claimed; a data file is skipped, what it declares unknown), and what its text alone
+    // tells is judged.
+    assert.deepEqual(rules, [
+      "resources/broken.ts syntax-error",
+      "resources/deep.ts collection-op", "resources/deep.ts no-import-outside-company",
+      "workflows/deep.ts collection-op", "workflows/deep.ts no-import-outside-company",
+      "workflows/latin1.ts syntax-error", "workflows/ok.ts collection-op",
+    ]);
     assert.match(r.stderr, /skipped .*binary\.ts: a binary file, not read/);
     assert.match(r.stderr, /skipped .*huge\.ts: larger than 2 MB, not read/);
     assert.match(r.stderr, /skipped .*resources\/deep\.ts: nested too deeply to be read/);

@@ -9,6 +9,6 @@
  */
 export * from "./fact-types.ts";
 export { readFacts, syntaxAndWorkflows, syntaxVerdict, TOO_DEEP } from "./facts-tree.ts";
-export { knowSyntax, readFactsLightly, readWorkflowSourceJudged, textAwaitingSyntax, workflowsRead, type LightReading } from "./light-facts.ts";
+export { knowSyntax, readFactsLightly, readTextOnly, readWorkflowSourceJudged, textAwaitingSyntax, workflowsRead, type LightReading } from "./light-facts.ts";
 export { isModuleName, scriptKind } from "./ts-nodes.ts";
 export { isFrameworkModule } from "./company.ts";

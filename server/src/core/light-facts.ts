@@ -40,6 +40,21 @@ export function readFactsLightly(fileName: string, text: string, reread?: LightR
   return readFacts(fileName, text);
 }
 
+/** Whether a text nested too deeply to parse parses is not known: no error is claimed (`readFacts` says the same). */
+const NOT_KNOWN: SyntaxVerdict = Object.freeze({ errors: 0 });
+
+/**
+ * What is read of a text from the text alone, for a file whose syntax tree cannot be read (nested
+ * deeper than the parser's stack): its import sites and operation references, which A11 judges
+ * whatever the file's syntax; nothing else (its declarations stay unknown: the file is skipped).
+ * Undefined where the scanner cannot read it either.
+ */
+export function readTextOnly(fileName: string, text: string): FileFacts | undefined {
+  if (!scannable(fileName) || BEYOND_TEXT.test(text)) return undefined;
+  const scanned = scanText(text, "data.");
+  return scanned === undefined ? undefined : new LightFacts(fileName, text, scanned.sites, scanned.strings, undefined, NOT_KNOWN);
+}
+
 /**
  * A workflow source's facts, read for a host that asks each one whether it parses as it reads it
  * (`sanoma-check`: `Company.judgeSyntaxAsRead`): the facts `readFactsLightly` reads, with the

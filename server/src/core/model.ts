@@ -6,7 +6,7 @@
  */
 import * as path from "node:path";
 import { childPath, CONFIG_FILE, realChild, LOCK_FILE, isCodeFile, isDirectlyInApps, isLoadedByFramework, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
-import { readFacts, readFactsLightly, readWorkflowSourceJudged, type FileFacts, type LightReading } from "./facts.ts";
+import { readFacts, readFactsLightly, readTextOnly, readWorkflowSourceJudged, type FileFacts, type LightReading } from "./facts.ts";
 import { readDataFacts } from "./light-data.ts";
 import { readLockSteps, sameLockText as sameText, type LockFacts } from "./lockfile-read.ts";
 import { WHOLE_COMPANY } from "./sanomarc.ts";
@@ -180,8 +180,10 @@ export class Company {
     else if (entry.role.isDataFile) entry.facts = readDataFacts(file, text);
     else if (entry.role.isWorkflowSource && this.syntaxAsRead) entry.facts = readWorkflowSourceJudged(file, text, this.readings?.parsed);
     else entry.facts = readFactsLightly(file, text, entry.role.isWorkflowSource ? this.readings?.parsed : this.readings?.unparsed);
-    // Nothing of it could be read: the file is skipped, as a binary one is, and says why.
-    if (entry.facts?.unread) { entry.skipped = entry.facts.unread; entry.facts = undefined; }
+    // Its syntax tree could not be read: the file is skipped, as a binary one is, and says why, so
+    // that what it declares is unknown; what the text alone tells (its import sites, its operation
+    // references) is still judged, as A11 judges them in a file that does not parse.
+    if (entry.facts?.unread) { entry.skipped = entry.facts.unread; entry.facts = readTextOnly(file, text); }
     this.files.set(file, entry);
     return { existedBefore: !!old, existsNow: true };
   }
