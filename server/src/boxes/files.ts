@@ -66,7 +66,18 @@ export interface NotRegular {
   unreadable?: string;
 }
 
-const HAS_PROC_FD = process.platform === "linux" && fs.existsSync("/proc/self/fd");
+/** Whether Linux's `/proc` tells where an open descriptor's file is (`whereIs`). */
+export const HAS_PROC_FD = process.platform === "linux" && fs.existsSync("/proc/self/fd");
+
+/** Where an open descriptor's file really is (its path with every link resolved, from `/proc`), or undefined where that cannot be told. */
+export function whereIs(fd: number): string | undefined {
+  if (!HAS_PROC_FD) return undefined;
+  try {
+    return fs.readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Opens `full` as a regular file: one descriptor, no link followed at its end, never blocking, and
@@ -107,12 +118,7 @@ export function openRegular(full: string, expected: string): OpenedFile | NotReg
 
 /** Whether the descriptor's file is at `expected` (true where the system cannot tell). */
 function isAt(fd: number, expected: string): boolean {
-  if (!HAS_PROC_FD) return true;
-  try {
-    return fs.readlinkSync(`/proc/self/fd/${fd}`) === expected;
-  } catch {
-    return false;
-  }
+  return !HAS_PROC_FD || whereIs(fd) === expected;
 }
 
 const CHUNK = 1024 * 1024;

@@ -10,7 +10,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { kindName, kindOf } from "./files.ts";
+import { HAS_PROC_FD, kindName, kindOf, whereIs } from "./files.ts";
 
 /** A refused path: its message names the path and why. */
 export class BoxPathError extends Error {
@@ -96,22 +96,11 @@ function realpathOr(p: string, fallback: string): string {
   }
 }
 
-/**
- * Where Linux's `/proc` tells what an open descriptor is: there, `read` and `write` walk a path one
- * folder at a time by descriptors (`openFolderIn`), and no folder swapped for a link meanwhile can
- * lead them out. Elsewhere they judge the path first and then open it, which leaves that window.
- */
-const HAS_PROC_FD = process.platform === "linux" && fs.existsSync("/proc/self/fd");
+// Where Linux's `/proc` tells what an open descriptor is (`HAS_PROC_FD`), `read` and `write` walk a
+// path one folder at a time by descriptors (`openFolderIn`), and no folder swapped for a link
+// meanwhile can lead them out. Elsewhere they judge the path first and then open it, which leaves
+// that window.
 const { O_RDONLY, O_WRONLY, O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = fs.constants;
-
-/** Where an open descriptor's file really is (its path with every link resolved, from `/proc`). */
-function whereIs(fd: number): string | undefined {
-  try {
-    return fs.readlinkSync(`/proc/self/fd/${fd}`);
-  } catch {
-    return undefined;
-  }
-}
 
 /** A path into the folder open as `dir`: the kernel takes `/proc/self/fd/<dir>` as that folder itself, wherever it is now. */
 const within = (dir: number, name: string): string => `/proc/self/fd/${dir}/${name}`;
