@@ -151,13 +151,25 @@ function openFolderIn(realHome: string, segments: readonly string[], requested: 
   }
 }
 
+/** Refuses what an open descriptor holds unless it is a regular file. */
+function assertRegularFile(fd: number, requested: string): void {
+  const stat = fs.fstatSync(fd);
+  if (stat.isDirectory()) throw new BoxPathError(requested, "is a folder");
+  if (!stat.isFile()) throw new BoxPathError(requested, `is ${kindName(kindOf(stat))}, not a file`);
+}
+
 /** Refuses what an open descriptor holds unless it is a regular file that really lies in the home. */
 function assertFileInHome(fd: number, realHome: string, requested: string): void {
   const where = whereIs(fd);
   if (where === undefined || !isInside(realHome, where)) throw new BoxPathError(requested, "leads out of the box's home through a symlink");
-  const stat = fs.fstatSync(fd);
-  if (stat.isDirectory()) throw new BoxPathError(requested, "is a folder");
-  if (!stat.isFile()) throw new BoxPathError(requested, `is ${kindName(kindOf(stat))}, not a file`);
+  assertRegularFile(fd, requested);
+}
+
+/** Writes `bytes` as the whole of the regular file open as `fd` (emptied first), and its mode when given. */
+function writeWhole(fd: number, bytes: string | Uint8Array, mode: number | undefined): void {
+  fs.ftruncateSync(fd, 0);
+  fs.writeFileSync(fd, bytes);
+  if (mode !== undefined) fs.fchmodSync(fd, mode);
 }
 
 /**
@@ -232,9 +244,7 @@ export function writeInHome(home: string, requested: string, bytes: string | Uin
   }
   try {
     assertFileInHome(fd, realHome, requested);
-    fs.ftruncateSync(fd, 0);
-    fs.writeFileSync(fd, bytes);
-    if (options.mode !== undefined) fs.fchmodSync(fd, options.mode);
+    writeWhole(fd, bytes, options.mode);
   } finally {
     fs.closeSync(fd);
   }
@@ -259,9 +269,7 @@ function readByPath(home: string, requested: string): Buffer | undefined {
     throw error;
   }
   try {
-    const stat = fs.fstatSync(fd);
-    if (stat.isDirectory()) throw new BoxPathError(requested, "is a folder");
-    if (!stat.isFile()) throw new BoxPathError(requested, `is ${kindName(kindOf(stat))}, not a file`);
+    assertRegularFile(fd, requested);
     return fs.readFileSync(fd);
   } finally {
     fs.closeSync(fd);
@@ -285,11 +293,8 @@ function writeByPath(home: string, requested: string, target: string, bytes: str
   }
   const fd = fs.openSync(destination, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK, options.mode ?? 0o644);
   try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) throw new BoxPathError(requested, `is ${kindName(kindOf(stat))}, not a file`);
-    fs.ftruncateSync(fd, 0);
-    fs.writeFileSync(fd, bytes);
-    if (options.mode !== undefined) fs.fchmodSync(fd, options.mode);
+    assertRegularFile(fd, requested);
+    writeWhole(fd, bytes, options.mode);
   } finally {
     fs.closeSync(fd);
   }
