@@ -75,12 +75,25 @@ export function token(label: string): string {
 
 /** Live (not zombie) processes whose command line holds `needle`, seen from this namespace. */
 export function processesWith(needle: string): number[] {
+  return liveProcesses((cmdline) => cmdline.includes(needle));
+}
+
+/**
+ * Live processes whose argv[0] is `name` (an `exec -a name` sleep): not the shells or wrappers
+ * whose command lines merely mention it, whose number depends on the machine (script(1) runs
+ * its command through `$SHELL -c`, and a dash there forks where bash execs).
+ */
+export function processesNamed(name: string): number[] {
+  return liveProcesses((cmdline) => cmdline.split("\0", 1)[0] === name);
+}
+
+function liveProcesses(matches: (cmdline: string) => boolean): number[] {
   const pids: number[] = [];
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, "latin1");
-      if (!cmdline.includes(needle)) continue;
+      if (!matches(cmdline)) continue;
       const stat = fs.readFileSync(`/proc/${entry}/stat`, "latin1");
       const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
       if (state !== "Z" && state !== "X") pids.push(Number(entry));
