@@ -142,6 +142,58 @@ for (const [name, lock, message] of [
   });
 }
 
+test("bad input: a lockfile there but not a file that can be read (a folder, a FIFO, a link to a device or to nothing, no permission) is one lockfile error saying why, never a company without a lockfile; the check does not block", () => {
+  const COMPANY = `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/ok.ts
+export const ok = 1;
+`;
+  for (const [kind, make, why] of [
+    ["a folder", (f: string) => mkdirSync(f), "is a folder, not a file"],
+    ["a FIFO", (f: string) => spawnSync("mkfifo", [f]), "is no regular file (a FIFO, a socket or a device)"],
+    ["a link to /dev/zero", (f: string) => symlinkSync("/dev/zero", f), "is a link that leads to no regular file"],
+    ["a link to nothing", (f: string) => symlinkSync("nowhere.json", f), "is a link that leads to no regular file"],
+  ] as const) {
+    const root = writeFixture(COMPANY);
+    try {
+      make(join(root, "sanoma.lock.json"));
+      const r = check(root);
+      assert.equal(r.status, 1, `${kind}: an error`);
+      assert.deepEqual(r.problems.map((p: any) => `${p.file}:${p.line}:${p.column} ${p.severity} ${p.rule} ${p.message}`), [`sanoma.lock.json:1:1 error lockfile sanoma.lock.json ${why}: its bindings are not read, and apply cannot read them either`], kind);
+    } finally { removeFixture(root); }
+  }
+  // No permission (tests run as root, who reads everything: taken away in the file system given).
+  const root = writeFixture(`${COMPANY}//- /sanoma.lock.json\n{ "version": 1, "bindings": {} }\n`);
+  try {
+    const ws = new Workspace({ ...nodeFileSystem, readFile: (p) => (p.endsWith("sanoma.lock.json") ? undefined : nodeFileSystem.readFile(p)) });
+    ws.loadCompany(root);
+    assert.deepEqual(ws.check(root).problems.map((p) => `${relative(root, p.file)} ${p.rule} ${p.message}`), ["sanoma.lock.json lockfile sanoma.lock.json cannot be read (no permission?): its bindings are not read, and apply cannot read them either"]);
+    // Readable again: read as any lockfile.
+    const again = new Workspace(nodeFileSystem);
+    again.loadCompany(root);
+    assert.deepEqual(again.check(root).problems, []);
+  } finally { removeFixture(root); }
+});
+
+test("bad input: a FIFO or a link to nothing named like a source file is no file to read, and --verbose says so", () => {
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/ok.ts
+export const ok = (ctx: any) => ctx.call("data.nothing.get", {});
+`);
+  try {
+    spawnSync("mkfifo", [join(root, "workflows/pipe.ts")]);
+    symlinkSync("gone.ts", join(root, "workflows/dangling.ts"));
+    const r = spawnSync(process.execPath, [CHECK, root, "--verbose"], { encoding: "utf8", timeout: 60000 });
+    assert.equal(r.signal, null, "not blocked on the FIFO");
+    const said = r.stderr.split("\n").filter((l) => l.startsWith("skipped ")).map((l) => l.slice(l.lastIndexOf("/") + 1));
+    assert.deepEqual(said.sort(), ["dangling.ts: a link that leads to no file, not read", "pipe.ts: no regular file (a FIFO, a socket or a device), not read"]);
+    assert.match(r.stdout, /workflows\/ok\.ts:1:\d+ +error +collection-op/, "the rest is checked");
+  } finally { removeFixture(root); }
+});
+
 test("bad input: a file whose name is not UTF-8 is skipped, and --verbose says why", () => {
   const root = writeFixture(`
 //- /sanoma.config.ts
@@ -289,6 +341,8 @@ ${CLOUD_PACKAGE}`, async ({ c, root }) => {
       writeFileSync(join(root, "resources", "infra.ts"), `import { vm } from "@hooli/cloud";\nexport const web = vm({ nam: "web" });\n`);
       if (dynamicWatch) c.watched([{ file: join(root, "resources", "infra.ts"), type: 2 }]);
       await c.waitFor(() => c.diagnosticsFor(join(root, "resources", "infra.ts")).some((d) => d.code === "resource-fields"), "a problem after the special files", 20000);
+      // The lockfile gone to a device is said so, not taken for a company without one.
+      await c.waitFor(() => c.diagnosticsFor(join(root, "sanoma.lock.json")).some((d) => d.code === "lockfile" && d.message.startsWith("sanoma.lock.json is a link that leads to no regular file:")), "the lockfile's problem", 20000);
       assert.ok(await c.request("workspace/symbol", { query: "web" }), "still answering");
       const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${c.proc.pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
       assert.ok(rss < 500_000_000, `bounded memory (${Math.round(rss / 1e6)} MB)`);

@@ -134,8 +134,13 @@ export default {};
   assert.deepEqual(b.settings, { rules: { "collection-op": "warning" }, exclude: [] });
   // An editor's unsaved text of the file wins over the disk's.
   assert.deepEqual(readSanomaRc(nodeFileSystem, join(dir, "mono/b"), RULE_IDS, (f) => (f === b.file ? `{ "rules": { "lockfile": "off" } }` : undefined)).settings.rules, { lockfile: "off" });
+  // A folder of that name is the nearest all the same: said so, and nothing applied (the farther
+  // file neither), as with a file that cannot be read (before, it was passed over in silence).
   mkdirSync(join(dir, "mono/c/.sanomarc.json"), { recursive: true });
-  assert.equal(readSanomaRc(nodeFileSystem, join(dir, "mono/c"), RULE_IDS).file, join(dir, ".sanomarc.json"), "a folder of that name is no file");
+  const c = readSanomaRc(nodeFileSystem, join(dir, "mono/c"), RULE_IDS);
+  assert.equal(c.file, join(dir, "mono/c/.sanomarc.json"));
+  assert.deepEqual(c.settings, { rules: {}, exclude: [] });
+  assert.deepEqual(c.problems.map((p) => `${p.severity} ${p.message}`), ["error .sanomarc.json is a folder, not a file: no settings are applied (a farther .sanomarc.json neither: the nearest is the one that counts)"]);
 });
 
 test("excludeFor: a name holds everywhere; a path is from the file's folder, reaching a company below it by its path there; layer: a person's levels win, their folders add", () => {
@@ -211,7 +216,10 @@ test("sanoma-check: a bad .sanomarc.json is a line at its place (exit 1), the re
   }
   const asFolder = company(undefined);
   mkdirSync(join(asFolder, "co", ".sanomarc.json"));
-  assert.equal(found(asFolder).problems.length, 4);
+  const f = run(["co"], asFolder);
+  assert.equal(f.status, 1, "a folder of that name is an error");
+  assert.equal(f.stdout.split("\n")[0], "co/.sanomarc.json:1:1  error  settings  .sanomarc.json is a folder, not a file: no settings are applied (a farther .sanomarc.json neither: the nearest is the one that counts)");
+  assert.equal(found(asFolder).problems.length, 4, "every rule at its default");
 });
 
 test("sanoma-check: a folder name .sanomarc.json excludes is left out of the search for companies too", () => {

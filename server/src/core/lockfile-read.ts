@@ -41,6 +41,15 @@ export interface LockFacts {
 }
 
 /**
+ * A lockfile that is there but cannot be read (`why`: "is a folder, not a file", say): a problem
+ * of its own, never taken for a company without one (apply would fail on it).
+ */
+export function unreadableLock(why: string): LockFacts {
+  const start = { line: 0, character: 0 };
+  return { error: { message: `sanoma.lock.json ${why}: its bindings are not read, and apply cannot read them either`, range: { start, end: start } }, bindings: [], byRel: new Map() };
+}
+
+/**
  * A lockfile's bindings, or the problem that keeps it from being read. A lockfile apply wrote (or
  * one like it) is read by a strict scan of its text, in steps (`readLockSteps`); any other, by
  * `JSON.parse` and TypeScript's JSON syntax tree, which place each problem.

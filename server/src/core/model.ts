@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { childPath, CONFIG_FILE, realChild, LOCK_FILE, isCodeFile, isDirectlyInApps, isLoadedByFramework, isSkippedDirName, relativeTo, roleOf, type FileRole } from "./company.ts";
 import { readFacts, readFactsLightly, readTextOnly, readWorkflowSourceJudged, type FileFacts, type LightReading } from "./facts.ts";
 import { readDataFacts } from "./light-data.ts";
-import { readLockSteps, sameLockText as sameText, type LockFacts } from "./lockfile-read.ts";
+import { readLockSteps, sameLockText as sameText, unreadableLock, type LockFacts } from "./lockfile-read.ts";
 import { WHOLE_COMPANY } from "./sanomarc.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
 import type { FileSystem, LockText, Problem, Range } from "./types.ts";
@@ -54,6 +54,8 @@ export class Company {
   readonly files = new Map<string, CompanyFile>();
   /** The lockfile's text, or undefined when there is none. */
   lockText: LockText | undefined;
+  /** Why the lockfile, there, cannot be read (no permission, a folder), when it cannot. */
+  lockUnreadable: string | undefined;
   /** Bumped when a file is added or removed (not when one changes). */
   membershipVersion = 0;
   /** Bumped when a file directly in `apps/` comes or goes: an import of `apps/x` may then reach it rather than app x. */
@@ -61,6 +63,8 @@ export class Company {
   /** The records of changed paths that readers keep (`trackChanges`). */
   private readonly trackers = new Set<Set<string>>();
   private parsedLock: { text: LockText; facts: LockFacts } | undefined;
+  // (One object for as long as the reason holds: the rules' inputs compare it by identity.)
+  private unreadableLock: { why: string; facts: LockFacts } | undefined;
 
   /** The lockfile's bindings, parsed once per text (a big lockfile must not be re-read on every keystroke). */
   lock(): LockFacts | undefined {
@@ -70,7 +74,11 @@ export class Company {
   /** `lock`, yielding as it reads a lockfile not read yet (see `readLockSteps`). */
   *lockSteps(): Steps<LockFacts | undefined> {
     const text = this.lockText;
-    if (text === undefined) return undefined;
+    if (text === undefined) {
+      if (this.lockUnreadable === undefined) return undefined;
+      if (this.unreadableLock?.why !== this.lockUnreadable) this.unreadableLock = { why: this.lockUnreadable, facts: unreadableLock(this.lockUnreadable) };
+      return this.unreadableLock.facts;
+    }
     if (!this.parsedLock || !sameText(this.parsedLock.text, text)) {
       const facts = yield* readLockSteps(text);
       this.parsedLock = { text, facts };
@@ -139,9 +147,13 @@ export class Company {
     return [...apps].sort();
   }
 
-  /** Sets the lockfile's text (undefined: there is none); it is read when a check or a feature asks. */
-  setLockText(text: LockText | undefined): void {
+  /**
+   * Sets the lockfile's text (undefined: there is none, or, with `unreadable`, it is there but
+   * cannot be read, and why); it is read when a check or a feature asks.
+   */
+  setLockText(text: LockText | undefined, unreadable?: string): void {
     this.lockText = text;
+    this.lockUnreadable = text === undefined ? unreadable : undefined;
   }
 
   /**
@@ -150,7 +162,7 @@ export class Company {
    * is unknown rather than absent (its lockfile bindings are no orphans).
    */
   setFile(file: string, text: string | undefined, unreadable?: string): { existedBefore: boolean; existsNow: boolean } {
-    if (file === this.lockPath) { this.setLockText(text); return { existedBefore: true, existsNow: true }; }
+    if (file === this.lockPath) { this.setLockText(text, unreadable); return { existedBefore: true, existsNow: true }; }
     const rel = relativeTo(this.root, file);
     if (!rel) return { existedBefore: false, existsNow: false };
     const old = this.files.get(file);
@@ -305,6 +317,9 @@ export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: Wa
         options.onSkip?.({ path: p, reason: isWithin(rootReal, fs.realPath(p)) ? "a link to a folder of the company, read by its own path" : "a link to a folder outside the company, not followed" });
         continue;
       }
+      // A lockfile that is no file (a folder, a FIFO) is listed all the same: said so, never taken
+      // for a company without one, nor walked into, nor opened (a FIFO would hold the read).
+      if (e.name === LOCK_FILE && dir === root && kind !== "file") { out.push(p); continue; }
       if (kind === "dir") {
         if (skipsFolder(e.name, relativeTo(root, p) ?? "", exclude)) continue;
         if (fs.isFile(path.join(p, CONFIG_FILE))) continue; // a nested company: its own root
@@ -315,6 +330,8 @@ export function* listCompanyFilesSteps(fs: FileSystem, root: string, options: Wa
         // A name that is not UTF-8 comes back with U+FFFD in it, a path that names no file.
         if (e.name.includes("\uFFFD") && !fs.isFile(p)) { options.onSkip?.({ path: p, reason: "a file name that is not UTF-8, not read" }); continue; }
         out.push(p);
+      } else if (kind === "other" && readsFile(e.name, dir === root)) {
+        options.onSkip?.({ path: p, reason: e.kind === "symlink" ? "a link that leads to no file, not read" : "no regular file (a FIFO, a socket or a device), not read" });
       }
     }
   }

@@ -53,7 +53,8 @@ const EMPTY: SharedSettings = Object.freeze({ rules: Object.freeze({}) as Record
 export function findSanomaRc(fs: FileSystem, dir: string): string | undefined {
   for (let d = dir; ; d = path.dirname(d)) {
     const file = path.join(d, SANOMARC);
-    if (fs.isFile(file)) return file;
+    // (A folder of that name is found too, to be said so: not passed over for a farther file.)
+    if (fs.isFile(file) || fs.isDir(file)) return file;
     if (path.dirname(d) === d) return undefined;
   }
 }
@@ -66,6 +67,9 @@ export function readSanomaRc(fs: FileSystem, root: string, ruleIds?: readonly st
   const file = findSanomaRc(fs, root);
   if (file === undefined) return { file: undefined, settings: EMPTY, problems: [] };
   const text = textOf?.(file) ?? fs.readFile(file);
+  if (text === undefined && fs.isDir(file)) {
+    return { file, settings: EMPTY, problems: [{ file, range: ZERO, severity: "error", message: `${SANOMARC} is a folder, not a file: no settings are applied (a farther ${SANOMARC} neither: the nearest is the one that counts)` }] };
+  }
   if (text === undefined) {
     return { file, settings: EMPTY, problems: [{ file, range: ZERO, severity: "error", message: `${SANOMARC} cannot be read: its settings are not applied` }] };
   }

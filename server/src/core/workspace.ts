@@ -13,7 +13,7 @@ import { Company, listCompanyFilesSteps, walkReads, type Skipped } from "./model
 import { knowSyntax, syntaxVerdict, textAwaitingSyntax, workflowsRead, type SyntaxVerdict } from "./facts.ts";
 import { fileRuleProblems } from "./check.ts";
 import type { LockFacts } from "./lockfile-read.ts";
-import type { FileSystem, LockText, ReadAhead } from "./types.ts";
+import type { DirEntry, FileSystem, LockText, ReadAhead } from "./types.ts";
 
 export interface WorkspaceOptions {
   exclude?: string[];
@@ -183,13 +183,32 @@ export class Workspace {
     return company;
   }
 
+  /** A file's entry in its folder's list, or undefined (it vanished, or the folder cannot be listed). */
+  private listing(file: string): DirEntry | undefined {
+    const name = path.basename(file);
+    return this.fs.readDir(path.dirname(file))?.find((e) => e.name === name);
+  }
+
   /** Whether a file's folder lists its name (a file that vanished is no longer listed). */
   private listedIn(file: string): boolean {
-    const name = path.basename(file);
-    return this.fs.readDir(path.dirname(file))?.some((e) => e.name === name) ?? false;
+    return this.listing(file) !== undefined;
+  }
+
+  /**
+   * Why the lockfile at `file` cannot be read, when it is there (undefined: there is none). Read
+   * without opening it: a FIFO would hold the read until something wrote to it.
+   */
+  lockfileUnreadable(file: string): string | undefined {
+    if (this.fs.isDir(file)) return "is a folder, not a file";
+    if (this.fs.isFile(file)) return "cannot be read (no permission?)";
+    const entry = this.listing(file);
+    if (entry === undefined) return undefined;
+    if (entry.kind === "other") return "is no regular file (a FIFO, a socket or a device)";
+    return entry.kind === "symlink" ? "is a link that leads to no regular file" : "cannot be read (no permission?)";
   }
 
   readFromDisk(company: Company, file: string): void {
+    if (file === company.lockPath) { this.setLockText(company, this.fs.isFile(file) ? this.fs.readFile(file) : undefined); return; }
     const text = this.fs.readFile(file);
     // There but unreadable (no permission): kept, skipped, so what it declares is unknown, not absent.
     // (A folder that may be listed but not searched shows the file's name, and no more of it.)
@@ -239,9 +258,12 @@ export class Workspace {
     if (entry) fileRuleProblems(entry, root);
   }
 
-  /** The company's lockfile text (undefined: there is none), read when a check or a feature asks for its bindings. */
+  /**
+   * The company's lockfile text (undefined: there is none, or it cannot be read, which is asked of
+   * the disk then), read when a check or a feature asks for its bindings.
+   */
   setLockText(company: Company, text: LockText | undefined): void {
-    company.setLockText(text);
+    company.setLockText(text, text === undefined ? this.lockfileUnreadable(company.lockPath) : undefined);
   }
 
   /** A company's lockfile read, in steps (a lockfile of 500,000 bindings takes a second): a server reads it in slices of its own. */
