@@ -31,8 +31,10 @@ export const = ;;; {{{
 export const ok = (ctx: any) => ctx.call("data.nothing.get", {});
 ${CLOUD_PACKAGE}`);
   writeFileSync(join(root, "sanoma.lock.json"), lock);
-  // A binary file named .ts, a file that is not UTF-8, a 5 MB file.
+  // A binary file named .ts (one the framework loads, one a library), a file that is not UTF-8, a 5 MB file.
   writeFileSync(join(root, "resources/binary.ts"), Buffer.from([0x00, 0x01, 0xff, 0xfe, 0x00, 0x89, 0x50, 0x4e, 0x47]));
+  mkdirSync(join(root, "lib"));
+  writeFileSync(join(root, "lib/binary.ts"), Buffer.from([0x00, 0x01, 0xff, 0xfe, 0x00, 0x89, 0x50, 0x4e, 0x47]));
   writeFileSync(join(root, "workflows/latin1.ts"), Buffer.from("export const caf\xe9 = 'd\xe9j\xe0';\n", "latin1"));
   writeFileSync(join(root, "workflows/huge.ts"), "export const x = 1;\n" + "// padding padding padding padding padding padding padding\n".repeat(90_000));
   // Nested deeper than TypeScript's parser has stack for: a data file (always parsed) and a
@@ -65,18 +67,19 @@ test("bad input: broken syntax, binary, non-UTF-8, 5 MB, symlink loops, no permi
     assert.equal(r.status, 1);
     const rules = r.problems.map((p: any) => `${p.file} ${p.rule}`).sort();
     // The data file with syntax errors failed to load (A11): it is said, and its lock binding is no
-    // orphan. A workflow source that is not UTF-8 reads as U+FFFD where its bytes were: in an
+    // orphan. So does the small binary data file (a library's is skipped, said with --verbose). A workflow source that is not UTF-8 reads as U+FFFD where its bytes were: in an
     // identifier that is an invalid character, so it does not parse either (nor would it load).
     // A file nested deeper than the parser's stack: whether it parses is not known (no syntax
     // error is claimed; a data file is skipped, what it declares unknown), and what its text alone
     // tells is judged.
     assert.deepEqual(rules, [
-      "resources/broken.ts syntax-error",
+      "resources/binary.ts syntax-error", "resources/broken.ts syntax-error",
       "resources/deep.ts collection-op", "resources/deep.ts no-import-outside-company",
       "workflows/deep.ts collection-op", "workflows/deep.ts no-import-outside-company",
       "workflows/latin1.ts syntax-error", "workflows/ok.ts collection-op",
     ]);
-    assert.match(r.stderr, /skipped .*binary\.ts: a binary file, not read/);
+    assert.match(r.stderr, /skipped .*lib\/binary\.ts: a binary file, not read/);
+    assert.doesNotMatch(r.stderr, /skipped .*resources\/binary\.ts/);
     assert.match(r.stderr, /skipped .*huge\.ts: larger than 2 MB, not read/);
     assert.match(r.stderr, /skipped .*resources\/deep\.ts: nested too deeply to be read/);
     assert.match(r.stderr, /skipped .*loop\/back: a link to a folder of the company, read by its own path/);
@@ -191,6 +194,44 @@ export const ok = (ctx: any) => ctx.call("data.nothing.get", {});
     const said = r.stderr.split("\n").filter((l) => l.startsWith("skipped ")).map((l) => l.slice(l.lastIndexOf("/") + 1));
     assert.deepEqual(said.sort(), ["dangling.ts: a link that leads to no file, not read", "pipe.ts: no regular file (a FIFO, a socket or a device), not read"]);
     assert.match(r.stdout, /workflows\/ok\.ts:1:\d+ +error +collection-op/, "the rest is checked");
+  } finally { removeFixture(root); }
+});
+
+test("bad input: a small binary file the framework loads (a source saved as UTF-16) is read: it does not parse, said alike by sanoma-check and the server; a NUL in a string parses; a binary library or a big blob is skipped", async () => {
+  const root = writeFixture(`
+//- /workflows/ok.ts
+export const ok = 1;
+//- /resources/infra.ts
+export const none = 1;
+`);
+  const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+  try {
+    writeFileSync(join(root, "sanoma.config.ts"), utf16("export default {};\n"));
+    writeFileSync(join(root, "workflows/windows.ts"), utf16(`export const w = (ctx: any) => ctx.call("data.x.get", {});\n`));
+    writeFileSync(join(root, "resources/data.ts"), Buffer.from("\u0000\u0001\u00ff binary", "latin1"));
+    writeFileSync(join(root, "workflows/nul.ts"), `export const s = "a\u0000b";\nexport const w = (ctx: any) => ctx.call("data.y.get", {});\n`);
+    writeFileSync(join(root, "workflows/blob.ts"), Buffer.concat([Buffer.from([0]), Buffer.alloc(70_000, 0x41)]));
+    mkdirSync(join(root, "lib"));
+    writeFileSync(join(root, "lib/blob.ts"), Buffer.from([0, 1, 2]));
+    const r = check(root, "--verbose");
+    const lines: string[] = r.problems.map((p: any) => `${p.file}:${p.line}:${p.column} ${p.rule} ${p.message}`);
+    assert.deepEqual(lines, [
+      "resources/data.ts:1:1 syntax-error resources/data.ts does not parse (Invalid character.): Sanoma cannot load it",
+      "sanoma.config.ts:1:1 syntax-error sanoma.config.ts does not parse (File appears to be binary.): Sanoma cannot load it",
+      // A NUL inside a string literal is JavaScript: the file parses, and its reference is judged.
+      "workflows/nul.ts:2:41 collection-op No collection `y` in data.y.get",
+      "workflows/windows.ts:1:1 syntax-error workflows/windows.ts does not parse (File appears to be binary.): Sanoma cannot load it",
+    ]);
+    assert.deepEqual(r.stderr.split("\n").filter((l) => l.startsWith("skipped ")).map((l) => l.slice(l.indexOf(root) + root.length + 1)).sort(), ["lib/blob.ts: a binary file, not read", "workflows/blob.ts: a binary file, not read"]);
+    // The server says the same of each file.
+    await withServer([], async ({ c }) => {
+      for (const f of ["resources/data.ts", "sanoma.config.ts", "workflows/nul.ts", "workflows/windows.ts"]) {
+        const want = lines.filter((l) => l.startsWith(`${f}:`)).map((l) => l.slice(l.indexOf(" ") + 1));
+        await c.waitFor(() => c.diagnosticsFor(join(root, f)).length === want.length, f);
+        assert.deepEqual(c.diagnosticsFor(join(root, f)).map((d) => `${d.code} ${d.message}`), want, f);
+      }
+      assert.deepEqual(c.diagnosticsFor(join(root, "workflows/blob.ts")), []);
+    }, { folders: [root] });
   } finally { removeFixture(root); }
 });
 

@@ -303,7 +303,7 @@ export function runCheck(argv: string[], io: Io): number {
   if (run.skipped.length) {
     const reasons = new Map<string, number>();
     for (const s of run.skipped) reasons.set(shortReason(s.reason), (reasons.get(shortReason(s.reason)) ?? 0) + 1);
-    summary += `; ${plural(run.skipped.length, "file", "files")} skipped (${[...reasons].map(([r, n]) => `${n} ${r}`).join(", ")})${args.verbose ? "" : ": --verbose lists them"}`;
+    summary += `; ${plural(run.skipped.length, "file", "files")} skipped (${[...reasons].map(([r, n]) => plural(n, r, r.replace(/\bfile\b/, "files"))).join(", ")})${args.verbose ? "" : ": --verbose lists them"}`;
   }
   const tooManyWarnings = args.maxWarnings !== undefined && count.warning > args.maxWarnings;
   if (tooManyWarnings) summary += `; ${tint(1, paint.red, `more warnings than --max-warnings ${args.maxWarnings}`)}`;

@@ -184,7 +184,7 @@ export class Company {
       this.files.set(file, entry);
       return { existedBefore: !!old, existsNow: true };
     }
-    const reason = unreadableReason(text);
+    const reason = unreadableReason(text, entry.role);
     if (reason) entry.skipped = reason;
     // The config is always read from its syntax tree, and so are the data files whose shape their
     // tokens cannot be read in (light-data.ts): every check reads all they hold.
@@ -219,11 +219,24 @@ export function isWithin(outer: string, inner: string | undefined): boolean {
   return inner !== undefined && (inner === outer || inner.startsWith(outer.endsWith(path.sep) ? outer : outer + path.sep));
 }
 
-export function unreadableReason(text: string): string | undefined {
+/**
+ * The most of a binary file the framework loads that is parsed all the same: enough for a source
+ * saved as UTF-16 (what a Windows shell's `>` writes), little enough that a blob's garbage, an
+ * error at every other character, costs nothing much.
+ */
+export const MAX_PARSED_BINARY_BYTES = 64 * 1024;
+
+/**
+ * Why a text is not read (undefined: it is). A binary file (a NUL in its head, as git tells) is
+ * skipped, unless the framework loads it (`role`) and it is small: then it is read as any file,
+ * and it does not parse, which is what it is to the framework (a UTF-16 source fails to load), or
+ * it does, NULs in its strings and all.
+ */
+export function unreadableReason(text: string, role?: FileRole): string | undefined {
   if (text.length > MAX_FILE_BYTES) return `larger than ${MAX_FILE_BYTES / 1_000_000} MB, not read`;
   // Only the head is looked at (as git does), so an ordinary file is not scanned to its end.
   const head = text.length > 8192 ? text.slice(0, 8192) : text;
-  if (head.includes("\u0000")) return "a binary file, not read";
+  if (head.includes("\u0000") && !(role && isLoadedByFramework(role) && text.length <= MAX_PARSED_BINARY_BYTES)) return "a binary file, not read";
   return undefined;
 }
 
