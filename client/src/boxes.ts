@@ -304,11 +304,12 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
 
   private async apply(name: string, known?: BoxesDiffResult): Promise<void> {
     const diff = known ?? (await this.request<BoxesDiffResult>(BoxesDiffRequest, { name }));
-    // What the box made that is no file (a link, a FIFO) is never applied: it is not offered.
+    // What the box made that is no file (a link, a FIFO), or that the server cannot read, is never
+    // applied: it is not offered (Show Box Changes says why of each).
     const applicable = diff.files.filter((f) => !f.refused);
     const refused = diff.files.length - applicable.length;
     if (applicable.length === 0) {
-      void vscode.window.showInformationMessage(`Sanoma: ${name} changed nothing that can be applied${refused ? ` (${refused} ${refused === 1 ? "change is" : "changes are"} no regular file: see Show Box Changes)` : ""}`);
+      void vscode.window.showInformationMessage(`Sanoma: ${name} changed nothing that can be applied${refused ? ` (${refused} ${refused === 1 ? "change is" : "changes are"} no regular file or cannot be read: see Show Box Changes)` : ""}`);
       return;
     }
     const picked = await vscode.window.showQuickPick(
@@ -319,7 +320,7 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
         picked: !file.workspaceChanged,
         file,
       })),
-      { title: `Apply ${name}'s changes to the workspace${refused ? ` (${refused} not applicable: no regular file)` : ""}`, canPickMany: true, placeHolder: "Choose the files to copy back" },
+      { title: `Apply ${name}'s changes to the workspace${refused ? ` (${refused} not applicable: no regular file, or unreadable)` : ""}`, canPickMany: true, placeHolder: "Choose the files to copy back" },
     );
     if (!picked || picked.length === 0) return;
     // A file both sides changed: asked one by one, with both versions a click away.
