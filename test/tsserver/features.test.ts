@@ -234,3 +234,53 @@ test("the plugin's rules option sets a rule's severity or turns it off, as the s
   }
   assert.deepEqual(sanoma(await semanticOf("workflows/nightly.ts")).map((d) => d.category), ["error"]);
 });
+
+test(".sanomarc.json counts as the language server and sanoma-check read it: its levels (the plugin's rules option laid over them) and the folders it leaves out; written again, at the next request", async () => {
+  const rc = file(".sanomarc.json");
+  const generated = file("generated/g.ts");
+  mkdirSync(dirname(generated), { recursive: true });
+  writeFileSync(generated, `export const g = (ctx: { call(id: string, input: unknown): unknown }) => ctx.call("data.nope.get", {});\n`);
+  s.open(generated);
+  const categories = async (rel: string) => sanoma(await semanticOf(rel)).map((d) => d.category);
+  try {
+    assert.deepEqual(await categories("generated/g.ts"), ["error"], "a library file's operation id is judged");
+    writeFileSync(rc, `{ "rules": { "collection-op": "warn" }, "exclude": ["generated"] }\n`);
+    assert.deepEqual(await categories("workflows/nightly.ts"), ["warning"], "the file's level");
+    assert.deepEqual(await categories("generated/g.ts"), [], "a folder it leaves out is not judged");
+    await s.request("configurePlugin", { pluginName: PLUGIN, configuration: { rules: { "collection-op": "info" } } });
+    assert.deepEqual(await categories("workflows/nightly.ts"), ["message"], "the plugin's own level wins, as an editor's setting does");
+    await s.request("configurePlugin", { pluginName: PLUGIN, configuration: { rules: {} } });
+    writeFileSync(rc, `{ "rules": { "collection-op": "off" } }\n`);
+    assert.deepEqual(await categories("workflows/nightly.ts"), [], "turned off");
+    assert.deepEqual(await categories("generated/g.ts"), [], "off everywhere");
+    writeFileSync(rc, `{ "rules": { "colection-op": "off" } }\n`);
+    assert.deepEqual(await categories("generated/g.ts"), ["error"], "no longer left out, and a bad id changes nothing");
+    assert.match(s.log(), /\.sanomarc\.json:1:14: No rule named "colection-op"; did you mean "collection-op"\?/, "the file's problems in tsserver's log");
+  } finally {
+    await s.request("configurePlugin", { pluginName: PLUGIN, configuration: { rules: {} } });
+    rmSync(rc, { force: true });
+    rmSync(dirname(generated), { recursive: true, force: true });
+  }
+  assert.deepEqual(await categories("workflows/nightly.ts"), ["error"], "without the file, the default");
+});
+
+test("a company inside a folder that a .sanomarc.json above it leaves out is left out whole; without the file, it is judged", async () => {
+  const top = join(dirname(dir), "kits");
+  const starter = join(top, "templates", "starter");
+  rmSync(top, { recursive: true, force: true });
+  mkdirSync(join(starter, "workflows"), { recursive: true });
+  writeFileSync(join(starter, "sanoma.config.ts"), "export default {};\n");
+  const w = join(starter, "workflows", "w.ts");
+  writeFileSync(w, `export const w = (ctx: { call(id: string, input: unknown): unknown }) => ctx.call("data.nope.get", {});\n`);
+  writeFileSync(join(top, ".sanomarc.json"), `{ "exclude": ["templates"] }\n`);
+  writeTsconfig(top);
+  try {
+    s.open(w);
+    const ours = async () => sanoma((await s.geterr([w])).byFile.get(w)?.semantic ?? []).map((d) => d.code);
+    assert.deepEqual(await ours(), [], "left out whole");
+    rmSync(join(top, ".sanomarc.json"));
+    assert.deepEqual(await ours(), [RULE_CODES["collection-op"]], "judged once nothing leaves it out");
+  } finally {
+    rmSync(top, { recursive: true, force: true });
+  }
+});

@@ -13,12 +13,15 @@
  * A slim company is only analysed, never checked (its problems would be wrong); it becomes full
  * when a request needs that.
  */
+import * as fs from "node:fs";
 import path from "node:path";
 import type * as TS from "typescript";
 import type { Analysis } from "../../server/src/core/analysis.ts";
 import type { CheckOptions, CheckResult } from "../../server/src/core/check.ts";
 import { CONFIG_FILE, LOCK_FILE, isInNodeModules, isSkippedDirName } from "../../server/src/core/company.ts";
 import type { Company } from "../../server/src/core/model.ts";
+import { RULE_IDS } from "../../server/src/core/rules/ids.ts";
+import { excludeFor, findSanomaRc, layer, readSanomaRc, type Level } from "../../server/src/core/sanomarc.ts";
 import type { Located } from "../../server/src/core/target.ts";
 import { Workspace } from "../../server/src/core/workspace.ts";
 import { FolderWatcher } from "../../server/src/node/folder-watcher.ts";
@@ -67,6 +70,7 @@ export class Companies {
     this.sync();
     const root = this.ws.rootOf(file);
     if (!root) return undefined;
+    this.refreshShared(root);
     const had = this.modes.get(root);
     if (had === undefined || (had === "slim" && mode === "full")) this.load(root, mode);
     const company = this.ws.companies.get(root)!;
@@ -83,10 +87,45 @@ export class Companies {
     return { analysis, file: company.files.get(file), path: file, root: company.root };
   }
 
-  /** The company's check (incremental: what changed since the last one). Only for a full company. */
+  /**
+   * The company's check (incremental: what changed since the last one). Only for a full company.
+   * The levels of its `.sanomarc.json`, with the plugin's own (`options.rules`) laid over them.
+   */
   check(root: string, options: CheckOptions): CheckResult {
     if (this.modes.get(root) !== "full") throw new Error(`${root} is not read whole`);
-    return this.ws.check(root, options);
+    const shared = this.shared.get(root);
+    return this.ws.check(root, shared ? { ...options, rules: { ...shared.rules, ...options.rules } as CheckOptions["rules"] } : options);
+  }
+
+  // ---- .sanomarc.json -----------------------------------------------------------------------------
+
+  /** Each company's `.sanomarc.json` as last read: which file and its stamp, its levels, and the folders it leaves out (`excludeFor`). */
+  private readonly shared = new Map<string, { stamp: string; rules: Record<string, Level>; exclude: string[] }>();
+
+  /**
+   * Reads the company's `.sanomarc.json` again when the nearest one is another file, or was
+   * written since (its stamp: modification time and size), as the language server and
+   * `sanoma-check` read it. Its problems go to tsserver's log (a JSON file has no diagnostics of
+   * tsserver's). The folders it leaves out changed: the company is read anew, as they say.
+   */
+  private refreshShared(root: string): void {
+    const file = findSanomaRc(this.ws.fs, root);
+    let stamp = "";
+    if (file !== undefined) {
+      try { const st = fs.statSync(file); stamp = `${file}\0${st.mtimeMs}\0${st.size}\0${st.isDirectory()}`; } catch { stamp = `${file}\0gone`; }
+    }
+    const had = this.shared.get(root);
+    if (had?.stamp === stamp) return;
+    const rc = readSanomaRc(this.ws.fs, root, RULE_IDS);
+    for (const p of rc.problems) this.host.log(`${p.file}:${p.range.start.line + 1}:${p.range.start.character + 1}: ${p.message}`);
+    const next = { stamp, rules: rc.settings.rules, exclude: excludeFor(rc.file, rc.settings.exclude, root) };
+    this.shared.set(root, next);
+    if (had && JSON.stringify(had.exclude) !== JSON.stringify(next.exclude) && this.modes.has(root)) this.forget(root, "the folders .sanomarc.json leaves out changed");
+  }
+
+  /** The folders a company's walk leaves out: its `.sanomarc.json`'s, and the plugin's `exclude` option's. */
+  private excludeOf(root: string): string[] {
+    return layer({ rules: {}, exclude: this.shared.get(root)?.exclude ?? [] }, { exclude: this.exclude }).exclude;
   }
 
   private analysis(company: Company): Analysis {
@@ -102,7 +141,7 @@ export class Companies {
   private load(root: string, mode: Mode): void {
     const started = performance.now();
     const company = this.ws.ensureCompany(root);
-    this.ws.setExclude(root, this.exclude);
+    this.ws.setExclude(root, this.excludeOf(root));
     const before = company.files.size;
     const files = mode === "full" ? this.ws.listFiles(root) : this.slimFiles(root);
     for (const file of files) if (!company.files.has(file)) this.read(company, file, mode === "slim");
@@ -222,17 +261,17 @@ export class Companies {
   /** A config was created or deleted in `dir`: that company, and any enclosing one (its files change), are forgotten. */
   private companiesChanged(dir: string): void {
     for (const root of Array.from(this.modes.keys())) {
-      if (root === dir || dir.startsWith(root + path.sep)) this.forget(root);
+      if (root === dir || dir.startsWith(root + path.sep)) this.forget(root, "a sanoma.config.ts came or went");
     }
   }
 
-  private forget(root: string): void {
+  private forget(root: string, why: string): void {
     this.openRoots.clear();
     this.unwatch(root);
     this.modes.delete(root);
     this.ws.removeCompany(root);
     for (const f of Array.from(this.taken.keys())) if (f.startsWith(root + path.sep)) this.taken.delete(f);
-    this.host.log(`forgot the company ${root}: a sanoma.config.ts came or went`);
+    this.host.log(`forgot the company ${root}: ${why}`);
   }
 
   private loadedCompanyOf(file: string): Company | undefined {
