@@ -5,10 +5,11 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeFixture } from "../support/fixture.ts";
+import { uri } from "../support/lsp.ts";
 import { withServer } from "../support/server.ts";
 import { CLEAN } from "../support/companies.ts";
 
@@ -59,4 +60,89 @@ export const w = (ctx: any) => ctx.call("data.gone.get", {});
     c.watched([{ file: inside, type: 2 }]);
     await c.waitFor(() => c.diagnosticsFor(inside).length === 0, "the client's event");
   }, { dynamicWatch: true, folders: [join(top, "apps/m")] });
+});
+
+/** A company with one problem in each of two files: the root scope's and app `a`'s. */
+const TWO_PROBLEMS = `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nope.get", {});
+//- /apps/a/workflows/x.ts
+export const x = (ctx: any) => ctx.call("data.zip.get", {});
+`;
+const companiesOf = async (c: { request<T>(method: string, params: unknown): Promise<T> }) => (await c.request<{ companies: { root: string }[] }>("sanoma/companies", null)).companies.map((x) => x.root).sort();
+
+test("a config made in a dot folder, or a company moved into one, makes no company (the client's events): a fresh server finds none there either (A3)", async () => {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-dot-")));
+  const acme = join(base, "acme");
+  const beta = join(base, "beta");
+  cpSync(writeFixture(TWO_PROBLEMS), acme, { recursive: true });
+  cpSync(writeFixture(TWO_PROBLEMS), beta, { recursive: true });
+  try {
+    await withServer([], async ({ c }) => {
+      await c.waitFor(() => c.diagnosticsFor(join(beta, "workflows/w.ts")).length === 1, "beta's problems");
+      // A config (and a workflow) made in acme/.tmp, reported file by file as VS Code reports them.
+      mkdirSync(join(acme, ".tmp/workflows"), { recursive: true });
+      writeFileSync(join(acme, ".tmp/sanoma.config.ts"), "export default {};\n");
+      writeFileSync(join(acme, ".tmp/workflows/t.ts"), `export const t = (ctx: any) => ctx.call("data.nope.get", {});\n`);
+      c.watched([{ file: join(acme, ".tmp"), type: 1 }, { file: join(acme, ".tmp/sanoma.config.ts"), type: 1 }, { file: join(acme, ".tmp/workflows/t.ts"), type: 1 }]);
+      // beta moved into a dot folder: one deletion and one creation, as VS Code reports a rename.
+      mkdirSync(join(base, ".hidden"));
+      renameSync(beta, join(base, ".hidden/beta"));
+      c.watched([{ file: beta, type: 3 }, { file: join(base, ".hidden/beta"), type: 1 }]);
+      await c.waitFor(() => c.diagnosticsFor(join(beta, "workflows/w.ts")).length === 0, "beta's problems gone with it");
+      await new Promise((r) => setTimeout(r, 300));
+      await c.waitIdle();
+      assert.deepEqual(await companiesOf(c), [acme], "no company in a dot folder");
+      assert.deepEqual(c.diagnosticsFor(join(acme, ".tmp/workflows/t.ts")), []);
+      assert.deepEqual(c.diagnosticsFor(join(base, ".hidden/beta/workflows/w.ts")), []);
+    }, { folders: [base], dynamicWatch: true });
+  } finally { rmSync(base, { recursive: true, force: true }); }
+});
+
+for (const dynamicWatch of [true, false]) {
+  for (const through of ["a subfolder", "an open file"] as const) {
+    test(`${dynamicWatch ? "a client that watches" : "the server's own watcher"}: a company found through ${through} comes back when its deleted config is written again (a checkout), as a fresh server would find it`, async () => {
+      const base = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-back-")));
+      const acme = join(base, "acme");
+      const other = join(base, "other");
+      cpSync(writeFixture(TWO_PROBLEMS), acme, { recursive: true });
+      mkdirSync(other);
+      const w = join(acme, "workflows/w.ts");
+      const x = join(acme, "apps/a/workflows/x.ts");
+      try {
+        await withServer([], async ({ c }) => {
+          if (through === "an open file") c.open(w, readFileSync(w, "utf8"));
+          const shown = () => c.diagnosticsFor(w).length + c.diagnosticsFor(x).length;
+          await c.waitFor(() => shown() === 2, "the company's problems");
+          const config = join(acme, "sanoma.config.ts");
+          rmSync(config);
+          await c.waitFor(() => shown() === 0, "no company, no problems");
+          writeFileSync(config, "export default {};\n");
+          await c.waitFor(() => shown() === 2, "the company back", 10_000);
+          assert.deepEqual(await companiesOf(c), [acme]);
+        }, { folders: [through === "a subfolder" ? join(acme, "apps/a") : other], dynamicWatch });
+      } finally { rmSync(base, { recursive: true, force: true }); }
+    });
+  }
+}
+
+test("a client that watches: a company kept after its workspace folder is removed (another folder lies inside it) is watched by the server where the client no longer watches", async () => {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-kept-")));
+  const acme = join(base, "acme");
+  cpSync(writeFixture(TWO_PROBLEMS), acme, { recursive: true });
+  const w = join(acme, "workflows/w.ts");
+  try {
+    await withServer([], async ({ c }) => {
+      await c.waitFor(() => c.diagnosticsFor(w).length === 1, "the company's problems");
+      c.notify("workspace/didChangeWorkspaceFolders", { event: { added: [], removed: [{ uri: uri(acme), name: "acme" }] } });
+      await c.waitIdle();
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepEqual(await companiesOf(c), [acme], "kept: acme/apps/a leads to it");
+      // Outside acme/apps/a: the client reports nothing of it any more.
+      writeFileSync(w, "export const w = 1;\n");
+      await c.waitFor(() => c.diagnosticsFor(w).length === 0, "the change on disk seen", 10_000);
+    }, { folders: [acme, join(acme, "apps/a")], dynamicWatch: true });
+  } finally { rmSync(base, { recursive: true, force: true }); }
 });

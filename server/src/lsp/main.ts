@@ -189,6 +189,8 @@ connection.onInitialized(() => {
     for (const p of removed) watcher?.unwatchTree(p, "folder");
     // The removed folders' companies go first: a re-check keeps every company it knows.
     const dropped = removed.length > 0 ? s.foldersRemoved(removed) : Promise.resolve();
+    // (What the client watches changed: a company kept may now lie outside every folder.)
+    void dropped.then(() => { for (const l of s.companyListeners) l.foldersChanged?.(); });
     if (added.length > 0) void dropped.then(() => s.recheckAll());
   }); } catch { /* the client does not announce folder changes */ }
 });
@@ -209,7 +211,17 @@ function watchOutsideFolders(s: Session): void {
     outsideWatcher.watchTree(root, "company");
     watched.add(root);
   };
-  s.companyListeners.push({ indexing: watch, gone: (root) => { if (watched.delete(root)) outsideWatcher?.unwatchTree(root, "company"); } });
+  const unwatch = (root: string) => { if (watched.delete(root)) outsideWatcher?.unwatchTree(root, "company"); };
+  s.companyListeners.push({
+    indexing: watch,
+    gone: unwatch,
+    // A folder removed: a company it held, kept (a file of it open), is watched here now; one that
+    // a folder added holds is the client's to watch.
+    foldersChanged: () => {
+      for (const root of Array.from(watched)) if (inFolder(root)) unwatch(root);
+      for (const root of s.ws.companies.keys()) watch(root);
+    },
+  });
   for (const root of s.ws.companies.keys()) watch(root);
 }
 

@@ -73,7 +73,13 @@ export class Session {
    * Told when a company's indexing starts (before its files are listed, so nothing written
    * meanwhile is missed) and when the company is forgotten: the server's own watcher follows them.
    */
-  readonly companyListeners: { indexing(root: string): void; gone(root: string): void }[] = [];
+  readonly companyListeners: { indexing(root: string): void; gone(root: string): void; foldersChanged?(): void }[] = [];
+  /**
+   * Roots of companies whose config went while a workspace folder or an open file still leads into
+   * them: their trees stay watched (for the listeners, not yet `gone`), so that the config coming
+   * back (a checkout, an undo) brings the company back, as a fresh server would find it.
+   */
+  private readonly dormant = new Set<string>();
   /** Resolves when the current indexing round and the checks after it are done (tests, bench). */
   idle: Promise<void> = Promise.resolve();
 
@@ -160,6 +166,7 @@ export class Session {
     // dissolve), and an enclosing company listed meanwhile left its files out.
     if (!this.ws.fs.isFile(path.join(root, CONFIG_FILE))) { this.enclosingTakesBack(root); return; }
     const company = this.ws.ensureCompany(root);
+    this.dormant.delete(root);
     for (const l of this.companyListeners) l.indexing(root);
     // Dissolved (its config deleted) or dropped to be indexed anew while this round waited:
     // what dropped it has the last word, nothing of this reading is kept.
@@ -200,21 +207,61 @@ export class Session {
     this.options.log(`indexed ${root}: ${company.files.size} files`);
   }
 
-  /** A `sanoma.config.ts` was deleted: the company dissolves, its diagnostics go. */
+  /**
+   * A `sanoma.config.ts` was deleted: the company dissolves, its diagnostics go. A workspace folder
+   * or an open file that leads into it keeps its tree watched (`dormant`): only there would its
+   * config coming back be seen (opened through a subfolder, the client watches that folder alone).
+   */
   dissolve(root: string): void {
-    if (!this.drop(root)) return;
+    const watchedOn = this.leadsInto(root);
+    if (!this.drop(root, watchedOn)) return;
+    if (watchedOn) this.dormant.add(root);
     this.enclosingTakesBack(root);
     this.notifyStatus();
   }
 
-  /** Forgets a company: its index, its state, its diagnostics. False when it was not known. */
-  private drop(root: string): boolean {
+  /** Whether a workspace folder lies inside `root` (not at it: the folder's own watch sees it) or an open file does. */
+  private leadsInto(root: string): boolean {
+    if (this.options.folders.some((f) => f !== root && isWithin(root, f))) return true;
+    for (const doc of this.documents.all()) {
+      const file = this.documents.filePath(doc.uri);
+      if (file && isWithin(root, file)) return true;
+    }
+    return false;
+  }
+
+  /** The dormant trees nothing leads into any more (a folder removed, a file closed) are let go. */
+  private releaseDormant(): void {
+    for (const root of Array.from(this.dormant)) {
+      if (this.ws.companies.has(root)) { this.dormant.delete(root); continue; }
+      if (this.leadsInto(root)) continue;
+      this.dormant.delete(root);
+      for (const l of this.companyListeners) l.gone(root);
+    }
+  }
+
+  /**
+   * Whether a fresh server would know a company at `root`: a workspace folder's walk reaches it (no
+   * dot folder or `node_modules` on the way, A3), a folder lies inside it (opened through a
+   * subfolder), a file of it is open, or the settings name it. A config made anywhere else (in
+   * `.tmp/`, a company moved into `.trash/`) makes no company.
+   */
+  private discoverable(root: string): boolean {
+    if (this.manualRoots.has(root) || this.documents.roots().has(root)) return true;
+    return this.options.folders.some((f) => isWithin(root, f) || (isWithin(f, root) && !path.relative(f, root).split(path.sep).some(isSkippedDirName)));
+  }
+
+  /**
+   * Forgets a company: its index, its state, its diagnostics. False when it was not known.
+   * `keepWatched`: its listeners are not told it is gone (see `dormant`).
+   */
+  private drop(root: string, keepWatched = false): boolean {
     const company = this.ws.companies.get(root);
     if (!company) return false;
     this.ws.removeCompany(root);
     this.state.delete(root);
     this.publisher.clear((file) => file === company.lockPath || company.files.has(file));
-    for (const l of this.companyListeners) l.gone(root);
+    if (!keepWatched) for (const l of this.companyListeners) l.gone(root);
     return true;
   }
 
@@ -249,6 +296,7 @@ export class Session {
         this.drop(root);
         this.options.log(`dropped ${root}: its workspace folder was removed`);
       }
+      this.releaseDormant();
       this.notifyStatus();
     });
   }
@@ -296,7 +344,7 @@ export class Session {
     if (path.basename(file) === SANOMARC) { this.sharedSettingsChanged(file); return; }
     if (isInNodeModules(file)) { this.packageChanged(file); return; }
     const company = this.ws.companyOf(file);
-    if (!company) return;
+    if (!company) { this.releaseDormant(); return; }
     const root = company.root;
     if (this.ws.reads(root, file)) {
       if (file === company.lockPath) void this.lockfileChanged(company); // (in slices: it may be 40 MB)
@@ -335,6 +383,7 @@ export class Session {
       const root = path.dirname(file);
       if (kind === "deleted") { this.dissolve(root); return; }
       if (!this.ws.companies.has(root)) {
+        if (!this.discoverable(root)) return;
         // A new company: it takes its files from any enclosing company.
         const outer = this.ws.rootOf(path.dirname(root));
         if (outer && outer !== root) { this.publisher.clear((f) => f.startsWith(outer + path.sep)); this.reindex(outer); }
