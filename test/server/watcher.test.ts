@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeFixture } from "../support/fixture.ts";
@@ -146,3 +146,25 @@ test("a client that watches: a company kept after its workspace folder is remove
     }, { folders: [acme, join(acme, "apps/a")], dynamicWatch: true });
   } finally { rmSync(base, { recursive: true, force: true }); }
 });
+
+for (const dynamicWatch of [true, false]) {
+  test(`${dynamicWatch ? "a client that watches" : "the server's own watcher"}: a config that is a link goes with what it leads to (its target deleted), and the company's problems with it`, async () => {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-linked-")));
+    const acme = join(base, "acme");
+    cpSync(writeFixture(TWO_PROBLEMS), acme, { recursive: true });
+    mkdirSync(join(base, "shared"));
+    writeFileSync(join(base, "shared/config.ts"), "export default {};\n");
+    rmSync(join(acme, "sanoma.config.ts"));
+    symlinkSync("../shared/config.ts", join(acme, "sanoma.config.ts"));
+    const w = join(acme, "workflows/w.ts");
+    try {
+      await withServer([], async ({ c }) => {
+        await c.waitFor(() => c.diagnosticsFor(w).length === 1, "the company's problems");
+        rmSync(join(base, "shared/config.ts"));
+        if (dynamicWatch) c.watched([{ file: join(base, "shared/config.ts"), type: 3 }]);
+        await c.waitFor(() => c.diagnosticsFor(w).length === 0, "no company: its config leads nowhere", 10_000);
+        assert.deepEqual(await companiesOf(c), []);
+      }, { folders: [base], dynamicWatch });
+    } finally { rmSync(base, { recursive: true, force: true }); }
+  });
+}

@@ -50,6 +50,8 @@ interface CompanyState {
   settings: Settings;
   /** Reads of the lockfile started after a change on disk: only the newest one's text is taken. */
   lockReads?: number;
+  /** Its config is reached through a link (it, or a folder above it): the deletion of any path may take it. */
+  configLinked?: boolean;
 }
 
 export class Session {
@@ -175,7 +177,8 @@ export class Session {
     let settings = await settingsAsked();
     if (this.settings.generation !== generation) settings = await this.settings.forCompany(root);
     if (dropped()) return;
-    this.state.set(root, { indexed: false, settings });
+    const config = path.join(root, CONFIG_FILE);
+    this.state.set(root, { indexed: false, settings, configLinked: this.ws.fs.realPath(config) !== config });
     for (const l of this.settingsListeners) l(root, settings);
     // Each company walks with its own settings' folders left out.
     this.ws.setExclude(root, settings.exclude);
@@ -394,7 +397,8 @@ export class Session {
     if (kind === "deleted") {
       // A folder deleted whole is one event for the folder (VS Code's way): the companies whose
       // config went with it dissolve, as when their config alone is deleted.
-      const gone = [...this.ws.companies.keys()].filter((root) => isWithin(file, root) && !this.ws.fs.isFile(path.join(root, CONFIG_FILE)));
+      // (A config that is a link goes with whatever it leads to: its target, a folder on the way.)
+      const gone = [...this.ws.companies.keys()].filter((root) => (isWithin(file, root) || this.state.get(root)?.configLinked) && !this.ws.fs.isFile(path.join(root, CONFIG_FILE)));
       for (const root of gone) this.dissolve(root);
     } else if (kind === "created" && !isSkippedDirName(base) && this.isRealFolder(file)) {
       // A folder created (or renamed in) in one event may bring companies of its own.
