@@ -203,3 +203,60 @@ test("sanoma-check: a folder with no company says so and is a usage error (exit 
     assert.match(r.stderr, /no company/);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
+
+/** A small company with one error and one warning, in a new folder: the folder. */
+function smallCompany(): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-cli-")));
+  mkdirSync(join(dir, "real", "co", "workflows"), { recursive: true });
+  mkdirSync(join(dir, "real", "co", "resources"), { recursive: true });
+  writeFileSync(join(dir, "real", "co", "sanoma.config.ts"), "export default { secrets: { bindings: {} } };\n");
+  writeFileSync(join(dir, "real", "co", "resources", "keys.ts"), `import { secret } from "@sanoma-ai/workflows/resources";\nexport const token = secret("MISSING");\n`);
+  writeFileSync(join(dir, "real", "co", "workflows", "w.ts"), `export const w = (ctx: any) => ctx.call("data.nope.get", {});\n`);
+  return dir;
+}
+
+test("sanoma-check: a working folder reached through a link shows paths from it as the shell names it ($PWD), in text, github and SARIF; a folder given by a path through a link to a place inside the working folder, from there too", () => {
+  const dir = smallCompany();
+  try {
+    symlinkSync("real", join(dir, "link"));
+    const from = (cwd: string, pwd: string, args: string[]) => spawnSync(process.execPath, [CHECK, ...args], { cwd, encoding: "utf8", timeout: 60000, env: { ...process.env, PWD: pwd } });
+    const link = join(dir, "link");
+    const text = from(link, link, [join(link, "co")]);
+    assert.equal(text.stdout.split("\n")[0], "co/resources/keys.ts:2:29  warning  secret-bindings  No secret binding named `MISSING` in sanoma.config.ts; apply will look for it in the secret store");
+    assert.match(from(link, link, [join(link, "co"), "--format", "github"]).stdout, /^::warning file=co\/resources\/keys\.ts,/);
+    const sarif = JSON.parse(from(link, link, [join(link, "co"), "--format", "sarif"]).stdout);
+    assert.equal(sarif.runs[0].originalUriBaseIds.SRCROOT.uri, `file://${link}/`);
+    assert.deepEqual(sarif.runs[0].results.map((r: any) => r.locations[0].physicalLocation.artifactLocation.uri).sort(), ["co/resources/keys.ts", "co/workflows/w.ts"]);
+    // In the real folder, the company named through the link.
+    const real = join(dir, "real");
+    assert.equal(from(real, real, [join(link, "co")]).stdout.split("\n")[0].split(":")[0], "co/resources/keys.ts");
+    // A $PWD that is not this folder is not taken.
+    assert.equal(from(real, "/tmp", ["co"]).stdout.split("\n")[0].split(":")[0], "co/resources/keys.ts");
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test("sanoma-check: a report stdout cannot take (a full disk: /dev/full) is said, and the exit code is 2, not the findings' 0", () => {
+  const dir = smallCompany();
+  try {
+    writeFileSync(join(dir, "real", "co", "workflows", "w.ts"), "export const w = 1;\n"); // a warning alone: exit 0 when all is written
+    for (const command of [CHECK, join(REPO, "server", "bin", "sanoma-check.js")]) {
+      const r = spawnSync("sh", ["-c", `"${process.execPath}" "${command}" co --format sarif > /dev/full`], { cwd: join(dir, "real"), encoding: "utf8", timeout: 60000 });
+      assert.equal(r.status, 2, `${command}: ${r.stderr}`);
+      assert.match(r.stderr, /sanoma-check: the report could not be written to stdout \(ENOSPC\): it is not whole\n$/);
+    }
+    // A reader gone (`| head -c 1`) is no failure of ours: the findings' exit code.
+    const piped = spawnSync("sh", ["-c", `"${process.execPath}" "${CHECK}" co --format sarif | head -c 1 > /dev/null`], { cwd: join(dir, "real"), encoding: "utf8", timeout: 60000 });
+    assert.doesNotMatch(piped.stderr, /could not be written/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test("sanoma-check: a path that is there but no folder nor file (a FIFO, a device) is a usage error that says so", () => {
+  const dir = smallCompany();
+  try {
+    spawnSync("mkfifo", [join(dir, "pipe")]);
+    const r = run(["pipe"], dir);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /^sanoma-check: pipe is no folder \(a FIFO, a device\?\): sanoma-check takes folders\n/);
+    assert.match(run(["missing"], dir).stderr, /^sanoma-check: missing does not exist\n/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});

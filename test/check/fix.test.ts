@@ -8,7 +8,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { applyEdits, certainFix, isCertainFix, planFixes } from "../../server/src/core/fixes.ts";
@@ -18,6 +18,7 @@ import { runCheck } from "../../server/src/check/cli.ts";
 import { writeIfUnchanged } from "../../server/src/check/write.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
 import { removeFixture } from "../support/fixture.ts";
+import { SETPRIV_ARGS } from "../../server/src/boxes/tiers.ts";
 
 const REPO = resolve(import.meta.dirname, "..", "..");
 const CHECK = join(REPO, "dist", "check.js");
@@ -141,6 +142,61 @@ test("--fix-dry-run: a path holding a line break, a quote or a backslash is writ
   writeFileSync(join(other, "fix.diff"), dry.stdout);
   execFileSync("git", ["apply", "fix.diff"], { cwd: other });
   assert.equal(readFileSync(join(other, odd, "resources", "keys.ts"), "utf8"), "import { secret } from \"@sanoma-ai/workflows/resources\";\nexport const k = secret;\n");
+});
+
+/** A company with one certain fix in `<name>/resources/keys.ts` (a `secret` imported from the wrong module). */
+function oneFix(dir: string, name: string): string {
+  mkdirSync(join(dir, name, "resources"), { recursive: true });
+  writeFileSync(join(dir, name, "sanoma.config.ts"), "export default {};\n");
+  writeFileSync(join(dir, name, "resources", "keys.ts"), "import { secret } from \"@sanoma-ai/workflows\";\nexport const k = secret;\n");
+  return join(dir, name, "resources", "keys.ts");
+}
+const FIXED_KEYS = "import { secret } from \"@sanoma-ai/workflows/resources\";\nexport const k = secret;\n";
+
+test("--fix-dry-run: a name with a space ends with a tab in the diff's header, as git writes it, and patch -p1 and git apply both take it", () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-fix-space-")));
+  dirs.push(dir);
+  const file = oneFix(dir, "my co");
+  const dry = run(["my co", "--fix-dry-run"], dir);
+  assert.ok(dry.stdout.startsWith("--- a/my co/resources/keys.ts\t\n+++ b/my co/resources/keys.ts\t\n@@ "), JSON.stringify(dry.stdout.slice(0, 80)));
+  writeFileSync(join(dir, "fix.diff"), dry.stdout);
+  execFileSync("patch", ["-p1", "-i", "fix.diff"], { cwd: dir, stdio: "ignore" });
+  assert.equal(readFileSync(file, "utf8"), FIXED_KEYS);
+  oneFix(dir, "my co");
+  execFileSync("git", ["apply", "fix.diff"], { cwd: dir });
+  assert.equal(readFileSync(file, "utf8"), FIXED_KEYS);
+});
+
+test("--fix-dry-run run from a folder inside the company (a file it fixes lies outside it): the diff's paths are from the folder that holds them all, said on stderr, and git apply and patch -p1 take it there", () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-fix-sub-")));
+  dirs.push(dir);
+  const file = oneFix(dir, "co");
+  mkdirSync(join(dir, "co", "workflows"));
+  const dry = run(["--fix-dry-run"], join(dir, "co", "workflows"));
+  assert.ok(dry.stdout.startsWith("--- a/resources/keys.ts\n+++ b/resources/keys.ts\n@@ "), dry.stdout);
+  assert.match(dry.stderr, /^sanoma-check: the diff's paths are from \.\. \(a file it fixes lies outside the working folder\): apply it there\n/);
+  writeFileSync(join(dir, "fix.diff"), dry.stdout);
+  execFileSync("patch", ["-p1", "-i", join(dir, "fix.diff")], { cwd: join(dir, "co"), stdio: "ignore" });
+  assert.equal(readFileSync(file, "utf8"), FIXED_KEYS);
+  oneFix(dir, "co");
+  execFileSync("git", ["apply", join(dir, "fix.diff")], { cwd: join(dir, "co") });
+  assert.equal(readFileSync(file, "utf8"), FIXED_KEYS);
+  // From the company's root, the paths are the working folder's, and nothing is said.
+  const fromRoot = run(["--fix-dry-run"], join(dir, "co"));
+  assert.doesNotMatch(fromRoot.stderr, /the diff's paths are from/);
+});
+
+test("--fix on a file it may not write (read-only) says it could not be written, not that it changed meanwhile", () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-fix-ro-")));
+  dirs.push(dir);
+  const file = oneFix(dir, "co");
+  chmodSync(file, 0o444);
+  // (Root writes any file: run without its capabilities, as the owner of a file it may only read.)
+  const node = [process.execPath, CHECK, "co", "--fix"];
+  const command = process.getuid?.() === 0 ? ["setpriv", ...SETPRIV_ARGS, ...node] : node;
+  const r = spawnSync(command[0]!, command.slice(1), { cwd: dir, encoding: "utf8", timeout: 60000 });
+  assert.match(r.stderr, /^sanoma-check: co\/resources\/keys\.ts could not be written: not fixed\n/, r.stderr);
+  assert.equal(readFileSync(file, "utf8"), "import { secret } from \"@sanoma-ai/workflows\";\nexport const k = secret;\n");
 });
 
 test("--fix never writes over a file that changed while it ran (the other files are fixed); a byte order mark and CRLF line ends are kept", () => {

@@ -213,6 +213,35 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/**
+ * A folder given by a path that leads out of the working folder but whose real place is inside
+ * it (the working folder or the folder reached through a link), spelled from the working folder:
+ * its files' paths are then shown from there in every format, as B2 asks.
+ */
+function spelledFromCwd(io: Io, dir: string): string {
+  const rel = path.relative(io.cwd, dir);
+  if (!(rel.startsWith("..") || path.isAbsolute(rel))) return dir;
+  const realCwd = io.fs.realPath(io.cwd);
+  const realDir = io.fs.realPath(dir);
+  if (realCwd === undefined || realDir === undefined) return dir;
+  const inside = path.relative(realCwd, realDir);
+  return inside.startsWith("..") || path.isAbsolute(inside) ? dir : path.join(io.cwd, inside);
+}
+
+/** The folder a diff's paths are from: `cwd` when every file lies under it, else the nearest folder that holds `cwd` and them all. */
+export function diffBase(cwd: string, files: readonly string[]): string {
+  const outside = (dir: string, f: string) => { const rel = path.relative(dir, f); return rel.startsWith("..") || path.isAbsolute(rel); };
+  let base = cwd;
+  for (const f of files) {
+    while (outside(base, f)) {
+      const up = path.dirname(base);
+      if (up === base) return cwd; // no folder holds both (another drive): as it was
+      base = up;
+    }
+  }
+  return base;
+}
+
 /** The summary's words for a reason a file was skipped. */
 function shortReason(reason: string): string {
   return reason.replace(/, not read$/, "").replace(/^a /, "");
@@ -224,10 +253,11 @@ export function runCheck(argv: string[], io: Io): number {
   if (args.help) { io.out(USAGE + "\n"); return 0; }
   if (args.version) { io.out(`sanoma-check ${VERSION}\n`); return 0; }
   const env = io.env ?? {};
-  const dirs = (args.dirs.length ? args.dirs : ["."]).map((d) => path.resolve(io.cwd, d));
+  const dirs = (args.dirs.length ? args.dirs : ["."]).map((d) => spelledFromCwd(io, path.resolve(io.cwd, d)));
   for (const d of dirs) {
     if (!io.fs.isDir(d)) {
-      io.err(`sanoma-check: ${shownPath(io.cwd, d)} ${io.fs.isFile(d) ? "is a file: sanoma-check takes folders" : "does not exist"}\n`);
+      const what = io.fs.isFile(d) ? "is a file: sanoma-check takes folders" : io.fs.realPath(d) !== undefined ? "is no folder (a FIFO, a device?): sanoma-check takes folders" : "does not exist";
+      io.err(`sanoma-check: ${shownPath(io.cwd, d)} ${what}\n`);
       return 2;
     }
   }
@@ -253,10 +283,15 @@ export function runCheck(argv: string[], io: Io): number {
     }
     const fixable = plan.taken.filter((t) => t.fix.edits.every((e) => after.has(e.file)));
     if (args.fixDryRun) {
+      // The diff's paths are the working folder's, unless a file lies outside it (run from a
+      // folder inside the company): `../` paths neither `git apply` nor `patch` take, so they are
+      // from the folder that holds the working folder and every such file then, and that is said.
+      const base = diffBase(io.cwd, [...after.keys()]);
+      if (base !== io.cwd) io.err(`sanoma-check: the diff's paths are from ${shownPath(io.cwd, base)} (a file it fixes lies outside the working folder): apply it there\n`);
       for (const [file, text] of after) {
         // (The mark the reading dropped, shown on both sides: the diff is of the file as it is.)
         const mark = io.startsWithByteOrderMark?.(file) ? "\ufeff" : "";
-        io.out(unifiedDiff(shownPath(io.cwd, file).replace(/^\//, ""), mark + texts.get(file)!, mark + text));
+        io.out(unifiedDiff(shownPath(base, file).replace(/^\//, ""), mark + texts.get(file)!, mark + text));
       }
       // What would be left: the check again, over the fixed texts.
       const overlay: FileSystem = { ...io.fs, readFile: (p) => after.get(p) ?? io.fs.readFile(p) };

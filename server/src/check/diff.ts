@@ -86,7 +86,9 @@ export function headerName(prefix: string, file: string): string {
     any ||= special;
     quoted += special ? ESCAPES[c] ?? `\\${code.toString(8).padStart(3, "0")}` : c;
   }
-  return any ? `"${quoted}"` : name;
+  // A name with a space ends with a tab, as git writes it: `patch` reads a name up to a tab (or the
+  // line's end), and without one takes a space-holding name for a name and a timestamp.
+  return any ? `"${quoted}"` : name.includes(" ") ? `${name}\t` : name;
 }
 
 /** The unified diff turning `before` into `after`, or "" when they are equal. `file` is the path shown (with `/`). */

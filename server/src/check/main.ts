@@ -4,6 +4,8 @@
  * string); what goes to stderr is written at once until stdout has had text, then kept until
  * stdout's last piece is flushed, so the summary comes last on a terminal.
  */
+import { realpathSync } from "node:fs";
+import * as path from "node:path";
 import { isMainThread, workerData } from "node:worker_threads";
 import { writeAllSync } from "../node/fd-output.ts";
 import { nodeFileSystem } from "../node/fs.ts";
@@ -37,6 +39,20 @@ const readAheadChannel = isMainThread ? undefined : (workerData as { readAhead?:
 
 /** Whether stdout's reader is gone (a pipe closed: `sanoma-check | head`): what is left of the report is dropped. */
 let outGone = false;
+/**
+ * Why stdout failed otherwise (a full disk: ENOSPC), if it did: the report is not all there, which
+ * is said, and the exit code is 2, so that a CI step does not pass on an empty SARIF file.
+ */
+let outFailed: string | undefined;
+
+function outError(e: unknown): void {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  if (e === null || e === undefined) return;
+  outGone = true;
+  if (code !== "EPIPE") outFailed ??= code ?? String(e);
+}
+// (Through Node's stream: its failures come as events, which would otherwise end the process.)
+process.stdout.on("error", outError);
 
 /** Writes all of `text` to `fd`; false when the descriptor will take no more (its reader gone). */
 function writeAll(fd: number, text: string): boolean {
@@ -44,7 +60,8 @@ function writeAll(fd: number, text: string): boolean {
 }
 
 function writeErr(text: string, done?: () => void): void {
-  if (straight) { writeAll(2, text); done?.(); } else process.stderr.write(text, done ? () => done() : undefined);
+  // (Stderr failing too leaves nowhere to say anything: the exit code still tells.)
+  if (straight) { try { writeAll(2, text); } catch { /* nowhere to say it */ } done?.(); } else process.stderr.write(text, done ? () => done() : undefined);
 }
 
 let outPieces: string[] = [];
@@ -57,8 +74,11 @@ function writeOut(done?: () => void): void {
   outPieces = [];
   outLength = 0;
   if (text === "") done?.();
-  else if (straight) { if (!outGone) outGone = !writeAll(1, text); done?.(); }
-  else process.stdout.write(text, done ? () => done() : undefined);
+  else if (straight) {
+    if (!outGone) { try { outGone = !writeAll(1, text); } catch (e) { outError(e); } }
+    done?.();
+  } else if (outGone) done?.();
+  else process.stdout.write(text, (e) => { outError(e); done?.(); });
 }
 
 /** Stderr's text: written at once until stdout has had text, then kept until stdout's last piece is out. */
@@ -66,11 +86,25 @@ function err(text: string): void {
   if (outStarted) errAfterOut.push(text); else writeErr(text);
 }
 
+/**
+ * The working folder as the shell names it (`$PWD`, when that is this very folder, reached through
+ * a link), else the real one (`process.cwd()` resolves links): paths are shown from where the user
+ * stands, and `sanoma-check "$PWD/co"` in a linked folder prints `co/…`, not `../link/co/…`.
+ */
+function workingFolder(): string {
+  const real = process.cwd();
+  const pwd = process.env.PWD;
+  if (pwd && pwd !== real && path.isAbsolute(pwd)) {
+    try { if (realpathSync(pwd) === real) return path.normalize(pwd); } catch { /* gone, or not ours */ }
+  }
+  return real;
+}
+
 let code: number;
 try {
   code = runCheck(process.argv.slice(2), {
     fs: nodeFileSystem,
-    cwd: process.cwd(),
+    cwd: workingFolder(),
     out: (text) => {
       outStarted = true;
       outPieces.push(text);
@@ -95,6 +129,10 @@ try {
 
 // Stdout's last piece, flushed (and so every one before it), then what stderr was kept, then the exit.
 writeOut(() => {
+  if (outFailed !== undefined) {
+    errAfterOut.push(`sanoma-check: the report could not be written to stdout (${outFailed}): it is not whole\n`);
+    code = 2;
+  }
   const kept = errAfterOut.join("");
   if (kept === "") process.exit(code);
   else writeErr(kept, () => process.exit(code));

@@ -16,7 +16,8 @@ function isUtf8(bytes: Buffer): boolean {
 
 /**
  * Opens a file to fix without following a link at its end and without blocking (a FIFO put in its
- * place); the descriptor, or why it is not to be fixed ("changed": it is gone or unreadable now).
+ * place); the descriptor, or why it is not to be fixed ("changed": it is gone now; "failed": it
+ * may not be opened so, no permission or a read-only file system).
  */
 function openToFix(file: string, flags: number): { fd: number } | { refusal: string } {
   let fd: number;
@@ -25,7 +26,8 @@ function openToFix(file: string, flags: number): { fd: number } | { refusal: str
   } catch (e) {
     // ELOOP: the last segment is a link (O_NOFOLLOW); on some systems EMLINK or EFTYPE.
     const code = (e as NodeJS.ErrnoException).code;
-    return { refusal: code === "ELOOP" || code === "EMLINK" || code === "EFTYPE" ? LINK : "changed" };
+    if (code === "ELOOP" || code === "EMLINK" || code === "EFTYPE") return { refusal: LINK };
+    return { refusal: code === "EACCES" || code === "EPERM" || code === "EROFS" || code === "ETXTBSY" ? "failed" : "changed" };
   }
   try {
     if (fs.fstatSync(fd).isFile()) return { fd };
@@ -41,7 +43,7 @@ function openToFix(file: string, flags: number): { fd: number } | { refusal: str
  */
 export function fixRefusal(file: string): string | undefined {
   const opened = openToFix(file, O_RDONLY);
-  if ("refusal" in opened) return opened.refusal === "changed" ? undefined : opened.refusal;
+  if ("refusal" in opened) return opened.refusal === "changed" || opened.refusal === "failed" ? undefined : opened.refusal;
   try {
     return isUtf8(fs.readFileSync(opened.fd)) ? undefined : NOT_UTF8;
   } catch {
@@ -59,7 +61,7 @@ export function fixRefusal(file: string): string | undefined {
  */
 export function writeIfUnchanged(file: string, before: string, after: string): WriteResult {
   const opened = openToFix(file, O_RDWR);
-  if ("refusal" in opened) return "changed";
+  if ("refusal" in opened) return opened.refusal === "failed" ? "failed" : "changed";
   const { fd } = opened;
   try {
     let bytes: Buffer;
