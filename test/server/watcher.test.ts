@@ -168,3 +168,24 @@ for (const dynamicWatch of [true, false]) {
     } finally { rmSync(base, { recursive: true, force: true }); }
   });
 }
+
+for (const dynamicWatch of [true, false]) {
+  test(`${dynamicWatch ? "a client that watches" : "the server's own watcher"}: a config made in an app of a company opened through another app's folder takes that app's files from the company, and makes no company of its own (nothing leads to it)`, async () => {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-split-")));
+    const acme = join(base, "acme");
+    cpSync(writeFixture(TWO_PROBLEMS), acme, { recursive: true });
+    mkdirSync(join(acme, "apps/b"));
+    const x = join(acme, "apps/a/workflows/x.ts");
+    try {
+      await withServer([], async ({ c }) => {
+        await c.waitFor(() => c.diagnosticsFor(x).length === 1, "app a's problem, as the company's");
+        writeFileSync(join(acme, "apps/a/sanoma.config.ts"), "export default {};\n");
+        await c.waitFor(() => c.diagnosticsFor(x).length === 0, "no longer the company's", 10_000);
+        await c.waitFor(() => c.diagnosticsFor(join(acme, "workflows/w.ts")).length === 1, "the company read anew", 10_000);
+        await c.waitIdle();
+        assert.deepEqual(await companiesOf(c), [acme], "the new company is found by nothing: not known");
+        assert.equal(c.diagnosticsFor(join(acme, "workflows/w.ts")).length, 1, "the company's own problem stays");
+      }, { folders: [join(acme, "apps/b")], dynamicWatch });
+    } finally { rmSync(base, { recursive: true, force: true }); }
+  });
+}

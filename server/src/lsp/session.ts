@@ -386,11 +386,12 @@ export class Session {
       const root = path.dirname(file);
       if (kind === "deleted") { this.dissolve(root); return; }
       if (!this.ws.companies.has(root)) {
-        if (!this.discoverable(root)) return;
-        // A new company: it takes its files from any enclosing company.
+        // A new company: it takes its files from the enclosing company, if one is known, which is
+        // read anew, whether the new one is known then or not (nothing may lead to it: then its
+        // files are no one's, as a fresh server has it).
         const outer = this.ws.rootOf(path.dirname(root));
-        if (outer && outer !== root) { this.publisher.clear((f) => f.startsWith(outer + path.sep)); this.reindex(outer); }
-        void this.enqueueIndex(() => this.indexRoots([root]));
+        if (outer && outer !== root && this.ws.companies.has(outer)) { this.publisher.clear((f) => f.startsWith(outer + path.sep)); this.reindex(outer); }
+        if (this.discoverable(root)) void this.enqueueIndex(() => this.indexRoots([root]));
         return;
       }
     }
