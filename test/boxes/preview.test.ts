@@ -12,7 +12,7 @@ import { IgnoreRules, parseGitignore } from "../../server/src/boxes/ignore.ts";
 import { previewBoxName } from "../../server/src/boxes/names.ts";
 import { DEFAULT_PREVIEW_COMMAND, MISSING_CLI_MESSAGE, explainPreviewExit, previewCommand, scopeOf } from "../../server/src/boxes/preview.ts";
 import { BoxService } from "../../server/src/boxes/service.ts";
-import { TIERS, cleanupTempDirs, tempDir, writeTree } from "./helpers.ts";
+import { TIERS, cleanupTempDirs, killAllWith, processesNamed, tempDir, token, writeTree } from "./helpers.ts";
 
 after(cleanupTempDirs);
 
@@ -68,6 +68,24 @@ for (const tier of TIERS) {
     };
     after(async () => {
       for (const s of services) await s.dispose();
+    });
+
+    test("a shutdown while a preview copies the company: its command never starts (it started after the answer to the shutdown, and a command it detached outlived the server)", async () => {
+      const { root, boxes } = setup();
+      fs.mkdirSync(path.join(root, "lib"));
+      for (let i = 0; i < 2000; i++) fs.writeFileSync(path.join(root, "lib", `f${i}.ts`), `export const f${i} = ${i};\n`);
+      const sleeper = token("preview-after-shutdown");
+      const command = `touch started; exec -a ${sleeper} sleep 30`;
+      // The preview's copy is under way when the shutdown comes (the same tick: it is queued).
+      const preview = boxes.preview({ root, file: "apps/billing/workflows/invoice.ts", export: "invoice", command, wait: true }).then((r) => r, (e: Error) => e);
+      await boxes.dispose();
+      const answer = await preview;
+      await new Promise((r) => setTimeout(r, 500));
+      assert.deepEqual(processesNamed(sleeper), [], "no command of the preview runs");
+      const home = path.join(boxes.boxesDir, previewBoxName("billing", "invoice"));
+      assert.equal(fs.existsSync(path.join(home, "started")), false, "the command never ran");
+      if (!(answer instanceof Error)) assert.match(answer.result?.error ?? "", /^not started: the box service stopped while the box was being made ready/);
+      killAllWith(sleeper);
     });
 
     test("copy, run, diff, apply, re-sync and reset: the round trip", async () => {

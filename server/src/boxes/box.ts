@@ -242,6 +242,7 @@ export class Box {
       cwdProblem = `${live.info.cwd || "the home"} does not exist`;
     }
     if (cwdProblem) return fail(`cannot start: ${cwdProblem}`);
+    if (this.closed) return fail("not started: the box service stopped while the box was being made ready");
     let plan: SpawnPlan;
     const tier = this.ctx.tier;
     if (tier.tier === "container") {
@@ -251,6 +252,7 @@ export class Box {
       } catch (error) {
         return fail(`the box's container could not be made ready: ${(error as Error).message}`);
       }
+      if (this.closed) return fail("not started: the box service stopped while the box was being made ready");
       plan = execPlan(tier.engine, this.container(tmp), this.ctx.container ?? {}, { cwd, env, stdin: options.stdin !== undefined }, command);
     } else plan = planSpawn(tier, { home: this.home, tmp, cwd }, command);
     const end = await runProcess({
@@ -465,8 +467,20 @@ export class Box {
     if (this.tier === "container" && engine) await removeContainer(engine, this.tag);
   }
 
+  /**
+   * No command of this box starts from now on: a run still preparing (a preview's copy) ends
+   * there, its command never run. The server is shutting down: what it answered "stopped" must
+   * not start after the answer.
+   */
+  closeForGood(): void {
+    this.closed = true;
+  }
+
+  private closed = false;
+
   /** SIGKILL to every live group at once, and to what left them, synchronously (for a server that is exiting). */
   killAllNow(): void {
+    this.closed = true;
     for (const g of this.ctx.supervisor.tracked(this.name)) this.ctx.supervisor.signal(g, "SIGKILL");
     signalFound(this.escaped(), "SIGKILL");
     if (this.tier === "container" && this.ctx.tier.engine && this.everRan) removeContainersNow(this.ctx.tier.engine, [this.tag]);

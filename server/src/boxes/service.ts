@@ -175,7 +175,10 @@ export class BoxService {
     this.assertOpen();
     checkBoxName(name);
     let box = this.boxes.get(name);
-    if (!box) this.boxes.set(name, (box = new Box(this.ctx, name)));
+    if (!box) {
+      if (this.closing) throw new Error("the box service was stopped");
+      this.boxes.set(name, (box = new Box(this.ctx, name)));
+    }
     return box;
   }
 
@@ -345,6 +348,10 @@ export class BoxService {
   /** Stops every box's processes (SIGTERM, then SIGKILL after a short grace) and closes the logs. */
   async dispose(): Promise<void> {
     if (this.disposed) return;
+    // First, nothing more starts: a preview still copying would start its command after the stop,
+    // and a box asked for meanwhile is refused.
+    this.closing = true;
+    for (const box of this.boxes.values()) box.closeForGood();
     await Promise.all([...this.boxes.values()].map((box) => box.stop({ graceMs: 500 }).catch(() => 0)));
     this.disposeSync();
   }
@@ -359,6 +366,9 @@ export class BoxService {
     }
     this.ctx.supervisor.dispose();
   }
+
+  /** `dispose` has begun: no box is made any more, and those there start nothing (`Box.closeForGood`). */
+  private closing = false;
 
   private assertOpen(): void {
     if (this.disposed) throw new Error("the box service was stopped");
