@@ -93,13 +93,16 @@ test("boxes over stdio: a boxes folder that cannot be made costs the boxes alone
 const PACKAGE_SERVER = join(REPO, "server", "bin", "sanoma-language-server.js");
 const SERVERS = [["the built server", undefined], ["the package's command (in its worker thread)", [process.execPath, PACKAGE_SERVER, "--stdio"]]] as const;
 
-/** Opens a box in a fresh server (process tier; `command`: how the server is started) and starts a background `sleep` there: its pid. */
-async function sleeperIn(dir: string, command?: readonly string[]): Promise<{ server: LspClient; pid: number }> {
+/**
+ * Opens a box in a fresh server (process tier; `command`: how the server is started) and starts a
+ * background `sleep` there (`detached`: in a session of its own, `setsid`): its pid.
+ */
+async function sleeperIn(dir: string, command?: readonly string[], detached = false): Promise<{ server: LspClient; pid: number }> {
   // The process tier: there the pid the box reports is the host's (in the namespace tier it is the namespace's own).
   const { c: server } = await startServer([], { command: command && [...command], initializationOptions: { boxesDir: dir }, settings: { boxes: { isolation: "process" } }, folders: [company] });
   assert.equal((await server.request("sanoma/boxes/list", {})).tier, "process");
   await server.request("sanoma/boxes/open", { name: "sleeper" });
-  const run = await server.request("sanoma/boxes/run", { name: "sleeper", command: "sleep 300 & echo $! > pid; wait" });
+  const run = await server.request("sanoma/boxes/run", { name: "sleeper", command: `${detached ? "setsid " : ""}sleep 300 & echo $! > pid; wait` });
   assert.ok(run.runId);
   const pidFile = join(dir, "sleeper", "pid");
   const start = Date.now();
@@ -156,6 +159,20 @@ for (const [which, command] of SERVERS) {
       for (const reaper of reapersOf(serverPid)) assert.ok(await gone(reaper), "nor does the watchdog");
     });
   }
+}
+
+for (const [which, command] of SERVERS) {
+  test(`boxes over stdio, ${which}: what a run detached from its group (setsid) ends when the server is killed (SIGKILL): the watchdog finds it by the box's tag`, async () => {
+    const { server, pid } = await sleeperIn(join(work, `boxes-detached-${command ? "package" : "built"}`), command, true);
+    const sid = Number(readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1].split(" ")[3]);
+    assert.equal(sid, pid, "the sleep leads a session of its own: no group the server started holds it");
+    const serverPid = server.proc.pid!;
+    const exited = new Promise<number | null>((r) => server.proc.once("exit", r));
+    server.proc.kill("SIGKILL");
+    await exited;
+    assert.ok(await gone(pid), "the detached sleep does not outlive the server");
+    for (const reaper of reapersOf(serverPid)) assert.ok(await gone(reaper), "nor does the watchdog");
+  });
 }
 
 test("the package's language server over stdio runs in a worker thread whose young generation is the one the VS Code extension gives the built server by a Node option, and says so in the client's log", async () => {

@@ -314,6 +314,8 @@ export class Box {
       group.inside = () => processesWithEnv(tag).map((p) => p.pid).filter((p) => p !== pid);
     }
     live.group = group;
+    // (The tag first: what the run detaches from its group is found by it should the server be killed.)
+    this.ctx.supervisor.reaper.watchTag(this.tag);
     this.ctx.supervisor.add(group);
     return group;
   }

@@ -26,6 +26,7 @@ export const REAPER_SOURCE = `
 "use strict";
 const fs = require("fs");
 const listed = new Set();
+const tags = new Set();
 let pending = "";
 process.stdin.setEncoding("latin1");
 process.stdin.on("data", (chunk) => {
@@ -33,6 +34,7 @@ process.stdin.on("data", (chunk) => {
   for (let nl = pending.indexOf("\\n"); nl >= 0; nl = pending.indexOf("\\n")) {
     const line = pending.slice(0, nl);
     pending = pending.slice(nl + 1);
+    if (line[0] === "T") { if (/^[0-9a-f]{16}$/.test(line.slice(1))) tags.add(line.slice(1)); continue; }
     const id = Number(line.slice(1));
     if (!Number.isInteger(id) || id <= 1) continue;
     if (line[0] === "+") listed.add(id);
@@ -62,16 +64,52 @@ function hit(signal) {
   }
   return any;
 }
+// What left its group (setsid) but carries a box's tag in its environment: pid -> start time.
+function tagged() {
+  const found = new Map();
+  if (tags.size === 0) return found;
+  let names = [];
+  try { names = fs.readdirSync("/proc"); } catch {}
+  for (const name of names) {
+    if (!/^[0-9]+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const env = "\\0" + fs.readFileSync("/proc/" + name + "/environ", "latin1");
+      const at = env.indexOf("\\0SANOMA_BOX_RUN=");
+      if (at < 0 || !tags.has(env.slice(at + 16, at + 32))) continue;
+      const stat = fs.readFileSync("/proc/" + name + "/stat", "latin1");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] !== "Z" && fields[0] !== "X") found.set(Number(name), fields[19]);
+    } catch {}
+  }
+  return found;
+}
+// Signals those still the processes found (the same start time: never a pid handed to another).
+function hitTagged(found, signal) {
+  let any = false;
+  for (const [pid, start] of found) {
+    try {
+      const stat = fs.readFileSync("/proc/" + pid + "/stat", "latin1");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[19] !== start || fields[0] === "Z" || fields[0] === "X") { found.delete(pid); continue; }
+      process.kill(pid, signal);
+      any = true;
+    } catch { found.delete(pid); }
+  }
+  return any;
+}
 let reaping = false;
 function reap() {
   if (reaping) return;
   reaping = true;
-  if (!hit("SIGTERM")) process.exit(0);
+  const escaped = tagged();
+  const groups = hit("SIGTERM");
+  if (!hitTagged(escaped, "SIGTERM") && !groups) process.exit(0);
   const started = Date.now();
   setInterval(() => {
     const live = liveGroups();
-    if (![...listed].some((id) => live.has(id))) process.exit(0);
-    if (Date.now() - started >= 1000) { hit("SIGKILL"); process.exit(0); }
+    const left = [...listed].some((id) => live.has(id)) || hitTagged(escaped, 0);
+    if (!left) process.exit(0);
+    if (Date.now() - started >= 1000) { hit("SIGKILL"); hitTagged(escaped, "SIGKILL"); process.exit(0); }
   }, 100);
 }
 process.stdin.on("end", reap);
@@ -92,6 +130,18 @@ export class Reaper {
   watch(pgid: number): void {
     this.send(`+${pgid}\n`);
   }
+
+  /**
+   * A box's tag (`SANOMA_BOX_RUN=<tag>.<run>` in its runs' environments): should the server die, the
+   * reaper also ends what carries it, what left its group (`setsid`) as much as what did not.
+   */
+  watchTag(tag: string): void {
+    if (this.tags.has(tag)) return;
+    this.tags.add(tag);
+    this.send(`T${tag}\n`);
+  }
+
+  private readonly tags = new Set<string>();
 
   /** A group ended (or the server ended it). */
   forget(pgid: number): void {
