@@ -242,7 +242,6 @@ export class Box {
       cwdProblem = `${live.info.cwd || "the home"} does not exist`;
     }
     if (cwdProblem) return fail(`cannot start: ${cwdProblem}`);
-    if (this.closed) return fail("not started: the box service stopped while the box was being made ready");
     let plan: SpawnPlan;
     const tier = this.ctx.tier;
     if (tier.tier === "container") {
@@ -252,9 +251,10 @@ export class Box {
       } catch (error) {
         return fail(`the box's container could not be made ready: ${(error as Error).message}`);
       }
-      if (this.closed) return fail("not started: the box service stopped while the box was being made ready");
       plan = execPlan(tier.engine, this.container(tmp), this.ctx.container ?? {}, { cwd, env, stdin: options.stdin !== undefined }, command);
     } else plan = planSpawn(tier, { home: this.home, tmp, cwd }, command);
+    // (After every wait of the preparation: a shutdown meanwhile means no command starts.)
+    if (this.closed) return fail("not started: the box service stopped while the box was being made ready");
     const end = await runProcess({
       plan,
       // The engine's CLI runs here with its own small environment; the command's goes in `--env`.

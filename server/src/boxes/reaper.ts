@@ -41,6 +41,11 @@ process.stdin.on("data", (chunk) => {
     else if (line[0] === "-") listed.delete(id);
   }
 });
+// A process's /proc/<pid>/stat fields after its name: [0] state, [2] process group, [19] start time.
+function statFields(pid) {
+  const stat = fs.readFileSync("/proc/" + pid + "/stat", "latin1");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
 function liveGroups() {
   const groups = new Set();
   let names = [];
@@ -48,8 +53,7 @@ function liveGroups() {
   for (const name of names) {
     if (!/^[0-9]+$/.test(name)) continue;
     try {
-      const stat = fs.readFileSync("/proc/" + name + "/stat", "latin1");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const fields = statFields(name);
       if (fields[0] !== "Z" && fields[0] !== "X") groups.add(Number(fields[2]));
     } catch {}
   }
@@ -76,8 +80,7 @@ function tagged() {
       const env = "\\0" + fs.readFileSync("/proc/" + name + "/environ", "latin1");
       const at = env.indexOf("\\0SANOMA_BOX_RUN=");
       if (at < 0 || !tags.has(env.slice(at + 16, at + 32))) continue;
-      const stat = fs.readFileSync("/proc/" + name + "/stat", "latin1");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const fields = statFields(name);
       if (fields[0] !== "Z" && fields[0] !== "X") found.set(Number(name), fields[19]);
     } catch {}
   }
@@ -88,8 +91,7 @@ function hitTagged(found, signal) {
   let any = false;
   for (const [pid, start] of found) {
     try {
-      const stat = fs.readFileSync("/proc/" + pid + "/stat", "latin1");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const fields = statFields(pid);
       if (fields[19] !== start || fields[0] === "Z" || fields[0] === "X") { found.delete(pid); continue; }
       process.kill(pid, signal);
       any = true;

@@ -6,6 +6,7 @@
  */
 import * as path from "node:path";
 import { z } from "zod";
+import { isWithin } from "../core/model.ts";
 import { Workspace } from "../core/workspace.ts";
 import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
@@ -219,21 +220,18 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  * its files' paths are then shown from there in every format, as B2 asks.
  */
 function spelledFromCwd(io: Io, dir: string): string {
-  const rel = path.relative(io.cwd, dir);
-  if (!(rel.startsWith("..") || path.isAbsolute(rel))) return dir;
+  if (isWithin(io.cwd, dir)) return dir;
   const realCwd = io.fs.realPath(io.cwd);
   const realDir = io.fs.realPath(dir);
-  if (realCwd === undefined || realDir === undefined) return dir;
-  const inside = path.relative(realCwd, realDir);
-  return inside.startsWith("..") || path.isAbsolute(inside) ? dir : path.join(io.cwd, inside);
+  if (realCwd === undefined || !isWithin(realCwd, realDir)) return dir;
+  return path.join(io.cwd, path.relative(realCwd, realDir!));
 }
 
 /** The folder a diff's paths are from: `cwd` when every file lies under it, else the nearest folder that holds `cwd` and them all. */
 export function diffBase(cwd: string, files: readonly string[]): string {
-  const outside = (dir: string, f: string) => { const rel = path.relative(dir, f); return rel.startsWith("..") || path.isAbsolute(rel); };
   let base = cwd;
   for (const f of files) {
-    while (outside(base, f)) {
+    while (!isWithin(base, f)) {
       const up = path.dirname(base);
       if (up === base) return cwd; // no folder holds both (another drive): as it was
       base = up;

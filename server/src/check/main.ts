@@ -46,8 +46,8 @@ let outGone = false;
 let outFailed: string | undefined;
 
 function outError(e: unknown): void {
-  const code = (e as NodeJS.ErrnoException | null)?.code;
   if (e === null || e === undefined) return;
+  const code = (e as NodeJS.ErrnoException).code;
   outGone = true;
   if (code !== "EPIPE") outFailed ??= code ?? String(e);
 }
