@@ -1,6 +1,6 @@
 // The one gate command behind `npm test`: sets up what the tests need, typechecks, builds, lints
 // the examples with our own plugin, then runs every test file with node's test runner.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
@@ -19,6 +19,30 @@ function testFiles(dir, out = []) {
   return out;
 }
 
+// The longest test, VS Code end to end, takes about 90 s here.
+const TEST_TIMEOUT_MS = 8 * 60_000;
+// Past this the whole run is ended, with what it printed so far: well inside CI's 90 minutes,
+// about four times what a full run takes here.
+const RUN_DEADLINE_MS = Number(process.env.SANOMA_TEST_DEADLINE_MINUTES || 45) * 60_000;
+
+/** Runs the test runner in a process group of its own, ending the group at the deadline or when we are told to stop. */
+function runTests([cmd, ...args]) {
+  console.log(`\n$ ${cmd} ${args.join(" ")}`);
+  const runner = spawn(cmd, args, { stdio: "inherit", detached: true });
+  const endGroup = (signal) => { try { process.kill(-runner.pid, signal); } catch { /* already gone */ } };
+  const deadline = setTimeout(() => {
+    console.error(`\nfailed: the tests ran past ${RUN_DEADLINE_MS / 60_000} minutes (SANOMA_TEST_DEADLINE_MINUTES); ended them`);
+    endGroup("SIGKILL");
+    process.exit(1);
+  }, RUN_DEADLINE_MS);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => { endGroup(signal); process.exit(1); });
+  runner.on("exit", (code, signal) => {
+    clearTimeout(deadline);
+    if (code !== 0) console.error(`failed: the tests (exit ${code ?? signal})`);
+    process.exit(code ?? 1);
+  });
+}
+
 const only = process.argv.slice(2);
 if (!process.env.SANOMA_SKIP_SETUP) run("bash", ["scripts/setup-test-env.sh"]);
 run("npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]);
@@ -28,4 +52,8 @@ run("node", ["scripts/build.mjs"]);
 // Our own plugin on our own example companies, in the real oxlint, compared with sanoma-check.
 run("node", ["scripts/lint-examples.mjs"]);
 const files = only.length ? only : testFiles("test").sort();
-run(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", "--test-concurrency=1", ...files]);
+runTests([process.execPath, "--import", "tsx", "--test", "--test-reporter=spec", "--test-concurrency=1",
+  // A test that hangs fails after TEST_TIMEOUT_MS and the run goes on; a file whose tests are done
+  // ends even if something it started still holds it open. (CI once ran out of its 90 minutes on
+  // one failed test whose server was never ended.)
+  `--test-timeout=${TEST_TIMEOUT_MS}`, "--test-force-exit", ...files]);

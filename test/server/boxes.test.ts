@@ -164,14 +164,24 @@ for (const [which, command] of SERVERS) {
 for (const [which, command] of SERVERS) {
   test(`boxes over stdio, ${which}: what a run detached from its group (setsid) ends when the server is killed (SIGKILL): the watchdog finds it by the box's tag`, async () => {
     const { server, pid } = await sleeperIn(join(work, `boxes-detached-${command ? "package" : "built"}`), command, true);
-    const sid = Number(readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1].split(" ")[3]);
-    assert.equal(sid, pid, "the sleep leads a session of its own: no group the server started holds it");
-    const serverPid = server.proc.pid!;
     const exited = new Promise<number | null>((r) => server.proc.once("exit", r));
-    server.proc.kill("SIGKILL");
-    await exited;
-    assert.ok(await gone(pid), "the detached sleep does not outlive the server");
-    for (const reaper of reapersOf(serverPid)) assert.ok(await gone(reaper), "nor does the watchdog");
+    try {
+      // `$!` is written as soon as the shell forks; `setsid` calls setsid(2) and then becomes the
+      // sleep, so a sleep by name has its session (read before, the shell's session shows: CI did).
+      const stat = () => readFileSync(`/proc/${pid}/stat`, "latin1");
+      for (let t = Date.now(); !stat().includes("(sleep)") && Date.now() - t < 10_000;) await new Promise((r) => setTimeout(r, 20));
+      const sid = Number(stat().split(") ")[1].split(" ")[3]);
+      assert.equal(sid, pid, "the sleep leads a session of its own: no group the server started holds it");
+      const serverPid = server.proc.pid!;
+      server.proc.kill("SIGKILL");
+      await exited;
+      assert.ok(await gone(pid), "the detached sleep does not outlive the server");
+      for (const reaper of reapersOf(serverPid)) assert.ok(await gone(reaper), "nor does the watchdog");
+    } finally {
+      // A failed assertion must not leave a server (and its sleep) holding the test file open.
+      if (server.proc.exitCode === null && server.proc.signalCode === null) { server.proc.kill("SIGKILL"); await exited; }
+      try { process.kill(pid, "SIGKILL"); } catch { /* ended, as it should */ }
+    }
   });
 }
 
