@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
-import type { LspClient } from "../support/lsp.ts";
+import { uri, type LspClient } from "../support/lsp.ts";
 import { startServer, withServer, type RunningServer } from "../support/server.ts";
 import { SERVER_NODE_ARGS } from "../../server/src/protocol.ts";
 
@@ -269,4 +269,22 @@ test("boxes over stdio (issue 18, 7): the default preview command is the company
     const ran = await server.request("sanoma/boxes/preview", { root, file: "workflows/w.ts", export: "w", wait: true }, 30000);
     assert.equal(ran.result.stdout, "the company's CLI: preview workflows/w.ts#w\n");
   }, { initializationOptions: { boxesDir: dir }, folders: [root], idle: false });
+});
+
+test("boxes over stdio: the code lens's command (workspace/executeCommand sanoma.preview) that cannot preview answers an error with the preview's sentence, not a null that reads as done", async () => {
+  const root = smallCompany();
+  const dir = join(work, "boxes-lens");
+  await withServer([], async ({ c: server }) => {
+    const file = join(root, "workflows/w.ts");
+    const preview = (args: unknown[]) => server.request("workspace/executeCommand", { command: "sanoma.preview", arguments: args }, 10000);
+    await assert.rejects(preview([{ uri: uri(file), export: "w" }]), { code: -32602, message: /^the Sanoma CLI is not installed: there is no node_modules\/\.bin\/sanoma in / });
+    await assert.rejects(preview([{ uri: uri(file), export: "nope" }]), { code: -32602, message: "nope is no exported workflow of workflows/w.ts (its workflows: w)" });
+    await assert.rejects(preview([]), { code: -32602, message: "sanoma.preview takes one argument, { uri, export }: the code lens's" });
+    // The lens follows the editor's text; the preview copies what is saved: the refusal says why.
+    server.open(file, "export const w = async () => 1;\nexport const fresh = async () => 2;\n");
+    const lenses = await server.request("textDocument/codeLens", { textDocument: { uri: uri(file) } });
+    assert.deepEqual(lenses.map((l: any) => l.command.arguments[0].export), ["w", "fresh"]);
+    await assert.rejects(preview([lenses[1].command.arguments[0]]), { code: -32602, message: "fresh is no exported workflow of workflows/w.ts (its workflows: w) (a preview runs the files as saved, and w.ts has unsaved changes)" });
+    assert.deepEqual(readdirSync(dir), [], "no box was made");
+  }, { initializationOptions: { boxesDir: dir }, folders: [root] });
 });

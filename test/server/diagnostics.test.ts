@@ -751,6 +751,31 @@ export const b = (ctx: any) => ctx.call("data.nope.get", {});
   });
 });
 
+test("server: a file open under two URIs (through a link and by its real path) keeps the editor's text when one of them closes", async () => {
+  await withCompanies([`
+//- /real/sanoma.config.ts
+export default {};
+//- /real/workflows/a.ts
+export const a = (ctx: any) => ctx.call("data.nope.get", {});
+`], async ([top]) => {
+    const real = join(top, "real");
+    symlinkSync("real", join(top, "link"));
+    await withServer([], async ({ c }) => {
+      const [a, aLink] = [join(real, "workflows/a.ts"), join(top, "link/workflows/a.ts")];
+      await c.waitFor(() => c.diagnosticsFor(a).length === 1, "the disk's problem");
+      c.open(a, "export const a = 1;\n");
+      c.open(aLink, "export const a = 1;\n");
+      await c.waitFor(() => c.diagnosticsFor(a).length === 0 && c.diagnosticsFor(aLink).length === 0, "the editor's text: no problem");
+      await c.waitIdle();
+      c.close(aLink);
+      await c.waitIdle();
+      assert.deepEqual(c.diagnosticsFor(a), [], "still open by its real path: the editor's text still wins over the disk's");
+      c.close(a);
+      await c.waitFor(() => c.diagnosticsFor(a).length === 1, "both closed: the disk's problem is back");
+    }, { folders: [real] });
+  });
+});
+
 test("server: an open file whose URI the client spells its own way (%5b for [) keeps the editor's text when the disk changes, and its problems go to that URI", async () => {
   await withServer(`
 //- /sanoma.config.ts
@@ -891,9 +916,30 @@ test("server: after shutdown, requests are refused (InvalidRequest), and exit en
     assert.equal(await c.request("shutdown", null), null);
     await assert.rejects(c.request("textDocument/hover", { textDocument: { uri: file }, position: { line: 1, character: 20 } }), /shutting down/);
     await assert.rejects(c.request("workspace/symbol", { query: "" }), /shutting down/);
+    await assert.rejects(c.request("sanoma/boxes/list", {}), { code: -32600, message: /shutting down/ }, "the boxes' requests too");
     const exited = new Promise<number | null>((r) => c.proc.once("exit", (code) => r(code)));
     c.notify("exit", null);
     assert.equal(await exited, 0);
+  });
+});
+
+test("server: a request before initialize is refused (ServerNotInitialized), and a second initialize (InvalidRequest) leaves the first session at work", async () => {
+  await withCompanies([BROKEN], async ([root]) => {
+    const c = new LspClient();
+    try {
+      const file = uri(join(root, "workflows/nightly.ts"));
+      for (const [method, params] of [["textDocument/hover", { textDocument: { uri: file }, position: { line: 1, character: 20 } }], ["workspace/symbol", { query: "" }], ["sanoma/status", null]] as const) {
+        await assert.rejects(c.request(method, params), { code: -32002, message: "the server is not initialized: send initialize first" }, method);
+      }
+      await c.initialize([root]);
+      await c.waitIdle();
+      const problems = c.diagnosticsFor(join(root, "workflows/nightly.ts")).length;
+      assert.ok(problems > 0);
+      await assert.rejects(c.request("initialize", { processId: null, rootUri: null, capabilities: {} }), { code: -32600, message: "initialize may only be sent once" });
+      assert.equal((await c.request("sanoma/status", null)).companies, 1, "the first session's company is still there");
+      c.open(join(root, "workflows/nightly.ts"), "export const x = 1;\n");
+      await c.waitFor(() => c.diagnosticsFor(join(root, "workflows/nightly.ts")).length < problems, "and it still publishes");
+    } finally { await c.shutdown(); }
   });
 });
 

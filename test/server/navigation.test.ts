@@ -217,6 +217,22 @@ test("symbols: declarations, collections and workflows, per document and workspa
   assert.deepEqual(q.map((s: any) => s.name), ["invoices"]);
 });
 
+test("workspace symbols: a query is matched by code point, so a name with a character outside the BMP (𝒳, two UTF-16 halves) is found by it", async () => {
+  await withServer(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/w.ts
+export const 𝒳web = async () => 1;
+export const éte = async () => 2;
+`, async ({ c: other }) => {
+    const names = async (query: string) => (await other.request("workspace/symbol", { query })).map((s: any) => s.name);
+    assert.deepEqual(await names("𝒳"), ["𝒳web"]);
+    assert.deepEqual(await names("𝒳w"), ["𝒳web"]);
+    assert.deepEqual(await names("web"), ["𝒳web"]);
+    assert.deepEqual(await names("ét"), ["éte"]);
+  });
+});
+
 test("code lenses: a preview lens above each exported workflow", async () => {
   const lenses = await c.request("textDocument/codeLens", { textDocument: { uri: uri(join(root, "workflows/nightly.ts")) } });
   assert.deepEqual(lenses.map((l: any) => l.command.arguments[0].export).sort(), ["hourly", "nightly", "renamed", "weekly"]);

@@ -141,3 +141,16 @@ export const w = (ctx: any) => [ctx.call("data.\\u0065sc.get", {}), ctx.call("da
     ]);
   });
 });
+
+for (const [eol, name] of [["\r\n", "CRLF"], ["\r", "a lone CR"]] as const) {
+  test(`rename: in a file whose lines end with ${name}, the name property added on a line of its own ends with ${name} too, indented as the first property`, async () => {
+    const text = ["import { collection } from \"@sanoma-ai/workflows/data\";", "export const customers = collection({", "\t\tkey: \"id\",", "\t\tfields: { id: \"string\" },", "});", ""].join(eol);
+    await withServer(COMPANY, async ({ c: other, root: otherRoot }) => {
+      const file = join(otherRoot, "resources/data.ts");
+      other.open(file, text);
+      await other.waitIdle();
+      const edit = await other.request("textDocument/rename", { textDocument: { uri: uri(file) }, position: { line: 1, character: 15 }, newName: "clients" });
+      assert.deepEqual(edit.changes[uri(file)], [{ range: { start: { line: 2, character: 2 }, end: { line: 2, character: 2 } }, newText: `name: "clients",${eol}\t\t` }]);
+    });
+  });
+}

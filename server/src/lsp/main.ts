@@ -77,7 +77,7 @@ let shutDown = false;
 function guard<P, R>(name: string, empty: R, handler: (s: Session, p: P) => R | Promise<R>) {
   return async (params: P): Promise<R> => {
     if (shutDown) throw new ResponseError(ErrorCodes.InvalidRequest, "the server is shutting down");
-    if (!session) return empty;
+    if (!session) throw new ResponseError(ErrorCodes.ServerNotInitialized, "the server is not initialized: send initialize first");
     try {
       return await handler(session, params);
     } catch (e) {
@@ -116,6 +116,8 @@ export type D = { e: string } | F[]; interface G { h(): void } const j = require
 }
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
+  // (A second one would put a new session in the first's place, and nothing would publish again.)
+  if (session) throw new ResponseError(ErrorCodes.InvalidRequest, "initialize may only be sent once");
   warmUpParser();
   const folders = (params.workspaceFolders ?? []).map((f) => toPath(f.uri)).filter((p): p is string => !!p);
   if (folders.length === 0 && params.rootUri) { const p = toPath(params.rootUri); if (p) folders.push(p); }
@@ -129,7 +131,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     docsUrl: docsUrlFor(params),
     log,
   });
-  boxes = attachBoxes(connection, session, params);
+  boxes = attachBoxes(connection, session, params, () => shutDown);
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: false },

@@ -351,7 +351,7 @@ export class Session {
     const root = company.root;
     if (this.ws.reads(root, file)) {
       if (file === company.lockPath) void this.lockfileChanged(company); // (in slices: it may be 40 MB)
-      else { this.ws.setFile(company, file, this.ws.fs.readFile(file)); this.checks.markDirty(root); }
+      else { this.ws.setFile(company, file, this.documents.openText(file) ?? this.ws.fs.readFile(file)); this.checks.markDirty(root); } // (still open under another URI: that text still wins)
       this.publisher.respell(file);
     }
     if (this.kept(root)) return;

@@ -10,6 +10,7 @@
  */
 import * as path from "node:path";
 import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type Connection, type InitializeParams } from "vscode-languageserver/node";
+import { PREVIEW_COMMAND } from "./codelens.ts";
 import {
   BoxesApplyRequest, BoxesChangedNotification, BoxesEventNotification, BoxesPreviewRequest, BoxesRunRequest, type BoxesApplyParams, type BoxesPreviewParams, type BoxesRunParams,
 } from "../../protocol.ts";
@@ -49,7 +50,7 @@ function boxSettings(s: Settings) {
   };
 }
 
-export function attachBoxes(connection: Connection, session: Session, params: InitializeParams): Boxes {
+export function attachBoxes(connection: Connection, session: Session, params: InitializeParams, shutDown: () => boolean): Boxes {
   const opts = (params.initializationOptions ?? {}) as { boxesDir?: unknown };
   const service = new BoxService({ boxesDir: typeof opts.boxesDir === "string" && path.isAbsolute(opts.boxesDir) ? opts.boxesDir : undefined, workflowsOf: workflowExports });
   let settingsRead!: () => void;
@@ -61,6 +62,7 @@ export function attachBoxes(connection: Connection, session: Session, params: In
   /** Box errors the user can act on (a refused name, a missing box) reach the client as errors, with their words. */
   const handle = <P, R>(method: string, run: (p: P, token: CancellationToken) => Promise<R>) =>
     connection.onRequest(method, async (p: P, token: CancellationToken) => {
+      if (shutDown()) throw new ResponseError(ErrorCodes.InvalidRequest, "the server is shutting down"); // (as LSP asks of every request after `shutdown`)
       try {
         await firstSettings;
         return await run(p, token);
@@ -102,13 +104,22 @@ export function attachBoxes(connection: Connection, session: Session, params: In
 
   return {
     service,
+    // (Errors as the requests' are: a plain one would reach the client as a `null` that reads as done.)
     async preview(args) {
+      if (typeof args?.uri !== "string" || typeof args.export !== "string") throw new ResponseError(ErrorCodes.InvalidParams, `${PREVIEW_COMMAND} takes one argument, { uri, export }: the code lens's`);
       await firstSettings;
       const file = session.filePath(args.uri);
       const company = file ? session.ws.companyOf(file) : undefined;
       if (!file || !company) throw new ResponseError(ErrorCodes.InvalidParams, `${args.uri} is in no Sanoma company`);
-      await configureFor(company.root);
-      return service.preview({ root: company.root, file, export: args.export });
+      try {
+        await configureFor(company.root);
+        return await service.preview({ root: company.root, file, export: args.export });
+      } catch (e) {
+        if (e instanceof ResponseError) throw e;
+        // The lenses follow the editor's text; a preview copies the files as saved.
+        const unsaved = session.openText(file) !== undefined && session.openText(file) !== session.ws.fs.readFile(file);
+        throw new ResponseError(ErrorCodes.InvalidParams, `${(e as Error).message}${unsaved ? ` (a preview runs the files as saved, and ${path.basename(file)} has unsaved changes)` : ""}`);
+      }
     },
     async readSettings() {
       // The tier is a machine setting (the same for every folder); the first folder's answer is it.

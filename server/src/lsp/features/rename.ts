@@ -69,7 +69,7 @@ export function rename(session: Session, params: RenameParams): WorkspaceEdit | 
     else {
       // One property a line: the new one on a line of its own, indented as the first.
       const indent = /^\s*/.exec(lineOf(c.file.path, first.start.line).slice(0, first.start.character))![0];
-      add(c.file.path, { start: first.start, end: first.start }, `${property},\n${indent}`);
+      add(c.file.path, { start: first.start, end: first.start }, `${property},${lineOf.eol(c.file.path)}${indent}`); // (the file's own line break: CRLF stays CRLF)
     }
   }
   for (const { file, ref } of referencesTo(at.loc.analysis, c)) {
@@ -87,15 +87,27 @@ function plainText(lineOf: (file: string, line: number) => string, file: string,
   return range.start.line === range.end.line && !lineOf(file, range.start.line).slice(range.start.character, range.end.character).includes("\\");
 }
 
+/** A line of a file, and (`eol`) the line break the file is written with. */
+type LineReader = ((file: string, line: number) => string) & { eol(file: string): string };
+
 /**
  * The lines of files as the server holds them (the editor's text when open, else the disk's),
  * each file read and split once: a rename asks for a line of each op id it edits.
  */
-function lineReader(session: Session): (file: string, line: number) => string {
+function lineReader(session: Session): LineReader {
   const byFile = new Map<string, string[]>();
-  return (file, line) => {
+  const eols = new Map<string, string>();
+  const linesOf = (file: string): string[] => {
     let lines = byFile.get(file);
-    if (!lines) byFile.set(file, (lines = (session.openText(file) ?? session.ws.fs.readFile(file) ?? "").split(/\r?\n/)));
-    return lines[line] ?? "";
+    if (!lines) {
+      const text = session.openText(file) ?? session.ws.fs.readFile(file) ?? "";
+      // Lines as LSP counts them: a lone \r ends one too.
+      byFile.set(file, (lines = text.split(/\r\n|\r|\n/)));
+      eols.set(file, /\r\n|\r|\n/.exec(text)?.[0] ?? "\n");
+    }
+    return lines;
   };
+  const line = ((file: string, n: number) => linesOf(file)[n] ?? "") as LineReader;
+  line.eol = (file) => { linesOf(file); return eols.get(file)!; };
+  return line;
 }

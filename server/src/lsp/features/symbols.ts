@@ -31,7 +31,7 @@ export function documentSymbols(session: Session, params: DocumentSymbolParams):
 }
 
 export async function workspaceSymbols(session: Session, params: WorkspaceSymbolParams): Promise<WorkspaceSymbol[]> {
-  const q = params.query.toLowerCase();
+  const q = [...params.query.toLowerCase()]; // (by code point: `𝒳` is one character, not two halves)
   const out: WorkspaceSymbol[] = [];
   // Workflows of files read without a syntax tree are read by the parse that judges their syntax,
   // which every check makes: this finds nothing left to read unless an edit's check is still to come.
@@ -40,7 +40,7 @@ export async function workspaceSymbols(session: Session, params: WorkspaceSymbol
     const a = session.resultOf(root)?.analysis;
     if (!a) continue;
     for (const s of symbolsOf(a)) {
-      if (q && !fuzzy(s.name.toLowerCase(), q)) continue;
+      if (q.length && !fuzzy(s.name.toLowerCase(), q)) continue;
       out.push({ name: s.name, kind: s.kind, containerName: `${a.company.name} · ${s.file.rel}`, location: { uri: session.uriOf(s.file.path), range: s.range } });
       if (out.length >= 1000) return out;
     }
@@ -53,7 +53,8 @@ function cover(a: DocumentSymbol["range"], b: DocumentSymbol["range"]): Document
   return { start: before(b.start, a.start) ? b.start : a.start, end: before(a.end, b.end) ? b.end : a.end };
 }
 
-function fuzzy(name: string, q: string): boolean {
+/** Whether the query's characters (code points) appear in the name in order. */
+function fuzzy(name: string, q: readonly string[]): boolean {
   let i = 0;
   for (const ch of name) if (ch === q[i]) i++;
   return i === q.length;
