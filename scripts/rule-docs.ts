@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { RULES } from "../server/src/core/rules/index.ts";
 import { IMPORT_RULES } from "../server/src/core/rules/imports.ts";
 import type { Rule } from "../server/src/core/rules/rule.ts";
+import type { RuleId } from "../server/src/core/rules/ids.ts";
+import { RULE_CODES } from "../ts-plugin/src/codes.ts";
 
 /** A fixture as Markdown: one code block per file, the markers kept as comments. */
 function fixtureMarkdown(fixture: string): string {
@@ -36,16 +38,21 @@ function connectorNote(rule: Rule): string {
   return /\/\/- \/node_modules\//.test(rule.doc.wrong) ? "\n\n(The examples use a connector package whose source is left out here; it is in the rule's file.)" : "";
 }
 
+/** A rule's default severity in words: two rules report one kind of problem as a warning (SPEC B1). */
+export function severityWords(rule: Rule): string {
+  return rule.id === "secret-bindings" ? "error; a `secret(\"NAME\")` with no binding is a warning" : rule.id === "lockfile" ? "error; an orphan binding is a warning" : rule.severity;
+}
+
 export function rulePage(rule: Rule): string {
   const isImport = IMPORT_RULES.some((r) => r.id === rule.id);
-  const severity = rule.id === "secret-bindings" ? "error; a `secret(\"NAME\")` with no binding is a warning" : rule.id === "lockfile" ? "error; an orphan binding is a warning" : rule.severity;
+  const severity = severityWords(rule);
   return `<!-- Generated from server/src/core/rules/${rule.id}.ts by scripts/rule-docs.ts: edit the rule, not this page. -->
 # \`${rule.id}\`
 
 ${rule.doc.summary}
 
 - Severity: ${severity} (change it or turn it off with the \`sanoma.rules\` setting: \`{ "${rule.id}": "warning" }\`)
-- Reported by: the language server, \`sanoma-check\`${isImport ? ", and the lint plugin as `sanoma/" + rule.id + "` (oxlint and ESLint)" : ""}
+- Reported by: the language server, \`sanoma-check\`, the TypeScript plugin in tsserver (code ${RULE_CODES[rule.id as RuleId]}, for problems in TypeScript files)${isImport ? ", and the lint plugin as `sanoma/" + rule.id + "` (oxlint and ESLint)" : ""}
 
 ## Why
 

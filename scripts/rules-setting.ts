@@ -10,8 +10,9 @@ import { RULE_IDS } from "../server/src/core/rules/ids.ts";
 
 export const PACKAGE_JSON = join(import.meta.dirname, "..", "package.json");
 
-const LEVELS = ["off", "error", "warning", "info", "hint"];
-const LEVEL_WORDS = ["Not checked", "An error", "A warning", "Information", "A hint (shown faded, not in the Problems panel count)"];
+// (`warn` as `.sanomarc.json`, `--rule` and the TypeScript plugin read it: a value copied from one works in the others.)
+const LEVELS = ["off", "error", "warning", "warn", "info", "hint"];
+const LEVEL_WORDS = ["Not checked", "An error", "A warning", "A warning (the same as \"warning\")", "Information", "A hint (shown faded, not in the Problems panel count)"];
 
 export function rulesSetting(): object {
   const level = { type: "string", enum: LEVELS, enumDescriptions: LEVEL_WORDS };

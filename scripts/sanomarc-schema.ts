@@ -12,6 +12,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RULES } from "../server/src/core/rules/index.ts";
 import { LEVELS } from "../server/src/core/sanomarc.ts";
+import { severityWords } from "./rule-docs.ts";
 
 const LEVEL_WORDS: Record<string, string> = {
   off: "not checked",
@@ -39,7 +40,7 @@ export function sanomarcSchema(): object {
       rules: {
         type: "object",
         markdownDescription: "A level per rule id: `off`, `error`, `warning` (or `warn`), `info` or `hint`. A person's `sanoma.rules` setting and `sanoma-check --rule` win over these.",
-        properties: Object.fromEntries(RULES.map((r) => [r.id, { ...level, markdownDescription: `${r.doc.summary}\n\nDefault: \`${r.severity}\`.` }])),
+        properties: Object.fromEntries(RULES.map((r) => [r.id, { ...level, markdownDescription: `${r.doc.summary}\n\nDefault: ${severityWords(r).replace(/^(\w+)/, "`$1`")}.` }])),
         additionalProperties: { type: "string" },
         defaultSnippets: [{ label: "a rule's level", body: { "${1:rule}": "${2:warning}" } }],
       },

@@ -60,7 +60,7 @@ test("--fix applies exactly the fixes the editor marks preferred, reports what i
   assert.equal(preferred.length, FIXED.length, preferred.join("\n"));
   const r = run(["acme-broken", "--fix"], dir);
   assert.equal(r.status, 1, "errors are left");
-  assert.match(r.stderr, /^fixed 5 problems in 3 files; left: 23 errors, 1 warning, 0 info, 0 hints in 1 company\n$/);
+  assert.match(r.stderr, /^fixed 5 problems in 3 files; left: 24 errors, 1 warning, 0 info, 0 hints in 1 company\n$/);
   const left = r.stdout.trim().split("\n");
   assert.equal(left.length, json.problems.length - 5, "what is left is printed");
   const now = snapshot(dir);
@@ -71,7 +71,7 @@ test("--fix applies exactly the fixes the editor marks preferred, reports what i
     assert.equal(now.get(file), expected, file);
   }
   const again = run(["acme-broken", "--fix"], dir);
-  assert.match(again.stderr, /^fixed 0 problems in 0 files; left: 23 errors/);
+  assert.match(again.stderr, /^fixed 0 problems in 0 files; left: 24 errors/);
   assert.deepEqual(snapshot(dir), now);
 });
 
@@ -88,7 +88,7 @@ test("--fix-dry-run prints a unified diff that git apply takes to make what --fi
   const mtimes = [...before.keys()].map((f) => statSync(f).mtimeMs);
   const dry = run(["acme-broken", "--fix-dry-run"], dir);
   assert.equal(dry.status, 1);
-  assert.match(dry.stderr, /^would fix 5 problems in 3 files \(nothing written\); left: 23 errors, 1 warning, 0 info, 0 hints in 1 company\n$/);
+  assert.match(dry.stderr, /^would fix 5 problems in 3 files \(nothing written\); left: 24 errors, 1 warning, 0 info, 0 hints in 1 company\n$/);
   assert.deepEqual(snapshot(dir), before, "nothing written");
   assert.deepEqual([...before.keys()].map((f) => statSync(f).mtimeMs), mtimes);
   assert.match(dry.stdout, /^--- a\/acme-broken\/resources\/data\.ts\n\+\+\+ b\/acme-broken\/resources\/data\.ts\n@@ -7,6 \+7,6 @@\n/);
@@ -217,7 +217,7 @@ test("--fix never writes over a file that changed while it ran (the other files 
   assert.equal(code, 1);
   assert.equal(readFileSync(nightly, "utf8"), edited, "the user's edit stands, unfixed");
   assert.match(err.join(""), /acme-broken\/workflows\/nightly\.ts changed while sanoma-check ran: not fixed\n/);
-  assert.match(err.join(""), /fixed 4 problems in 2 files; left: 24 errors/);
+  assert.match(err.join(""), /fixed 4 problems in 2 files; left: 25 errors/);
   const text = readFileSync(infra, "utf8");
   assert.ok(text.startsWith("\ufeffimport"), "the mark kept");
   assert.ok(text.includes(`size: "shared-cpu-1x" }); // expect: resource-fields\r\n`), "CRLF kept");

@@ -19,8 +19,10 @@ const properties: Record<string, { default?: unknown; enum?: string[]; propertie
   contributes.configuration.properties;
 
 test("manifest settings are the server's: keys, defaults and values", () => {
-  const levels = ["off", "error", "warning", "info", "hint"];
+  const levels = ["off", "error", "warning", "warn", "info", "hint"];
   const rules = properties["sanoma.rules"]!;
+  // Every level the manifest offers is one the server takes (`warn` as `warning`, as .sanomarc.json and --rule read it).
+  for (const level of levels) assert.deepEqual(parseSettings({ rules: { "one-wakeup": level } }).settings.rules, { "one-wakeup": level === "warn" ? "warning" : level }, level);
   assert.deepEqual(Object.keys(rules.properties ?? {}).sort(), [...RULE_IDS].sort(), "sanoma.rules lists every rule id");
   for (const [id, schema] of Object.entries(rules.properties ?? {})) assert.deepEqual(schema.enum, levels, `levels of ${id}`);
   assert.deepEqual(rules.additionalProperties?.enum, levels);
@@ -44,7 +46,7 @@ test("manifest settings are the server's: keys, defaults and values", () => {
 
 test("settings: one bad value falls back to its own default, said, and takes no other setting with it", () => {
   const { settings, problems } = parseSettings({
-    rules: { "one-wakeup": "warn", "collection-op": "off", "no-such-rule": "error" },
+    rules: { "one-wakeup": "warnings", "collection-op": "off", "colection-scope": "error" },
     exclude: ["generated"],
     companyRoots: ["../co"],
     preview: { command: "echo hi" },
@@ -54,7 +56,7 @@ test("settings: one bad value falls back to its own default, said, and takes no 
   assert.deepEqual([settings.exclude, settings.companyRoots, settings.preview.command], [["generated"], ["../co"], "echo hi"]);
   assert.equal(settings.boxes.isolation, DEFAULT_SETTINGS.boxes.isolation);
   assert.equal(problems.length, 3, problems.join("\n"));
-  assert.ok(problems.some((p) => p.startsWith("sanoma.rules.one-wakeup:")) && problems.some((p) => p.includes('no rule named "no-such-rule"')) && problems.some((p) => p.startsWith("sanoma.boxes.isolation:")), problems.join("\n"));
+  assert.ok(problems.some((p) => p.startsWith("sanoma.rules.one-wakeup:")) && problems.includes('sanoma.rules: no rule named "colection-scope"; did you mean "collection-scope"?') && problems.some((p) => p.startsWith("sanoma.boxes.isolation:")), problems.join("\n"));
   assert.deepEqual(parseSettings({ exclude: "generated", rules: { "collection-op": "off" } }).settings.rules, { "collection-op": "off" });
   assert.deepEqual(parseSettings([]).settings, DEFAULT_SETTINGS);
 });

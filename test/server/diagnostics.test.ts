@@ -943,6 +943,20 @@ test("server: a request before initialize is refused (ServerNotInitialized), and
   });
 });
 
+test("server: sanoma.checkWorkspace reads every company again from disk and answers the status once what it found is published (idle)", async () => {
+  await withServer(BROKEN, async ({ c, root }) => {
+    const file = join(root, "workflows/nightly.ts");
+    const before = c.diagnosticsFor(file).length;
+    // A change the server is not told of (no watcher event): only the command finds it.
+    writeFileSync(file, readFileSync(file, "utf8") + '\nexport const extra = "data.nope.get";\n');
+    const sent = Date.now();
+    const status = await c.request("workspace/executeCommand", { command: "sanoma.checkWorkspace", arguments: [] });
+    assert.equal(status.state, "idle", JSON.stringify(status));
+    assert.ok(status.lastCheckAt >= sent, "checked after the request");
+    assert.equal(c.diagnosticsFor(file).length, before + 1, "and the new problem is already published");
+  }); // (the test's client takes the watchers and never reports an event)
+});
+
 test("server: a client that closes the pipe ends the server: code 0 after a shutdown, 1 without (nothing else need happen first)", async () => {
   for (const shutdownFirst of [true, false]) {
     await withServer(BROKEN, async ({ c }) => {

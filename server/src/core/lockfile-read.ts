@@ -12,7 +12,8 @@ import { MAX_READ_BYTES, type LockText, type Range, type TextInPieces } from "./
 
 export const LOCK_VERSION = 1;
 
-const BindingSchema = z.object({ type: z.string(), object: z.string() }).passthrough();
+// (An empty object id names no object: the lockfile schema the editor validates with says so too.)
+const BindingSchema = z.object({ type: z.string(), object: z.string().min(1, "the object id is empty") }).passthrough();
 const LockSchema = z.object({
   version: z.number(),
   bindings: z.record(z.string(), BindingSchema),
@@ -304,7 +305,8 @@ function isLockShaped(value: unknown): value is z.infer<typeof LockSchema> {
   for (const key in bindings) {
     const b = (bindings as Record<string, unknown>)[key];
     if (typeof b !== "object" || b === null || Array.isArray(b)) return false;
-    if (typeof (b as { type?: unknown }).type !== "string" || typeof (b as { object?: unknown }).object !== "string") return false;
+    const object = (b as { object?: unknown }).object;
+    if (typeof (b as { type?: unknown }).type !== "string" || typeof object !== "string" || object === "") return false;
   }
   return true;
 }
@@ -485,7 +487,7 @@ function* scanLock(pieces: TextInPieces): Steps<ReadLock | undefined> {
               if (field === "type") { type = value; typeStart = start; typeEnd = base + i; } else { object = value; objectStart = start; objectEnd = base + i; }
               return true;
             });
-            if (!read || type === undefined || object === undefined) return undefined;
+            if (!read || type === undefined || object === undefined || object === "") return undefined;
             list.push(new ScannedBinding(lines, bkey, type, object, keyStart, keyEnd, typeStart, typeEnd, objectStart, objectEnd));
             if (list.length % LOCK_STEP === 0) yield;
             space();

@@ -310,13 +310,19 @@ export class Session {
   }
 
   /** Re-reads every company from disk (the "check the whole workspace now" command). */
-  recheckAll(): Promise<void> {
+  async recheckAll(): Promise<void> {
     const roots = [...this.ws.companies.keys()];
     for (const r of roots) { this.state.delete(r); this.ws.removeCompany(r); }
-    return this.enqueueIndex(async () => {
+    await this.enqueueIndex(async () => {
       const found = new Set([...await this.findRoots(this.options.folders), ...roots.filter((r) => this.ws.fs.isFile(path.join(r, CONFIG_FILE)))]);
       await this.indexRoots([...found]);
     });
+    // Until the status says idle (a check scheduled by the index, settings still being read), so
+    // that the status answered with says what is published; bounded, as edits may keep coming.
+    for (let i = 0; i < 50 && this.status().state !== "idle"; i++) {
+      await this.idle;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   // ---- Changes --------------------------------------------------------------------------------

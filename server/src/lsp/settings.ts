@@ -9,9 +9,11 @@ import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver/node"
 import { z } from "zod";
 import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
+import { didYouMean } from "../core/text.ts";
 import { excludeFor, layer, SANOMARC_DOCS_URL, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
 
-const Level = z.enum(["off", "error", "warning", "info", "hint"]);
+// (`warn` is `warning`, as `.sanomarc.json`, `--rule` and the TypeScript plugin read it.)
+const Level = z.preprocess((v) => (v === "warn" ? "warning" : v), z.enum(["off", "error", "warning", "info", "hint"]));
 
 export const SettingsSchema = z.object({
   rules: z.record(z.string(), Level).default({}),
@@ -46,7 +48,10 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: str
       const rules: Record<string, z.infer<typeof Level>> = {};
       for (const [id, level] of Object.entries(given.rules as Record<string, unknown>)) {
         const parsed = Level.safeParse(level);
-        if (!(RULE_IDS as readonly string[]).includes(id)) problems.push(`sanoma.rules: no rule named "${id}"`);
+        if (!(RULE_IDS as readonly string[]).includes(id)) {
+          const guess = didYouMean(id, RULE_IDS);
+          problems.push(`sanoma.rules: no rule named "${id}"${guess ? `; did you mean "${guess}"?` : ""}`);
+        }
         else if (!parsed.success) problems.push(`sanoma.rules.${id}: ${parsed.error.issues[0].message}`);
         else rules[id] = parsed.data;
       }

@@ -187,6 +187,29 @@ function judgeBinding(b: LockBinding, rel: RelFacts, a: Analysis, report: Report
 /** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
 export const cases = (): RuleCase[] => [
   {
+    name: "a binding whose object id is empty names no object: said at the id, as the lockfile's schema says in the editor; the other bindings are judged as usual",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/ok.ts
+import { vm } from "@x/cloud";
+export const a = vm({ name: "a" });
+export const b = vm({ name: "b" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/ok.ts#a": { "type": "x.vm", "object": "" },
+//                                                 ^^ lockfile sanoma.lock.json binds resources/ok.ts#a in another shape at \`object\`: the object id is empty
+  "resources/ok.ts#b": { "type": "x.vm", "object": "o:2" },
+  "resources/gone.ts#c": { "type": "x.vm", "object": "o:3" }
+//^^^^^^^^^^^^^^^^^^^^^ lockfile resources/gone.ts is no file of this company
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
+`,
+  },
+  {
     name: "a lockfile binding into a data file with syntax errors is not an orphan; into a missing file it is",
     company: `
 //- /sanoma.config.ts
