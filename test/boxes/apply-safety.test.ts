@@ -238,3 +238,52 @@ describe("apply paths", () => {
     assert.equal(fs.existsSync(path.join(root, "resources/z.ts")), false);
   });
 });
+
+describe("while apply copies (the box and the user both act meanwhile)", () => {
+  /** Runs `during` once, the first time apply writes into its temporary file for `name`, through Node's own fs object (which the apply reads through). */
+  async function applyWhile(sides: { root: string; home: string; runsDir: string }, files: string[], name: string, during: () => void) {
+    const nodeFs = (await import("node:fs")).default;
+    const writeSync = nodeFs.writeSync;
+    let done = false;
+    const opened = new Map<number, string>();
+    const openSync = nodeFs.openSync;
+    nodeFs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => { const fd = (openSync as (...a: unknown[]) => number)(p, ...rest); opened.set(fd, String(p)); return fd; }) as typeof fs.openSync;
+    nodeFs.writeSync = ((fd: number, ...rest: unknown[]) => {
+      if (!done && path.basename(opened.get(fd) ?? "").startsWith(`.${name}.sanoma-apply-`)) { done = true; during(); }
+      return (writeSync as (...a: unknown[]) => number)(fd, ...rest);
+    }) as typeof fs.writeSync;
+    try {
+      return await applyToWorkspace(sides, files);
+    } finally {
+      nodeFs.writeSync = writeSync;
+      nodeFs.openSync = openSync;
+    }
+  }
+
+  test("a box file that grows once its copy has begun is refused: no more than the size judged is ever written (a sparse terabyte filled the disk)", async () => {
+    const { root, home, sides, sync } = setup();
+    await sync();
+    fs.writeFileSync(path.join(home, "gen.bin"), Buffer.alloc(64 * 1024, 1));
+    const result = await applyWhile(sides, ["gen.bin"], "gen.bin", () => fs.truncateSync(path.join(home, "gen.bin"), 1024 ** 4)); // sparse: 1 TiB
+    assert.deepEqual(result, { applied: [], skipped: [{ path: "gen.bin", reason: "the box changed it while it was copied: show the changes again" }] });
+    assert.equal(fs.existsSync(path.join(root, "gen.bin")), false);
+    assert.deepEqual(fs.readdirSync(root).filter((f) => f.includes("sanoma-apply")), [], "no temporary file left");
+  });
+
+  test("a workspace file the user saves while apply runs is kept: it is no longer as it was at the diff, whether it is the file being copied or one after it", async () => {
+    const { root, home, sides, sync } = setup();
+    await sync();
+    fs.writeFileSync(path.join(home, "README.md"), "the box's readme\n");
+    fs.writeFileSync(path.join(home, "resources/data.ts"), "export const box = 1;\n");
+    // Saved while the README's bytes are copied: both the README itself and data.ts (applied after it).
+    const saved = () => {
+      fs.writeFileSync(path.join(root, "README.md"), "the user's new readme, saved meanwhile\n");
+      fs.writeFileSync(path.join(root, "resources/data.ts"), "export const users = 1; // saved meanwhile\n");
+    };
+    const result = await applyWhile(sides, ["README.md", "resources/data.ts"], "README.md", saved);
+    const kept = "it changed in the workspace while the apply ran (your version is kept): show the changes again, and name it in overwrite to replace it";
+    assert.deepEqual(result, { applied: [], skipped: [{ path: "README.md", reason: kept }, { path: "resources/data.ts", reason: kept }] });
+    assert.equal(read(path.join(root, "README.md")), "the user's new readme, saved meanwhile\n");
+    assert.equal(read(path.join(root, "resources/data.ts")), "export const users = 1; // saved meanwhile\n");
+  });
+});

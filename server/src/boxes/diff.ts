@@ -176,6 +176,11 @@ const NEVER_APPLIED = "apply never writes into .git or node_modules: a box's ver
 
 /** A file the box changed, since the diff or while it was copied. */
 const CHANGED_IN_BOX = "the box changed it since the diff: show the changes again";
+const CHANGED_IN_BOX_WHILE_COPIED = "the box changed it while it was copied: show the changes again";
+const CHANGED_IN_WORKSPACE_MEANWHILE = "it changed in the workspace while the apply ran (your version is kept): show the changes again, and name it in overwrite to replace it";
+
+/** Whether a workspace entry is as it was (both absent, or the same kind, size and time). */
+const sameWorkspaceEntry = (before: FileStat | undefined, after: FileStat | undefined): boolean => (before === undefined ? after === undefined : sameStat(before, after));
 
 /**
  * Copies the chosen files from the box into the workspace (a deletion deletes the workspace's
@@ -221,6 +226,13 @@ export async function applyToWorkspace(sides: DiffSides, files: readonly unknown
     else if (options.shown && options.shown.get(rel) !== diff.seen.get(rel)) skip(CHANGED_IN_BOX);
     else chosen.push(change);
   }
+  /** Whether the workspace's file changed since the sync, asked again just before it is replaced: the apply may have taken a while. */
+  const conflictsNow = (rel: string): boolean => {
+    if (overwrite.has(rel)) return false;
+    const synced = manifest.files[rel]?.src;
+    const now = statOf(path.join(sides.root, rel));
+    return now === undefined ? synced !== undefined : synced === undefined || !sameStat(now, synced);
+  };
   // Deletions first: a file the box put where a folder was (`rm -rf lib && echo … > lib`) can
   // then take the place of a folder the chosen deletions emptied.
   const order = new Map(chosen.map((c, i) => [c.path, i]));
@@ -229,6 +241,7 @@ export async function applyToWorkspace(sides: DiffSides, files: readonly unknown
   for (const change of chosen) {
     const rel = change.path;
     try {
+      if (conflictsNow(rel)) throw new WorkspaceWriteRefused(CHANGED_IN_WORKSPACE_MEANWHILE);
       if (change.change === "deleted") {
         deleteFromWorkspace(realRoot, rel);
         delete manifest.files[rel];
@@ -263,7 +276,12 @@ function copyToWorkspace(realRoot: string, boxReal: string, rel: string, fingerp
     const parent = realParentIn(realRoot, rel);
     const name = rel.slice(rel.lastIndexOf("/") + 1);
     const { owner, mode } = makeRoomFor(`${parent}/${name}`, rel, parent);
-    writeBeside(parent, name, opened.fd, appliedMode(Number(opened.stat.mode), mode, umask), owner, () => unchanged(opened));
+    // The workspace's file as it is now: a save of the user's while the bytes are copied is theirs to keep.
+    const before = statOf(`${parent}/${name}`);
+    writeBeside(parent, name, opened.fd, Number(opened.stat.size), appliedMode(Number(opened.stat.mode), mode, umask), owner, () =>
+      !unchanged(opened) ? CHANGED_IN_BOX_WHILE_COPIED
+        : !sameWorkspaceEntry(before, statOf(`${parent}/${name}`)) ? CHANGED_IN_WORKSPACE_MEANWHILE
+          : undefined);
     const stat = fs.fstatSync(opened.fd);
     return { kind: "file", size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o7777 };
   } finally {

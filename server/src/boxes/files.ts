@@ -69,14 +69,46 @@ export interface NotRegular {
 /** Whether Linux's `/proc` tells where an open descriptor's file is (`whereIs`). */
 export const HAS_PROC_FD = process.platform === "linux" && fs.existsSync("/proc/self/fd");
 
-/** Where an open descriptor's file really is (its path with every link resolved, from `/proc`), or undefined where that cannot be told. */
+/**
+ * Where an open descriptor's file really is (its path with every link resolved, from `/proc`), or
+ * undefined where that cannot be told, or when it was reached through a mount of another mount
+ * namespace: `/proc` then tells its path as that namespace sees it. A box that made a namespace of
+ * its own (a nested `unshare -Urm`, a file of the machine bind-mounted at `<home>/d/x`) and left a
+ * link to `/proc/<pid>/root<home>/d` in its home would otherwise have us read that file as its own.
+ */
 export function whereIs(fd: number): string | undefined {
   if (!HAS_PROC_FD) return undefined;
   try {
-    return fs.readlinkSync(`/proc/self/fd/${fd}`);
+    const where = fs.readlinkSync(`/proc/self/fd/${fd}`);
+    return inOwnMounts(fd) ? where : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The ids of this process's own mounts (`/proc/self/mountinfo`), read again when asked `fresh`. */
+let ownMounts: Set<string> | undefined;
+function ownMountIds(fresh: boolean): Set<string> | undefined {
+  if (ownMounts && !fresh) return ownMounts;
+  try {
+    ownMounts = new Set(fs.readFileSync("/proc/self/mountinfo", "latin1").split("\n").filter(Boolean).map((line) => line.slice(0, line.indexOf(" "))));
+  } catch {
+    ownMounts = undefined;
+  }
+  return ownMounts;
+}
+
+/** Whether the descriptor's file lies on a mount of this process's own namespace (true where the kernel does not say). */
+function inOwnMounts(fd: number): boolean {
+  let id: string | undefined;
+  try {
+    id = /^mnt_id:\s*(\d+)$/m.exec(fs.readFileSync(`/proc/self/fdinfo/${fd}`, "latin1"))?.[1];
+  } catch {
+    return true;
+  }
+  if (id === undefined) return true; // (a kernel before 3.15: the path is all there is to check)
+  // (Read again before refusing: a mount made since the list was read is one of ours too.)
+  return (ownMountIds(false)?.has(id) ?? true) || (ownMountIds(true)?.has(id) ?? true);
 }
 
 /**
@@ -148,12 +180,16 @@ function readFully(fd: number, buffer: Buffer, position: number): number {
   return total;
 }
 
-/** Copies every byte of `from` (from its start) to `to` (at its current position). */
-export function copyBytes(from: number, to: number): void {
+/**
+ * Copies the first `size` bytes of `from` to `to` (at its current position); false, and stops,
+ * when `from` holds more than that (it grew since it was judged): a box that extends a file once
+ * the copy has begun (one sparse `ftruncate` to terabytes) had us write until the disk was full.
+ */
+export function copyBytes(from: number, to: number, size: number): boolean {
   const buffer = Buffer.allocUnsafe(CHUNK);
   for (let position = 0; ; ) {
-    const n = readFully(from, buffer, position);
-    if (n === 0) return;
+    const n = readFully(from, buffer.subarray(0, Math.min(CHUNK, size - position)), position);
+    if (n === 0) return position >= size && fs.readSync(from, buffer, 0, 1, position) === 0;
     let written = 0;
     while (written < n) written += fs.writeSync(to, buffer, written, n - written);
     position += n;
@@ -213,12 +249,13 @@ export function realParentIn(realRoot: string, rel: string): string {
 }
 
 /**
- * Writes the bytes of `from` to `<parent>/<name>`: into a new file beside it (`O_EXCL`, so never
- * an existing file or link), renamed into place. `owner`: the uid and gid to give it (a server run
- * by root keeps a user's file theirs). `stillSame` is asked once the bytes are copied: false
- * (the source changed meanwhile) leaves the target as it was.
+ * Writes the first `size` bytes of `from` to `<parent>/<name>`: into a new file beside it
+ * (`O_EXCL`, so never an existing file or link), renamed into place. `owner`: the uid and gid to
+ * give it (a server run by root keeps a user's file theirs). `whyNot` is asked once the bytes are
+ * copied, just before the rename: a reason (the source or the target changed meanwhile) leaves
+ * the target as it was.
  */
-export function writeBeside(parent: string, name: string, from: number, mode: number, owner: { uid: number; gid: number } | undefined, stillSame: () => boolean): void {
+export function writeBeside(parent: string, name: string, from: number, size: number, mode: number, owner: { uid: number; gid: number } | undefined, whyNot: () => string | undefined): void {
   const target = `${parent}/${name}`;
   const temp = `${parent}/.${name}.sanoma-apply-${randomBytes(6).toString("hex")}`;
   const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
@@ -226,8 +263,9 @@ export function writeBeside(parent: string, name: string, from: number, mode: nu
   try {
     try {
       if (!isAt(fd, temp)) throw new WorkspaceWriteRefused(`a folder on the way to ${name} moved while it was written`);
-      copyBytes(from, fd);
-      if (!stillSame()) throw new WorkspaceWriteRefused("the box changed it while it was copied: show the changes again");
+      if (!copyBytes(from, fd, size)) throw new WorkspaceWriteRefused("the box changed it while it was copied: show the changes again");
+      const reason = whyNot();
+      if (reason) throw new WorkspaceWriteRefused(reason);
       if (owner) fs.fchownSync(fd, owner.uid, owner.gid);
       fs.fchmodSync(fd, mode);
     } finally {

@@ -72,10 +72,15 @@ export function resolveInHome(home: string, requested: string): string {
   return path.join(home, ...segments);
 }
 
-/** Where a symlink finally leads, following chains; a dangling link is judged by its text; undefined when it is no link any more (a box swapping it meanwhile). */
+/**
+ * Where a symlink finally leads, following chains; a dangling link is judged by its text; undefined
+ * when it is no link any more (a box swapping it meanwhile). The kernel's realpath, not Node's own:
+ * Node's reads `/proc/<pid>/root` as `/`, and a link through it back to itself sent it round for
+ * ever (the kernel says ELOOP); where such a link leads is judged again once opened (`whereIs`).
+ */
 function symlinkTarget(link: string): string | undefined {
   try {
-    return fs.realpathSync(link);
+    return fs.realpathSync.native(link);
   } catch {
     // Dangling (or a loop): judge the link's own text, resolved from its folder.
     let text: string;

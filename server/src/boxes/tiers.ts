@@ -119,20 +119,33 @@ export function bash(): string {
 }
 
 const probeCache = new Map<string, string | undefined>();
+/** The bubblewraps that take `--disable-userns` (0.8.0 on, not a setuid build). */
+const disablingUserns = new Set<string>();
 
-/** Runs `true` under bubblewrap once; returns why it fails, or undefined when it works. */
+/**
+ * Runs `true` under bubblewrap once; returns why it fails, or undefined when it works. It is tried
+ * first with `--disable-userns`, and that is kept where it works: a box that can make no user
+ * namespace of its own can make no mount namespace either, where it could bind-mount any file of
+ * the machine at a path of its home (`whereIs` refuses what lies there too; this is the wall
+ * before that one).
+ */
 export function probeBwrap(bwrap: string): string | undefined {
   if (probeCache.has(bwrap)) return probeCache.get(bwrap);
-  const probe = spawnSync(bwrap, [...namespaceArgs({ home: "/", tmp: undefined, cwd: "/" }), bash(), "-c", "true"], {
-    encoding: "utf8",
-    timeout: 10_000,
-    env: { PATH: BASE_PATH },
-  });
-  const problem = probe.error
-    ? probe.error.message
-    : probe.status === 0
-      ? undefined
-      : (probe.stderr || `exit ${probe.status ?? probe.signal}`).trim();
+  const tryWith = (disableUserns: boolean) => {
+    const probe = spawnSync(bwrap, [...namespaceArgs({ home: "/", tmp: undefined, cwd: "/" }, disableUserns), bash(), "-c", "true"], {
+      encoding: "utf8",
+      timeout: 10_000,
+      env: { PATH: BASE_PATH },
+    });
+    return probe.error
+      ? probe.error.message
+      : probe.status === 0
+        ? undefined
+        : (probe.stderr || `exit ${probe.status ?? probe.signal}`).trim();
+  };
+  let problem = tryWith(true);
+  if (problem === undefined) disablingUserns.add(bwrap);
+  else problem = tryWith(false);
   probeCache.set(bwrap, problem);
   return problem;
 }
@@ -164,10 +177,10 @@ function insideIds(): { uid: number; gid: number } {
 }
 
 /** bubblewrap's arguments for a box, up to (not including) the command. */
-export function namespaceArgs(where: { home: string; tmp: string | undefined; cwd: string }): string[] {
+export function namespaceArgs(where: { home: string; tmp: string | undefined; cwd: string }, disableUserns: boolean): string[] {
   const { uid, gid } = insideIds();
   const args = [
-    "--unshare-user", "--uid", String(uid), "--gid", String(gid),
+    "--unshare-user", ...(disableUserns ? ["--disable-userns"] : []), "--uid", String(uid), "--gid", String(gid),
     // --as-pid-1: our wrapper is the namespace's init. bubblewrap's own init is never reaped by
     // bubblewrap and stays a zombie wherever the system's init does not reap orphans.
     "--unshare-pid", "--as-pid-1", "--die-with-parent", "--share-net",
@@ -212,7 +225,7 @@ export interface SpawnPlan {
 
 export function planSpawn(choice: TierChoice, where: { home: string; tmp: string; cwd: string }, command: string): SpawnPlan {
   if (choice.tier === "namespace" && choice.bwrap) {
-    return { file: choice.bwrap, args: [...namespaceArgs(where), bash(), "-c", NAMESPACE_WRAPPER, bash(), command], statusFd: true, started: "fd3" };
+    return { file: choice.bwrap, args: [...namespaceArgs(where, disablingUserns.has(choice.bwrap)), bash(), "-c", NAMESPACE_WRAPPER, bash(), command], statusFd: true, started: "fd3" };
   }
   if (choice.setpriv) return { file: choice.setpriv, args: [...SETPRIV_ARGS, bash(), "-c", command], statusFd: false };
   return { file: bash(), args: ["-c", command], statusFd: false };
