@@ -296,7 +296,9 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
       { label: "", kind: vscode.QuickPickItemKind.Separator },
       ...diff.files.map((file): Item => ({ label: `${changeIcon(file.change)} ${file.path}`, description: describeChange(file), detail: file.refused, file })),
     ];
-    const picked = await vscode.window.showQuickPick(items, { title: `Changes made in ${name}`, placeHolder: "Choose a file to see its diff" });
+    // (Past the answer's bounds the rest is counted, not listed: said, so that none is taken for unchanged.)
+    const omitted = diff.omitted ? ` (${diff.omitted} more not listed: too many to show)` : "";
+    const picked = await vscode.window.showQuickPick(items, { title: `Changes made in ${name}${omitted}`, placeHolder: "Choose a file to see its diff" });
     if (!picked) return;
     if (picked.apply) return this.apply(name, diff);
     if (picked.file) await openDiff(name, picked.file);
@@ -320,7 +322,7 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
         picked: !file.workspaceChanged,
         file,
       })),
-      { title: `Apply ${name}'s changes to the workspace${refused ? ` (${refused} not applicable: no regular file, or unreadable)` : ""}`, canPickMany: true, placeHolder: "Choose the files to copy back" },
+      { title: `Apply ${name}'s changes to the workspace${refused ? ` (${refused} not applicable: no regular file, or unreadable)` : ""}${diff.omitted ? ` (${diff.omitted} more not listed)` : ""}`, canPickMany: true, placeHolder: "Choose the files to copy back" },
     );
     if (!picked || picked.length === 0) return;
     // A file both sides changed: asked one by one, with both versions a click away.

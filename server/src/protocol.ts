@@ -221,7 +221,13 @@ export interface BoxFileChange {
 /** Client → server request `sanoma/boxes/diff`: what a preview box changed against its company's files. */
 export const BoxesDiffRequest = "sanoma/boxes/diff";
 export interface BoxesDiffParams { name: string }
-export interface BoxesDiffResult { name: string; root: string; files: BoxFileChange[] }
+export interface BoxesDiffResult {
+  name: string;
+  root: string;
+  files: BoxFileChange[];
+  /** How many changes more than `files` lists, past the answer's bounds (a box's own making: thousands of files, names of escapes); apply takes them by path all the same. */
+  omitted?: number;
+}
 
 /**
  * Client → server request `sanoma/boxes/apply`: copies the chosen changed files back into the

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
-import { BoxService } from "../../server/src/boxes/service.ts";
+import { BoxService, DIFF_MAX_CHARS, DIFF_MAX_FILES } from "../../server/src/boxes/service.ts";
 import type { BoxesChangedParams } from "../../server/src/protocol.ts";
 import { TIERS, cleanupTempDirs, killAllWith, processesWith, tempDir, token, waitFor } from "./helpers.ts";
 
@@ -270,6 +270,49 @@ describe("BoxService: a preview's company and file", () => {
     } finally {
       await boxes.dispose();
     }
+  });
+});
+
+describe("BoxService: a diff's answer has bounds", () => {
+  async function previewBox() {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
+    const root = path.join(tempDir(), "co");
+    fs.mkdirSync(path.join(root, "workflows"), { recursive: true });
+    fs.writeFileSync(path.join(root, "sanoma.config.ts"), "export default {};\n");
+    fs.writeFileSync(path.join(root, "workflows", "w.ts"), "export const w = async () => 1;\n");
+    const preview = await boxes.preview({ root, file: "workflows/w.ts", export: "w", command: "true", wait: true });
+    return { boxes, root, name: preview.name, home: path.join(boxes.boxesDir, preview.name) };
+  }
+
+  test(`past ${DIFF_MAX_FILES} changes the rest is counted in omitted, and apply takes an omitted one by path`, async () => {
+    const { boxes, root, name, home } = await previewBox();
+    try {
+      fs.mkdirSync(path.join(home, "gen"));
+      for (let i = 0; i < DIFF_MAX_FILES + 7; i++) fs.writeFileSync(path.join(home, "gen", `f${String(i).padStart(5, "0")}.ts`), `export const f = ${i};\n`);
+      const diff = await boxes.diff({ name });
+      assert.equal(diff.files.length, DIFF_MAX_FILES);
+      assert.equal(diff.omitted, 7);
+      const last = `gen/f${String(DIFF_MAX_FILES + 6).padStart(5, "0")}.ts`;
+      assert.equal(diff.files.some((f) => f.path === last), false, "the last one is not listed");
+      assert.deepEqual(await boxes.apply({ name, files: [last] }), { applied: [last], skipped: [] });
+      assert.equal(fs.readFileSync(path.join(root, last), "utf8"), `export const f = ${DIFF_MAX_FILES + 6};\n`);
+    } finally { await boxes.dispose(); }
+  });
+
+  test("names that JSON writes six times as long (control characters, deep folders) are listed up to 16 MB of answer: it was dropped past V8's longest string, and the diff never answered", async () => {
+    const { boxes, name, home } = await previewBox();
+    try {
+      // Twelve folders of 250 control characters each, and 400 files in the deepest: an entry is some 60 KB of JSON.
+      const folders = Array.from({ length: 12 }, (_, i) => String.fromCharCode(1 + i).repeat(250));
+      const deep = path.join(home, ...folders);
+      fs.mkdirSync(deep, { recursive: true });
+      for (let i = 0; i < 400; i++) fs.writeFileSync(path.join(deep, `${"\u0002".repeat(240)}${i}`), "x");
+      const diff = await boxes.diff({ name });
+      const chars = JSON.stringify(diff).length;
+      assert.ok(chars <= DIFF_MAX_CHARS + 100_000, `${chars} characters`);
+      assert.ok(diff.files.length > 100 && diff.files.length < 400, `${diff.files.length} listed`);
+      assert.equal(diff.files.length + diff.omitted!, 400);
+    } finally { await boxes.dispose(); }
   });
 });
 

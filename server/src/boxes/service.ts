@@ -15,7 +15,7 @@ import {
   BoxesOpenRequest, BoxesPreviewRequest, BoxesRunRequest, BoxesRunsRequest, BoxesStopRequest,
 } from "../protocol.ts";
 import type {
-  BoxEvent, BoxInfo, BoxTier, BoxRunInfo, BoxesApplyParams, BoxesApplyResult, BoxesChangedParams, BoxesDiffParams, BoxesDiffResult,
+  BoxEvent, BoxFileChange, BoxInfo, BoxTier, BoxRunInfo, BoxesApplyParams, BoxesApplyResult, BoxesChangedParams, BoxesDiffParams, BoxesDiffResult,
   BoxesDiscardParams, BoxesDiscardResult, BoxesEventsParams, BoxesEventsResult, BoxesExposeParams, BoxesExposeResult,
   BoxesListResult, BoxesOpenParams, BoxesOpenResult, BoxesPreviewParams, BoxesPreviewResult, BoxesRunParams, BoxesRunResult,
   BoxesRunsParams, BoxesRunsResult, BoxesStopParams, BoxesStopResult, BoxSyncReport,
@@ -60,6 +60,25 @@ export function defaultBoxesDir(): string {
 }
 
 type Listener<T> = (value: T) => void;
+
+/** The most changes a diff's answer lists, and the most characters it takes as JSON. */
+export const DIFF_MAX_FILES = 5000;
+export const DIFF_MAX_CHARS = 16 * 1024 * 1024;
+
+/**
+ * The changes a diff answers with, within bounds: a box that made 9,000 names of control
+ * characters (six characters each in JSON) made an answer past V8's longest string, which the
+ * connection dropped: the diff never answered. The rest is counted in `omitted`.
+ */
+function boundedChanges(changes: BoxFileChange[]): { files: BoxFileChange[]; omitted?: number } {
+  let chars = 0;
+  let listed = 0;
+  for (; listed < changes.length && listed < DIFF_MAX_FILES; listed++) {
+    chars += JSON.stringify(changes[listed]).length + 1;
+    if (chars > DIFF_MAX_CHARS) break;
+  }
+  return listed === changes.length ? { files: changes } : { files: changes.slice(0, listed), omitted: changes.length - listed };
+}
 
 export class BoxService {
   readonly boxesDir: string;
@@ -271,7 +290,7 @@ export class BoxService {
     if (!source) throw new Error(`${box.name} is no preview's box: there is nothing to compare it with`);
     const diff = await readDiff({ root: source.root, home: box.home, runsDir: box.log.dir });
     this.shown.set(box.name, diff.seen);
-    return { name: box.name, root: source.root, files: diff.changes };
+    return { name: box.name, root: source.root, ...boundedChanges(diff.changes) };
   }
 
   async apply(params: BoxesApplyParams): Promise<BoxesApplyResult> {
