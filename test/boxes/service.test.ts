@@ -316,6 +316,47 @@ describe("BoxService: a diff's answer has bounds", () => {
   });
 });
 
+describe("BoxService: a tree deeper than PATH_MAX in a box", () => {
+  /** `levels` nested folders named `d` under `top`, made through descriptors (a path that long cannot be named whole), and a file at the bottom. */
+  function deepChain(top: string, levels: number): void {
+    let dir = fs.openSync(top, "r");
+    for (let i = 0; i < levels; i++) {
+      fs.mkdirSync(`/proc/self/fd/${dir}/d`);
+      const next = fs.openSync(`/proc/self/fd/${dir}/d`, "r");
+      fs.closeSync(dir);
+      dir = next;
+    }
+    fs.writeFileSync(`/proc/self/fd/${dir}/bottom.txt`, "x");
+    fs.closeSync(dir);
+  }
+
+  test("is removed by discard (it failed for good, ENAMETOOLONG or out of stack, home and log left), and by a preview's reset where the workspace has a file in its place", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
+    try {
+      const root = path.join(tempDir(), "co");
+      fs.mkdirSync(path.join(root, "workflows"), { recursive: true });
+      fs.writeFileSync(path.join(root, "sanoma.config.ts"), "export default {};\n");
+      fs.writeFileSync(path.join(root, "workflows", "w.ts"), "export const w = async () => 1;\n");
+      fs.writeFileSync(path.join(root, "lib"), "a file here in the workspace\n");
+      const preview = await boxes.preview({ root, file: "workflows/w.ts", export: "w", command: "true", wait: true });
+      const home = path.join(boxes.boxesDir, preview.name);
+      fs.rmSync(path.join(home, "lib"));
+      fs.mkdirSync(path.join(home, "lib"));
+      deepChain(path.join(home, "lib"), 2100); // 4,200 characters of path below lib
+      assert.throws(() => fs.rmSync(path.join(home, "lib"), { recursive: true, force: true }), undefined, "what removed it before fails (ENAMETOOLONG, or its recursion runs out of stack)");
+      const again = await boxes.preview({ root, file: "workflows/w.ts", export: "w", command: "true", wait: true, reset: true });
+      assert.equal(again.result?.exitCode, 0);
+      assert.equal(fs.readFileSync(path.join(home, "lib"), "utf8"), "a file here in the workspace\n", "reset: the workspace's file in the tree's place");
+      fs.rmSync(path.join(home, "lib"));
+      fs.mkdirSync(path.join(home, "lib"));
+      deepChain(path.join(home, "lib"), 2100);
+      await boxes.discard({ name: preview.name });
+      assert.equal(fs.existsSync(home), false, "the home is gone");
+      assert.deepEqual((await boxes.list()).boxes, [], "and the box with it");
+    } finally { await boxes.dispose(); }
+  });
+});
+
 describe("BoxService: operations that race (found by a sweep)", () => {
   test("a run sent right after a discard starts on a fresh box, which stop ends; its events are numbered anew", async () => {
     const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });

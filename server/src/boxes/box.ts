@@ -18,6 +18,7 @@ import type { BoxCapabilities, BoxEvent, BoxRunInfo, BoxRunResult, BoxTier } fro
 import { boxesLabel, bridgePort, engineEnv, ensureContainer, execPlan, removeContainer, removeContainersNow, type BoxContainer, type ContainerSettings, type PortBridge } from "./container.ts";
 import { EventLog, type EventLogLimits, type NewBoxEvent } from "./events.ts";
 import { checkBoxName } from "./names.ts";
+import { removeTree } from "./files.ts";
 import { checkHome } from "./tree.ts";
 import { processesWithEnv, processesWorkingIn, readProc, signalFound } from "./procfs.ts";
 import { readInHome, resolveInHome, writeInHome } from "./paths.ts";
@@ -493,8 +494,8 @@ export class Box {
   /** Stops the box, then deletes its home, its temporary folder and its log. */
   async discard(): Promise<void> {
     await this.stop({ graceMs: 500 });
-    fs.rmSync(this.home, { recursive: true, force: true });
-    fs.rmSync(tmpDir(this.ctx.boxesDir, this.name), { recursive: true, force: true });
+    removeTree(this.home); // (a tree deeper than PATH_MAX too: a box could make itself impossible to discard)
+    removeTree(tmpDir(this.ctx.boxesDir, this.name));
     this.log.remove();
     this.runs.clear();
   }

@@ -216,6 +216,47 @@ export function realOr(full: string): string {
   }
 }
 
+/** Folders below this depth are moved up to the top before they are emptied (`removeTree`). */
+const REMOVE_DEPTH = 32;
+
+/**
+ * Removes `full` and whatever is below it, never following a link. A box can make a tree deeper
+ * than PATH_MAX, which `fs.rmSync` (full paths, recursion) cannot remove: its discard failed for good. There,
+ * on Linux, the tree is removed through descriptors (`/proc/self/fd/<folder>/<name>`: short paths
+ * at any depth), and a folder deeper than `REMOVE_DEPTH` is first moved up to the top's level, so
+ * no more than that many folders are ever open at once.
+ */
+export function removeTree(full: string): void {
+  try {
+    fs.rmSync(full, { recursive: true, force: true });
+    return;
+  } catch (error) {
+    // (ENAMETOOLONG, or past a few thousand levels a RangeError: its recursion runs out of stack.)
+    if (!HAS_PROC_FD || !fs.lstatSync(full, { throwIfNoEntry: false })?.isDirectory()) throw error;
+  }
+  const top = fs.openSync(full, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+  let moved = 0;
+  const aside = `.sanoma-removing-${randomBytes(6).toString("hex")}-`;
+  const at = (dir: number, name: string) => `/proc/self/fd/${dir}/${name}`;
+  const empty = (dir: number, depth: number): void => {
+    for (const name of fs.readdirSync(`/proc/self/fd/${dir}`)) {
+      const entry = at(dir, name);
+      if (!fs.lstatSync(entry).isDirectory()) { fs.unlinkSync(entry); continue; }
+      if (depth >= REMOVE_DEPTH) { fs.renameSync(entry, at(top, `${aside}${moved++}`)); continue; } // emptied from the top, below
+      const sub = fs.openSync(entry, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+      try { empty(sub, depth + 1); } finally { fs.closeSync(sub); }
+      fs.rmdirSync(entry);
+    }
+  };
+  try {
+    // (Each pass empties what the last one moved up; a pass that moves nothing leaves the top empty.)
+    for (let before = -1; before !== moved;) { before = moved; empty(top, 0); }
+  } finally {
+    fs.closeSync(top);
+  }
+  fs.rmdirSync(full);
+}
+
 /** A write into the workspace refused: its message says why, for the apply's `skipped`. */
 export class WorkspaceWriteRefused extends Error {}
 

@@ -16,6 +16,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { BoxSyncReport } from "../protocol.ts";
+import { removeTree } from "./files.ts";
 import { IgnoreRules } from "./ignore.ts";
 import { manifestRoot, readManifest, writeManifest } from "./manifest.ts";
 import { checkHome, inChunks, sameContent, sameStat, statOf, walkTree, type FileStat } from "./tree.ts";
@@ -69,7 +70,7 @@ function removeEntry(full: string): void {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return;
     if (code !== "EISDIR" && code !== "EPERM") throw error; // EPERM: unlink of a folder on macOS
-    fs.rmSync(full, { recursive: true, force: true });
+    removeTree(full);
   }
 }
 
