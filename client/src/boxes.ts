@@ -402,6 +402,7 @@ async function askOverwrite(box: string, file: BoxFileChange): Promise<boolean> 
 function describeChange(file: BoxFileChange): string {
   const parts: string[] = [file.change];
   if (file.kind && file.kind !== "file") parts.push(`${file.kind} · never applied`);
+  if (file.executable !== undefined) parts.push(file.executable ? "becomes executable" : "no longer executable");
   if (file.workspaceChanged) parts.push("the workspace's file changed too");
   return parts.join(" · ");
 }

@@ -216,6 +216,11 @@ export interface BoxFileChange {
   /** Absolute paths for a side-by-side diff (`boxFile` only for a regular file of the box). */
   boxFile?: string;
   workspaceFile: string;
+  /**
+   * Set when apply would change whether the workspace's file is executable (the box's file's `x`,
+   * which apply follows): true, it becomes executable (or is added so); false, it no longer is.
+   */
+  executable?: boolean;
 }
 
 /** Client → server request `sanoma/boxes/diff`: what a preview box changed against its company's files. */

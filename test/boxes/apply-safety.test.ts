@@ -173,7 +173,7 @@ describe("apply's modes, as git checks files out", () => {
     ["new/owner-x.sh", undefined, 0o744, 0o750],
   ];
 
-  test("a workspace file keeps its mode but for x, which follows the box's; a new one is 666 or 777 less the umask; never a setuid bit", async () => {
+  test("a workspace file keeps its mode but for x, which follows the box's (and the diff says where x changes); a new one is 666 or 777 less the umask; never a setuid bit", async () => {
     const { root, home, sides, sync } = setup();
     for (const [rel, workspace] of CASES) if (workspace !== undefined) fs.chmodSync(path.join(root, rel), workspace);
     await sync();
@@ -182,6 +182,13 @@ describe("apply's modes, as git checks files out", () => {
       fs.writeFileSync(path.join(home, rel), `changed ${rel}\n`);
       fs.chmodSync(path.join(home, rel), box);
     }
+    // The diff says where apply changes whether a file is executable (git shows it as a mode change).
+    const listed = new Map((await diffBox(sides)).map((c) => [c.path, c.executable]));
+    assert.deepEqual(CASES.map(([rel]) => [rel, listed.get(rel)]), CASES.map(([rel, workspace, box]) => {
+      const [was, is] = [((workspace ?? 0) & 0o100) !== 0, (box & 0o100) !== 0];
+      return [rel, was === is ? undefined : is];
+    }));
+    assert.deepEqual([listed.get("resources/data.ts"), listed.get("scripts/run.sh"), listed.get("sanoma.config.ts"), listed.get("new/plain.ts")], [true, false, undefined, undefined]);
     const umask = process.umask(0o027);
     try {
       const result = await applyToWorkspace(sides, CASES.map(([rel]) => rel));

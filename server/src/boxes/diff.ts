@@ -148,7 +148,10 @@ function classify(sides: DiffSides, realHome: string, rel: string, boxStat: File
   }
   try {
     if (workspaceStat?.kind === "file" && BigInt(workspaceStat.size) === opened.stat.size && sameAsFile(opened.fd, workspaceFile)) return undefined;
-    return { change: { path: rel, change, kind: "file", workspaceChanged, boxFile: path.join(sides.home, rel), workspaceFile }, seen: opened.fingerprint };
+    // Whether apply makes it executable, or stops it being so (`appliedMode`): shown, as git shows a mode change.
+    const executable = (Number(opened.stat.mode) & 0o100) !== 0;
+    const wasExecutable = workspaceStat?.kind === "file" && (workspaceStat.mode & 0o100) !== 0;
+    return { change: { path: rel, change, kind: "file", workspaceChanged, boxFile: path.join(sides.home, rel), workspaceFile, ...(executable !== wasExecutable ? { executable } : {}) }, seen: opened.fingerprint };
   } finally {
     opened.close();
   }
