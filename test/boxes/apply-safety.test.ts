@@ -256,7 +256,8 @@ describe("while apply copies (the box and the user both act meanwhile)", () => {
     const openSync = nodeFs.openSync;
     nodeFs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => { const fd = (openSync as (...a: unknown[]) => number)(p, ...rest); opened.set(fd, String(p)); return fd; }) as typeof fs.openSync;
     nodeFs.writeSync = ((fd: number, ...rest: unknown[]) => {
-      if (!done && path.basename(opened.get(fd) ?? "").startsWith(`.${name}.sanoma-apply-`)) { done = true; during(); }
+      const temp = path.basename(opened.get(fd) ?? "");
+      if (!done && temp.startsWith(".sanoma-apply-") && temp.endsWith(`-${name}`)) { done = true; during(); }
       return (writeSync as (...a: unknown[]) => number)(fd, ...rest);
     }) as typeof fs.writeSync;
     try {
@@ -275,6 +276,16 @@ describe("while apply copies (the box and the user both act meanwhile)", () => {
     assert.deepEqual(result, { applied: [], skipped: [{ path: "gen.bin", reason: "the box changed it while it was copied: show the changes again" }] });
     assert.equal(fs.existsSync(path.join(root, "gen.bin")), false);
     assert.deepEqual(fs.readdirSync(root).filter((f) => f.includes("sanoma-apply")), [], "no temporary file left");
+  });
+
+  test("a box file whose name takes 255 bytes, the most a name may, is applied (the temporary file's name beside it passed 255)", async () => {
+    const { root, home, sides, sync } = setup();
+    await sync();
+    const long = `${"é".repeat(126)}.t`; // 252 + 2 bytes: 254
+    fs.writeFileSync(path.join(home, long), "long\n");
+    assert.deepEqual(await applyWhile(sides, [long], long, () => {}), { applied: [long], skipped: [] });
+    assert.equal(read(path.join(root, long)), "long\n");
+    assert.deepEqual(fs.readdirSync(root).filter((f) => f.includes("sanoma-apply")), []);
   });
 
   test("a workspace file the user saves while apply runs is kept: it is no longer as it was at the diff, whether it is the file being copied or one after it", async () => {

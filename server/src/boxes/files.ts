@@ -298,7 +298,9 @@ export function realParentIn(realRoot: string, rel: string): string {
  */
 export function writeBeside(parent: string, name: string, from: number, size: number, mode: number, owner: { uid: number; gid: number } | undefined, whyNot: () => string | undefined): void {
   const target = `${parent}/${name}`;
-  const temp = `${parent}/.${name}.sanoma-apply-${randomBytes(6).toString("hex")}`;
+  // (The file's name in it where it fits: with a name of 230 bytes or more, the temporary name
+  // passed the file system's 255 and such a file could never be applied.)
+  const temp = `${parent}/.sanoma-apply-${randomBytes(6).toString("hex")}${Buffer.byteLength(name) <= 200 ? `-${name}` : ""}`;
   const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
   let renamed = false;
   try {
