@@ -146,6 +146,25 @@ describe("what the box has but the server cannot read", () => {
     }
   });
 
+  test("a file or folder whose name is not UTF-8 is listed, refused (it cannot be named), never hidden", async () => {
+    const { root, home, sides, sync } = setup();
+    await sync();
+    const bytes = (rel: string, tail: number[]) => Buffer.concat([Buffer.from(path.join(home, rel)), Buffer.from(tail)]);
+    fs.writeFileSync(bytes("resources/", [0x6e, 0xff, 0x2e, 0x74, 0x73]), "export const x = 1;\n"); // n\xff.ts
+    fs.mkdirSync(bytes("apps/", [0xc3, 0x28]));
+    fs.writeFileSync(Buffer.concat([bytes("apps/", [0xc3, 0x28]), Buffer.from("/inside.ts")]), "x\n");
+    const diff = await diffBox(sides);
+    const listed = diff.filter((c) => c.path.includes("\uFFFD")).map((c) => [c.path, c.change, c.kind, c.refused]);
+    assert.deepEqual(listed, [
+      ["apps/\uFFFD(", "added", undefined, "the box made a folder whose name is not UTF-8 (shown here with �): apply cannot name it; rename it in the box, then show the changes again"],
+      ["resources/n\uFFFD.ts", "added", "file", "the box made a file whose name is not UTF-8 (shown here with �): apply cannot name it; rename it in the box, then show the changes again"],
+    ]);
+    const applied = await applyToWorkspace(sides, ["resources/n\uFFFD.ts"]);
+    assert.deepEqual(applied.applied, []);
+    assert.match(applied.skipped[0].reason, /whose name is not UTF-8/);
+    assert.deepEqual(fs.readdirSync(path.join(root, "resources")), ["data.ts"], "nothing written");
+  });
+
   test("a box's folder that cannot be read at all is an error, not a box whose every file was deleted", async () => {
     const { home, sides, sync } = setup();
     await sync();

@@ -25,7 +25,7 @@ import type { BoxEntryKind, BoxFileChange } from "../protocol.ts";
 import { kindName, kindOf, openRegular, realParentIn, sameAsFile, writeBeside, WorkspaceWriteRefused, type EntryKind, type OpenedFile } from "./files.ts";
 import { IgnoreRules, isNeverCopied } from "./ignore.ts";
 import { manifestRoot, readManifest, writeManifest } from "./manifest.ts";
-import { checkHome, sameStat, statOf, walkTree, type FileStat, type Unreadable } from "./tree.ts";
+import { checkHome, NAME_NOT_UTF8, sameStat, statOf, walkTree, type FileStat, type Unreadable } from "./tree.ts";
 
 export interface DiffSides {
   /** The company root (the workspace side). */
@@ -100,6 +100,7 @@ const UNREADABLE = "unreadable";
 
 /** Why apply never copies (or deletes) what the box has at a path the server cannot read. */
 function cannotRead(folder: boolean, code: string): string {
+  if (code === NAME_NOT_UTF8) return `the box made a ${folder ? "folder" : "file"} whose name is not UTF-8 (shown here with �): apply cannot name it; rename it in the box, then show the changes again`;
   if (folder) return `the box's folder cannot be read (${code}): what changed in it cannot be seen, and apply copies or deletes nothing under it; make it readable in the box, then show the changes again`;
   return `the box's file cannot be read (${code}): apply cannot copy it; make it readable in the box, then show the changes again`;
 }

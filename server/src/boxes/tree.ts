@@ -36,6 +36,9 @@ export function checkHome(home: string): void {
   if (!stat.isDirectory()) throw new Error(`the box's folder ${home} is not a folder any more (the box replaced it with a link?): discard the box to make it anew`);
 }
 
+/** The `code` of an entry whose name is not UTF-8 (Node reads names as UTF-8: it cannot be named). */
+export const NAME_NOT_UTF8 = "ENAMEUTF8";
+
 /** An entry a walk met but could not read: a folder it cannot list, or an entry it cannot `lstat`. */
 export interface Unreadable {
   folder: boolean;
@@ -84,6 +87,12 @@ export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = roo
       }
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       const full = `${dir}/${entry.name}`; // dir is absolute and normalised: cheaper than path.join per file
+      // A name that is not UTF-8 reads with U+FFFD in it, and names nothing: recorded, so that the
+      // diff lists it (refused) rather than leave it unseen.
+      if (unreadable && entry.name.includes("\uFFFD") && !fs.lstatSync(full, { throwIfNoEntry: false })) {
+        unreadable.set(childRel, { folder: entry.isDirectory(), code: NAME_NOT_UTF8 });
+        continue;
+      }
       // `.git` and `node_modules` of any kind (the box's root `node_modules` is the sync's own link).
       if (isNeverCopied(entry.name)) continue;
       if (entry.isDirectory()) {
