@@ -97,12 +97,14 @@ const SERVERS = [["the built server", undefined], ["the package's command (in it
  * Opens a box in a fresh server (process tier; `command`: how the server is started) and starts a
  * background `sleep` there (`detached`: in a session of its own, `setsid`): its pid.
  */
-async function sleeperIn(dir: string, command?: readonly string[], detached = false): Promise<{ server: LspClient; pid: number }> {
+async function sleeperIn(dir: string, command?: readonly string[], detached: boolean | "no-tag" = false): Promise<{ server: LspClient; pid: number }> {
   // The process tier: there the pid the box reports is the host's (in the namespace tier it is the namespace's own).
   const { c: server } = await startServer([], { command: command && [...command], initializationOptions: { boxesDir: dir }, settings: { boxes: { isolation: "process" } }, folders: [company] });
   assert.equal((await server.request("sanoma/boxes/list", {})).tier, "process");
   await server.request("sanoma/boxes/open", { name: "sleeper" });
-  const run = await server.request("sanoma/boxes/run", { name: "sleeper", command: `${detached ? "setsid " : ""}sleep 300 & echo $! > pid; wait` });
+  // "no-tag": out of its group and its session, and its environment cleared of the box's tag.
+  const sleep = detached === "no-tag" ? "env -i setsid -f bash -c 'echo $$ > pid; exec sleep 300'; wait" : `${detached ? "setsid " : ""}sleep 300 & echo $! > pid; wait`;
+  const run = await server.request("sanoma/boxes/run", { name: "sleeper", command: sleep });
   assert.ok(run.runId);
   const pidFile = join(dir, "sleeper", "pid");
   const start = Date.now();
@@ -184,6 +186,23 @@ for (const [which, command] of SERVERS) {
     }
   });
 }
+
+test("boxes over stdio, the built server: what a run detached from its group and cleared of the box's tag (env -i setsid -f) ends when the server is killed (SIGKILL): the watchdog finds it working in the box's home", async () => {
+  const { server, pid } = await sleeperIn(join(work, "boxes-untagged"), undefined, "no-tag");
+  const exited = new Promise<number | null>((r) => server.proc.once("exit", r));
+  try {
+    for (let t = Date.now(); !readFileSync(`/proc/${pid}/stat`, "latin1").includes("(sleep)") && Date.now() - t < 10_000;) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(readFileSync(`/proc/${pid}/environ`, "latin1").includes("SANOMA_BOX_RUN"), false, "no tag to find it by");
+    const serverPid = server.proc.pid!;
+    server.proc.kill("SIGKILL");
+    await exited;
+    assert.ok(await gone(pid), "the sleep does not outlive the server");
+    for (const reaper of reapersOf(serverPid)) assert.ok(await gone(reaper), "nor does the watchdog");
+  } finally {
+    if (server.proc.exitCode === null && server.proc.signalCode === null) { server.proc.kill("SIGKILL"); await exited; }
+    try { process.kill(pid, "SIGKILL"); } catch { /* ended, as it should */ }
+  }
+});
 
 test("the package's language server over stdio runs in a worker thread whose young generation is the one the VS Code extension gives the built server by a Node option, and says so in the client's log", async () => {
   const { c: server } = await startServer([], { command: [process.execPath, PACKAGE_SERVER, "--stdio"], folders: [company] });

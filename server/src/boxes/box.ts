@@ -137,16 +137,17 @@ export class Box {
    * The processes of this box's runs (or of `runId`) that left their process groups, alive, not the
    * server itself: pid → start time (which tells each from a later process with its pid).
    */
+  /** The home's real path (as `/proc/<pid>/cwd` tells it), or its path as it was when it is gone. */
+  private realHome(): string {
+    try { return fs.realpathSync(this.home); } catch { return this.home; }
+  }
+
   private escaped(runId?: string): Map<number, number> {
     const found = runId === undefined ? processesWithEnv(`${RUN_TAG}=${this.tag}.`, true) : processesWithEnv(`${RUN_TAG}=${this.tag}.${runId}`);
     // For the whole box, also the orphans that work in its home with no terminal: a command can
     // clear its environment of the tag (`env -i setsid -f …`), not the folder it was started in
     // without leaving the home.
-    if (runId === undefined) {
-      let home = this.home;
-      try { home = fs.realpathSync(home); } catch { /* gone: its path as it was */ }
-      found.push(...processesWorkingIn(home));
-    }
+    if (runId === undefined) found.push(...processesWorkingIn(this.realHome()));
     const groups = new Set(this.ctx.supervisor.tracked(this.name).map((g) => g.pid));
     return new Map(found.filter((p) => p.pid !== process.pid && !groups.has(p.pgrp)).map((p) => [p.pid, p.startTicks]));
   }
@@ -317,6 +318,7 @@ export class Box {
     live.group = group;
     // (The tag first: what the run detaches from its group is found by it should the server be killed.)
     this.ctx.supervisor.reaper.watchTag(this.tag);
+    this.ctx.supervisor.reaper.watchHome(this.realHome());
     this.ctx.supervisor.add(group);
     return group;
   }

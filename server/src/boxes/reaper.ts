@@ -12,7 +12,7 @@
  * So the first group a supervisor watches starts one reaper: `node -e <REAPER_SOURCE>` in a session
  * of its own (a Ctrl+C or a signal to the server's group does not reach it), its stdin a pipe from
  * the server and nothing else. The server writes `+<pgid>` when a group starts and `-<pgid>` when
- * it has ended. When the pipe closes (the server is gone, however it went: the kernel closes its
+ * it has ended, `T<tag>` and `H<home as JSON>` for each box that runs. When the pipe closes (the server is gone, however it went: the kernel closes its
  * end) the reaper ends the groups still listed, TERM, then KILL to what is left a second later,
  * and exits. After a clean exit the list is empty and it exits at once.
  *
@@ -27,6 +27,7 @@ export const REAPER_SOURCE = `
 const fs = require("fs");
 const listed = new Set();
 const tags = new Set();
+const homes = new Set();
 let pending = "";
 process.stdin.setEncoding("latin1");
 process.stdin.on("data", (chunk) => {
@@ -35,6 +36,7 @@ process.stdin.on("data", (chunk) => {
     const line = pending.slice(0, nl);
     pending = pending.slice(nl + 1);
     if (line[0] === "T") { if (/^[0-9a-f]{16}$/.test(line.slice(1))) tags.add(line.slice(1)); continue; }
+    if (line[0] === "H") { try { const home = JSON.parse(line.slice(1)); if (typeof home === "string" && home.startsWith("/") && home.length > 1) homes.add(home); } catch {} continue; }
     const id = Number(line.slice(1));
     if (!Number.isInteger(id) || id <= 1) continue;
     if (line[0] === "+") listed.add(id);
@@ -68,20 +70,37 @@ function hit(signal) {
   }
   return any;
 }
-// What left its group (setsid) but carries a box's tag in its environment: pid -> start time.
+// What adopts an orphan (as procfs.ts's adopted()): pid 1, or a service manager or container init.
+const ADOPTERS = new Set(["systemd", "init", "tini", "dumb-init", "docker-init", "catatonit"]);
+// An orphan with no terminal working in a box's home: what cleared its environment of the tag
+// (env -i setsid -f), found as a live server's stop finds it (procfs.ts's processesWorkingIn).
+function worksInHome(pid, fields) {
+  if (homes.size === 0 || fields[4] !== "0") return false;
+  let adopted = fields[1] === "1";
+  if (!adopted) try { adopted = ADOPTERS.has(fs.readFileSync("/proc/" + fields[1] + "/comm", "latin1").trim()); } catch {}
+  if (!adopted) return false;
+  let cwd;
+  try { cwd = fs.readlinkSync("/proc/" + pid + "/cwd"); } catch { return false; }
+  if (cwd.endsWith(" (deleted)")) cwd = cwd.slice(0, -" (deleted)".length);
+  for (const home of homes) if (cwd === home || cwd.startsWith(home + "/")) return true;
+  return false;
+}
+// What left its group (setsid) but carries a box's tag in its environment, or works in a box's
+// home as an orphan: pid -> start time.
 function tagged() {
   const found = new Map();
-  if (tags.size === 0) return found;
+  if (tags.size === 0 && homes.size === 0) return found;
   let names = [];
   try { names = fs.readdirSync("/proc"); } catch {}
   for (const name of names) {
     if (!/^[0-9]+$/.test(name) || Number(name) === process.pid) continue;
     try {
-      const env = "\\0" + fs.readFileSync("/proc/" + name + "/environ", "latin1");
-      const at = env.indexOf("\\0SANOMA_BOX_RUN=");
-      if (at < 0 || !tags.has(env.slice(at + 16, at + 32))) continue;
       const fields = statFields(name);
-      if (fields[0] !== "Z" && fields[0] !== "X") found.set(Number(name), fields[19]);
+      if (fields[0] === "Z" || fields[0] === "X") continue;
+      let env = "";
+      try { env = "\\0" + fs.readFileSync("/proc/" + name + "/environ", "latin1"); } catch {}
+      const at = env.indexOf("\\0SANOMA_BOX_RUN=");
+      if ((at >= 0 && tags.has(env.slice(at + 16, at + 32))) || worksInHome(name, fields)) found.set(Number(name), fields[19]);
     } catch {}
   }
   return found;
@@ -144,6 +163,18 @@ export class Reaper {
   }
 
   private readonly tags = new Set<string>();
+
+  /**
+   * A box's home (its real path): should the server die, the reaper also ends the orphans without
+   * a terminal that work in it, what cleared its environment of the tag too (`env -i setsid -f`).
+   */
+  watchHome(home: string): void {
+    if (this.homes.has(home)) return;
+    this.homes.add(home);
+    this.send(`H${JSON.stringify(home)}\n`);
+  }
+
+  private readonly homes = new Set<string>();
 
   /** A group ended (or the server ended it). */
   forget(pgid: number): void {
