@@ -39,11 +39,10 @@ import {
 } from "../../server/src/protocol.ts";
 import { errorText, type ServerHost } from "./server.ts";
 import { RunTerminal, seconds } from "./run-terminal.ts";
+import { RecentEvents } from "./recent.ts";
 
 type Register = (id: string, run: (...args: unknown[]) => unknown) => void;
 
-/** How many recent events per box are kept to replay into a terminal that opens late. */
-const keptEventsPerBox = 5_000;
 
 /** The argument of `sanoma.preview`, as the server's code lens passes it. */
 export interface PreviewArgs { uri: string; export: string }
@@ -60,7 +59,7 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
   readonly onDidChangeTreeData = this.treeChanged.event;
   private readonly view: vscode.TreeView<Node>;
   /** Recent events per box, in seq order, for terminals that attach after the run began. */
-  private readonly recent = new Map<string, BoxEvent[]>();
+  private readonly recent = new Map<string, RecentEvents>();
   private readonly liveEvents = new vscode.EventEmitter<BoxEvent>();
   private list: BoxesListResult | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -71,6 +70,8 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     server.onNotification(BoxesEventNotification, (params) => this.onEvent(params as BoxEvent));
     server.onNotification(BoxesChangedNotification, () => this.scheduleRefresh());
     this.disposables.push(server.onDidChangeState((s) => s.kind === "running" && this.scheduleRefresh()));
+    // The tier row follows the setting (the server reads it anew, and says nothing of it).
+    this.disposables.push(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration("sanoma.boxes") && this.scheduleRefresh()));
   }
 
   dispose(): void {
@@ -185,9 +186,9 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     const uri = vscode.Uri.parse(target.uri);
     const company = await this.request<CompanyOfResult | null>(CompanyOfRequest, { uri: uri.toString() });
     if (!company) throw new Error(`${vscode.workspace.asRelativePath(uri)} belongs to no company`);
-    // Unsaved edits are part of what the user wants to preview: the box copies files from disk.
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (doc?.isDirty) await doc.save();
+    // Unsaved edits are part of what the user wants to preview, in the workflow's file and in what
+    // it imports: the box copies files from disk, so every unsaved file of the company is saved.
+    for (const doc of vscode.workspace.textDocuments) if (doc.isDirty && doc.uri.scheme === "file" && isInFolder(company.root, doc.uri.fsPath)) await doc.save();
     const params: BoxesPreviewParams = { root: company.root, file: uri.fsPath, export: target.export, scope: company.scope };
     const title = `Preview ${target.export}`;
     // The terminal opens before the run starts, so no output is missed and the user sees the sync.
@@ -258,7 +259,7 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
   }
 
   recentEvents(box: string, runId: string): BoxEvent[] {
-    return (this.recent.get(box) ?? []).filter((e) => e.runId === runId);
+    return this.recent.get(box)?.of(runId) ?? [];
   }
 
   async stopRun(box: string, runId: string): Promise<void> {
@@ -266,10 +267,9 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
   }
 
   private onEvent(event: BoxEvent): void {
-    let list = this.recent.get(event.box);
-    if (!list) this.recent.set(event.box, (list = []));
-    list.push(event);
-    if (list.length > keptEventsPerBox) list.splice(0, list.length - keptEventsPerBox);
+    let recent = this.recent.get(event.box);
+    if (!recent) this.recent.set(event.box, (recent = new RecentEvents()));
+    recent.add(event);
     this.liveEvents.fire(event);
     if (event.kind === "port") {
       void vscode.window.showInformationMessage(`Sanoma: ${event.box} listens on port ${event.port}`, "Open in Simple Browser").then((c) => c && this.openUrl(event.url));
@@ -309,6 +309,10 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     // What the box made that is no file (a link, a FIFO), or that the server cannot read, is never
     // applied: it is not offered (Show Box Changes says why of each).
     const applicable = diff.files.filter((f) => !f.refused);
+    // A file with unsaved changes in the editor is the user's change too (B1: unsaved text wins):
+    // asked about like a conflict, never overwritten unseen.
+    const unsaved = new Set(vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === "file").map((d) => d.uri.fsPath));
+    const mine = (file: BoxFileChange) => file.workspaceChanged || unsaved.has(file.workspaceFile);
     const refused = diff.files.length - applicable.length;
     if (applicable.length === 0) {
       void vscode.window.showInformationMessage(`Sanoma: ${name} changed nothing that can be applied${refused ? ` (${refused} ${refused === 1 ? "change is" : "changes are"} no regular file or cannot be read: see Show Box Changes)` : ""}`);
@@ -317,9 +321,9 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     const picked = await vscode.window.showQuickPick(
       applicable.map((file) => ({
         label: `${changeIcon(file.change)} ${file.path}`,
-        description: file.change + (file.workspaceChanged ? " · your version changed too: you will be asked" : ""),
+        description: file.change + (file.workspaceChanged ? " · your version changed too: you will be asked" : unsaved.has(file.workspaceFile) ? " · unsaved changes in the editor: you will be asked" : ""),
         // A file the user also changed is left unchecked: applying it would lose their edit.
-        picked: !file.workspaceChanged,
+        picked: !mine(file),
         file,
       })),
       { title: `Apply ${name}'s changes to the workspace${refused ? ` (${refused} not applicable: no regular file, or unreadable)` : ""}${diff.omitted ? ` (${diff.omitted} more not listed)` : ""}`, canPickMany: true, placeHolder: "Choose the files to copy back" },
@@ -329,10 +333,10 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     const overwrite: string[] = [];
     const files: string[] = [];
     for (const { file } of picked) {
-      if (!file.workspaceChanged) files.push(file.path);
-      else if (await askOverwrite(name, file)) {
+      if (!mine(file)) files.push(file.path);
+      else if (await askOverwrite(name, file, !file.workspaceChanged)) {
         files.push(file.path);
-        overwrite.push(file.path);
+        if (file.workspaceChanged) overwrite.push(file.path);
       }
     }
     if (files.length === 0) return;
@@ -389,9 +393,11 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
  * Asks whether to overwrite the user's own change to `file` with the box's, until they choose:
  * "Compare" opens both versions side by side and asks again. Dismissed, nothing is overwritten.
  */
-async function askOverwrite(box: string, file: BoxFileChange): Promise<boolean> {
+async function askOverwrite(box: string, file: BoxFileChange, unsavedOnly = false): Promise<boolean> {
   for (;;) {
-    const what = file.change === "deleted" ? `${box} deleted ${file.path}, which you also changed` : `${file.path} changed in your workspace too since ${box} was synced`;
+    const what = unsavedOnly
+      ? `${file.path} has unsaved changes in the editor (they stay there, unsaved)`
+      : file.change === "deleted" ? `${box} deleted ${file.path}, which you also changed` : `${file.path} changed in your workspace too since ${box} was synced`;
     const answer = await vscode.window.showWarningMessage(`Sanoma: ${what}. Overwrite your version with the box's?`, "Compare", "Overwrite", "Keep Mine");
     if (answer !== "Compare") return answer === "Overwrite";
     await openDiff(box, file);
@@ -430,4 +436,10 @@ function changeIcon(change: BoxFileChange["change"]): string {
 
 function isPreviewArgs(value: unknown): value is PreviewArgs {
   return typeof value === "object" && value !== null && typeof (value as PreviewArgs).uri === "string" && typeof (value as PreviewArgs).export === "string";
+}
+
+/** Whether `file` lies in `folder` (both absolute). */
+function isInFolder(folder: string, file: string): boolean {
+  const rel = path.relative(folder, file);
+  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
 }

@@ -42,7 +42,10 @@ export interface ServerHostOptions {
 export class ServerHost implements vscode.Disposable {
   private current: LanguageClient | undefined;
   private crashes: number[] = [];
-  private stopping = false;
+  /** Clients being stopped, or stopped, by us: their close is no crash to restart from. */
+  private readonly stopped = new WeakSet<LanguageClient>();
+  /** Start, stop and restart run one at a time (`serially`). */
+  private lifecycle: Promise<void> = Promise.resolve();
   private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
   private readonly readyEmitter = new vscode.EventEmitter<LanguageClient>();
   /** Fires on every state change. */
@@ -65,7 +68,21 @@ export class ServerHost implements vscode.Disposable {
     this.current?.onNotification(method, handler);
   }
 
-  async start(): Promise<void> {
+  /**
+   * Runs start, stop and restart one after another: two restarts a second apart (or one while the
+   * server was starting) overlapped, and left two servers running, every problem shown twice.
+   */
+  private serially(step: () => Promise<void>): Promise<void> {
+    const next = this.lifecycle.then(step, step);
+    this.lifecycle = next.catch(() => undefined);
+    return next;
+  }
+
+  start(): Promise<void> {
+    return this.serially(() => this.startNow());
+  }
+
+  private async startNow(): Promise<void> {
     const { context, output } = this.options;
     const bundle = context.asAbsolutePath("dist/server.js");
     // Started through the loader beside it, from V8's code cache (`initialize` answered a quarter
@@ -106,14 +123,18 @@ export class ServerHost implements vscode.Disposable {
           this.giveUp(`The language server's connection kept failing (${errorText(error)})`);
           return { action: ErrorAction.Shutdown, handled: true };
         },
-        closed: () => this.onClosed(),
+        closed: () => this.onClosed(client),
       },
       initializationFailedHandler: (error) => {
-        this.setState({ kind: "failed", reason: `The language server failed to start: ${String(error instanceof Error ? error.message : error)}` });
+        // A server that died during initialize: its close is counted, and restarted or given up,
+        // by `onClosed`, whose words stay (not "pending response rejected").
+        if (!isDeadConnection(error) && this.state.kind !== "restarting" && this.state.kind !== "failed") {
+          this.setState({ kind: "failed", reason: `The language server failed to start: ${String(error instanceof Error ? error.message : error)}` });
+        }
         return false;
       },
     };
-    const client = new LanguageClient("sanoma", "Sanoma Language Server", serverOptions, clientOptions);
+    const client: LanguageClient = new LanguageClient("sanoma", "Sanoma Language Server", serverOptions, clientOptions);
     this.keepOwnCommands(client);
     // Kept by the client across its own restarts after a crash.
     for (const [method, handler] of this.notificationHandlers) client.onNotification(method, handler);
@@ -128,29 +149,37 @@ export class ServerHost implements vscode.Disposable {
     try {
       await client.start();
     } catch (error) {
-      if (this.state.kind !== "failed") this.setState({ kind: "failed", reason: `The language server failed to start: ${errorText(error)}` });
+      // (A server that died while starting is `onClosed`'s to count, restart or give up on.)
+      if (this.state.kind !== "failed" && this.state.kind !== "restarting" && !isDeadConnection(error)) this.setState({ kind: "failed", reason: `The language server failed to start: ${errorText(error)}` });
       output.error(`start failed: ${errorText(error)}`);
     }
   }
 
   /** Stops the server and starts a fresh one; also clears the crash count. */
-  async restart(): Promise<void> {
-    this.crashes = [];
-    await this.stop();
-    await this.start();
+  restart(): Promise<void> {
+    return this.serially(async () => {
+      this.crashes = [];
+      await this.stopNow();
+      await this.startNow();
+    });
   }
 
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    return this.serially(() => this.stopNow());
+  }
+
+  private async stopNow(): Promise<void> {
     const client = this.current;
     this.current = undefined;
     if (!client) return;
-    this.stopping = true;
+    this.stopped.add(client);
     try {
+      // One still starting (after a crash, the library brings it back) cannot be stopped: the
+      // library throws, and it went on to run beside the next. It finishes starting first.
+      if (client.state === State.Starting) await client.start().catch(() => undefined);
       if (client.needsStop()) await client.stop(5_000);
     } catch (error) {
       this.options.output.warn(`stop: ${errorText(error)}`);
-    } finally {
-      this.stopping = false;
     }
   }
 
@@ -173,8 +202,9 @@ export class ServerHost implements vscode.Disposable {
     this.readyEmitter.dispose();
   }
 
-  private onClosed() {
-    if (this.stopping) return { action: CloseAction.DoNotRestart, handled: true };
+  private onClosed(client: LanguageClient) {
+    // Ours to stop, or no longer the current one: not restarted.
+    if (this.stopped.has(client) || client !== this.current) return { action: CloseAction.DoNotRestart, handled: true };
     const now = Date.now();
     this.crashes = [...this.crashes.filter((t) => now - t < restartWindowMs), now];
     const { output } = this.options;
@@ -221,7 +251,7 @@ export class ServerHost implements vscode.Disposable {
 /** An error from writing to, or reading from, a server process that is gone. */
 function isDeadConnection(error: unknown): boolean {
   const e = error as (Error & { code?: string }) | undefined;
-  return /\b(EPIPE|ECONNRESET|ERR_IPC_CHANNEL_CLOSED)\b|channel closed/i.test(`${e?.code ?? ""} ${e?.message ?? String(error)}`);
+  return /\b(EPIPE|ECONNRESET|ERR_IPC_CHANNEL_CLOSED)\b|channel closed|connection got disposed/i.test(`${e?.code ?? ""} ${e?.message ?? String(error)}`);
 }
 
 export function errorText(error: unknown): string {
