@@ -163,46 +163,38 @@ for (const [which, command] of SERVERS) {
   }
 }
 
+// Two ways out of the server's groups: a new session (found by the box's tag in its environment),
+// and a new session with the environment cleared too (found as an orphan working in the box's home).
+const DETACHED = [
+  [true, "detached from its group (setsid)", "by the box's tag"],
+  ["no-tag", "detached from its group and cleared of the box's tag (env -i setsid -f)", "working in the box's home"],
+] as const;
 for (const [which, command] of SERVERS) {
-  test(`boxes over stdio, ${which}: what a run detached from its group (setsid) ends when the server is killed (SIGKILL): the watchdog finds it by the box's tag`, async () => {
-    const { server, pid } = await sleeperIn(join(work, `boxes-detached-${command ? "package" : "built"}`), command, true);
-    const exited = new Promise<number | null>((r) => server.proc.once("exit", r));
-    try {
-      // `$!` is written as soon as the shell forks; `setsid` calls setsid(2) and then becomes the
-      // sleep, so a sleep by name has its session (read before, the shell's session shows: CI did).
-      const stat = () => readFileSync(`/proc/${pid}/stat`, "latin1");
-      for (let t = Date.now(); !stat().includes("(sleep)") && Date.now() - t < 10_000;) await new Promise((r) => setTimeout(r, 20));
-      const sid = Number(stat().split(") ")[1].split(" ")[3]);
-      assert.equal(sid, pid, "the sleep leads a session of its own: no group the server started holds it");
-      const serverPid = server.proc.pid!;
-      server.proc.kill("SIGKILL");
-      await exited;
-      assert.ok(await gone(pid), "the detached sleep does not outlive the server");
-      for (const reaper of reapersOf(serverPid)) assert.ok(await gone(reaper), "nor does the watchdog");
-    } finally {
-      // A failed assertion must not leave a server (and its sleep) holding the test file open.
-      if (server.proc.exitCode === null && server.proc.signalCode === null) { server.proc.kill("SIGKILL"); await exited; }
-      try { process.kill(pid, "SIGKILL"); } catch { /* ended, as it should */ }
-    }
-  });
-}
-
-test("boxes over stdio, the built server: what a run detached from its group and cleared of the box's tag (env -i setsid -f) ends when the server is killed (SIGKILL): the watchdog finds it working in the box's home", async () => {
-  const { server, pid } = await sleeperIn(join(work, "boxes-untagged"), undefined, "no-tag");
-  const exited = new Promise<number | null>((r) => server.proc.once("exit", r));
-  try {
-    for (let t = Date.now(); !readFileSync(`/proc/${pid}/stat`, "latin1").includes("(sleep)") && Date.now() - t < 10_000;) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(readFileSync(`/proc/${pid}/environ`, "latin1").includes("SANOMA_BOX_RUN"), false, "no tag to find it by");
-    const serverPid = server.proc.pid!;
-    server.proc.kill("SIGKILL");
-    await exited;
-    assert.ok(await gone(pid), "the sleep does not outlive the server");
-    for (const reaper of reapersOf(serverPid)) assert.ok(await gone(reaper), "nor does the watchdog");
-  } finally {
-    if (server.proc.exitCode === null && server.proc.signalCode === null) { server.proc.kill("SIGKILL"); await exited; }
-    try { process.kill(pid, "SIGKILL"); } catch { /* ended, as it should */ }
+  for (const [mode, how, found] of DETACHED) {
+    test(`boxes over stdio, ${which}: what a run ${how} ends when the server is killed (SIGKILL): the watchdog finds it ${found}`, async () => {
+      const { server, pid } = await sleeperIn(join(work, `boxes-detached-${mode === true ? "setsid" : mode}-${command ? "package" : "built"}`), command, mode);
+      const exited = new Promise<number | null>((r) => server.proc.once("exit", r));
+      try {
+        // `$!` is written as soon as the shell forks; `setsid` calls setsid(2) and then becomes the
+        // sleep, so a sleep by name has its session (read before, the shell's session shows: CI did).
+        const stat = () => readFileSync(`/proc/${pid}/stat`, "latin1");
+        for (let t = Date.now(); !stat().includes("(sleep)") && Date.now() - t < 10_000;) await new Promise((r) => setTimeout(r, 20));
+        const sid = Number(stat().split(") ")[1].split(" ")[3]);
+        assert.equal(sid, pid, "the sleep leads a session of its own: no group the server started holds it");
+        if (mode === "no-tag") assert.equal(readFileSync(`/proc/${pid}/environ`, "latin1").includes("SANOMA_BOX_RUN"), false, "no tag to find it by");
+        const serverPid = server.proc.pid!;
+        server.proc.kill("SIGKILL");
+        await exited;
+        assert.ok(await gone(pid), "the detached sleep does not outlive the server");
+        for (const reaper of reapersOf(serverPid)) assert.ok(await gone(reaper), "nor does the watchdog");
+      } finally {
+        // A failed assertion must not leave a server (and its sleep) holding the test file open.
+        if (server.proc.exitCode === null && server.proc.signalCode === null) { server.proc.kill("SIGKILL"); await exited; }
+        try { process.kill(pid, "SIGKILL"); } catch { /* ended, as it should */ }
+      }
+    });
   }
-});
+}
 
 test("the package's language server over stdio runs in a worker thread whose young generation is the one the VS Code extension gives the built server by a Node option, and says so in the client's log", async () => {
   const { c: server } = await startServer([], { command: [process.execPath, PACKAGE_SERVER, "--stdio"], folders: [company] });
