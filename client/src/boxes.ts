@@ -40,6 +40,7 @@ import {
 import { errorText, type ServerHost } from "./server.ts";
 import { RunTerminal, seconds } from "./run-terminal.ts";
 import { RecentEvents } from "./recent.ts";
+import { isInside } from "./companies.ts";
 
 type Register = (id: string, run: (...args: unknown[]) => unknown) => void;
 
@@ -188,7 +189,7 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     if (!company) throw new Error(`${vscode.workspace.asRelativePath(uri)} belongs to no company`);
     // Unsaved edits are part of what the user wants to preview, in the workflow's file and in what
     // it imports: the box copies files from disk, so every unsaved file of the company is saved.
-    for (const doc of vscode.workspace.textDocuments) if (doc.isDirty && doc.uri.scheme === "file" && isInFolder(company.root, doc.uri.fsPath)) await doc.save();
+    for (const doc of vscode.workspace.textDocuments) if (doc.isDirty && doc.uri.scheme === "file" && isInside(doc.uri.fsPath, company.root)) await doc.save();
     const params: BoxesPreviewParams = { root: company.root, file: uri.fsPath, export: target.export, scope: company.scope };
     const title = `Preview ${target.export}`;
     // The terminal opens before the run starts, so no output is missed and the user sees the sync.
@@ -436,10 +437,4 @@ function changeIcon(change: BoxFileChange["change"]): string {
 
 function isPreviewArgs(value: unknown): value is PreviewArgs {
   return typeof value === "object" && value !== null && typeof (value as PreviewArgs).uri === "string" && typeof (value as PreviewArgs).export === "string";
-}
-
-/** Whether `file` lies in `folder` (both absolute). */
-function isInFolder(folder: string, file: string): boolean {
-  const rel = path.relative(folder, file);
-  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
 }

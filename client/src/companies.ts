@@ -143,7 +143,8 @@ export function overviewMarkdown(c: CompanyInfo): string {
   return lines.join("\n");
 }
 
-function isInside(file: string, root: string): boolean {
+/** Whether `file` lies in the folder `root` (both absolute). */
+export function isInside(file: string, root: string): boolean {
   const rel = path.relative(root, file);
   return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
 }

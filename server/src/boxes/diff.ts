@@ -123,6 +123,14 @@ function refusal(kind: EntryKind, linkText?: string): string {
 }
 
 /**
+ * Whether the workspace's entry changed since the sync (what the sync copied: `synced`): gone since,
+ * made since (the box never had it: both sides made one), or no longer as copied.
+ */
+function changedSinceSync(now: FileStat | undefined, synced: FileStat | undefined): boolean {
+  return now === undefined ? synced !== undefined : synced === undefined || !sameStat(now, synced);
+}
+
+/**
  * The box's change at `rel`, or undefined when the box holds what the workspace holds. A regular
  * file is opened (one descriptor) to be compared, so a file swapped since the walk is seen as it is.
  */
@@ -131,7 +139,7 @@ function classify(sides: DiffSides, realHome: string, rel: string, boxStat: File
   const change = workspaceStat === undefined ? "added" : "modified";
   // Added where the workspace deleted its file since the sync; modified where its file changed
   // since the sync, or was never the box's (both sides made one).
-  const workspaceChanged = workspaceStat === undefined ? synced !== undefined : synced === undefined || !sameStat(workspaceStat, synced);
+  const workspaceChanged = changedSinceSync(workspaceStat, synced);
   const listed = (kind: EntryKind, seen: string, linkText?: string): { change: BoxFileChange; seen: string } => ({
     change: { path: rel, change, kind: PROTOCOL_KIND[kind as Exclude<EntryKind, "folder">], refused: refusal(kind, linkText), workspaceChanged, workspaceFile },
     seen,
@@ -233,9 +241,7 @@ export async function applyToWorkspace(sides: DiffSides, files: readonly unknown
   /** Whether the workspace's file changed since the sync, asked again just before it is replaced: the apply may have taken a while. */
   const conflictsNow = (rel: string): boolean => {
     if (overwrite.has(rel)) return false;
-    const synced = manifest.files[rel]?.src;
-    const now = statOf(path.join(sides.root, rel));
-    return now === undefined ? synced !== undefined : synced === undefined || !sameStat(now, synced);
+    return changedSinceSync(statOf(path.join(sides.root, rel)), manifest.files[rel]?.src);
   };
   // Deletions first: a file the box put where a folder was (`rm -rf lib && echo … > lib`) can
   // then take the place of a folder the chosen deletions emptied.

@@ -117,7 +117,8 @@ export function attachBoxes(connection: Connection, session: Session, params: In
       } catch (e) {
         if (e instanceof ResponseError) throw e;
         // The lenses follow the editor's text; a preview copies the files as saved.
-        const unsaved = session.openText(file) !== undefined && session.openText(file) !== session.ws.fs.readFile(file);
+        const open = session.openText(file);
+        const unsaved = open !== undefined && open !== session.ws.fs.readFile(file);
         throw new ResponseError(ErrorCodes.InvalidParams, `${(e as Error).message}${unsaved ? ` (a preview runs the files as saved, and ${path.basename(file)} has unsaved changes)` : ""}`);
       }
     },
