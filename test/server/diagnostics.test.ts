@@ -493,6 +493,20 @@ export const c = (ctx: any) => ctx.call("data.two.get", {});
   }, ([one, two]) => ({ folders: [one, join(two, "apps/web")] }));
 });
 
+test("server: sanoma/companyOf asked before the company is known (a preview right after a start or a restart) answers once it is, not with null", async () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-company-of-early-")));
+  generateCompany(dir, { files: 3000 });
+  const file = join(dir, "apps/app00/workflows/w.ts");
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, "export const w = (ctx: any) => ctx.call(\"data.orders.get\", {});\n");
+  await withServer({ path: dir }, async ({ c }) => {
+    // Both sent at once, answered in order: the first says what the server knew when the second came.
+    const [known, of] = await Promise.all([c.request("sanoma/companies", null), c.request("sanoma/companyOf", { uri: uri(file) })]);
+    assert.deepEqual(known.companies, [], "asked before the company was known (else this test proves nothing)");
+    assert.deepEqual(of && { root: of.root, scope: of.scope, kind: of.kind }, { root: dir, scope: "app00", kind: "workflow" });
+  }, { idle: false });
+});
+
 test("server: a removed workspace folder takes the companies found only through it, and their problems", async () => {
   const company = (name: string) => `
 //- /sanoma.config.ts

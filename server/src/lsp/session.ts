@@ -571,6 +571,18 @@ export class Session {
     return company ? { company, file } : undefined;
   }
 
+  /**
+   * `locate`, once the companies being found and indexed are known: a request that names a file's
+   * company (a preview) right after a start or a restart came before they were, and heard "no
+   * company" for a file of one.
+   */
+  async locateIndexed(uri: string): Promise<{ company: Company; file: string } | undefined> {
+    const where = this.locate(uri);
+    if (where || this.indexing === 0) return where;
+    await this.indexQueue;
+    return this.locate(uri);
+  }
+
   resultOf(root: string): CheckResult | undefined { return this.state.get(root)?.result; }
   settingsOf(root: string): Settings { return this.state.get(root)?.settings ?? DEFAULT_SETTINGS; }
 

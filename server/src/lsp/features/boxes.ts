@@ -108,9 +108,10 @@ export function attachBoxes(connection: Connection, session: Session, params: In
     async preview(args) {
       if (typeof args?.uri !== "string" || typeof args.export !== "string") throw new ResponseError(ErrorCodes.InvalidParams, `${PREVIEW_COMMAND} takes one argument, { uri, export }: the code lens's`);
       await firstSettings;
-      const file = session.filePath(args.uri);
-      const company = file ? session.ws.companyOf(file) : undefined;
-      if (!file || !company) throw new ResponseError(ErrorCodes.InvalidParams, `${args.uri} is in no Sanoma company`);
+      // (Once the companies being found are known: a lens clicked right after a start asked before.)
+      const where = await session.locateIndexed(args.uri);
+      if (!where) throw new ResponseError(ErrorCodes.InvalidParams, `${args.uri} is in no Sanoma company`);
+      const { company, file } = where;
       try {
         await configureFor(company.root);
         return await service.preview({ root: company.root, file, export: args.export });

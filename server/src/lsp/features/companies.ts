@@ -28,8 +28,8 @@ export function companies(session: Session): CompaniesResult {
   return { companies: out };
 }
 
-export function companyOf(session: Session, params: CompanyOfParams): CompanyOfResult | null {
-  const where = session.locate(params.uri);
+export async function companyOf(session: Session, params: CompanyOfParams): Promise<CompanyOfResult | null> {
+  const where = await session.locateIndexed(params.uri);
   if (!where) return null;
   const entry = where.company.files.get(where.file);
   const rel = path.relative(where.company.root, where.file).split(path.sep).join("/");
