@@ -62,15 +62,22 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
   /** Recent events per box, in seq order, for terminals that attach after the run began. */
   private readonly recent = new Map<string, RecentEvents>();
   private readonly liveEvents = new vscode.EventEmitter<BoxEvent>();
+  private readonly serverGone = new vscode.EventEmitter<void>();
   private list: BoxesListResult | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
 
   constructor(_context: vscode.ExtensionContext, private readonly server: ServerHost, private readonly output: vscode.LogOutputChannel) {
     this.view = vscode.window.createTreeView("sanoma.boxes", { treeDataProvider: this, showCollapseAll: true });
-    this.disposables.push(this.view, this.treeChanged, this.liveEvents);
+    this.disposables.push(this.view, this.treeChanged, this.liveEvents, this.serverGone);
     server.onNotification(BoxesEventNotification, (params) => this.onEvent(params as BoxEvent));
     server.onNotification(BoxesChangedNotification, () => this.scheduleRefresh());
-    this.disposables.push(server.onDidChangeState((s) => s.kind === "running" && this.scheduleRefresh()));
+    // A server that leaves "running" for "restarting" or "failed" stopped without a word (a
+    // restart the user asks for stops it with one: its runs' exits come first, and it goes to
+    // "starting"): the runs it held ended with it, and their terminals are told (`onServerGone`).
+    this.disposables.push(server.onDidChangeState((s) => {
+      if (s.kind === "running") this.scheduleRefresh();
+      else if (s.kind === "restarting" || s.kind === "failed") this.serverGone.fire();
+    }));
     // The tier row follows the setting (the server reads it anew, and says nothing of it).
     this.disposables.push(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration("sanoma.boxes") && this.scheduleRefresh()));
   }
@@ -193,7 +200,7 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     const params: BoxesPreviewParams = { root: company.root, file: uri.fsPath, export: target.export, scope: company.scope };
     const title = `Preview ${target.export}`;
     // The terminal opens before the run starts, so no output is missed and the user sees the sync.
-    const terminal = new RunTerminal(this, title);
+    const terminal = new RunTerminal(this, title, true);
     terminal.show();
     terminal.line(`\x1b[2m$ sync ${company.name}${company.scope ? ` › ${company.scope}` : ""} into a box…\x1b[0m`);
     let result: BoxesPreviewResult;
@@ -259,12 +266,22 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     return this.liveEvents.event(listener);
   }
 
+  onServerGone(listener: () => void): vscode.Disposable {
+    return this.serverGone.event(listener);
+  }
+
   recentEvents(box: string, runId: string): BoxEvent[] {
     return this.recent.get(box)?.of(runId) ?? [];
   }
 
-  async stopRun(box: string, runId: string): Promise<void> {
-    await this.request(BoxesStopRequest, { name: box, runId });
+  async stopRun(box: string, runId: string, why: string): Promise<void> {
+    this.output.info(`stopping ${box}'s run ${runId}: ${why}`);
+    try {
+      await this.request(BoxesStopRequest, { name: box, runId });
+    } catch (error) {
+      this.output.warn(`stopping ${box}'s run ${runId} failed: ${errorText(error)}`);
+      throw error;
+    }
   }
 
   private onEvent(event: BoxEvent): void {

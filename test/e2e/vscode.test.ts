@@ -8,7 +8,9 @@
  * go to definition from an op id; the TypeScript plugin in VS Code's TypeScript server, leaving the
  * problems to the language server (none shows twice); Reveal Company Root; a palette command; the server comes back
  * after it dies and after a restart from the palette; a preview's output in a terminal; the Boxes
- * view, a box's changes shown and applied; Ctrl+C stopping a preview; a preview whose box cannot
+ * view, a box's changes shown and applied; Ctrl+C stopping a preview; closing a preview's terminal
+ * stopping its run; a server crashing under a running preview (its terminal says the run ended with
+ * it); a preview whose box cannot
  * be made ready saying why (terminal and Boxes view); the restart limit (after the
  * fifth crash in 3 minutes the server stays down, the status bar and an error say so, and the
  * error's Restart brings it back). A screenshot of the workbench with the Problems panel is saved
@@ -296,6 +298,18 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
     await input.fill(`:${line}:${column}`);
     await page.keyboard.press("Enter");
     await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+  }
+
+  /** Pids of the `slow` workflow's preview command's `sleep 60` (the `sanoma.preview.command` setting the workspace is given), in whichever box it runs. */
+  function sleepPids(): number[] {
+    const pids: number[] = [];
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (readFileSync(`/proc/${entry}/cmdline`, "utf8") === "sleep\u000060\u0000") pids.push(Number(entry));
+      } catch {}
+    }
+    return pids;
   }
 
   /** Pids of the language servers this test's extension host started (found by their bundle's path). */
@@ -729,6 +743,48 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
     await page.waitForFunction(() => !!document.activeElement?.closest(".terminal-wrapper"));
     await page.keyboard.press("Control+C");
     await waitFor("the run's end", async () => /\^C[\s\S]*(stopped by SIG\w+|exited with code (130|137|143))/.test(await terminal.innerText()), 15_000);
+  });
+
+  step("closing a running preview's terminal stops its run", async () => {
+    assert.ok(previewRan, "the preview step ran first");
+    // The earlier steps' terminals closed (their runs have ended): the one killed below is this preview's.
+    await runCommand("Terminal: Kill All Terminals");
+    await openFile("shop/workflows/sync.ts");
+    await runCommand("Sanoma: Preview Workflow in a Box");
+    await pickLabel("slow");
+    await waitFor("the slow preview's sleep", async () => sleepPids().length === 1);
+    const terminal = page.locator(".terminal-wrapper.active .xterm-rows").first();
+    await waitFor("the slow preview's output", async () => /previewing workflows\/sync\.ts#slow/.test(await terminal.innerText()));
+    await runCommand("Terminal: Kill the Active Terminal Instance");
+    await waitFor("the run's end, its terminal closed", async () => sleepPids().length === 0, 15_000);
+  });
+
+  step("a server that crashes under a running preview: its terminal says the run ended with it, and Ctrl+C that none is left", async () => {
+    assert.ok(previewRan, "the preview step ran first");
+    await runCommand("Terminal: Kill All Terminals");
+    await openFile("shop/workflows/sync.ts");
+    await runCommand("Sanoma: Preview Workflow in a Box");
+    await pickLabel("slow");
+    await waitFor("the slow preview's sleep", async () => sleepPids().length === 1);
+    const terminal = page.locator(".terminal-wrapper.active .xterm-rows").first();
+    const said = async () => (await terminal.innerText()).replace(/\s+/g, " ");
+    await waitFor("the slow preview's output", async () => /previewing workflows\/sync\.ts#slow/.test(await said()));
+    const pids = serverPids();
+    assert.equal(pids.length, 1, "one language server");
+    process.kill(pids[0]!, "SIGKILL");
+    await waitFor("the terminal's word of the lost run", async () => /stopped unexpectedly, and this run ended with it/.test(await said()));
+    await waitFor("the run's end, its server killed", async () => sleepPids().length === 0, 15_000);
+    await runCommand("Terminal: Focus Terminal");
+    await page.waitForFunction(() => !!document.activeElement?.closest(".terminal-wrapper"));
+    await page.keyboard.press("Control+C");
+    await waitFor("Ctrl+C's answer", async () => /no run to stop: it has ended/.test(await said()));
+    // The crash was counted: a restart from the palette clears the count, as the restart limit's step expects.
+    await waitFor("a new language server after the kill", async () => serverPids().some((p) => p !== pids[0]));
+    await waitForStatus(/, (ready|indexing)$/);
+    await runCommand("Sanoma: Restart Language Server");
+    await waitFor("one language server after the restart", async () => serverPids().length === 1);
+    await waitForStatus(/, (ready|indexing)$/);
+    await runCommand("View: Close All Editors");
   });
 
   step("a preview whose box cannot be made ready says why, in its terminal and in the Boxes view", async () => {
