@@ -240,23 +240,28 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     if (!run) return;
     const terminal = new RunTerminal(this, `${run.box}: ${run.command}`.slice(0, 60));
     terminal.show();
-    const past = await this.eventsOf(run.box, run.runId);
+    const past = await this.eventsOf(run.box, run.runId, run.startSeq);
     // The box keeps its newest events only: a run whose start was let go shows what is left.
     if (past.skipped > 0 && !past.events.some((e) => e.kind === "start")) terminal.line("\x1b[2m[the start of this run's output is no longer kept: a box keeps its newest 256 MiB of events]\x1b[0m");
     terminal.attach(run.box, run.runId, past.events);
   }
 
-  /** A run's recorded events, paged from the start of the box's log, and how many events the log no longer keeps. */
-  async eventsOf(box: string, runId: string): Promise<{ events: BoxEvent[]; skipped: number }> {
+  /**
+   * A run's recorded events, paged from its start event (`startSeq`; a server that does not say it:
+   * from the start of the box's log) to its exit, and how many events the log no longer keeps. (It
+   * paged from the log's start, at most a million events: a late run of a busy box showed nothing.)
+   */
+  async eventsOf(box: string, runId: string, startSeq?: number): Promise<{ events: BoxEvent[]; skipped: number }> {
     const out: BoxEvent[] = [];
-    let cursor = 0, skipped = 0;
+    let cursor = typeof startSeq === "number" && startSeq > 0 ? startSeq - 1 : 0, skipped = 0;
     for (let page = 0; page < 1000; page++) {
       const params: BoxesEventsParams = { name: box, cursor, limit: 1000 };
       const r = await this.request<BoxesEventsResult>(BoxesEventsRequest, params);
-      out.push(...r.events.filter((e) => e.runId === runId));
+      const mine = r.events.filter((e) => e.runId === runId);
+      out.push(...mine);
       skipped += r.skipped ?? 0;
       cursor = r.cursor;
-      if (!r.more) break;
+      if (!r.more || mine.some((e) => e.kind === "exit")) break;
     }
     return { events: out, skipped };
   }

@@ -74,6 +74,11 @@ export type BoxEvent = BoxStartEvent | BoxOutputEvent | BoxPortEvent | BoxExitEv
 /** A run as the runs list shows it. `lost`: it was running when its server stopped. */
 export interface BoxRunInfo {
   runId: string;
+  /**
+   * The seq of the run's `start` event: a client that shows one run reads its events from
+   * `startSeq - 1` (`sanoma/boxes/events`), not from the start of the box's log.
+   */
+  startSeq: number;
   box: string;
   command: string;
   cwd: string;

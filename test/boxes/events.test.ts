@@ -124,6 +124,26 @@ for (const tier of TIERS) {
       await assert.rejects(boxes.runs({ limit: "2" as never }), /limit must be a number/);
     });
 
+    test("a run's startSeq is its start event's seq: one run's events are read from there, not from the log's start", async () => {
+      const boxes = service();
+      const first = await boxes.run({ name: "busy", command: "for i in $(seq 1 300); do echo $i; done", wait: true });
+      const second = await boxes.run({ name: "busy", command: "echo late", wait: true });
+      const runs = (await boxes.runs({ name: "busy" })).runs;
+      for (const { runId } of [first, second]) {
+        const run = runs.find((r) => r.runId === runId)!;
+        const from = await boxes.events({ name: "busy", cursor: run.startSeq - 1, limit: 1 });
+        assert.deepEqual(from.events.map((e) => [e.kind, e.runId]), [["start", runId]], `${runId} read from its startSeq`);
+      }
+      const late = runs.find((r) => r.runId === second.runId)!;
+      const early = runs.find((r) => r.runId === first.runId)!;
+      assert.ok(late.startSeq > early.startSeq + 2, `the second run starts after the first's output and exit (${early.startSeq}, ${late.startSeq})`);
+      // The live run's info says it too, while it runs.
+      const { runId } = await boxes.run({ name: "busy", command: "sleep 600" });
+      const running = (await boxes.runs({ name: "busy" })).runs.find((r) => r.runId === runId)!;
+      assert.equal((await boxes.events({ name: "busy", cursor: running.startSeq - 1, limit: 1 })).events[0]?.runId, runId);
+      await boxes.stop({ name: "busy" });
+    });
+
     test("a running run is listed as running, then exited", async () => {
       const boxes = service();
       const { runId } = await boxes.run({ name: "long", command: "sleep 600" });
@@ -140,6 +160,16 @@ for (const tier of TIERS) {
 }
 
 describe("EventLog", () => {
+  test("a run recorded before runs said their start's seq gets it from its id", () => {
+    const dir = path.join(tempDir(), "log");
+    const log = new EventLog(dir);
+    log.append({ kind: "output", box: "x", runId: "run-0", at: 0, stream: "stdout", text: "x\n", bytes: 2 });
+    log.recordRun({ runId: "run-2", box: "x", command: "true", cwd: "", tier: "process", startedAt: 1, state: "running" } as never);
+    log.recordRun({ runId: "odd", box: "x", command: "true", cwd: "", tier: "process", startedAt: 2, state: "running" } as never);
+    assert.deepEqual(log.runs().map((r) => [r.runId, r.startSeq]), [["run-2", 2], ["odd", 1]]);
+    log.close();
+  });
+
   test("a torn last line (a crash mid-write) is skipped and numbering goes on", () => {
     const dir = path.join(tempDir(), "log");
     const log = new EventLog(dir);

@@ -201,8 +201,8 @@ export class Box {
     const runId = `run-${this.log.seq + 1}`;
     env[RUN_TAG] = `${this.tag}.${runId}`;
     const start = this.append({ kind: "start", box: this.name, runId, at: startedAt, command, cwd: relCwd, tier: this.tier });
-    const info: BoxRunInfo = { runId, box: this.name, command, cwd: relCwd, tier: this.tier, startedAt, state: "running", ports: [] };
-    this.log.recordRun({ runId, box: this.name, command, cwd: relCwd, tier: this.tier, startedAt, state: "running", ports: [] });
+    const info: BoxRunInfo = { runId, startSeq: start.seq, box: this.name, command, cwd: relCwd, tier: this.tier, startedAt, state: "running", ports: [] };
+    this.log.recordRun(info);
     const live: LiveRun = { info, group: undefined, commandExited: false };
     this.runs.set(runId, live);
     this.ctx.onEvent(start);

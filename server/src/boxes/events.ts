@@ -155,6 +155,8 @@ export class EventLog {
       if (known) Object.assign(known, record);
       else byId.set(record.runId, { ports: [], state: "running", ...record } as BoxRunInfo);
     }
+    // (A run recorded before runs said their start's seq: its id holds it, `run-<seq>`.)
+    for (const run of byId.values()) if (typeof run.startSeq !== "number") run.startSeq = Number(/^run-(\d+)$/.exec(run.runId)?.[1] ?? 1);
     return [...byId.values()];
   }
 
