@@ -6,6 +6,7 @@
  */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { isUtf8 } from "node:buffer";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { applyToWorkspace, diffBox } from "../../server/src/boxes/diff.ts";
@@ -94,6 +95,25 @@ describe("syncing into a box", () => {
     assert.equal(read(outside), "the user's own file\n");
     assert.equal(fs.lstatSync(file).isFile(), true);
     assert.equal(read(file), read(path.join(root, "resources/data.ts")));
+  });
+
+  test("a reset deletes what the box made under names that are not UTF-8, files and folders (a string cannot name them); a sync keeps them", async () => {
+    const { root, home, runsDir, sync } = setup();
+    await sync();
+    const named = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => Buffer.from(p)));
+    fs.writeFileSync(named(home, "/resources/n", [0xff], ".ts"), "export const x = 1;\n"); // n\xff.ts
+    fs.mkdirSync(named(home, "/", [0xc3, 0x28])); // \xc3( : no UTF-8
+    fs.writeFileSync(named(home, "/", [0xc3, 0x28], "/inside", [0xfe]), "x\n");
+    const unnamed = async () => (await diffBox({ root, home, runsDir })).filter((c) => c.path.includes("\uFFFD")).map((c) => c.path).sort();
+    assert.deepEqual(await unnamed(), ["resources/n\uFFFD.ts", "\uFFFD("]);
+    assert.equal((await sync()).deleted, 0, "a sync keeps the box's own files");
+    assert.equal((await unnamed()).length, 2);
+    const report = await sync(true);
+    assert.equal(report.deleted, 2);
+    assert.deepEqual(await diffBox({ root, home, runsDir }), [], "the box is the workspace's copy again");
+    const notUtf8 = (dir: string) => fs.readdirSync(dir, { encoding: "buffer" }).filter((n) => !isUtf8(n));
+    assert.deepEqual([...notUtf8(home), ...notUtf8(path.join(home, "resources"))], []);
+    assert.deepEqual(fs.readdirSync(path.join(root, "resources")), ["data.ts"], "the workspace untouched");
   });
 
   test("a reset replaces a hard link the box made to a workspace file, never writing through it", async () => {

@@ -13,13 +13,14 @@
  * `node_modules` (or the nearest one above it): read-only in the `namespace` tier, where the
  * system is mounted read-only, but writable through the link in the `process` tier.
  */
+import { isUtf8 } from "node:buffer";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { BoxSyncReport } from "../protocol.ts";
 import { removeTree } from "./files.ts";
 import { IgnoreRules } from "./ignore.ts";
 import { manifestRoot, readManifest, writeManifest } from "./manifest.ts";
-import { checkHome, inChunks, sameContent, sameStat, statOf, walkTree, type FileStat } from "./tree.ts";
+import { checkHome, inChunks, NAME_NOT_UTF8, sameContent, sameStat, statOf, walkTree, type FileStat, type Unreadable } from "./tree.ts";
 
 /**
  * How a file is copied into the box. `COPYFILE_EXCL`: the copy is created with `O_CREAT | O_EXCL`,
@@ -60,6 +61,34 @@ function copyIntoBox(from: string, to: string, stat: FileStat, occupied: boolean
 function createEntry(from: string, to: string, stat: FileStat): void {
   if (stat.kind === "link") fs.symlinkSync(stat.link!, to);
   else fs.copyFileSync(from, to, BOX_COPY);
+}
+
+/**
+ * Removes the entries of the box whose names are not UTF-8 (the walk noted them: `unnamed`), files
+ * and folders with what they hold, and returns how many. Node names files in UTF-8, so such a name
+ * names nothing as a string: a reset left it in the box, and the next diff listed it again. Each
+ * is found again by its bytes in its folder (which the walk reached by names that are UTF-8) and
+ * removed by them, never through a link (`rmSync` removes a link, not what it leads to).
+ */
+function removeNamesNotUtf8(home: string, unnamed: Map<string, Unreadable>): number {
+  const folders = new Set<string>();
+  for (const [rel, { code }] of unnamed) if (code === NAME_NOT_UTF8) folders.add(rel.slice(0, Math.max(0, rel.lastIndexOf("/"))));
+  let removed = 0;
+  for (const rel of folders) {
+    const dir = Buffer.from(rel ? `${home}/${rel}/` : `${home}/`);
+    let names: Buffer[];
+    try {
+      names = fs.readdirSync(dir, { encoding: "buffer" });
+    } catch {
+      continue; // gone meanwhile
+    }
+    for (const name of names) {
+      if (isUtf8(name)) continue;
+      fs.rmSync(Buffer.concat([dir, name]), { recursive: true, force: true });
+      removed++;
+    }
+  }
+  return removed;
 }
 
 /** Removes a file, symlink (not what it points to) or folder at `full`; nothing there is fine. */
@@ -107,7 +136,9 @@ export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> 
   if (!homeExisted) manifest.files = Object.create(null);
   const known = Object.keys(manifest.files).length > 0 || reset;
   // A first sync into an empty box needs no look at the box.
-  const box = known || fs.readdirSync(home).length > 0 ? await walkTree(home, above, root) : new Map<string, FileStat>();
+  // (On a reset, what the walk cannot name is noted too: a name that is not UTF-8 is deleted below.)
+  const unnamed = reset ? new Map<string, Unreadable>() : undefined;
+  const box = known || fs.readdirSync(home).length > 0 ? await walkTree(home, above, root, unnamed) : new Map<string, FileStat>();
   const report: BoxSyncReport = { copied: 0, updated: 0, deleted: 0, kept: [], unchanged: 0, ms: 0 };
   const toCopy: Array<{ rel: string; stat: FileStat; isNew: boolean }> = [];
   const toDelete = new Set<string>();
@@ -146,6 +177,7 @@ export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> 
   }
   if (reset) {
     for (const rel of box.keys()) if (!source.has(rel) && manifest.files[rel] === undefined) toDelete.add(rel);
+    report.deleted += removeNamesNotUtf8(home, unnamed!);
   }
 
   for (const rel of toDelete) {
