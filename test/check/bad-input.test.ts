@@ -194,6 +194,12 @@ export const ok = (ctx: any) => ctx.call("data.nothing.get", {});
     const said = r.stderr.split("\n").filter((l) => l.startsWith("skipped ")).map((l) => l.slice(l.lastIndexOf("/") + 1));
     assert.deepEqual(said.sort(), ["dangling.ts: a link that leads to no file, not read", "pipe.ts: no regular file (a FIFO, a socket or a device), not read"]);
     assert.match(r.stdout, /workflows\/ok\.ts:1:\d+ +error +collection-op/, "the rest is checked");
+    // Without --verbose too: counted in the summary and listed in the JSON's `skipped`, as a binary
+    // file is (they were said by --verbose only: a source file could go unjudged unseen).
+    const quiet = spawnSync(process.execPath, [CHECK, root], { encoding: "utf8", timeout: 60000 });
+    assert.match(quiet.stderr, /; 2 files skipped \(1 link that leads to no file, 1 no regular file \(a FIFO, a socket or a device\)\): --verbose lists them\n$/);
+    const json = JSON.parse(spawnSync(process.execPath, [CHECK, root, "--format", "json"], { encoding: "utf8", timeout: 60000 }).stdout);
+    assert.deepEqual(json.skipped.map((s: { file: string; reason: string }) => `${s.file.slice(s.file.lastIndexOf("/") + 1)}: ${s.reason}`), ["dangling.ts: a link that leads to no file, not read", "pipe.ts: no regular file (a FIFO, a socket or a device), not read"]);
   } finally { removeFixture(root); }
 });
 
@@ -249,6 +255,7 @@ export const ok = 1;
     const r = check(root, "--verbose");
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /skipped .*workflows\/bad\uFFFD\.ts: a file name that is not UTF-8, not read/);
+    assert.match(check(root).stderr, /; 1 file skipped \(1 file name that is not UTF-8\): --verbose lists them\n$/, "counted without --verbose too");
   } finally { removeFixture(root); }
 });
 

@@ -167,6 +167,18 @@ test("sanoma-check: --rule and --exclude do what the editor's sanoma.rules and s
     assert.match(unknown.stderr, /no rule named "no-such-rule"\n/);
     assert.match(run([dir, "--rule", "colection-op=off"]).stderr, /there is no rule named "colection-op"; did you mean "collection-op"\?/);
     assert.match(run([dir, "--rule", "collection-op=loud"]).stderr, /takes off, error, warning, info, hint, not "loud"/);
+    // The level is all after the first "=" (the rest was dropped: `=off=error` turned the rule off).
+    const twice = run([dir, "--rule", "collection-op=off=error"]);
+    assert.equal(twice.status, 2);
+    assert.match(twice.stderr, /takes off, error, warning, info, hint, not "off=error"/);
+    // A folder as a shell completes it, or from here, is the folder (they excluded nothing).
+    for (const spelled of ["generated/", "./generated", "./generated/"]) assert.deepEqual(rules(["--exclude", spelled]), ["workflows/w.ts error"], spelled);
+    // A folder that would leave out every company, or none of it, is bad usage, not a check that judges nothing.
+    for (const [spelled, why] of [[".", /would leave out every company: nothing would be judged/], ["../x", /climbs out of the company/]] as const) {
+      const bad = run([dir, "--exclude", spelled]);
+      assert.equal(bad.status, 2, spelled);
+      assert.match(bad.stderr, why, spelled);
+    }
     assert.deepEqual(JSON.parse(run([dir, "--format", "json"]).stdout).companies, [relative(REPO, dir)], "the companies checked are listed");
   } finally { rmSync(dir, { recursive: true, force: true }); }
   const version = run(["--version"]);

@@ -8,10 +8,10 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import Ajv from "ajv";
-import { excludeFor, layer, parseSanomaRc, readJson, readSanomaRc } from "../../server/src/core/sanomarc.ts";
+import { excludeFor, layer, parseSanomaRc, personalExclude, readJson, readSanomaRc } from "../../server/src/core/sanomarc.ts";
 import { RULE_IDS } from "../../server/src/core/rules/index.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
 import { sanomarcSchema } from "../../scripts/sanomarc-schema.ts";
@@ -141,6 +141,26 @@ export default {};
   assert.equal(c.file, join(dir, "mono/c/.sanomarc.json"));
   assert.deepEqual(c.settings, { rules: {}, exclude: [] });
   assert.deepEqual(c.problems.map((p) => `${p.severity} ${p.message}`), ["error .sanomarc.json is a folder, not a file: no settings are applied (a farther .sanomarc.json neither: the nearest is the one that counts)"]);
+  // So is a link that leads nowhere, and a FIFO (never read: it would block): they were passed
+  // over, and the farther file's settings applied in silence.
+  mkdirSync(join(dir, "mono/d"));
+  symlinkSync("gone.json", join(dir, "mono/d/.sanomarc.json"));
+  mkdirSync(join(dir, "mono/e"));
+  assert.equal(spawnSync("mkfifo", [join(dir, "mono/e/.sanomarc.json")]).status, 0);
+  for (const [sub, what] of [["d", "is a link that leads to no file"], ["e", "is no regular file (a FIFO, a socket or a device)"]]) {
+    const rc = readSanomaRc(nodeFileSystem, join(dir, "mono", sub), RULE_IDS);
+    assert.equal(rc.file, join(dir, "mono", sub, ".sanomarc.json"), sub);
+    assert.deepEqual(rc.settings, { rules: {}, exclude: [] }, sub);
+    assert.deepEqual(rc.problems.map((p) => `${p.severity} ${p.message}`), [`error .sanomarc.json ${what}: no settings are applied (a farther .sanomarc.json neither: the nearest is the one that counts)`], sub);
+  }
+});
+
+test("personalExclude: a flag's or a setting's folder is read as .sanomarc.json's entries are (`workflows/`, `./apps/legacy`, `a\\b`); `.`, a climb out, and nothing are refused", () => {
+  for (const [given, folder] of [["workflows/", "workflows"], ["./apps/legacy", "apps/legacy"], ["././gen//", "gen"], ["apps\\legacy", "apps/legacy"], ["generated", "generated"]]) {
+    assert.deepEqual(personalExclude(given), { folder }, given);
+  }
+  for (const given of [".", "./", "", "/", "../x", "apps/../..", "a/../b"]) assert.ok("error" in personalExclude(given), given);
+  assert.match((personalExclude(".") as { error: string }).error, /would leave out every company/);
 });
 
 test("excludeFor: a name holds everywhere; a path is from the file's folder, reaching a company below it by its path there; layer: a person's levels win, their folders add", () => {

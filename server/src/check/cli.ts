@@ -11,7 +11,7 @@ import { Workspace } from "../core/workspace.ts";
 import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
 import { applyEdits, planFixes } from "../core/fixes.ts";
-import { excludeFor, layer, LEVELS, readSanomaRc, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
+import { excludeFor, layer, LEVELS, personalExclude, readSanomaRc, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
 import { didYouMean } from "../core/text.ts";
 import type { FileSystem, Problem, ReadAhead, Severity } from "../core/types.ts";
 import { unifiedDiff } from "./diff.ts";
@@ -83,16 +83,25 @@ export function parseArgs(argv: string[]): Args | { error: string } {
     else if ((v = valueOf(a, "--format", i))) { raw.format = v[0] ?? ""; i = v[1]; }
     else if ((v = valueOf(a, "--rule", i))) {
       i = v[1];
-      const [id, given] = (v[0] ?? "").split("=");
+      // (At the first "=": the rest is the level, all of it: `id=off=error` names no level.)
+      const value = v[0] ?? "";
+      const eq = value.indexOf("=");
+      const id = eq < 0 ? value : value.slice(0, eq);
+      const given = eq < 0 ? undefined : value.slice(eq + 1);
       const level = given === "warn" ? "warning" : given;
       if (!(RULE_IDS as readonly string[]).includes(id)) {
         const near = didYouMean(id, RULE_IDS);
         return { error: `--rule takes id=level; there is no rule named "${id}"${near ? `; did you mean "${near}"?` : ""}` };
       }
-      if (!(LEVELS as readonly string[]).includes(level)) return { error: `--rule ${id}= takes ${LEVELS.join(", ")}, not "${given ?? ""}"` };
+      if (level === undefined || !(LEVELS as readonly string[]).includes(level)) return { error: `--rule ${id}= takes ${LEVELS.join(", ")}, not "${given ?? ""}"` };
       raw.rules[id] = level;
     }
-    else if ((v = valueOf(a, "--exclude", i))) { raw.exclude.push(v[0] ?? ""); i = v[1]; }
+    else if ((v = valueOf(a, "--exclude", i))) {
+      i = v[1];
+      const read = personalExclude(v[0] ?? "");
+      if ("error" in read) return { error: `--exclude takes a folder's name or its path in the company: ${read.error}` };
+      raw.exclude.push(read.folder);
+    }
     else if ((v = valueOf(a, "--max-warnings", i))) {
       i = v[1];
       const n = v[0] ?? "";
@@ -164,7 +173,16 @@ interface Run {
 /** Checks every company under the folders: what it found, or a usage error. */
 function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: boolean, readAhead?: ReadAhead): Run | { usage: string } {
   // The disk is the only source of texts here: facts let go of texts they may never parse.
-  const ws = new Workspace(fs, { exclude: args.exclude, textOf: (file) => fs.readFile(file), onSkip: verbose ? (s) => io.err(`skipped ${shownPath(io.cwd, s.path)}: ${s.reason}\n`) : undefined });
+  // What the walk passes over (a FIFO or a name that is not UTF-8 where a source file would be, a
+  // folder that cannot be read) goes unjudged as a binary file does: counted and listed alike, not
+  // only said by --verbose. A link to one of the company's own folders, read by its own path, or a
+  // folder met twice, loses nothing.
+  const passedOver = new Map<string, string>();
+  const onSkip = (s: { path: string; reason: string }) => {
+    if (verbose) io.err(`skipped ${shownPath(io.cwd, s.path)}: ${s.reason}\n`);
+    if (!LOSES_NOTHING.test(s.reason)) passedOver.set(s.path, s.reason);
+  };
+  const ws = new Workspace(fs, { exclude: args.exclude, textOf: (file) => fs.readFile(file), onSkip });
   const rcs = new Map<string, SanomaRc>();
   const rcOf = (dir: string): SanomaRc => {
     const rc = readSanomaRc(fs, dir, RULE_IDS);
@@ -204,10 +222,11 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
     const result = ws.check(root, { rules: mine.rules as CheckOptions["rules"] });
     // (One at a time: a spread of a 150,000-binding lockfile's problems overflows the stack.)
     for (const p of result.problems) problems.push(p);
-    for (const f of company.files.values()) if (f.skipped) skipped.push({ file: f.path, reason: f.skipped });
+    for (const f of company.files.values()) if (f.skipped) passedOver.set(f.path, f.skipped);
     if (verbose) io.err(`${shownPath(io.cwd, root)}: ${company.files.size} files${readAhead ? ` (${readAheadGiven} read ahead by another thread)` : ""}, ${result.problems.length} problems, ${io.now() - start} ms\n`);
   }
   const settings = [...rcs.values()].flatMap((rc) => rc.problems);
+  for (const [file, reason] of passedOver) skipped.push({ file, reason });
   skipped.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { roots, problems, settings, skipped };
 }
@@ -238,6 +257,15 @@ export function diffBase(cwd: string, files: readonly string[]): string {
     }
   }
   return base;
+}
+
+/** What the walk says it passed over without losing anything (see `checkAll`). */
+const LOSES_NOTHING = /^a link to a folder of the company, read by its own path$|^a folder already visited/;
+
+/** A reason's words for more than one (`binary file` → `binary files`, `link that leads…` → `links that lead…`). */
+function manyOf(reason: string): string {
+  return reason.replace(/^file name that is\b/, "file names that are").replace(/^(link|folder|file) that (leads|cannot)\b/, (_, what: string, verb: string) => `${what}s that ${verb === "leads" ? "lead" : verb}`)
+    .replace(/^no regular file\b/, "no regular files").replace(/\bbinary file\b/, "binary files");
 }
 
 /** The summary's words for a reason a file was skipped. */
@@ -336,7 +364,7 @@ export function runCheck(argv: string[], io: Io): number {
   if (run.skipped.length) {
     const reasons = new Map<string, number>();
     for (const s of run.skipped) reasons.set(shortReason(s.reason), (reasons.get(shortReason(s.reason)) ?? 0) + 1);
-    summary += `; ${plural(run.skipped.length, "file", "files")} skipped (${[...reasons].map(([r, n]) => plural(n, r, r.replace(/\bfile\b/, "files"))).join(", ")})${args.verbose ? "" : ": --verbose lists them"}`;
+    summary += `; ${plural(run.skipped.length, "file", "files")} skipped (${[...reasons].map(([r, n]) => plural(n, r, manyOf(r))).join(", ")})${args.verbose ? "" : ": --verbose lists them"}`;
   }
   const tooManyWarnings = args.maxWarnings !== undefined && count.warning > args.maxWarnings;
   if (tooManyWarnings) summary += `; ${tint(1, paint.red, `more warnings than --max-warnings ${args.maxWarnings}`)}`;

@@ -53,8 +53,9 @@ const EMPTY: SharedSettings = Object.freeze({ rules: Object.freeze({}) as Record
 export function findSanomaRc(fs: FileSystem, dir: string): string | undefined {
   for (let d = dir; ; d = path.dirname(d)) {
     const file = path.join(d, SANOMARC);
-    // (A folder of that name is found too, to be said so: not passed over for a farther file.)
-    if (fs.isFile(file) || fs.isDir(file)) return file;
+    // (Whatever bears the name is found, to be said so, never passed over for a farther file: a
+    // folder, and, listed in its folder, a link that leads nowhere or a FIFO.)
+    if (fs.isFile(file) || fs.isDir(file) || fs.readDir(d)?.some((e) => e.name === SANOMARC)) return file;
     if (path.dirname(d) === d) return undefined;
   }
 }
@@ -66,10 +67,15 @@ export function findSanomaRc(fs: FileSystem, dir: string): string | undefined {
 export function readSanomaRc(fs: FileSystem, root: string, ruleIds?: readonly string[], textOf?: (file: string) => string | undefined): SanomaRc {
   const file = findSanomaRc(fs, root);
   if (file === undefined) return { file: undefined, settings: EMPTY, problems: [] };
-  const text = textOf?.(file) ?? fs.readFile(file);
-  if (text === undefined && fs.isDir(file)) {
-    return { file, settings: EMPTY, problems: [{ file, range: ZERO, severity: "error", message: `${SANOMARC} is a folder, not a file: no settings are applied (a farther ${SANOMARC} neither: the nearest is the one that counts)` }] };
+  const open = textOf?.(file);
+  const notAFile = (what: string): SanomaRc => ({ file, settings: EMPTY, problems: [{ file, range: ZERO, severity: "error", message: `${SANOMARC} ${what}: no settings are applied (a farther ${SANOMARC} neither: the nearest is the one that counts)` }] });
+  if (open === undefined && fs.isDir(file)) return notAFile("is a folder, not a file");
+  // (Never read: a FIFO would hold the read until something wrote to it.)
+  if (open === undefined && !fs.isFile(file)) {
+    const kind = fs.readDir(path.dirname(file))?.find((e) => e.name === SANOMARC)?.kind;
+    return notAFile(kind === "symlink" ? "is a link that leads to no file" : "is no regular file (a FIFO, a socket or a device)");
   }
+  const text = open ?? fs.readFile(file);
   if (text === undefined) {
     return { file, settings: EMPTY, problems: [{ file, range: ZERO, severity: "error", message: `${SANOMARC} cannot be read: its settings are not applied` }] };
   }
@@ -142,6 +148,20 @@ function readExclude(v: Json, settings: SharedSettings, at: At): void {
       settings.exclude.push(item.value.replace(/\\/g, "/").replace(/^\.\//, "").replace(/\/+$/, ""));
     }
   }
+}
+
+/**
+ * A folder to leave out as a person gives it (`--exclude`, the editor's `sanoma.exclude`), written
+ * as `.sanomarc.json`'s entries are read: `\` as `/`, no leading `./`, no trailing `/` (what a
+ * shell's completion types: `workflows/`, `./apps/legacy`); or why it is none. `.` is refused: in a
+ * flag or a setting it would leave out every company, and a check that judges nothing passes.
+ */
+export function personalExclude(value: string): { folder: string } | { error: string } {
+  const folder = value.replace(/\\/g, "/").replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+  if (folder.trim() === "") return { error: `"${value}" names no folder` };
+  if (folder === ".") return { error: `"${value}" would leave out every company: nothing would be judged` };
+  if (folder.split("/").some((part) => part === "..")) return { error: `"${value}" climbs out of the company: it names no folder in it` };
+  return { folder };
 }
 
 /**

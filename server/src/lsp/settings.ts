@@ -10,7 +10,7 @@ import { z } from "zod";
 import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
 import { didYouMean } from "../core/text.ts";
-import { excludeFor, layer, SANOMARC_DOCS_URL, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
+import { excludeFor, layer, personalExclude, SANOMARC_DOCS_URL, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
 
 // (`warn` is `warning`, as `.sanomarc.json`, `--rule` and the TypeScript plugin read it.)
 const Level = z.preprocess((v) => (v === "warn" ? "warning" : v), z.enum(["off", "error", "warning", "info", "hint"]));
@@ -59,8 +59,17 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: str
       continue;
     }
     const parsed = (schema as z.ZodTypeAny).safeParse(given[key]);
-    if (parsed.success) settings[key] = parsed.data;
-    else problems.push(...parsed.error.issues.map((i) => `sanoma.${[key, ...i.path].join(".")}: ${i.message}`));
+    if (!parsed.success) problems.push(...parsed.error.issues.map((i) => `sanoma.${[key, ...i.path].join(".")}: ${i.message}`));
+    else if (key === "exclude") {
+      // Read as `--exclude` reads its folders (`workflows/` is `workflows`); one that names none is said and left out.
+      const folders: string[] = [];
+      for (const value of parsed.data as string[]) {
+        const read = personalExclude(value);
+        if ("error" in read) problems.push(`sanoma.exclude: ${read.error}`);
+        else folders.push(read.folder);
+      }
+      settings.exclude = folders;
+    } else settings[key] = parsed.data;
   }
   return { settings: settings as Settings, problems };
 }

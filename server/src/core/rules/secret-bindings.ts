@@ -86,12 +86,14 @@ export const image = secret("RUNNER_IMAGE");
       if (names.at.has(s.name)) continue;
       const hint = suggestion(s.name, names.at.keys());
       const near = hint ? didYouMean(s.name, names.at.keys()) : undefined;
-      // (The fix edits the literal's text, so its quotes stay as written.)
+      // (The fix edits the literal's text, so its quotes stay as written. It is offered, never
+      // preferred: the call may be right, its secret held in the store, so `--fix` and an editor's
+      // "fix all" leave it to the person.)
       const text = insideQuotes(s.range);
       report({
         file: file.path, range: s.range, severity: "warning",
         message: `No secret binding named \`${s.name}\` in sanoma.config.ts; apply will look for it in the secret store${hint}`,
-        fixes: near ? [{ title: `Change to "${near}"`, preferred: true, edits: [{ file: file.path, range: text, newText: near }] }] : undefined,
+        fixes: near ? [{ title: `Change to "${near}"`, edits: [{ file: file.path, range: text, newText: near }] }] : undefined,
         // The binding it likely means, else the config's bindings (their first name), else the config.
         related: !config ? undefined : near !== undefined ? [{ file: config.path, range: names.at.get(near)!, message: `\`${near}\` is bound here` }]
           : [{ file: config.path, range: names.first ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: "the config's secret bindings" }],
