@@ -13,6 +13,7 @@ import { join, relative, resolve } from "node:path";
 import Ajv from "ajv";
 import { excludeFor, layer, parseSanomaRc, personalExclude, readJson, readSanomaRc } from "../../server/src/core/sanomarc.ts";
 import { RULE_IDS } from "../../server/src/core/rules/index.ts";
+import { parseSettings } from "../../server/src/lsp/settings.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
 import { sanomarcSchema } from "../../scripts/sanomarc-schema.ts";
 import { removeFixture, writeFixture } from "../support/fixture.ts";
@@ -161,6 +162,10 @@ test("personalExclude: a flag's or a setting's folder is read as .sanomarc.json'
   }
   for (const given of [".", "./", "", "/", "../x", "apps/../..", "a/../b"]) assert.ok("error" in personalExclude(given), given);
   assert.match((personalExclude(".") as { error: string }).error, /would leave out every company/);
+  // The editor's setting alike: each entry read so, one that names no folder said and left out.
+  const editor = parseSettings({ exclude: ["gen/", ".", "./apps/legacy"] });
+  assert.deepEqual(editor.settings.exclude, ["gen", "apps/legacy"]);
+  assert.deepEqual(editor.problems, [`sanoma.exclude: "." would leave out every company: nothing would be judged`]);
 });
 
 test("excludeFor: a name holds everywhere; a path is from the file's folder, reaching a company below it by its path there; layer: a person's levels win, their folders add", () => {
