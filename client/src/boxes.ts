@@ -50,6 +50,7 @@ export interface PreviewArgs { uri: string; export: string }
 
 type Node =
   | { kind: "tier"; list: BoxesListResult }
+  | { kind: "none" }
   | { kind: "box"; box: BoxInfo }
   | { kind: "run"; run: BoxRunInfo }
   | { kind: "port"; box: string; port: number };
@@ -74,9 +75,10 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     // A server that leaves "running" for "restarting" or "failed" stopped without a word (a
     // restart the user asks for stops it with one: its runs' exits come first, and it goes to
     // "starting"): the runs it held ended with it, and their terminals are told (`onServerGone`).
+    // The view follows the server either way: its boxes once it runs, the welcome's word while it does not.
     this.disposables.push(server.onDidChangeState((s) => {
-      if (s.kind === "running") this.scheduleRefresh();
-      else if (s.kind === "restarting" || s.kind === "failed") this.serverGone.fire();
+      this.scheduleRefresh();
+      if (s.kind === "restarting" || s.kind === "failed") this.serverGone.fire();
     }));
     // The tier row follows the setting (the server reads it anew, and says nothing of it).
     this.disposables.push(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration("sanoma.boxes") && this.scheduleRefresh()));
@@ -147,6 +149,13 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
         item.command = { command: "sanoma.boxes.showOutput", title: "Show Run Output", arguments: [node] };
         return item;
       }
+      case "none": {
+        const item = new vscode.TreeItem("No boxes yet", vscode.TreeItemCollapsibleState.None);
+        item.description = "a preview runs an exported workflow in a box of its own";
+        item.iconPath = new vscode.ThemeIcon("info");
+        item.command = { command: "sanoma.preview", title: "Preview a Workflow" };
+        return item;
+      }
       case "port": {
         const item = new vscode.TreeItem(`port ${node.port}`, vscode.TreeItemCollapsibleState.None);
         item.iconPath = new vscode.ThemeIcon("globe");
@@ -163,6 +172,8 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
       if (!node) {
         this.list = await this.request<BoxesListResult>(BoxesListRequest, {});
         this.view.description = this.list.tier;
+        // (A row, not the view's welcome: the tier's row is always there, and a welcome shows only in an empty view.)
+        if (this.list.boxes.length === 0) return [{ kind: "tier", list: this.list }, { kind: "none" }];
         return [{ kind: "tier", list: this.list }, ...this.list.boxes.map((box): Node => ({ kind: "box", box }))];
       }
       if (node.kind === "box") {

@@ -10,7 +10,7 @@
  * after it dies and after a restart from the palette; a preview's output in a terminal; the Boxes
  * view, a box's changes shown and applied; Ctrl+C stopping a preview; closing a preview's terminal
  * stopping its run; a server crashing under a running preview (its terminal says the run ended with
- * it); a preview whose box cannot
+ * it); the Boxes view's row when there is no box yet, and its word when the server is down; a preview whose box cannot
  * be made ready saying why (terminal and Boxes view); the restart limit (after the
  * fifth crash in 3 minutes the server stays down, the status bar and an error say so, and the
  * error's Restart brings it back). A screenshot of the workbench with the Problems panel is saved
@@ -648,6 +648,11 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
   });
 
   step("a preview runs in a box and its output shows in the terminal", async () => {
+    // Before any preview, the Boxes view says there are none yet, under the tier it would use.
+    await runCommand("View: Show Sanoma");
+    const view = page.locator(".part.sidebar");
+    await view.locator(".monaco-list-row", { hasText: "Isolation: process" }).waitFor();
+    await view.locator(".monaco-list-row", { hasText: "No boxes yet" }).waitFor();
     await openFile("shop/workflows/sync.ts");
     // The command lists the file's workflows from the server's code lenses: after the restart
     // above the server may still be indexing, and then it has none yet (a fresh clone's CI run
@@ -860,6 +865,9 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
       assert.deepEqual(serverPids(), [], `no language server runs after kill ${maxRestarts + 1}`);
       await page.waitForTimeout(250);
     }
+    // The Boxes view says why it lists nothing (it kept listing the dead server's boxes).
+    await runCommand("View: Show Sanoma");
+    await page.locator(".part.sidebar", { hasText: "The Sanoma language server is not running" }).waitFor();
     await toast.getByRole("button", { name: "Restart", exact: true }).click();
     await waitFor("the language server started from the error's Restart", async () => serverPids().length === 1 && !serverPids().includes(last[0]!));
     await waitForStatus(/, (ready|indexing)$/);
