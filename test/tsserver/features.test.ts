@@ -284,3 +284,44 @@ test("a company inside a folder that a .sanomarc.json above it leaves out is lef
     rmSync(top, { recursive: true, force: true });
   }
 });
+
+test("configurePlugin { exclude } leaves a folder out of a company read already (it was taken by companies read later only), written as sanoma.exclude is; an option of no name the plugin knows is said", async () => {
+  assert.equal(sanoma(await semanticOf("workflows/nightly.ts")).length, 1);
+  try {
+    await s.request("configurePlugin", { pluginName: PLUGIN, configuration: { exclude: ["workflows/"], exlude: ["x"] } });
+    assert.deepEqual(sanoma(await semanticOf("workflows/nightly.ts")), [], "left out");
+    assert.match(s.log(), /\[sanoma\] the option "exlude" is none of this plugin's \(languageServer, rules, exclude\); did you mean "exclude"\?: left out/);
+  } finally {
+    await s.request("configurePlugin", { pluginName: PLUGIN, configuration: { exclude: [] } });
+  }
+  assert.equal(sanoma(await semanticOf("workflows/nightly.ts")).length, 1, "judged again");
+});
+
+test("the lockfile edited in the editor and closed unsaved: the problems of its unsaved text go with it", async () => {
+  const lock = file("sanoma.lock.json");
+  const lockfileProblems = async () => sanoma(await semanticOf("resources/infra.ts")).filter((d) => d.code === RULE_CODES.lockfile).length;
+  assert.equal(await lockfileProblems(), 0);
+  s.open(lock);
+  const from = locationOf(text("sanoma.lock.json"), `"cloud.vm"`, 1);
+  s.change(lock, from, { line: from.line, offset: from.offset + "cloud.vm".length }, "cloud.bucket");
+  assert.equal(await lockfileProblems(), 1, "the unsaved text's type mismatch");
+  s.send("close", { file: lock });
+  assert.equal(await lockfileProblems(), 0, "the disk's text again");
+});
+
+test("an edit of tsconfig.json (tsserver makes the plugin again, over the service it had wrapped): each problem once, a lock key renamed once", async () => {
+  const made = () => (s.log().match(/Plugin validation succeeded/g) ?? []).length;
+  const before = made();
+  writeTsconfig(dir, {}, { noUnusedLocals: true });
+  try {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && made() === before) { await semanticOf("workflows/nightly.ts"); await new Promise((r) => setTimeout(r, 200)); }
+    assert.ok(made() > before, "the plugin was made again (else this test proves nothing)");
+    assert.equal(sanoma(await semanticOf("workflows/nightly.ts")).length, 1, "one problem, not two");
+    const r = await s.request("rename", { ...at("resources/infra.ts", "web =", 1), findInStrings: false, findInComments: false });
+    const lockGroup = r.locs.find((g: { file: string }) => g.file === file("sanoma.lock.json"));
+    assert.equal(lockGroup?.locs.length, 1, "the key renamed once");
+  } finally {
+    writeTsconfig(dir);
+  }
+});

@@ -57,8 +57,18 @@ export class Companies {
     this.ws = new Workspace(nodeFileSystem, { onSkip: (s) => host.log(`skipped ${s.path}: ${s.reason}`) });
   }
 
-  /** Folders each company's walk leaves out (the plugin's `exclude` option), by company root. */
-  exclude: string[] = [];
+  /** Folders each company's walk leaves out (the plugin's `exclude` option). */
+  private exclude: string[] = [];
+
+  /**
+   * Sets the plugin's `exclude` option: the companies read already are read again when next asked
+   * about, with it (set through `configurePlugin`, it was taken only by companies read later).
+   */
+  setExclude(folders: string[]): void {
+    if (JSON.stringify(this.exclude) === JSON.stringify(folders)) return;
+    this.exclude = folders;
+    for (const root of Array.from(this.modes.keys())) this.forget(root, "the exclude option changed");
+  }
 
   /**
    * The company of a file, read at least as `mode` asks (a slim company becomes full; a full one
@@ -212,7 +222,8 @@ export class Companies {
       }
       const company = root === null ? undefined : this.ws.companies.get(root);
       if (!company) continue;
-      if (this.modes.get(company.root) === "slim" && !company.files.has(file)) continue; // (read when asked about)
+      // (Read when asked about; the lockfile is never among the files, and a slim company reads it.)
+      if (this.modes.get(company.root) === "slim" && !company.files.has(file) && file !== company.lockPath) continue;
       now.add(file);
       this.take(company, file, info);
     }
@@ -222,7 +233,9 @@ export class Companies {
       if (now.has(file)) continue;
       this.taken.delete(file);
       const company = this.loadedCompanyOf(file);
-      if (company && company.files.has(file)) this.ws.readFromDisk(company, file);
+      // (The lockfile too: it is the company's `lockPath`, never among its files. Its unsaved text
+      // closed, its problems stayed until the file changed on disk.)
+      if (company && (company.files.has(file) || file === company.lockPath)) this.ws.readFromDisk(company, file);
     }
     this.open = now;
   }

@@ -22,6 +22,14 @@ import type { Plugin } from "./plugin.ts";
 const CONFIG_FILE = "sanoma.config.ts";
 
 /**
+ * The language service a service of ours wraps. tsserver enables a project's plugins again when
+ * its tsconfig.json changes, and hands `create` the service it has, ours: wrapped again, every
+ * hook added its answer to one that had it already (every problem twice, a lock key renamed
+ * twice). The service ours wraps is wrapped instead.
+ */
+const WRAPS = Symbol.for("sanoma.typescript-plugin.wraps");
+
+/**
  * The factory. `defaults`: options laid under the plugin's entry and what an editor sends (the copy
  * of the plugin in the VS Code extension passes `languageServer: true`: see
  * scripts/vsix-ts-plugin.mjs).
@@ -62,7 +70,8 @@ function init(modules: { typescript: typeof TS }, defaults: Record<string, unkno
 }
 
 function wrap(ts: typeof TS, info: TS.server.PluginCreateInfo, defaults: Record<string, unknown>, log: (m: string) => void): { service: TS.LanguageService; configure(raw: unknown): void; preload(): void } {
-  const ls = info.languageService;
+  const given = info.languageService as TS.LanguageService & { [WRAPS]?: TS.LanguageService };
+  const ls = given[WRAPS] ?? given;
   const host = info.serverHost;
   const failing = new Set((process.env.SANOMA_TS_PLUGIN_FAIL ?? "").split(",").map((s) => s.trim()).filter(Boolean));
   let config: Record<string, unknown> = { ...defaults, ...info.config };
@@ -116,7 +125,8 @@ function wrap(ts: typeof TS, info: TS.server.PluginCreateInfo, defaults: Record<
     };
   }
 
-  const service = Object.create(null) as TS.LanguageService;
+  const service = Object.create(null) as TS.LanguageService & { [WRAPS]?: TS.LanguageService };
+  Object.defineProperty(service, WRAPS, { value: ls });
   for (const k of Object.keys(ls) as (keyof TS.LanguageService)[]) {
     const f = ls[k];
     if (typeof f === "function") (service as unknown as Record<string, unknown>)[k] = (...args: unknown[]) => (f as (...a: unknown[]) => unknown).apply(ls, args);

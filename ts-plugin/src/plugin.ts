@@ -7,6 +7,8 @@
 import type * as TS from "typescript";
 import type { CheckOptions, SeveritySetting } from "../../server/src/core/check.ts";
 import { RULE_IDS } from "../../server/src/core/rules/index.ts";
+import { personalExclude } from "../../server/src/core/sanomarc.ts";
+import { didYouMean } from "../../server/src/core/text.ts";
 import type { RuleId } from "../../server/src/core/types.ts";
 import { Companies } from "./companies.ts";
 import * as features from "./features.ts";
@@ -51,11 +53,26 @@ export function readOptions(raw: unknown, log: (m: string) => void): Partial<Opt
     out.rules = rules;
   }
   if ("exclude" in o) {
-    if (Array.isArray(o.exclude) && o.exclude.every((x) => typeof x === "string" && x !== "")) out.exclude = o.exclude as string[];
-    else log("the option exclude takes an array of folder names or paths");
+    if (Array.isArray(o.exclude) && o.exclude.every((x) => typeof x === "string")) {
+      // Read as sanoma.exclude and --exclude read theirs (`generated/` is `generated`); one that names no folder is said.
+      out.exclude = [];
+      for (const value of o.exclude as string[]) {
+        const read = personalExclude(value);
+        if ("error" in read) log(`the option exclude: ${read.error}`);
+        else out.exclude.push(read.folder);
+      }
+    } else log("the option exclude takes an array of folder names or paths");
+  }
+  // (`name` is the entry's own: the plugin's package.)
+  for (const key of Object.keys(o)) {
+    if (key === "name" || (OPTION_NAMES as readonly string[]).includes(key)) continue;
+    const near = didYouMean(key, OPTION_NAMES);
+    log(`the option ${JSON.stringify(key)} is none of this plugin's (${OPTION_NAMES.join(", ")})${near ? `; did you mean ${JSON.stringify(near)}?` : ""}: left out`);
   }
   return out;
 }
+
+const OPTION_NAMES = ["languageServer", "rules", "exclude"] as const;
 
 export interface Plugin {
   configure(raw: unknown): void;
@@ -85,7 +102,7 @@ export function createPlugin(ts: typeof TS, info: TS.server.PluginCreateInfo, co
     cx.check = { rules: options.rules } satisfies CheckOptions;
     cx.reports = semantic && !options.languageServer;
     cx.navigates = !options.languageServer;
-    if (JSON.stringify(companies.exclude) !== JSON.stringify(options.exclude)) companies.exclude = options.exclude;
+    companies.setExclude(options.exclude);
   };
   configure(config);
   log(`${semantic ? "semantic" : "partial-semantic"} server, project ${info.project.getProjectName()}: ${cx.reports ? "reports problems" : "reports no problems"}${options.languageServer ? " (a Sanoma language server reports them)" : ""}`);
