@@ -300,6 +300,21 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
     await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
   }
 
+  /**
+   * Starts the `slow` workflow's preview, its terminal the only one (the earlier steps' are closed:
+   * their runs have ended), and returns that terminal once the run's `sleep` and output are there.
+   */
+  async function startSlowPreview(): Promise<Locator> {
+    await runCommand("Terminal: Kill All Terminals");
+    await openFile("shop/workflows/sync.ts");
+    await runCommand("Sanoma: Preview Workflow in a Box");
+    await pickLabel("slow");
+    await waitFor("the slow preview's sleep", async () => sleepPids().length === 1);
+    const terminal = page.locator(".terminal-wrapper.active .xterm-rows").first();
+    await waitFor("the slow preview's output", async () => /previewing workflows\/sync\.ts#slow/.test(await terminal.innerText()));
+    return terminal;
+  }
+
   /** Pids of the `slow` workflow's preview command's `sleep 60` (the `sanoma.preview.command` setting the workspace is given), in whichever box it runs. */
   function sleepPids(): number[] {
     const pids: number[] = [];
@@ -752,28 +767,15 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
 
   step("closing a running preview's terminal stops its run", async () => {
     assert.ok(previewRan, "the preview step ran first");
-    // The earlier steps' terminals closed (their runs have ended): the one killed below is this preview's.
-    await runCommand("Terminal: Kill All Terminals");
-    await openFile("shop/workflows/sync.ts");
-    await runCommand("Sanoma: Preview Workflow in a Box");
-    await pickLabel("slow");
-    await waitFor("the slow preview's sleep", async () => sleepPids().length === 1);
-    const terminal = page.locator(".terminal-wrapper.active .xterm-rows").first();
-    await waitFor("the slow preview's output", async () => /previewing workflows\/sync\.ts#slow/.test(await terminal.innerText()));
+    await startSlowPreview();
     await runCommand("Terminal: Kill the Active Terminal Instance");
     await waitFor("the run's end, its terminal closed", async () => sleepPids().length === 0, 15_000);
   });
 
   step("a server that crashes under a running preview: its terminal says the run ended with it, and Ctrl+C that none is left", async () => {
     assert.ok(previewRan, "the preview step ran first");
-    await runCommand("Terminal: Kill All Terminals");
-    await openFile("shop/workflows/sync.ts");
-    await runCommand("Sanoma: Preview Workflow in a Box");
-    await pickLabel("slow");
-    await waitFor("the slow preview's sleep", async () => sleepPids().length === 1);
-    const terminal = page.locator(".terminal-wrapper.active .xterm-rows").first();
+    const terminal = await startSlowPreview();
     const said = async () => (await terminal.innerText()).replace(/\s+/g, " ");
-    await waitFor("the slow preview's output", async () => /previewing workflows\/sync\.ts#slow/.test(await said()));
     const pids = serverPids();
     assert.equal(pids.length, 1, "one language server");
     process.kill(pids[0]!, "SIGKILL");
