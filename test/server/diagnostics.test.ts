@@ -101,6 +101,25 @@ test("server: a connector's unsaved text (a package's file under node_modules) w
   });
 });
 
+test("server: a connector package replaced as npm install does it, reported as its folder deleted and made again, is read anew (its old files' types were kept)", async () => {
+  await withServer(CLEAN, async ({ c, root }) => {
+    const infra = join(root, "resources/infra.ts");
+    const pkg = join(root, "node_modules/@hooli/cloud");
+    const compute = join(pkg, "src/compute.js");
+    await c.waitIdle();
+    assert.deepEqual(c.diagnosticsFor(infra), [], "clean at first");
+    const original = readFileSync(compute, "utf8");
+    // The new version: the type's zone made required and renamed, so the declaration's \`zone\` is no field of it.
+    const moved = `${pkg}-old`;
+    renameSync(pkg, moved);
+    cpSync(moved, pkg, { recursive: true });
+    rmSync(moved, { recursive: true });
+    writeFileSync(compute, original.replace(`zone: z.string().default("us-1")`, `region: z.string()`));
+    c.watched([{ file: pkg, type: 3 }, { file: pkg, type: 1 }]);
+    await c.waitFor(() => codes(c.diagnosticsFor(infra)).filter((x) => x === "resource-fields").length === 2, "the new version's schema judged");
+  });
+});
+
 test("server: renaming a collection in a buffer flags its references in other files, and only changed files are republished", async () => {
   await withServer(BROKEN, async ({ c, root }) => {
     const data = join(root, "resources/data.ts");

@@ -112,9 +112,15 @@ export class ConnectorResolver {
     if (!existedBefore || !existsNow || this.consulted.has(file)) this.invalidate();
   }
 
-  /** Forget a package file read from disk (a `node_modules` file changed). */
+  /**
+   * Forget a package file read from disk (a `node_modules` file changed), or, for a folder's path,
+   * every file read under it: a client reports a package replaced (`npm install`) as its folder
+   * deleted and created, and the files read of the old one were kept (their types judged on).
+   */
   forgetDiskFile(file: string): void {
     this.diskFacts.delete(file);
+    const under = file.endsWith(path.sep) ? file : file + path.sep;
+    for (const known of this.diskFacts.keys()) if (known.startsWith(under)) this.diskFacts.delete(known);
     this.invalidate();
   }
 
