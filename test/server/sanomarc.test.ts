@@ -106,6 +106,29 @@ export const w = (ctx: any) => ctx.call("data.nope.get", {});
   }, { folders: [root] });
 });
 
+for (const dynamicWatch of [true, false]) {
+  test(`server: a .sanomarc.json above the workspace folder (a monorepo's top, the editor opened on one company) made, changed and deleted counts at once, watched by the server (${dynamicWatch ? "the client watches the folder" : "the server watches it too"})`, async () => {
+    const top = writeFixture(`
+//- /co/sanoma.config.ts
+export default {};
+//- /co/workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nope.get", {});
+`, "sanoma-server-rc-top-");
+    const root = join(top, "co");
+    const rc = join(top, ".sanomarc.json");
+    await withServer({ path: top }, async ({ c }) => {
+      await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 1", "the default level");
+      // No event is sent: no client watches above its folders.
+      writeFileSync(rc, `{ "rules": { "collection-op": "warn" } }`);
+      await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 2", "the file made");
+      writeFileSync(rc, `{ "rules": { "collection-op": "off" } }`);
+      await c.waitFor(() => shown(c, root, "workflows/w.ts").length === 0, "the file changed");
+      unlinkSync(rc);
+      await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 1", "the file deleted");
+    }, { folders: [root], dynamicWatch });
+  });
+}
+
 test("server: a company inside a folder the .sanomarc.json above it leaves out is left out whole, its files opened or not; without the file, it is checked", async () => {
   const top = writeFixture(`
 //- /co/.sanomarc.json

@@ -22,6 +22,7 @@ import { nodeFileSystem } from "../node/fs.ts";
 import { fdWritable } from "../node/fd-output.ts";
 import { toPath } from "./convert.ts";
 import { FolderWatcher } from "../node/folder-watcher.ts";
+import { SettingsAboveWatcher } from "../node/settings-above-watcher.ts";
 import { isWithin } from "../core/model.ts";
 import { FrameGuard } from "./frames.ts";
 import { hover } from "./features/hover.ts";
@@ -66,6 +67,7 @@ let session: Session | undefined;
 let watcher: FolderWatcher | undefined;
 /** The server's own watch of the companies outside the workspace folders, for a client that watches these (`watchOutsideFolders`). */
 let outsideWatcher: FolderWatcher | undefined;
+let settingsAbove: SettingsAboveWatcher | undefined;
 let boxes: Boxes | undefined;
 let dynamicWatch = false;
 
@@ -181,6 +183,7 @@ connection.onInitialized(() => {
   } else {
     watchOurselves(s);
   }
+  watchSettingsAbove(s);
   void s.start(watching);
   void boxes?.readSettings(); // box requests wait for it: nothing runs in a tier the settings did not choose
   try { connection.workspace.onDidChangeWorkspaceFolders((e) => {
@@ -225,6 +228,23 @@ function watchOutsideFolders(s: Session): void {
     },
   });
   for (const root of s.ws.companies.keys()) watch(root);
+}
+
+/**
+ * A `.sanomarc.json` above every workspace folder (a monorepo's top, the editor opened on one
+ * company) is watched by neither the client nor the server's trees: the folders above each company
+ * root that nothing else watches are watched for it alone (node/settings-above-watcher.ts).
+ */
+function watchSettingsAbove(s: Session): void {
+  const w = settingsAbove ??= new SettingsAboveWatcher((file, kind) => s.diskChanged(file, kind), log);
+  // (A company root's tree is watched by the client or by the server: so are the folders in it.)
+  const covered = (dir: string) => s.options.folders.some((f) => isWithin(f, dir)) || [...s.ws.companies.keys()].some((r) => isWithin(r, dir));
+  s.companyListeners.push({
+    indexing: (root) => w.watchAbove(root, covered),
+    gone: (root) => w.unwatchAbove(root),
+    foldersChanged: () => { for (const root of s.ws.companies.keys()) { w.unwatchAbove(root); w.watchAbove(root, covered); } },
+  });
+  for (const root of s.ws.companies.keys()) w.watchAbove(root, covered);
 }
 
 /**
@@ -285,10 +305,11 @@ connection.onShutdown(async () => {
   shutDown = true;
   watcher?.close();
   outsideWatcher?.close();
+  settingsAbove?.close();
   await boxes?.dispose();
 });
 // Whatever way the server ends (exit, its client gone, a signal), every box's processes end with it.
-connection.onExit(() => { watcher?.close(); outsideWatcher?.close(); boxes?.service.disposeSync(); });
+connection.onExit(() => { watcher?.close(); outsideWatcher?.close(); settingsAbove?.close(); boxes?.service.disposeSync(); });
 const endBySignal = (): void => { boxes?.service.disposeSync(); process.exit(0); };
 for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, endBySignal);
 if (inThread && parentPort) {
