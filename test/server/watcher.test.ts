@@ -189,3 +189,28 @@ for (const dynamicWatch of [true, false]) {
     } finally { rmSync(base, { recursive: true, force: true }); }
   });
 }
+
+for (const dynamicWatch of [true, false]) {
+  test(`a sanoma.config.ts that is a link: its target deleted, the company goes; its target made again, the company comes back (${dynamicWatch ? "the client's events" : "the server's own watcher"})`, async () => {
+    const top = writeFixture(`
+//- /shared/config.ts
+export default {};
+//- /co/workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nope.get", {});
+`, "sanoma-linked-config-");
+    const target = join(top, "shared/config.ts");
+    const w = join(top, "co/workflows/w.ts");
+    symlinkSync("../shared/config.ts", join(top, "co/sanoma.config.ts"));
+    try {
+      await withServer({ path: top }, async ({ c }) => {
+        await c.waitFor(() => c.diagnosticsFor(w).length === 1, "the company's problem");
+        rmSync(target);
+        if (dynamicWatch) c.watched([{ file: target, type: 3 }]);
+        await c.waitFor(() => c.diagnosticsFor(w).length === 0, "gone with its config's target");
+        writeFileSync(target, "export default {};\n");
+        if (dynamicWatch) c.watched([{ file: target, type: 1 }]);
+        await c.waitFor(() => c.diagnosticsFor(w).length === 1, "back with it");
+      }, { folders: [top], dynamicWatch });
+    } finally { rmSync(top, { recursive: true, force: true }); }
+  });
+}

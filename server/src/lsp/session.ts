@@ -211,6 +211,22 @@ export class Session {
   }
 
   /**
+   * Companies whose config is a link that its target's deletion left leading nowhere. No event
+   * names the config when the target is made again (the link itself did not change): each is
+   * looked at again whenever something is made or written, and comes back once its config leads
+   * to a file (before, only an edit of one of its files, or a check of the workspace, brought it).
+   */
+  private readonly linkTargetGone = new Set<string>();
+
+  private linkTargetsBack(): void {
+    for (const root of Array.from(this.linkTargetGone)) {
+      if (!this.ws.fs.isFile(path.join(root, CONFIG_FILE))) continue;
+      this.linkTargetGone.delete(root);
+      this.diskChanged(path.join(root, CONFIG_FILE), "created");
+    }
+  }
+
+  /**
    * A `sanoma.config.ts` was deleted: the company dissolves, its diagnostics go. A workspace folder
    * or an open file that leads into it keeps its tree watched (`dormant`): only there would its
    * config coming back be seen (opened through a subfolder, the client watches that folder alone).
@@ -388,9 +404,10 @@ export class Session {
       if (!this.documents.isOpen(file)) this.packageChanged(file);
       return;
     }
+    if (kind !== "deleted" && this.linkTargetGone.size > 0) this.linkTargetsBack();
     if (base === CONFIG_FILE) {
       const root = path.dirname(file);
-      if (kind === "deleted") { this.dissolve(root); return; }
+      if (kind === "deleted") { this.linkTargetGone.delete(root); this.dissolve(root); return; }
       if (!this.ws.companies.has(root)) {
         // A new company: it takes its files from the enclosing company, if one is known, which is
         // read anew, whether the new one is known then or not (nothing may lead to it: then its
@@ -406,7 +423,11 @@ export class Session {
       // config went with it dissolve, as when their config alone is deleted.
       // (A config that is a link goes with whatever it leads to: its target, a folder on the way.)
       const gone = [...this.ws.companies.keys()].filter((root) => (isWithin(file, root) || this.state.get(root)?.configLinked) && !this.ws.fs.isFile(path.join(root, CONFIG_FILE)));
-      for (const root of gone) this.dissolve(root);
+      for (const root of gone) {
+        // A link left leading nowhere: looked at again whenever something is made (its target, or a folder on the way).
+        if (!isWithin(file, root) && this.state.get(root)?.configLinked) this.linkTargetGone.add(root);
+        this.dissolve(root);
+      }
     } else if (kind === "created" && !isSkippedDirName(base) && this.isRealFolder(file)) {
       // A folder created (or renamed in) in one event may bring companies of its own.
       for (const root of this.ws.discoverRoots([file])) if (!this.ws.companies.has(root)) this.diskChanged(path.join(root, CONFIG_FILE), "created");
