@@ -5,6 +5,7 @@
  */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { isUtf8 } from "node:buffer";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
@@ -353,6 +354,34 @@ describe("BoxService: a tree deeper than PATH_MAX in a box", () => {
       await boxes.discard({ name: preview.name });
       assert.equal(fs.existsSync(home), false, "the home is gone");
       assert.deepEqual((await boxes.list()).boxes, [], "and the box with it");
+    } finally { await boxes.dispose(); }
+  });
+
+  test("under a folder whose name is not UTF-8, a name not UTF-8 at its bottom: a reset removes it, and so does discard (both failed for good: rmSync on the bytes, then a string that names nothing)", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
+    try {
+      const root = path.join(tempDir(), "co");
+      fs.mkdirSync(path.join(root, "workflows"), { recursive: true });
+      fs.writeFileSync(path.join(root, "sanoma.config.ts"), "export default {};\n");
+      fs.writeFileSync(path.join(root, "workflows", "w.ts"), "export const w = async () => 1;\n");
+      const preview = await boxes.preview({ root, file: "workflows/w.ts", export: "w", command: "true", wait: true });
+      const home = path.join(boxes.boxesDir, preview.name);
+      const deepUnnamed = () => {
+        const top = Buffer.concat([Buffer.from(`${home}/`), Buffer.from([0xff])]);
+        fs.mkdirSync(top);
+        const fd = fs.openSync(top, "r");
+        try {
+          deepChain(`/proc/self/fd/${fd}`, 2100);
+          fs.writeFileSync(Buffer.concat([Buffer.from(`/proc/self/fd/${fd}/`), Buffer.from([0xfe, 0x2e, 0x74, 0x73])]), "x");
+        } finally { fs.closeSync(fd); }
+      };
+      deepUnnamed();
+      const again = await boxes.preview({ root, file: "workflows/w.ts", export: "w", command: "true", wait: true, reset: true });
+      assert.equal(again.result?.exitCode, 0, again.result?.error ?? again.result?.stderr);
+      assert.deepEqual(fs.readdirSync(home, { encoding: "buffer" }).filter((n) => !isUtf8(n)), [], "reset: gone");
+      deepUnnamed();
+      await boxes.discard({ name: preview.name });
+      assert.equal(fs.existsSync(home), false, "discard: the home is gone");
     } finally { await boxes.dispose(); }
   });
 });

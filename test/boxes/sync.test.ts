@@ -116,6 +116,40 @@ describe("syncing into a box", () => {
     assert.deepEqual(fs.readdirSync(path.join(root, "resources")), ["data.ts"], "the workspace untouched");
   });
 
+  test("a folder the box swaps for a link once the sync has looked at it (a process a stop could not find, in the process tier) is refused, never written or deleted through", async () => {
+    const { root, home, runsDir, sync } = setup();
+    await sync();
+    fs.writeFileSync(path.join(home, "resources/made-by-box.ts"), "export const m = 1;\n");
+    // Another user's folder, as a server run as root could reach it: its own data.ts, and a file of its own.
+    const victim = path.join(path.dirname(root), "victim");
+    fs.mkdirSync(victim);
+    fs.writeFileSync(path.join(victim, "data.ts"), "the victim's\n");
+    fs.writeFileSync(path.join(victim, "made-by-box.ts"), "the victim's too\n");
+    const swap = () => {
+      fs.renameSync(path.join(home, "resources"), path.join(home, "resources.real"));
+      fs.symlinkSync(victim, path.join(home, "resources"));
+    };
+    await assert.rejects(syncIntoBox({ root, home, runsDir, reset: true, afterWalk: swap }), /resources in the box is no folder any more \(a link or a file was put in its place while the box was synced\): nothing was written through it/);
+    assert.deepEqual(fs.readdirSync(victim).sort(), ["data.ts", "made-by-box.ts"], "nothing deleted there");
+    assert.equal(read(path.join(victim, "data.ts")), "the victim's\n", "nothing written there");
+    assert.equal(read(path.join(victim, "made-by-box.ts")), "the victim's too\n");
+    // The link removed (by the box, or a discard), the next reset makes the box the workspace's copy.
+    fs.rmSync(path.join(home, "resources"));
+    await sync(true);
+    assert.equal(read(path.join(home, "resources/data.ts")), read(path.join(root, "resources/data.ts")));
+  });
+
+  test("a name that is not UTF-8 and too long once read with U+FFFD (100 bytes of 0xff: 300 bytes) is listed, refused, and deleted by a reset; it failed every diff, apply and reset (ENAMETOOLONG)", async () => {
+    const { root, home, runsDir, sync } = setup();
+    await sync();
+    fs.writeFileSync(Buffer.concat([Buffer.from(`${home}/resources/`), Buffer.alloc(100, 0xff)]), "x\n");
+    const listed = (await diffBox({ root, home, runsDir })).filter((c) => c.path.includes("\uFFFD"));
+    assert.equal(listed.length, 1);
+    assert.match(listed[0]!.refused ?? "", /whose name is not UTF-8/);
+    assert.equal((await sync(true)).deleted, 1);
+    assert.deepEqual(await diffBox({ root, home, runsDir }), []);
+  });
+
   test("a reset replaces a hard link the box made to a workspace file, never writing through it", async () => {
     const { root, home, sync } = setup();
     await sync();

@@ -224,22 +224,39 @@ const REMOVE_DEPTH = 32;
  * than PATH_MAX, which `fs.rmSync` (full paths, recursion) cannot remove: its discard failed for good. There,
  * on Linux, the tree is removed through descriptors (`/proc/self/fd/<folder>/<name>`: short paths
  * at any depth), and a folder deeper than `REMOVE_DEPTH` is first moved up to the top's level, so
- * no more than that many folders are ever open at once.
+ * no more than that many folders are ever open at once. Names are read as bytes: one that is not
+ * UTF-8 names nothing as a string (the removal failed at it, and the box could not be discarded).
+ *
+ * `byDescriptors`: always so (Linux), never by `fs.rmSync`'s recursion, which looks a folder up by
+ * its path again after it has looked at it: a box's process that swaps a folder of the tree for a
+ * link meanwhile would have its target emptied (a sync that runs while the box may still run).
+ * An entry swapped so is refused (the removal throws), never followed.
  */
-export function removeTree(full: string): void {
-  try {
-    fs.rmSync(full, { recursive: true, force: true });
-    return;
-  } catch (error) {
-    // (ENAMETOOLONG, or past a few thousand levels a RangeError: its recursion runs out of stack.)
-    if (!HAS_PROC_FD || !fs.lstatSync(full, { throwIfNoEntry: false })?.isDirectory()) throw error;
+export function removeTree(full: string | Buffer, { byDescriptors = false } = {}): void {
+  if (!byDescriptors || !HAS_PROC_FD) {
+    try {
+      fs.rmSync(full, { recursive: true, force: true });
+      return;
+    } catch (error) {
+      // (ENAMETOOLONG, or past a few thousand levels a RangeError: its recursion runs out of stack.)
+      if (!HAS_PROC_FD || !fs.lstatSync(full, { throwIfNoEntry: false })?.isDirectory()) throw error;
+    }
   }
-  const top = fs.openSync(full, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+  let top: number;
+  try {
+    top = fs.openSync(full, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return;
+    // Not a folder (a file, a link): removed as itself, never followed.
+    if (code === "ENOTDIR" || code === "ELOOP") { fs.unlinkSync(full); return; }
+    throw error;
+  }
   let moved = 0;
   const aside = `.sanoma-removing-${randomBytes(6).toString("hex")}-`;
-  const at = (dir: number, name: string) => `/proc/self/fd/${dir}/${name}`;
+  const at = (dir: number, name: Buffer | string) => Buffer.concat([Buffer.from(`/proc/self/fd/${dir}/`), Buffer.from(name)]);
   const empty = (dir: number, depth: number): void => {
-    for (const name of fs.readdirSync(`/proc/self/fd/${dir}`)) {
+    for (const name of fs.readdirSync(`/proc/self/fd/${dir}`, { encoding: "buffer" })) {
       const entry = at(dir, name);
       if (!fs.lstatSync(entry).isDirectory()) { fs.unlinkSync(entry); continue; }
       if (depth >= REMOVE_DEPTH) { fs.renameSync(entry, at(top, `${aside}${moved++}`)); continue; } // emptied from the top, below
@@ -255,6 +272,79 @@ export function removeTree(full: string): void {
     fs.closeSync(top);
   }
   fs.rmdirSync(full);
+}
+
+/** How many folders a `FolderHandles` keeps open at most. */
+const HANDLES_KEPT = 128;
+
+/**
+ * The folders of a tree (a box's home), each opened from its parent's descriptor without following
+ * a link, and the paths of their entries through those descriptors (`/proc/self/fd/<folder>/<name>`,
+ * Linux): an operation on such a path acts in that very folder, whatever now stands at its path. A
+ * box's process left running (one a stop cannot find, in the process tier) that swaps a folder for
+ * a link to another user's files after the sync looked at it has the sync refused there (`ELOOP`),
+ * not turned against that user's files by a server run as root. Where `/proc/self/fd` is missing,
+ * plain paths.
+ */
+export class FolderHandles {
+  private readonly top: number | undefined;
+  /** Open folders by their path from the top, oldest first (let go past `HANDLES_KEPT`). */
+  private readonly open = new Map<string, number>();
+
+  constructor(private readonly root: string) {
+    this.top = HAS_PROC_FD ? fs.openSync(root, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW) : undefined;
+  }
+
+  /** The path of `rel` (`/`-separated, from the top) through its folder's descriptor. */
+  at(rel: string): string {
+    const slash = rel.lastIndexOf("/");
+    if (this.top === undefined) return `${this.root}/${rel}`;
+    return `/proc/self/fd/${this.folder(slash < 0 ? "" : rel.slice(0, slash))}/${rel.slice(slash + 1)}`;
+  }
+
+  /** The path, as bytes, of the entry `name` (bytes: perhaps no UTF-8) of the folder `rel`. */
+  atBytes(rel: string, name: Buffer): Buffer {
+    const dir = this.top === undefined ? `${this.root}/${rel ? `${rel}/` : ""}` : `/proc/self/fd/${this.folder(rel)}/`;
+    return Buffer.concat([Buffer.from(dir), name]);
+  }
+
+  /** A folder under `rel` was removed or replaced: its descriptors (and those below it) are let go. */
+  forget(rel: string): void {
+    for (const [known, fd] of this.open) {
+      if (known !== rel && !known.startsWith(`${rel}/`)) continue;
+      fs.closeSync(fd);
+      this.open.delete(known);
+    }
+  }
+
+  close(): void {
+    for (const fd of this.open.values()) fs.closeSync(fd);
+    this.open.clear();
+    if (this.top !== undefined) fs.closeSync(this.top);
+  }
+
+  private folder(rel: string): number {
+    if (rel === "") return this.top!;
+    const known = this.open.get(rel);
+    if (known !== undefined) return known;
+    const slash = rel.lastIndexOf("/");
+    const parent = this.folder(slash < 0 ? "" : rel.slice(0, slash));
+    let fd: number;
+    try {
+      fd = fs.openSync(`/proc/self/fd/${parent}/${rel.slice(slash + 1)}`, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ELOOP" && code !== "ENOTDIR") throw error;
+      throw new Error(`${rel} in the box is no folder any more (a link or a file was put in its place while the box was synced): nothing was written through it`);
+    }
+    this.open.set(rel, fd);
+    if (this.open.size > HANDLES_KEPT) {
+      // (The oldest let go; a parent let go while its child stays open is opened again if asked.)
+      const [oldest, oldFd] = this.open.entries().next().value as [string, number];
+      if (oldest !== rel) { fs.closeSync(oldFd); this.open.delete(oldest); }
+    }
+    return fd;
+  }
 }
 
 /** A write into the workspace refused: its message says why, for the apply's `skipped`. */

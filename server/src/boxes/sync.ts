@@ -17,7 +17,7 @@ import { isUtf8 } from "node:buffer";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { BoxSyncReport } from "../protocol.ts";
-import { removeTree } from "./files.ts";
+import { FolderHandles, removeTree } from "./files.ts";
 import { IgnoreRules } from "./ignore.ts";
 import { manifestRoot, readManifest, writeManifest } from "./manifest.ts";
 import { checkHome, inChunks, NAME_NOT_UTF8, sameContent, sameStat, statOf, walkTree, type FileStat, type Unreadable } from "./tree.ts";
@@ -70,21 +70,22 @@ function createEntry(from: string, to: string, stat: FileStat): void {
  * is found again by its bytes in its folder (which the walk reached by names that are UTF-8) and
  * removed by them, never through a link (`rmSync` removes a link, not what it leads to).
  */
-function removeNamesNotUtf8(home: string, unnamed: Map<string, Unreadable>): number {
+function removeNamesNotUtf8(dirs: FolderHandles, unnamed: Map<string, Unreadable>): number {
   const folders = new Set<string>();
   for (const [rel, { code }] of unnamed) if (code === NAME_NOT_UTF8) folders.add(rel.slice(0, Math.max(0, rel.lastIndexOf("/"))));
   let removed = 0;
   for (const rel of folders) {
-    const dir = Buffer.from(rel ? `${home}/${rel}/` : `${home}/`);
     let names: Buffer[];
     try {
-      names = fs.readdirSync(dir, { encoding: "buffer" });
-    } catch {
-      continue; // gone meanwhile
+      names = fs.readdirSync(dirs.atBytes(rel, Buffer.alloc(0)), { encoding: "buffer" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // gone meanwhile
+      throw error;
     }
     for (const name of names) {
       if (isUtf8(name)) continue;
-      fs.rmSync(Buffer.concat([dir, name]), { recursive: true, force: true });
+      // (A tree of any depth, its own names perhaps no UTF-8 either, through descriptors.)
+      removeTree(dirs.atBytes(rel, name), { byDescriptors: true });
       removed++;
     }
   }
@@ -99,7 +100,7 @@ function removeEntry(full: string): void {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return;
     if (code !== "EISDIR" && code !== "EPERM") throw error; // EPERM: unlink of a folder on macOS
-    removeTree(full);
+    removeTree(full, { byDescriptors: true });
   }
 }
 
@@ -112,6 +113,8 @@ export interface SyncOptions {
   runsDir: string;
   /** Make the box an exact copy again, dropping its own changes. */
   reset?: boolean;
+  /** Called once the box has been walked, before anything is written in it (for tests: what a box's process may do then). */
+  afterWalk?: () => void;
 }
 
 /** Brings the workspace's files into the box; see the file's header for what is kept. */
@@ -139,6 +142,22 @@ export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> 
   // (On a reset, what the walk cannot name is noted too: a name that is not UTF-8 is deleted below.)
   const unnamed = reset ? new Map<string, Unreadable>() : undefined;
   const box = known || fs.readdirSync(home).length > 0 ? await walkTree(home, above, root, unnamed) : new Map<string, FileStat>();
+  options.afterWalk?.();
+  // Everything written or removed in the box from here on goes through its folders' descriptors:
+  // a folder the box swaps for a link meanwhile is refused, never followed (files.ts).
+  const dirs = new FolderHandles(home);
+  try {
+    return await writeIntoBox({ root, runsDir, reset, started, source, manifest, box, unnamed, dirs });
+  } finally {
+    dirs.close();
+  }
+}
+
+/** The second half of `syncIntoBox`: what to copy, keep and delete, and doing it, through `dirs`. */
+async function writeIntoBox({ root, runsDir, reset, started, source, manifest, box, unnamed, dirs }: {
+  root: string; runsDir: string; reset: boolean; started: number; source: Map<string, FileStat>;
+  manifest: ReturnType<typeof readManifest>; box: Map<string, FileStat>; unnamed: Map<string, Unreadable> | undefined; dirs: FolderHandles;
+}): Promise<BoxSyncReport> {
   const report: BoxSyncReport = { copied: 0, updated: 0, deleted: 0, kept: [], unchanged: 0, ms: 0 };
   const toCopy: Array<{ rel: string; stat: FileStat; isNew: boolean }> = [];
   const toDelete = new Set<string>();
@@ -162,7 +181,7 @@ export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> 
       continue;
     }
     // The box has its own version: keep it, and remember it when it is the workspace's anyway.
-    if (sameContent(path.join(home, rel), current, path.join(root, rel), src)) {
+    if (sameContent(dirs.at(rel), current, path.join(root, rel), src)) {
       manifest.files[rel] = { src, box: current };
       report.unchanged++;
     } else report.kept.push(rel);
@@ -177,11 +196,11 @@ export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> 
   }
   if (reset) {
     for (const rel of box.keys()) if (!source.has(rel) && manifest.files[rel] === undefined) toDelete.add(rel);
-    report.deleted += removeNamesNotUtf8(home, unnamed!);
+    report.deleted += removeNamesNotUtf8(dirs, unnamed!);
   }
 
   for (const rel of toDelete) {
-    fs.rmSync(path.join(home, rel), { force: true });
+    fs.rmSync(dirs.at(rel), { force: true });
     report.deleted++;
   }
   // Folders first, shallow before deep, each made once, then the files. A file's folders are added
@@ -195,7 +214,7 @@ export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> 
     }
   }
   for (const dir of [...folders].sort((a, b) => a.length - b.length)) {
-    const full = `${home}/${dir}`;
+    const full = dirs.at(dir);
     try {
       fs.mkdirSync(full);
     } catch (error) {
@@ -209,7 +228,7 @@ export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> 
   await inChunks(toCopy, ({ rel, stat, isNew }) => {
     let copy: FileStat | undefined;
     try {
-      copy = copyIntoBox(`${root}/${rel}`, `${home}/${rel}`, stat, !isNew);
+      copy = copyIntoBox(`${root}/${rel}`, dirs.at(rel), stat, !isNew);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return; // deleted from the workspace meanwhile
       throw error;
@@ -220,17 +239,18 @@ export async function syncIntoBox(options: SyncOptions): Promise<BoxSyncReport> 
     else report.updated++;
   });
   writeManifest(runsDir, manifest);
-  linkNodeModules(root, home);
+  linkNodeModules(root, dirs.at("node_modules"));
   report.kept.sort();
   report.ms = Math.round(performance.now() - started);
   return report;
 }
 
 /**
- * `<home>/node_modules` → the company's `node_modules`, or the nearest one above the company (a
- * monorepo's hoisted packages). A folder of that name that the box made itself is left alone.
+ * `link` (the box's `node_modules`, through its home's descriptor) → the company's `node_modules`,
+ * or the nearest one above the company (a monorepo's hoisted packages). A folder of that name that
+ * the box made itself is left alone.
  */
-export function linkNodeModules(root: string, home: string): string | undefined {
+export function linkNodeModules(root: string, link: string): string | undefined {
   let target: string | undefined;
   for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, "node_modules");
@@ -240,7 +260,6 @@ export function linkNodeModules(root: string, home: string): string | undefined 
     }
     if (path.dirname(dir) === dir) break;
   }
-  const link = path.join(home, "node_modules");
   let existing: fs.Stats | undefined;
   try {
     existing = fs.lstatSync(link);

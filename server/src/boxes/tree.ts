@@ -89,7 +89,7 @@ export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = roo
       const full = `${dir}/${entry.name}`; // dir is absolute and normalised: cheaper than path.join per file
       // A name that is not UTF-8 reads with U+FFFD in it, and names nothing: recorded, so that the
       // diff lists it (refused) rather than leave it unseen.
-      if (unreadable && entry.name.includes("\uFFFD") && !fs.lstatSync(full, { throwIfNoEntry: false })) {
+      if (unreadable && entry.name.includes("\uFFFD") && !lstatOrNothing(full)) {
         unreadable.set(childRel, { folder: entry.isDirectory(), code: NAME_NOT_UTF8 });
         continue;
       }
@@ -111,6 +111,19 @@ export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = roo
     }
   }
   return files;
+}
+
+/**
+ * `lstat`, or undefined where nothing can be found at the path: gone, or a name that is not UTF-8
+ * read with U+FFFD in it (three bytes for each byte it replaces: a long one is too long to look up).
+ */
+function lstatOrNothing(full: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(full, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENAMETOOLONG") return undefined;
+    throw error;
+  }
 }
 
 /** An entry's stat as walks record it, or undefined when it vanished or became a folder. */
