@@ -120,6 +120,30 @@ test("server: a connector package replaced as npm install does it, reported as i
   });
 });
 
+for (const dynamicWatch of [true, false]) {
+  test(`server: a monorepo's workspace package linked into node_modules (npm, pnpm, yarn workspaces), edited at its real path, is read anew (${dynamicWatch ? "the client's events" : "the server's own watcher"})`, async () => {
+    const top = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-linked-package-")));
+    const co = join(top, "co");
+    renameSync(writeFixture(CLEAN), co);
+    // @hooli/cloud moved to packages/cloud, and linked back as a workspace manager links it.
+    const pkg = join(top, "packages/cloud");
+    mkdirSync(join(top, "packages"));
+    renameSync(join(co, "node_modules/@hooli/cloud"), pkg);
+    symlinkSync("../../../packages/cloud", join(co, "node_modules/@hooli/cloud"));
+    const compute = join(pkg, "src/compute.js");
+    try {
+      await withServer({ path: top }, async ({ c }) => {
+        const infra = join(co, "resources/infra.ts");
+        await c.waitIdle();
+        assert.deepEqual(c.diagnosticsFor(infra), [], "clean at first");
+        writeFileSync(compute, readFileSync(compute, "utf8").replace(`zone: z.string().default("us-1")`, `region: z.string()`));
+        if (dynamicWatch) c.watched([{ file: compute, type: 2 }]);
+        await c.waitFor(() => codes(c.diagnosticsFor(infra)).filter((x) => x === "resource-fields").length === 2, "the package's new schema judged");
+      }, { folders: [top], dynamicWatch });
+    } finally { rmSync(top, { recursive: true, force: true }); }
+  });
+}
+
 test("server: renaming a collection in a buffer flags its references in other files, and only changed files are republished", async () => {
   await withServer(BROKEN, async ({ c, root }) => {
     const data = join(root, "resources/data.ts");

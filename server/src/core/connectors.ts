@@ -6,7 +6,7 @@
  * exports, up to 8 hops, to its `defineResource({...})` call.
  */
 import * as path from "node:path";
-import { CODE_EXTENSIONS, TS_EXTENSIONS } from "./company.ts";
+import { CODE_EXTENSIONS, isInNodeModules, TS_EXTENSIONS } from "./company.ts";
 import { readFacts, type FileFacts, type Ref, type ResourceSpecFact } from "./facts.ts";
 import type { FileSystem, Range } from "./types.ts";
 
@@ -91,6 +91,13 @@ export class ConnectorResolver {
   /** The files whose facts the caches were derived from. */
   private readonly consulted = new Set<string>();
 
+  /**
+   * Packages resolutions went into that are links (a monorepo's workspace package, linked into
+   * `node_modules` by npm, pnpm or yarn): each one's real folder, and its path as resolved. Its
+   * edits are reported at its real path, which names no `node_modules`: they were never taken.
+   */
+  private readonly linkedPackages = new Map<string, string>();
+
   /** Bumped whenever the caches are dropped: what was derived from an older generation is stale. */
   generation = 0;
 
@@ -118,10 +125,26 @@ export class ConnectorResolver {
    * deleted and created, and the files read of the old one were kept (their types judged on).
    */
   forgetDiskFile(file: string): void {
-    this.diskFacts.delete(file);
-    const under = file.endsWith(path.sep) ? file : file + path.sep;
-    for (const known of this.diskFacts.keys()) if (known.startsWith(under)) this.diskFacts.delete(known);
+    const forget = (p: string) => {
+      this.diskFacts.delete(p);
+      const under = p.endsWith(path.sep) ? p : p + path.sep;
+      for (const known of this.diskFacts.keys()) if (known.startsWith(under)) this.diskFacts.delete(known);
+    };
+    forget(file);
+    // By its real path: what was read of it by the linked path (a folder above the package: all of it).
+    for (const [real, spelled] of this.linkedPackages) {
+      if (file === real || file.startsWith(real + path.sep)) forget(spelled + file.slice(real.length));
+      else if (real.startsWith(file.endsWith(path.sep) ? file : file + path.sep)) forget(spelled);
+    }
     this.invalidate();
+  }
+
+  /** Whether `file` (a real path, outside `node_modules`) is in a linked package a resolution went into, or holds one. */
+  readsLinkedPackageAt(file: string): boolean {
+    for (const real of this.linkedPackages.keys()) {
+      if (file === real || file.startsWith(real + path.sep) || real.startsWith(file + path.sep)) return true;
+    }
+    return false;
   }
 
   facts(file: string): FileFacts | undefined {
@@ -159,6 +182,8 @@ export class ConnectorResolver {
       if (path.basename(d) !== "node_modules") {
         const pkgDir = path.join(d, "node_modules", pkg);
         if (this.fs.isDir(pkgDir)) {
+          const real = this.fs.realPath(pkgDir);
+          if (real !== undefined && real !== pkgDir && !isInNodeModules(real)) this.linkedPackages.set(real, pkgDir);
           const found = this.resolvePackage(pkgDir, sub ? "." + sub : ".");
           if (found) return found;
         }

@@ -291,6 +291,12 @@ export class Workspace {
     for (const st of this.states.values()) st.resolver.forgetDiskFile(file);
   }
 
+  /** Whether `file` is, or holds, a linked package some company's connectors were read from (a monorepo's workspace package): see `ConnectorResolver`. */
+  readsLinkedPackageAt(file: string): boolean {
+    for (const st of this.states.values()) if (st.resolver.readsLinkedPackageAt(file)) return true;
+    return false;
+  }
+
   resolver(root: string): ConnectorResolver {
     this.ensureCompany(root);
     return this.states.get(root)!.resolver;

@@ -405,6 +405,9 @@ export class Session {
       return;
     }
     if (kind !== "deleted" && this.linkTargetGone.size > 0) this.linkTargetsBack();
+    // A workspace package linked into `node_modules` (a monorepo's), changed at its real path: what
+    // was read of it is forgotten (it may also be a company's file: read as such below).
+    if (this.ws.readsLinkedPackageAt(file) && !this.documents.isOpen(file)) this.packageChanged(file);
     if (base === CONFIG_FILE) {
       const root = path.dirname(file);
       if (kind === "deleted") { this.linkTargetGone.delete(root); this.dissolve(root); return; }
