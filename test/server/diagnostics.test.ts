@@ -593,6 +593,33 @@ test("server: settings turn a rule off and change severities; a settings change 
   }, { settings: { rules: { "collection-op": "warning" } } });
 });
 
+test("server: sanoma.exclude changed at run time leaves out a company inside a folder it names, and lets it back in, as a start with that setting does (and sanoma-check --exclude)", async () => {
+  const top = writeFixture(`
+//- /acme/sanoma.config.ts
+export default {};
+//- /acme/workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nope.get", {});
+//- /acme/templates/starter/sanoma.config.ts
+export default {};
+//- /acme/templates/starter/workflows/s.ts
+export const s = (ctx: any) => ctx.call("data.nope.get", {});
+`, "sanoma-exclude-company-");
+  const w = join(top, "acme/workflows/w.ts");
+  const starter = join(top, "acme/templates/starter/workflows/s.ts");
+  // Started with the folder left out: the company under it is not searched for.
+  await withServer({ path: top }, async ({ c }) => {
+    await c.waitFor(() => c.diagnosticsFor(w).length === 1, "acme's problem");
+    assert.equal(c.diagnosticsFor(starter).length, 0, "starter left out at the start");
+    c.settings = { exclude: [] };
+    c.notify("workspace/didChangeConfiguration", { settings: null });
+    await c.waitFor(() => c.diagnosticsFor(starter).length === 1, "let back in");
+    c.settings = { exclude: ["templates/"] };
+    c.notify("workspace/didChangeConfiguration", { settings: null });
+    await c.waitFor(() => c.diagnosticsFor(starter).length === 0, "left out again, whole");
+    assert.equal(c.diagnosticsFor(w).length, 1, "acme still judged");
+  }, { folders: [top], settings: { exclude: ["templates"] } });
+});
+
 test("server: a client that cannot be asked for settings pushes them; they hold until the next push", async () => {
   await withServer(BROKEN, async ({ c, root }) => {
     const nightly = join(root, "workflows/nightly.ts");

@@ -117,11 +117,15 @@ export class Session {
     });
   }
 
+  /** Each workspace folder's `sanoma.exclude` as its last search for companies left it out (JSON). */
+  private readonly searchedWithout = new Map<string, string>();
+
   /** The companies in and above workspace folders, each folder searched with its own settings' folders left out. */
   private async findRoots(folders: string[]): Promise<string[]> {
     const found: string[] = [];
     for (const folder of folders) {
       const settings = await this.settings.ofScope(folder);
+      this.searchedWithout.set(folder, JSON.stringify(settings.exclude));
       for (const root of await inSlices(this.ws.discoverRootsSteps([folder], settings.exclude))) found.push(root);
     }
     return [...new Set(found)].sort();
@@ -504,10 +508,27 @@ export class Session {
     try {
       await this.refreshSettings([...this.state.keys()]);
       await this.enqueueIndex(() => this.companyRootsChanged());
+      await this.enqueueIndex(() => this.searchAgainIfExcludeChanged());
     } finally {
       this.settingsPending--;
       this.notifyStatus();
     }
+  }
+
+  /**
+   * A workspace folder's `sanoma.exclude` changed: its companies are searched for again, and those
+   * found now are indexed (a company under a folder no longer left out was never found: the
+   * search at the start had left that folder out). Those now left out are left out whole by their
+   * settings (`withShared`).
+   */
+  private async searchAgainIfExcludeChanged(): Promise<void> {
+    let changed = false;
+    for (const folder of this.options.folders) {
+      if (JSON.stringify((await this.settings.ofScope(folder)).exclude) !== this.searchedWithout.get(folder)) changed = true;
+    }
+    if (!changed) return;
+    const fresh = (await this.findRoots(this.options.folders)).filter((root) => !this.ws.companies.has(root));
+    if (fresh.length > 0) await this.indexRoots(fresh);
   }
 
   /** Reads the settings of companies anew and re-checks (or, when their folders left out changed, re-indexes) them. */

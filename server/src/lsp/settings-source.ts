@@ -29,7 +29,7 @@ export class SettingsSource {
     private readonly ws: Workspace,
     private readonly docs: OpenDocuments,
     private readonly publisher: Publisher,
-    private readonly options: { configuration: boolean; log: (message: string) => void },
+    private readonly options: { configuration: boolean; log: (message: string) => void; folders?: readonly string[] },
   ) {}
 
   /** The client's settings for a scope (a folder or a company root; none: the workspace's). */
@@ -50,7 +50,7 @@ export class SettingsSource {
     const own = await this.ofScope(root);
     const rc = readSanomaRc(this.ws.fs, root, RULE_IDS, (f) => this.docs.openText(f));
     if (rc.file !== undefined) this.publisher.file(rc.file, rc.problems.map(settingsDiagnostic));
-    return withShared(own, rc, root);
+    return withShared(own, rc, root, this.options.folders);
   }
 
   /**

@@ -5,12 +5,14 @@
  * extension's package.json (a test keeps them in step). A company's settings are the editor's laid
  * over the team's `.sanomarc.json` (`withShared`), read by the core as `sanoma-check` reads it.
  */
+import * as path from "node:path";
 import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver/node";
 import { z } from "zod";
 import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
 import { didYouMean } from "../core/text.ts";
-import { excludeFor, layer, personalExclude, SANOMARC_DOCS_URL, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
+import { excludeFor, layer, personalExclude, SANOMARC_DOCS_URL, WHOLE_COMPANY, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
+import { isWithin } from "../core/model.ts";
 
 // (`warn` is `warning`, as `.sanomarc.json`, `--rule` and the TypeScript plugin read it.)
 const Level = z.preprocess((v) => (v === "warn" ? "warning" : v), z.enum(["off", "error", "warning", "info", "hint"]));
@@ -79,8 +81,16 @@ export function checkOptions(s: Settings): CheckOptions {
 }
 
 /** A company's settings: the editor's laid over the team's `.sanomarc.json` (the editor's levels win, its folders add). */
-export function withShared(own: Settings, rc: SanomaRc, root: string): Settings {
+export function withShared(own: Settings, rc: SanomaRc, root: string, folders: readonly string[] = []): Settings {
   const merged = layer({ rules: rc.settings.rules, exclude: excludeFor(rc.file, rc.settings.exclude, root) }, { rules: own.rules as Record<string, Level>, exclude: own.exclude });
+  // A company whose root lies in a folder the editor's settings leave out by name, below the
+  // workspace folder that holds it, is left out whole, as the search for companies leaves it out
+  // at a start (and `sanoma-check --exclude`): a setting changed later left it judged.
+  const folder = folders.filter((f) => isWithin(f, root)).sort((a, b) => b.length - a.length)[0];
+  if (folder !== undefined && !merged.exclude.includes(WHOLE_COMPANY)) {
+    const names = new Set(own.exclude.filter((e) => !e.includes("/")));
+    if (path.relative(folder, root).split(path.sep).some((part) => names.has(part))) merged.exclude.push(WHOLE_COMPANY);
+  }
   return { ...own, rules: merged.rules, exclude: merged.exclude };
 }
 
