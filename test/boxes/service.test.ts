@@ -331,13 +331,19 @@ describe("BoxService: a tree deeper than PATH_MAX in a box", () => {
     fs.closeSync(dir);
   }
 
+  /** A company whose one workflow source exports `w`. */
+  function oneWorkflowCompany(): string {
+    const root = path.join(tempDir(), "co");
+    fs.mkdirSync(path.join(root, "workflows"), { recursive: true });
+    fs.writeFileSync(path.join(root, "sanoma.config.ts"), "export default {};\n");
+    fs.writeFileSync(path.join(root, "workflows", "w.ts"), "export const w = async () => 1;\n");
+    return root;
+  }
+
   test("is removed by discard (it failed for good, ENAMETOOLONG or out of stack, home and log left), and by a preview's reset where the workspace has a file in its place", async () => {
     const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
     try {
-      const root = path.join(tempDir(), "co");
-      fs.mkdirSync(path.join(root, "workflows"), { recursive: true });
-      fs.writeFileSync(path.join(root, "sanoma.config.ts"), "export default {};\n");
-      fs.writeFileSync(path.join(root, "workflows", "w.ts"), "export const w = async () => 1;\n");
+      const root = oneWorkflowCompany();
       fs.writeFileSync(path.join(root, "lib"), "a file here in the workspace\n");
       const preview = await boxes.preview({ root, file: "workflows/w.ts", export: "w", command: "true", wait: true });
       const home = path.join(boxes.boxesDir, preview.name);
@@ -360,10 +366,7 @@ describe("BoxService: a tree deeper than PATH_MAX in a box", () => {
   test("under a folder whose name is not UTF-8, a name not UTF-8 at its bottom: a reset removes it, and so does discard (both failed for good: rmSync on the bytes, then a string that names nothing)", async () => {
     const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
     try {
-      const root = path.join(tempDir(), "co");
-      fs.mkdirSync(path.join(root, "workflows"), { recursive: true });
-      fs.writeFileSync(path.join(root, "sanoma.config.ts"), "export default {};\n");
-      fs.writeFileSync(path.join(root, "workflows", "w.ts"), "export const w = async () => 1;\n");
+      const root = oneWorkflowCompany();
       const preview = await boxes.preview({ root, file: "workflows/w.ts", export: "w", command: "true", wait: true });
       const home = path.join(boxes.boxesDir, preview.name);
       const deepUnnamed = () => {
