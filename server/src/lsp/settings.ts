@@ -11,7 +11,7 @@ import { z } from "zod";
 import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
 import { didYouMean } from "../core/text.ts";
-import { excludeFor, layer, personalExclude, SANOMARC_DOCS_URL, WHOLE_COMPANY, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
+import { excludeFor, layer, personalExclude, SANOMARC, SANOMARC_DOCS_URL, WHOLE_COMPANY, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
 import { isWithin } from "../core/model.ts";
 
 // (`warn` is `warning`, as `.sanomarc.json`, `--rule` and the TypeScript plugin read it.)
@@ -86,11 +86,10 @@ export function withShared(own: Settings, rc: SanomaRc, root: string, folders: r
   // A company whose root lies in a folder the editor's settings leave out by name, below the
   // workspace folder that holds it, is left out whole, as the search for companies leaves it out
   // at a start (and `sanoma-check --exclude`): a setting changed later left it judged.
+  // (Its names read as a .sanomarc.json in that folder would hold them; its paths are each company's own.)
   const folder = folders.filter((f) => isWithin(f, root)).sort((a, b) => b.length - a.length)[0];
-  if (folder !== undefined && !merged.exclude.includes(WHOLE_COMPANY)) {
-    const names = new Set(own.exclude.filter((e) => !e.includes("/")));
-    if (path.relative(folder, root).split(path.sep).some((part) => names.has(part))) merged.exclude.push(WHOLE_COMPANY);
-  }
+  const names = own.exclude.filter((e) => !e.includes("/"));
+  if (folder !== undefined && !merged.exclude.includes(WHOLE_COMPANY) && excludeFor(path.join(folder, SANOMARC), names, root).includes(WHOLE_COMPANY)) merged.exclude.push(WHOLE_COMPANY);
   return { ...own, rules: merged.rules, exclude: merged.exclude };
 }
 
