@@ -53,7 +53,9 @@ run("node", ["scripts/build.mjs"]);
 run("node", ["scripts/lint-examples.mjs"]);
 const files = only.length ? only : testFiles("test").sort();
 runTests([process.execPath, "--import", "tsx", "--test", "--test-reporter=spec", "--test-concurrency=1",
-  // A test that hangs fails after TEST_TIMEOUT_MS and the run goes on; a file whose tests are done
-  // ends even if something it started still holds it open. (CI once ran out of its 90 minutes on
-  // one failed test whose server was never ended.)
-  `--test-timeout=${TEST_TIMEOUT_MS}`, "--test-force-exit", ...files]);
+  // A test that hangs fails after TEST_TIMEOUT_MS and the run goes on; a file that something it
+  // started holds open is ended with the whole run at the deadline, said. (CI once ran out of its
+  // 90 minutes on one failed test whose server was never ended.) No `--test-force-exit`: Node then
+  // drops verdicts from the report at random (nodejs/node#64833: a clean run reported 1,486 of its
+  // 1,503 tests, exit 0), a failing test's name and error among them.
+  `--test-timeout=${TEST_TIMEOUT_MS}`, ...files]);
