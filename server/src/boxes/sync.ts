@@ -67,8 +67,9 @@ function createEntry(from: string, to: string, stat: FileStat): void {
  * Removes the entries of the box whose names are not UTF-8 (the walk noted them: `unnamed`), files
  * and folders with what they hold, and returns how many. Node names files in UTF-8, so such a name
  * names nothing as a string: a reset left it in the box, and the next diff listed it again. Each
- * is found again by its bytes in its folder (which the walk reached by names that are UTF-8) and
- * removed by them, never through a link (`rmSync` removes a link, not what it leads to).
+ * is found again by its bytes in its folder (which the walk reached by names that are UTF-8, and
+ * `dirs` opened without following a link) and removed through descriptors (`removeTree`): a tree
+ * of any depth, never followed through a link.
  */
 function removeNamesNotUtf8(dirs: FolderHandles, unnamed: Map<string, Unreadable>): number {
   const folders = new Set<string>();
