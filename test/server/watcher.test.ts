@@ -214,3 +214,54 @@ export const w = (ctx: any) => ctx.call("data.nope.get", {});
     } finally { rmSync(top, { recursive: true, force: true }); }
   });
 }
+
+/**
+ * The server's own watcher leaves `node_modules` out of its trees (tens of thousands of folders),
+ * so a client that does not watch (Neovim) had `npm install` seen by a restart only. The package
+ * folders the connectors were read from, or looked for in vain, are watched now (`watchPackages`).
+ */
+const countOf = (ds: { code?: unknown }[], code: string) => ds.filter((d) => d.code === code).length;
+const NEW_VERSION = (text: string) => text.replace(`zone: z.string().default("us-1")`, `region: z.string()`);
+
+test("server's own watcher: a connector package's file edited in place, and the package replaced as npm install replaces it, are read anew", async () => {
+  await withServer(CLEAN, async ({ c, root }) => {
+    const infra = join(root, "resources/infra.ts");
+    const pkg = join(root, "node_modules/@hooli/cloud");
+    const compute = join(pkg, "src/compute.js");
+    await c.waitIdle();
+    assert.deepEqual(c.diagnosticsFor(infra), [], "clean at first");
+    const original = readFileSync(compute, "utf8");
+    writeFileSync(compute, NEW_VERSION(original));
+    await c.waitFor(() => countOf(c.diagnosticsFor(infra), "resource-fields") === 2, "the file edited in place, read anew");
+    // npm's way: the old folder moved aside, the new one extracted in its place, the old removed.
+    const retired = join(root, "node_modules/@hooli/.cloud-retired");
+    renameSync(pkg, retired);
+    cpSync(retired, pkg, { recursive: true });
+    writeFileSync(compute, original);
+    rmSync(retired, { recursive: true });
+    await c.waitFor(() => c.diagnosticsFor(infra).length === 0, "the package replaced, its new version read");
+  }, { dynamicWatch: false });
+});
+
+for (const missing of ["node_modules", "the package"] as const) {
+  test(`server's own watcher: a connector package installed after the server started (${missing === "node_modules" ? "a fresh clone: no node_modules at all" : "node_modules there, the package not"}) is read once installed`, async () => {
+    const root = writeFixture(CLEAN);
+    const compute = join(root, "node_modules/@hooli/cloud/src/compute.js");
+    writeFileSync(compute, NEW_VERSION(readFileSync(compute, "utf8")));
+    const aside = `${root}-packages`;
+    const moved = missing === "node_modules" ? join(root, "node_modules") : join(root, "node_modules/@hooli");
+    renameSync(moved, aside);
+    try {
+      await withServer({ path: root }, async ({ c }) => {
+        const infra = join(root, "resources/infra.ts");
+        await c.waitIdle();
+        assert.equal(countOf(c.diagnosticsFor(infra), "resource-fields"), 0, "the connector is not installed: its types are not known");
+        // As an install makes it: the folder, then its files.
+        mkdirSync(moved);
+        await new Promise((r) => setTimeout(r, 300));
+        cpSync(aside, moved, { recursive: true });
+        await c.waitFor(() => countOf(c.diagnosticsFor(infra), "resource-fields") === 2, "the package installed, its types judged");
+      }, { dynamicWatch: false });
+    } finally { rmSync(aside, { recursive: true, force: true }); rmSync(root, { recursive: true, force: true }); }
+  });
+}

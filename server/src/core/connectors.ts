@@ -98,6 +98,15 @@ export class ConnectorResolver {
    */
   private readonly linkedPackages = new Map<string, string>();
 
+  /**
+   * Package folders resolutions went into (`node_modules/@acme/cloud`), and, for a package no
+   * resolution found, where it would be found once installed (`node_modules/@acme/cloud` in each
+   * folder on the way up that holds a `node_modules`): what a host that watches for itself must
+   * watch so that `npm install` is seen (`watchedPackageFolders`). Kept for the resolver's life:
+   * a check that no longer asks for a package would otherwise let go of a watch it needs again.
+   */
+  private readonly packageFolders = new Set<string>();
+
   /** Bumped whenever the caches are dropped: what was derived from an older generation is stale. */
   generation = 0;
 
@@ -178,20 +187,30 @@ export class ConnectorResolver {
     const [, pkg, sub = ""] = m;
     // Node walks up from the importing file's real path: in a pnpm install a package is a
     // symlink into `.pnpm/`, and its own dependencies sit beside its real folder there.
+    const notThere: string[] = [];
     for (let d = this.fs.realPath(dir) ?? dir; ; ) {
       if (path.basename(d) !== "node_modules") {
         const pkgDir = path.join(d, "node_modules", pkg);
         if (this.fs.isDir(pkgDir)) {
+          this.packageFolders.add(pkgDir);
           const real = this.fs.realPath(pkgDir);
           if (real !== undefined && real !== pkgDir && !isInNodeModules(real)) this.linkedPackages.set(real, pkgDir);
           const found = this.resolvePackage(pkgDir, sub ? "." + sub : ".");
           if (found) return found;
-        }
+        } else if (this.fs.isDir(path.join(d, "node_modules"))) notThere.push(pkgDir);
       }
       const up = path.dirname(d);
-      if (up === d) return undefined;
+      if (up === d) break;
       d = up;
     }
+    // Not installed (yet): where an install would put it.
+    for (const p of notThere) this.packageFolders.add(p);
+    return undefined;
+  }
+
+  /** Where the packages this resolver read from, or looked for in vain, are (or would be): see `packageFolders`. */
+  watchedPackageFolders(): ReadonlySet<string> {
+    return this.packageFolders;
   }
 
   /** `#name`: the `imports` of the nearest package.json above the importing file, as Node reads them. */

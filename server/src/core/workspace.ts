@@ -291,6 +291,11 @@ export class Workspace {
     for (const st of this.states.values()) st.resolver.forgetDiskFile(file);
   }
 
+  /** The package folders a company's connector reading went into or looked for (`ConnectorResolver.watchedPackageFolders`): none for a company not known. */
+  packageFoldersOf(root: string): ReadonlySet<string> {
+    return this.states.get(root)?.resolver.watchedPackageFolders() ?? new Set();
+  }
+
   /** Whether `file` is, or holds, a linked package some company's connectors were read from (a monorepo's workspace package): see `ConnectorResolver`. */
   readsLinkedPackageAt(file: string): boolean {
     for (const st of this.states.values()) if (st.resolver.readsLinkedPackageAt(file)) return true;

@@ -34,6 +34,8 @@ export class Checks {
     /** Told when the checks' business may have changed, and after each check published (the status). */
     private readonly changed: () => void,
     private readonly log: (message: string) => void,
+    /** Told after a company's check published (what its connector reading went into is known then). */
+    private readonly published: (root: string) => void = () => {},
   ) {}
 
   /** Whether a check is pending or running: the diagnostics on screen may change. */
@@ -101,6 +103,7 @@ export class Checks {
     for (const file of files) this.publisher.problems(file, result.problemsByFile.get(file));
     this.lastCheckMs = Math.round((performance.now() - start) * 10) / 10;
     this.lastCheckAt = Date.now();
+    this.published(root);
     this.changed();
   }
 }

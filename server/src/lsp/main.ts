@@ -68,6 +68,8 @@ let watcher: FolderWatcher | undefined;
 /** The server's own watch of the companies outside the workspace folders, for a client that watches these (`watchOutsideFolders`). */
 let outsideWatcher: FolderWatcher | undefined;
 let settingsAbove: SettingsAboveWatcher | undefined;
+/** The server's own watch of the package folders the companies' connectors were read from (`watchPackages`). */
+let packageWatcher: FolderWatcher | undefined;
 let boxes: Boxes | undefined;
 let dynamicWatch = false;
 
@@ -177,11 +179,13 @@ connection.onInitialized(() => {
       watchOurselves(s);
     });
     watchOutsideFolders(s);
+    watchPackages(s);
     // Indexing lists no company's files before the answer (so a fallback watcher misses nothing
     // written meanwhile), but does not wait for ever for a client that never answers.
     watching = Promise.race([registered, new Promise((resolve) => setTimeout(resolve, REGISTRATION_WAIT_MS).unref())]);
   } else {
     watchOurselves(s);
+    watchPackages(s);
   }
   watchSettingsAbove(s);
   void s.start(watching);
@@ -248,6 +252,38 @@ function watchSettingsAbove(s: Session): void {
 }
 
 /**
+ * The packages a company's connectors are read from (`node_modules/@acme/cloud`, and where a package
+ * not installed would be put), watched by the server: its own trees leave `node_modules` out (tens of
+ * thousands of folders), so without this a client that does not watch for it (Neovim) had
+ * `npm install` seen by a restart only. Each such folder is watched whole, as a tree of its own
+ * (one missing is looked for until it is made); the set is taken after each check, when the
+ * connector reading has gone where it goes. With a client that watches, only packages outside its
+ * workspace folders (whose changes it reports) are.
+ */
+function watchPackages(s: Session): void {
+  const w = packageWatcher ??= new FolderWatcher((file, kind) => s.diskChanged(file, kind), log);
+  const inFolder = (p: string) => s.options.folders.some((f) => isWithin(f, p));
+  const asked = new Map<string, Set<string>>();
+  s.companyListeners.push({
+    indexing: () => {},
+    checked: (root) => {
+      let mine = asked.get(root);
+      if (!mine) asked.set(root, mine = new Set());
+      for (const dir of s.ws.packageFoldersOf(root)) {
+        // (`watcher`: the server watches everything itself, the client having refused or being unable.)
+        if (mine.has(dir) || (!watcher && inFolder(dir))) continue;
+        mine.add(dir);
+        w.watchTree(dir, root);
+      }
+    },
+    gone: (root) => {
+      for (const dir of asked.get(root) ?? []) w.unwatchTree(dir, root);
+      asked.delete(root);
+    },
+  });
+}
+
+/**
  * The client cannot watch for us (Neovim 0.7), or refused to: the server watches the workspace folders, and the
  * root of every company as its indexing starts (so that nothing written meanwhile is missed): one
  * found above a folder (opened through a subfolder), through a file opened from elsewhere or with
@@ -305,11 +341,12 @@ connection.onShutdown(async () => {
   shutDown = true;
   watcher?.close();
   outsideWatcher?.close();
+  packageWatcher?.close();
   settingsAbove?.close();
   await boxes?.dispose();
 });
 // Whatever way the server ends (exit, its client gone, a signal), every box's processes end with it.
-connection.onExit(() => { watcher?.close(); outsideWatcher?.close(); settingsAbove?.close(); boxes?.service.disposeSync(); });
+connection.onExit(() => { watcher?.close(); outsideWatcher?.close(); packageWatcher?.close(); settingsAbove?.close(); boxes?.service.disposeSync(); });
 const endBySignal = (): void => { boxes?.service.disposeSync(); process.exit(0); };
 for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, endBySignal);
 if (inThread && parentPort) {
@@ -328,7 +365,7 @@ let ending = false;
 const clientGone = (): void => {
   if (ending) return;
   ending = true;
-  setTimeout(() => { watcher?.close(); outsideWatcher?.close(); boxes?.service.disposeSync(); process.exit(shutDown ? 0 : 1); }, CLIENT_GONE_GRACE_MS);
+  setTimeout(() => { watcher?.close(); outsideWatcher?.close(); packageWatcher?.close(); boxes?.service.disposeSync(); process.exit(shutDown ? 0 : 1); }, CLIENT_GONE_GRACE_MS);
 };
 if (process.argv.includes("--stdio")) {
   process.stdin.on("end", clientGone);

@@ -75,7 +75,7 @@ export class Session {
    * Told when a company's indexing starts (before its files are listed, so nothing written
    * meanwhile is missed) and when the company is forgotten: the server's own watcher follows them.
    */
-  readonly companyListeners: { indexing(root: string): void; gone(root: string): void; foldersChanged?(): void }[] = [];
+  readonly companyListeners: { indexing(root: string): void; gone(root: string): void; foldersChanged?(): void; checked?(root: string): void }[] = [];
   /**
    * Roots of companies whose config went while a workspace folder or an open file still leads into
    * them: their trees stay watched (for the listeners, not yet `gone`), so that the config coming
@@ -91,7 +91,7 @@ export class Session {
     this.documents = new OpenDocuments(documents, this.ws);
     this.publisher = new Publisher(client, this.documents, options.docsUrl ?? ruleDocsUrl);
     this.settings = new SettingsSource(client, this.ws, this.documents, this.publisher, options);
-    this.checks = new Checks(this.ws, this.publisher, (root) => this.state.get(root), () => this.notifyStatus(), options.log);
+    this.checks = new Checks(this.ws, this.publisher, (root) => this.state.get(root), () => this.notifyStatus(), options.log, (root) => { for (const l of this.companyListeners) l.checked?.(root); });
   }
 
   // ---- Companies and indexing ----------------------------------------------------------------

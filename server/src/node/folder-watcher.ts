@@ -1,8 +1,8 @@
 /**
  * Our own file watcher: the server's, for clients that cannot register `workspace/didChangeWatchedFiles`
  * (Neovim 0.7), and the TypeScript plugin's, for files changed in place (tsserver's recursive
- * watching on Linux reports files created and deleted only): one `fs.watch` per folder of a tree, `node_modules` and dot folders left out,
- * new folders watched as they appear. Events are coalesced per path for a few milliseconds.
+ * watching on Linux reports files created and deleted only): one `fs.watch` per folder of a tree, `node_modules` and dot folders left out
+ * (a `node_modules` made or deleted is reported, not walked), new folders watched as they appear. Events are coalesced per path for a few milliseconds.
  * The trees are the workspace folders and the roots of every company indexed (one found through
  * an open file, above a folder, or named by the settings); a tree is let go when nothing leads to
  * it any more, but for the folders another tree holds.
@@ -156,7 +156,12 @@ export class FolderWatcher {
         return;
       }
       if (st.isDirectory()) {
-        if (isSkippedDirName(path.basename(p))) return;
+        if (isSkippedDirName(path.basename(p))) {
+          // Never walked, but a `node_modules` made (`npm install` in a fresh clone) may hold the
+          // packages a company's connectors were looked for in, in vain: said, not walked.
+          if (path.basename(p) === "node_modules") this.onChange(p, "created");
+          return;
+        }
         const w = this.watchers.get(p);
         if (!w) {
           if (![...this.roots.keys()].some((r) => isWithin(r, p))) return; // its tree let go meanwhile
