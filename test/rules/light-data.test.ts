@@ -42,6 +42,8 @@ const READ = [
   `import { collection } from "@sanoma-ai/workflows/data";\n\n/** Jobs. */\nexport const jobs = collection({\n  key: "id",\n  fields: { id: "string", status: "string", total: "number" },\n});\n`,
   // A collection named by a literal, by a name, by shorthand; one not exported; one with no options or no fields object.
   `import { collection } from "@sanoma-ai/workflows/data";\nconst NAME = "x";\nexport const a = collection({ name: "alpha", key: 'id', fields: { id: "string", "quoted": "number", done } });\nexport const b = collection({ name: NAME, fields: {} });\nexport const c = collection({ name });\nconst d = collection({ key: "k" });\nexport const e = collection();\nexport const f = collection({});\nexport const g = collection({ fields: shape });\n`,
+  // A key written twice: the last one counts, as JavaScript keeps it.
+  `import { collection } from "@sanoma-ai/workflows/data";\nexport const a = collection({ name: "a1", key: "k1", name: "a2", fields: { x: "string" }, key: "k2", fields: { y: "number" } });\n`,
   // `collection` from elsewhere is no collection; a renamed import is.
   `import { collection } from "./mine";\nexport const a = collection({ key: "id" });\n`,
   `import { collection as define } from "@sanoma-ai/workflows/data";\nexport const a = define({ key: "id" });\n`,

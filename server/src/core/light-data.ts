@@ -371,7 +371,8 @@ class DataReader {
     const a = call.argument;
     if (a?.kind === "object") {
       c.options = { range: this.range(a.first, a.last), ...(a.properties.length > 0 ? { first: this.range(a.properties[0].first, a.properties[0].last) } : {}) };
-      const prop = (name: string): Property | undefined => a.properties.find((p) => p.key === name);
+      // (The last of a key written twice, as JavaScript keeps it: `prop` in ts-nodes.ts.)
+      const prop = (name: string): Property | undefined => a.properties.findLast((p) => p.key === name);
       const n = prop("name");
       if (n?.value.kind === "string") c.nameLiteral = { value: this.stringValue(n.value.token), range: this.range(n.value.token, n.value.token) };
       else if (n) c.nameNotLiteral = true;

@@ -37,8 +37,14 @@ export function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
   return !!mods?.some((m) => m.kind === kind);
 }
 
+/**
+ * The value of a property written `name: …` (or `{ name }`) in an object literal: the last one so
+ * written, as JavaScript keeps the last of a key written twice (`{ name: "a1", name: "a2" }` is
+ * named `a2`; TypeScript's error for it is no syntax error, so such a file loads).
+ */
 export function prop(obj: ts.ObjectLiteralExpression, name: string): ts.Expression | undefined {
-  for (const p of obj.properties) {
+  for (let i = obj.properties.length - 1; i >= 0; i--) {
+    const p = obj.properties[i];
     if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === name) return unwrap(p.initializer);
     if (ts.isShorthandPropertyAssignment(p) && p.name.text === name) return p.name;
   }

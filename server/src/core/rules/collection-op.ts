@@ -67,6 +67,19 @@ export const w = () => [ok, bad, notRefs];
 `,
   },
   {
+    name: "a collection's name or key written twice is the last one written, as JavaScript keeps it (the first is dead)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const twice = collection({ name: "a1", key: "id", name: "a2", fields: { id: "string" } });
+//- /workflows/w.ts
+export const w = (ctx: any) => [ctx.call("data.a2.get", {}), ctx.call("data.a1.get", {})];
+//                                                                    ^^^^^^^^^^^^^ collection-op
+`,
+  },
+  {
     name: "an operation id is read by its value: written with escapes, anywhere in it, it is one (A8: its whole text)",
     company: `
 //- /sanoma.config.ts
