@@ -132,9 +132,8 @@ describe("the container tier, on podman", () => {
     await waitFor(() => processesWith(t).length === 0, 5_000, "the sleep's end");
   });
 
-  test("containers of a server killed outright are removed by the next one, with what they ran", async () => {
-    const boxesDir = tempDir();
-    const t = token("killed");
+  /** A server of its own (another process, the container tier) whose run is up; `t` marks what it runs. */
+  async function killableServer(boxesDir: string, t: string) {
     const serviceTs = path.join(import.meta.dirname, "..", "..", "server", "src", "boxes", "service.ts");
     const other = spawn(process.execPath, ["--import", "tsx", "-e", `
       import(${JSON.stringify(serviceTs)}).then(async (m) => {
@@ -150,15 +149,37 @@ describe("the container tier, on podman", () => {
       other.stdout!.on("data", (d: Buffer) => d.toString().includes("running") && resolve());
       other.on("exit", (code) => reject(new Error(`the other server exited ${code}`)));
     });
-    await waitFor(() => processesWith(t).length > 0, 15_000, "the killed server's run");
+    await waitFor(() => processesWith(t).length > 0, 15_000, "the other server's run");
+    return other;
+  }
+  const ofFolder = (boxesDir: string) => spawnSync("podman", ["ps", "--all", "--filter", `label=sanoma.boxes=${boxesLabel(boxesDir)}`, "--format", "{{.Names}}"], { encoding: "utf8" }).stdout.trim();
+
+  test("a server killed outright: its watchdog (the reaper) removes its container, with what it ran", async () => {
+    const boxesDir = tempDir();
+    const t = token("killed");
+    const other = await killableServer(boxesDir, t);
+    assert.match(ofFolder(boxesDir), /^sanoma-box-[0-9a-f]{16}$/, "its container");
     other.kill("SIGKILL");
     await new Promise((r) => other.once("exit", r));
-    const ofFolder = () => spawnSync("podman", ["ps", "--all", "--filter", `label=sanoma.boxes=${boxesLabel(boxesDir)}`, "--format", "{{.Names}}"], { encoding: "utf8" }).stdout.trim();
-    const left = ofFolder();
+    await waitFor(() => ofFolder(boxesDir) === "", 20_000, "the container removed by the reaper, no server having started since");
+    await waitFor(() => processesWith(t).length === 0, 5_000, "what it ran");
+  });
+
+  test("a server and its reaper both killed outright: the next server removes their container, with what it ran", async () => {
+    const boxesDir = tempDir();
+    const t = token("killed");
+    const other = await killableServer(boxesDir, t);
+    // Its reaper first (the mark and the server's pid in its arguments), then the server.
+    const reapers = spawnSync("pgrep", ["-f", `sanoma-box-reaper ${other.pid}$`], { encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean).map(Number);
+    assert.equal(reapers.length, 1, "the server's reaper");
+    process.kill(reapers[0], "SIGKILL");
+    other.kill("SIGKILL");
+    await new Promise((r) => other.once("exit", r));
+    const left = ofFolder(boxesDir);
     assert.match(left, /^sanoma-box-[0-9a-f]{16}$/, "the killed server left its container");
     const next = service({ boxesDir });
     assert.deepEqual(await next.reaping(), [left], "the next server removes it");
-    assert.equal(ofFolder(), "");
+    assert.equal(ofFolder(boxesDir), "");
     await waitFor(() => processesWith(t).length === 0, 5_000, "what it ran");
   });
 });

@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
 import type { BoxCapabilities, BoxEvent, BoxRunInfo, BoxRunResult, BoxTier } from "../protocol.ts";
-import { boxesLabel, bridgePort, engineEnv, ensureContainer, execPlan, removeContainer, removeContainersNow, type BoxContainer, type ContainerSettings, type PortBridge } from "./container.ts";
+import { boxesLabel, bridgePort, engineEnv, ensureContainer, execPlan, removeContainer, removeContainersNow, serverLabel, type BoxContainer, type ContainerSettings, type PortBridge } from "./container.ts";
 import { EventLog, type EventLogLimits, type NewBoxEvent } from "./events.ts";
 import { checkBoxName } from "./names.ts";
 import { removeTree } from "./files.ts";
@@ -367,6 +367,8 @@ export class Box {
     // not start (the container removed by hand) asks again.
     if (this.containerIsUp) return Promise.resolve();
     const engine = this.ctx.tier.engine!;
+    // (Before it is made: a server killed while it starts leaves none either.)
+    this.ctx.supervisor.reaper.watchEngine({ file: engine.file, podman: engine.name === "podman", env: engineEnv(), label: serverLabel() });
     return (this.containerReady ??= ensureContainer(engine, this.container(tmp), this.ctx.container ?? {})
       .then(() => { this.containerIsUp = true; })
       .finally(() => (this.containerReady = undefined)));

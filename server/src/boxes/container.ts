@@ -176,7 +176,7 @@ export function containerName(tag: string): string {
 }
 
 /** This server, as a label: its pid and start time (a later process with the pid is another server). */
-function serverLabel(): string {
+export function serverLabel(): string {
   return `${process.pid}-${readProc(process.pid)?.startTicks ?? 0}`;
 }
 

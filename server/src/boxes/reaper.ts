@@ -12,9 +12,10 @@
  * So the first group a supervisor watches starts one reaper: `node -e <REAPER_SOURCE>` in a session
  * of its own (a Ctrl+C or a signal to the server's group does not reach it), its stdin a pipe from
  * the server and nothing else. The server writes `+<pgid>` when a group starts and `-<pgid>` when
- * it has ended, `T<tag>` and `H<home as JSON>` for each box that runs. When the pipe closes (the server is gone, however it went: the kernel closes its
- * end) the reaper ends the groups still listed, TERM, then KILL to what is left a second later,
- * and exits. After a clean exit the list is empty and it exits at once.
+ * it has ended, `T<tag>` and `H<home as JSON>` for each box that runs, `E<engine as JSON>` for
+ * each container engine it makes containers with. When the pipe closes (the server is gone, however
+ * it went: the kernel closes its end) the reaper removes the server's containers, ends the groups
+ * still listed, TERM, then KILL to what is left a second later, and exits. After a clean exit the list is empty and it exits at once.
  *
  * The supervisor's invariant holds here too: a group is signalled only while `/proc` shows a live
  * member of it, so a group id the system may have handed to someone else is never hit.
@@ -28,6 +29,7 @@ const fs = require("fs");
 const listed = new Set();
 const tags = new Set();
 const homes = new Set();
+const engines = new Map();
 let pending = "";
 process.stdin.setEncoding("latin1");
 process.stdin.on("data", (chunk) => {
@@ -36,6 +38,7 @@ process.stdin.on("data", (chunk) => {
     const line = pending.slice(0, nl);
     pending = pending.slice(nl + 1);
     if (line[0] === "T") { if (/^[0-9a-f]{16}$/.test(line.slice(1))) tags.add(line.slice(1)); continue; }
+    if (line[0] === "E") { try { const e = JSON.parse(line.slice(1)); if (e && typeof e.file === "string" && e.file.startsWith("/") && typeof e.label === "string" && /^[0-9]+-[0-9]+$/.test(e.label) && e.env && typeof e.env === "object") engines.set(e.file, e); } catch {} continue; }
     if (line[0] === "H") { try { const home = JSON.parse(line.slice(1)); if (typeof home === "string" && home.startsWith("/") && home.length > 1) homes.add(home); } catch {} continue; }
     const id = Number(line.slice(1));
     if (!Number.isInteger(id) || id <= 1) continue;
@@ -118,10 +121,21 @@ function hitTagged(found, signal) {
   }
   return any;
 }
+// The containers the server made (labelled with it: never another server's), removed with what
+// they run: a container's processes are the engine's, no group or tag of them is the server's.
+function removeContainers() {
+  const { spawnSync } = require("child_process");
+  for (const e of engines.values()) {
+    const r = spawnSync(e.file, ["ps", "--all", "--filter", "label=sanoma.server=" + e.label, "--format", "{{.Names}}"], { env: e.env, encoding: "utf8", timeout: 20000 });
+    const names = String(r.stdout || "").split("\\n").map((n) => n.trim()).filter((n) => /^sanoma-box-[0-9a-f]{16}$/.test(n));
+    if (names.length > 0) spawnSync(e.file, ["rm", "--force", ...(e.podman ? ["--time", "0"] : []), "--volumes", ...names], { env: e.env, stdio: "ignore", timeout: 20000 });
+  }
+}
 let reaping = false;
 function reap() {
   if (reaping) return;
   reaping = true;
+  try { removeContainers(); } catch {}
   const escaped = tagged();
   const groups = hit("SIGTERM");
   if (!hitTagged(escaped, "SIGTERM") && !groups) process.exit(0);
@@ -175,6 +189,19 @@ export class Reaper {
   }
 
   private readonly homes = new Set<string>();
+
+  /**
+   * A container engine the server makes boxes' containers with (its executable, the environment it
+   * runs in, the label the server gives its containers): should the server die, the reaper removes
+   * the containers with that label, and so everything they run.
+   */
+  watchEngine(engine: { file: string; podman: boolean; env: Record<string, string>; label: string }): void {
+    if (this.engines.has(engine.file)) return;
+    this.engines.add(engine.file);
+    this.send(`E${JSON.stringify(engine)}\n`);
+  }
+
+  private readonly engines = new Set<string>();
 
   /** A group ended (or the server ended it). */
   forget(pgid: number): void {
