@@ -101,6 +101,25 @@ describe("the container tier, on podman", () => {
     assert.deepEqual(containerNames(), before, "no container after the service's shutdown");
   });
 
+  test("a run stopped is recorded as the other tiers record it (the engine's exec, signalled itself, ended 0: a stopped run read as a success)", async () => {
+    const boxes = service();
+    let ready = new Set<string>();
+    boxes.onEvent((e) => { if (e.kind === "output" && e.runId !== undefined && e.text.includes("ready")) ready.add(e.runId); });
+    /** Runs `setUp` (which prints `ready` once its traps are set and its child started), stops it, and gives what the run's record says. */
+    const stopped = async (setUp: string) => {
+      ready = new Set();
+      const { runId } = await boxes.run({ name: "st", command: setUp });
+      await waitFor(() => ready.has(runId), 15_000, "the run set up");
+      await boxes.stop({ name: "st", runId });
+      const info = (await boxes.runs({ name: "st" })).runs.find((r) => r.runId === runId)!;
+      return [info.state, info.exitCode, info.signal];
+    };
+    assert.deepEqual(await stopped("echo ready; exec sleep 1000"), ["exited", 143, "SIGTERM"], "a command TERM ends");
+    assert.deepEqual(await stopped("trap 'exit 0' TERM; sleep 1000 & echo ready; wait"), ["exited", 0, null], "a command that ends well on TERM");
+    assert.deepEqual(await stopped("trap '' TERM; echo ready; exec sleep 1000"), ["exited", 137, "SIGKILL"], "a command that ignores TERM, killed");
+    await boxes.discard({ name: "st" });
+  });
+
   test("a port a run listens on in the container is announced, and reachable from this machine on loopback", async () => {
     const boxes = service();
     const port = 20000 + Math.floor(Math.random() * 20000);

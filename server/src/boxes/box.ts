@@ -344,13 +344,31 @@ export class Box {
     this.bridges.clear();
   }
 
-  /** Signals a run: its group, and in the container tier its processes there (the engine's exec passes no signal on). */
+  /**
+   * Signals a run: its group; in the container tier its processes there, as the engine's exec
+   * passes no signal on. The exec itself is signalled there only when nothing of the run is left
+   * inside, or to kill: signalled, it ends 0 whatever became of the command (a stopped run was
+   * recorded as a success), where left alone it ends with the command's status.
+   */
   private signalRun(live: LiveRun, signal: NodeJS.Signals): boolean {
-    const hit = live.group ? this.ctx.supervisor.signal(live.group, signal) : false;
-    if (this.tier !== "container") return hit;
+    if (this.tier !== "container") return live.group ? this.ctx.supervisor.signal(live.group, signal) : false;
     const inside = this.escaped(live.info.runId);
     signalFound(inside, signal);
+    const hit = live.group ? this.signalExec(live.group, signal, inside.size > 0) : false;
     return hit || inside.size > 0;
+  }
+
+  /**
+   * Signals a run's group, but in the container tier, while the run has processes inside (just
+   * signalled themselves), a signal other than KILL is only noted as sent (so that a status of
+   * 128 + its number names it, as in the other tiers): the engine's exec, signalled, ends 0.
+   */
+  private signalExec(group: ProcessGroup, signal: NodeJS.Signals, runsInside: boolean): boolean {
+    if (this.tier !== "container" || !runsInside || signal === "SIGKILL") return this.ctx.supervisor.signal(group, signal);
+    if (!this.ctx.supervisor.isAlive(group)) return false;
+    group.killedBy ??= signal;
+    (group.sent ??= new Set()).add(signal);
+    return true;
   }
 
   /** The container tier: makes the box's container ready (an open does, so a run finds it made). */
@@ -450,10 +468,12 @@ export class Box {
     const supervisor = this.ctx.supervisor;
     const groups = supervisor.tracked(this.name).filter((g) => options.runId === undefined || g.runId === options.runId);
     const ending = groups.map((g) => this.runs.get(g.runId)?.done).filter((d): d is Promise<BoxRunResult> => d !== undefined);
-    const alive = groups.filter((g) => supervisor.signal(g, "SIGTERM"));
-    // What left its group (`setsid`) is found by its tag, and ended alike.
+    // What left its group (`setsid`) is found by its tag, and ended alike; in the container tier,
+    // so is everything a run runs inside (`signalExec`).
     const escaped = this.escaped(options.runId);
+    const runsInside = new Set(this.tier === "container" ? groups.filter((g) => this.escaped(g.runId).size > 0) : []);
     signalFound(escaped, "SIGTERM");
+    const alive = groups.filter((g) => this.signalExec(g, "SIGTERM", runsInside.has(g)));
     if (alive.length === 0 && escaped.size === 0) return 0;
     const graceMs = options.graceMs ?? STOP_GRACE_MS;
     const escapedGone = () => [...escaped].every(([pid, start]) => { const now = readProc(pid); return now?.startTicks !== start || now.state === "Z"; });

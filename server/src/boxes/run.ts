@@ -194,6 +194,8 @@ export function runProcess(run: ProcessRun): Promise<ProcessEnd> {
           if (reported) return;
           if (commandStarted) commandExited(code ?? 128 + signalNumber(signal), signal !== null && group.sent?.has(signal) ? signal : null);
           else if (signal !== null && group.sent?.has(signal)) commandExited(128 + signalNumber(signal), signal);
+          // (Stopped before its start was marked: what a signal sent inside ended, the exec reports as 128 + n.)
+          else if (code !== null && statusSignal(group, code)) commandExited(code, statusSignal(group, code));
           else setupFailed(code); // its own failure: the command never started
         };
         if (!stderr || !streamsOpen.has(stderr)) decide();
@@ -208,8 +210,10 @@ export function runProcess(run: ProcessRun): Promise<ProcessEnd> {
       }
       if (!plan.statusFd) {
         // A signal is named only when we sent it, as in the namespace tier (a command that
-        // killed itself, or was killed from outside, exits 128 + n with no signal).
-        commandExited(code ?? 128 + signalNumber(signal), signal !== null && group.sent?.has(signal) ? signal : null);
+        // killed itself, or was killed from outside, exits 128 + n with no signal); the exec
+        // reports the command's death by a signal we sent it as 128 + n.
+        const exitCode = code ?? 128 + signalNumber(signal);
+        commandExited(exitCode, signal !== null && group.sent?.has(signal) ? signal : statusSignal(group, exitCode));
         return;
       }
       // bubblewrap ended; the status line, when written, may still be in its pipe.
