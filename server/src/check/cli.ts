@@ -33,6 +33,7 @@ company checks that whole company. Settings a team shares are read from the near
                      rule, message, docs, related, fixes } ], settings, skipped }
   --format sarif     SARIF 2.1.0 (one run, every rule in the driver), for code scanning
   --format github    GitHub Actions annotations, one per problem
+  -f FORMAT          the same as --format FORMAT
   --rule id=level    a rule's severity, as the editor's sanoma.rules setting: off, error, warning
                      (or warn), info or hint (repeatable)
   --exclude folder   a folder to leave out, by name or by its path in the company, as the editor's
