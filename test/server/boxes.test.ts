@@ -296,6 +296,13 @@ test("boxes over stdio: the code lens's command (workspace/executeCommand sanoma
     const lenses = await server.request("textDocument/codeLens", { textDocument: { uri: uri(file) } });
     assert.deepEqual(lenses.map((l: any) => l.command.arguments[0].export), ["w", "fresh"]);
     await assert.rejects(preview([lenses[1].command.arguments[0]]), { code: -32602, message: "fresh is no exported workflow of workflows/w.ts (its workflows: w) (a preview runs the files as saved, and w.ts has unsaved changes)" });
+    // A workflow source saved broken (A11): Sanoma cannot load it; the preview says where, before
+    // anything is made (the CLI is there now: nothing else would stop it).
+    server.close(file);
+    mkdirSync(join(root, "node_modules/.bin"), { recursive: true });
+    writeFileSync(join(root, "node_modules/.bin/sanoma"), "#!/bin/sh\necho ran\n", { mode: 0o755 });
+    writeFileSync(file, "export const w = async () => {\n  return 1;\n");
+    await assert.rejects(preview([{ uri: uri(file), export: "w" }]), { code: -32602, message: "workflows/w.ts does not parse ('}' expected., at line 3): Sanoma cannot load it, so there is nothing to preview until it parses" });
     assert.deepEqual(readdirSync(dir), [], "no box was made");
   }, { initializationOptions: { boxesDir: dir }, folders: [root] });
 });

@@ -45,11 +45,12 @@ export interface BoxServiceOptions {
   /** How much of its event log a box keeps, and in what segments (defaults: 256 and 16 MiB). */
   logLimits?: EventLogLimits;
   /**
-   * The exported workflows of a company's file (`rel` to `root`), or undefined when it is no
-   * workflow source: a preview of anything else is refused before a box is made. The server
-   * reads them with the core's facts; without it, a preview takes the export as given.
+   * The exported workflows of a company's file (`rel` to `root`), and why it cannot load when it
+   * does not parse (A11: its first syntax error), or undefined when it is no workflow source: a
+   * preview of anything else, or of a file Sanoma cannot load, is refused before a box is made.
+   * The server reads them with the core's facts; without it, a preview takes the export as given.
    */
-  workflowsOf?: (root: string, rel: string) => string[] | undefined;
+  workflowsOf?: (root: string, rel: string) => { workflows: string[]; doesNotLoad?: string } | undefined;
 }
 
 /** `$XDG_CACHE_HOME/sanoma/boxes`, `~/.cache/sanoma/boxes`, or `~/Library/Caches/sanoma/boxes` on macOS. */
@@ -329,8 +330,10 @@ export class BoxService {
     if (!fs.statSync(path.join(root, file), { throwIfNoEntry: false })?.isFile()) throw new Error(`${file} is no file of the company at ${root}`);
     // Refused before anything is made: an export that is no workflow of the file, a CLI that is not installed.
     if (this.workflowsOf) {
-      const workflows = this.workflowsOf(root, file);
-      if (workflows === undefined) throw new Error(`${file} is no workflow source of the company at ${root} (those are the .ts files under a workflows folder): there is nothing to preview in it`);
+      const source = this.workflowsOf(root, file);
+      if (source === undefined) throw new Error(`${file} is no workflow source of the company at ${root} (those are the .ts files under a workflows folder): there is nothing to preview in it`);
+      if (source.doesNotLoad !== undefined) throw new Error(`${file} does not parse (${source.doesNotLoad}): Sanoma cannot load it, so there is nothing to preview until it parses`);
+      const { workflows } = source;
       if (!workflows.includes(params.export)) throw new Error(`${params.export} is no exported workflow of ${file} (${workflows.length > 0 ? `its workflows: ${workflows.join(", ")}` : "it exports none"})`);
     }
     if (this.ctx.tier.refusal) throw new Error(this.ctx.tier.refusal);

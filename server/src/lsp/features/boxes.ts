@@ -32,13 +32,18 @@ export interface Boxes {
 
 /**
  * The exported workflows of a company's file as the code lenses offer them (read from disk, which
- * is what a preview copies), or undefined when the file is no workflow source (SPEC A3).
+ * is what a preview copies), and its first syntax error, where and what, when it does not parse
+ * (A11: Sanoma cannot load it); undefined when the file is no workflow source (SPEC A3).
  */
-export function workflowExports(root: string, rel: string): string[] | undefined {
+export function workflowExports(root: string, rel: string): { workflows: string[]; doesNotLoad?: string } | undefined {
   if (!roleOf(rel).isWorkflowSource) return undefined;
   const file = path.join(root, rel);
   const text = nodeFileSystem.readFile(file);
-  return text === undefined ? [] : readFacts(file, text).workflows.map((w) => w.name);
+  if (text === undefined) return { workflows: [] };
+  const facts = readFacts(file, text);
+  const first = facts.firstSyntaxError;
+  const doesNotLoad = facts.syntaxErrors > 0 ? (first ? `${first.message}, at line ${first.range.start.line + 1}` : "a syntax error") : undefined;
+  return { workflows: facts.workflows.map((w) => w.name), ...(doesNotLoad !== undefined ? { doesNotLoad } : {}) };
 }
 
 /** What the box service takes of the settings. */
