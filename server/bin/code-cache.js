@@ -77,10 +77,17 @@ function writeCache(file, data) {
   try {
     const dir = path.dirname(file);
     const prefix = path.basename(file).replace(/-[0-9a-f]+\.cache$/, "-");
-    const mine = fs.readdirSync(dir).filter((f) => f.startsWith(prefix) && f.endsWith(".cache"))
+    const names = fs.readdirSync(dir).filter((f) => f.startsWith(prefix));
+    const mine = names.filter((f) => f.endsWith(".cache"))
       .map((f) => ({ f, t: fs.statSync(path.join(dir, f)).mtimeMs }))
       .sort((a, b) => b.t - a.t);
     for (const { f } of mine.slice(KEEP)) fs.unlinkSync(path.join(dir, f));
+    // A process killed while it wrote left its temporary file (3 MB and more), which nothing
+    // else would ever remove: any a minute old is no live writer's (a write takes milliseconds).
+    for (const f of names) {
+      if (!f.endsWith(".tmp")) continue;
+      try { if (Date.now() - fs.statSync(path.join(dir, f)).mtimeMs > 60_000) fs.unlinkSync(path.join(dir, f)); } catch {}
+    }
   } catch {}
 }
 

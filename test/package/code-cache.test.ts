@@ -93,6 +93,20 @@ test("of one bundle's caches, the newest four are kept when a new one is made", 
   for (const gone of ["0", "1", "2"]) assert.ok(!mine.includes(`sanoma-${gone.repeat(24)}.cache`), `the oldest went (${gone})`);
 });
 
+test("a temporary file left by a process killed while it wrote a cache is removed when a new one is made; a fresh one (a live writer's) stays", () => {
+  const dir = folder();
+  const stale = join(dir, `sanoma-${"a".repeat(24)}.cache.4242.tmp`);
+  const fresh = join(dir, `sanoma-${"b".repeat(24)}.cache.4243.tmp`);
+  const others = join(dir, `other-${"c".repeat(24)}.cache.4244.tmp`);
+  for (const f of [stale, fresh, others]) writeFileSync(f, "half a cache");
+  const old = Date.now() / 1000 - 3600;
+  utimesSync(stale, old, old);
+  utimesSync(others, old, old);
+  check(dir);
+  const left = readdirSync(dir).filter((f) => f.endsWith(".tmp")).sort();
+  assert.deepEqual(left, [`other-${"c".repeat(24)}.cache.4244.tmp`, `sanoma-${"b".repeat(24)}.cache.4243.tmp`], "the stale one of this bundle went; another bundle's and a fresh one stay");
+});
+
 test("a bundle that is not ASCII is read as UTF-8, and one that is as the same text (its name keyed by its bytes: one cache each)", () => {
   const dir = folder();
   const bundles = folder();
