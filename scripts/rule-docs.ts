@@ -11,31 +11,54 @@ import type { Rule } from "../server/src/core/rules/rule.ts";
 import type { RuleId } from "../server/src/core/rules/ids.ts";
 import { RULE_CODES } from "../ts-plugin/src/codes.ts";
 
-/** A fixture as Markdown: one code block per file, the markers kept as comments. */
+/** A marker line of a fixture: `//   ^^^^ rule-id` under the text it marks. */
+const MARKER = /^\s*\/\/\s*(\^+)\s+(\S+)/;
+
+/**
+ * A fixture as Markdown: one code block per file. In code the markers are kept as comments; a JSON
+ * file takes no comment (a lockfile copied from the page with one would be no JSON, and its own
+ * problem), so there they are said after the block: the rule, the line and the text marked.
+ */
 function fixtureMarkdown(fixture: string): string {
   const out: string[] = [];
   let lang = "ts";
   let block: string[] | undefined;
-  const flush = () => { if (block) out.push("```" + lang + "\n" + block.join("\n").replace(/\n+$/, "") + "\n```"); block = undefined; };
+  const flush = () => {
+    if (!block) return;
+    const said: string[] = [];
+    if (lang === "json") {
+      const kept: string[] = [];
+      for (const line of block) {
+        const m = MARKER.exec(line);
+        const above = kept[kept.length - 1];
+        if (!m || above === undefined) { kept.push(line); continue; }
+        const column = line.indexOf("^");
+        said.push(`\`${m[2]}\` on line ${kept.length}, at \`${above.slice(column, column + m[1].length)}\``);
+      }
+      block = kept;
+    }
+    into.push("```" + lang + "\n" + block.join("\n").replace(/\n+$/, "") + "\n```" + (said.length > 0 ? `\n\nReported: ${said.join("; ")}.` : ""));
+    block = undefined;
+  };
+  // The fake connector packages the examples import (what `npm install` would bring) go last,
+  // folded: the page is whole (an example can be tried from it alone), the company's files first.
+  const packages: string[] = [];
+  let into = out;
   for (const line of fixture.split("\n")) {
     const header = /^\/\/- \/(\S+)/.exec(line);
     if (header) {
       flush();
-      if (header[1].startsWith("node_modules/")) { block = undefined; lang = "skip"; continue; }
-      lang = header[1].endsWith(".json") ? "jsonc" : header[1].endsWith(".js") ? "js" : "ts";
-      out.push(`\`${header[1]}\``);
+      into = header[1].startsWith("node_modules/") ? packages : out;
+      lang = header[1].endsWith(".json") ? "json" : header[1].endsWith(".js") ? "js" : "ts";
+      into.push(`\`${header[1]}\``);
       block = [];
       continue;
     }
-    if (lang === "skip") continue;
     block?.push(line);
   }
   flush();
-  return out.join("\n\n");
-}
-
-function connectorNote(rule: Rule): string {
-  return /\/\/- \/node_modules\//.test(rule.doc.wrong) ? "\n\n(The examples use a connector package whose source is left out here; it is in the rule's file.)" : "";
+  const folded = packages.length > 0 ? `\n\n<details><summary>The packages it installs (<code>node_modules</code>)</summary>\n\n${packages.join("\n\n")}\n\n</details>` : "";
+  return out.join("\n\n") + folded;
 }
 
 /** A rule's default severity in words: two rules report one kind of problem as a warning (SPEC B1). */
@@ -60,7 +83,7 @@ ${rule.doc.why}
 
 ## Wrong
 
-${fixtureMarkdown(rule.doc.wrong)}${connectorNote(rule)}
+${fixtureMarkdown(rule.doc.wrong)}
 
 ## Right
 
