@@ -982,13 +982,21 @@ import "../../../../../../../../../../zz-md";
   }, { idle: false });
 });
 
-test("server: a handler that throws answers an empty result, logs, and the server keeps working", async () => {
+test("server: params without what a request reads are refused (InvalidParams, saying what is missing); a handler that throws answers an empty result, logs, and the server keeps working", async () => {
   await withServer(BROKEN, async ({ c, root }) => {
     const file = `file://${join(root, "workflows/nightly.ts")}`;
-    // Malformed params make the handlers throw inside.
-    assert.equal(await c.request("textDocument/hover", { textDocument: { uri: file }, position: null }), null);
-    assert.deepEqual(await c.request("textDocument/codeAction", { textDocument: { uri: file }, range: null, context: { diagnostics: [{ source: "sanoma", code: "collection-op", range: null, message: "x" }] } }), []);
-    await c.waitFor(() => c.notifications.some((n) => n.method === "window/logMessage" && /hover failed/.test((n.params as any).message)), "the failure logged");
+    const refused = { code: -32602 };
+    await assert.rejects(c.request("textDocument/hover", { textDocument: { uri: file }, position: null }), { ...refused, message: "hover needs textDocument.uri (a string) and position ({ line, character }, integers)" });
+    await assert.rejects(c.request("textDocument/definition", { textDocument: {}, position: { line: 1, character: 2 } }), refused);
+    await assert.rejects(c.request("textDocument/completion", { textDocument: { uri: file }, position: { line: "1", character: 2 } }), refused);
+    await assert.rejects(c.request("textDocument/codeAction", { textDocument: { uri: file }, range: null, context: { diagnostics: [] } }), { ...refused, message: /^codeAction needs .*range/ });
+    await assert.rejects(c.request("textDocument/documentSymbol", { textDocument: {} }), refused);
+    await assert.rejects(c.request("workspace/symbol", { query: null }), { ...refused, message: "workspaceSymbol needs query (a string)" });
+    await assert.rejects(c.request("sanoma/companyOf", {}), { ...refused, message: "companyOf needs uri (a string)" });
+    // Well-formed params that a handler still cannot take (a diagnostic with no range) make it throw inside.
+    assert.deepEqual(await c.request("textDocument/codeAction", { textDocument: { uri: file }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [{ source: "sanoma", code: "collection-op", range: null, message: "x" }] } }), []);
+    await c.waitFor(() => c.notifications.some((n) => n.method === "window/logMessage" && /codeAction failed/.test((n.params as any).message)), "the failure logged");
+    assert.ok(!c.notifications.some((n) => n.method === "window/logMessage" && /(hover|definition|completion|documentSymbol|workspaceSymbol|companyOf) failed/.test((n.params as any).message)), "a refusal is no failure of ours: no stack in the log");
     const d = await c.request("textDocument/definition", { textDocument: { uri: file }, position: { line: 1, character: 20 } });
     assert.equal(d[0].uri, `file://${join(root, "resources/data.ts")}`, "still answers");
   });

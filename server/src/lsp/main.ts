@@ -78,10 +78,38 @@ export const CHECK_WORKSPACE_COMMAND = "sanoma.checkWorkspace";
 /** Set by the `shutdown` request: from then on requests are refused, as LSP asks. */
 let shutDown = false;
 
-function guard<P, R>(name: string, empty: R, handler: (s: Session, p: P) => R | Promise<R>) {
+/**
+ * What a request's params must hold for its handler to read them (LSP's shapes); a request that
+ * lacks it is answered `InvalidParams` with what is missing, not read until it throws (its stack
+ * then filled the client's log, and the answer was an empty one that reads as "nothing here").
+ */
+const isPosition = (p: unknown): boolean => {
+  const q = p as { line?: unknown; character?: unknown } | null;
+  return typeof q === "object" && q !== null && Number.isInteger(q.line) && Number.isInteger(q.character);
+};
+const hasUri = (p: unknown, key: "textDocument" | "uri"): boolean => {
+  const o = p as Record<string, unknown> | null | undefined;
+  if (typeof o !== "object" || o === null) return false;
+  return key === "uri" ? typeof o.uri === "string" : typeof (o.textDocument as { uri?: unknown } | null)?.uri === "string";
+};
+const SHAPES = {
+  document: (p: unknown) => (hasUri(p, "textDocument") ? undefined : "textDocument.uri (a string)"),
+  position: (p: unknown) => (hasUri(p, "textDocument") && isPosition((p as { position?: unknown }).position) ? undefined : "textDocument.uri (a string) and position ({ line, character }, integers)"),
+  range: (p: unknown) => {
+    const r = (p as { range?: { start?: unknown; end?: unknown } } | null)?.range;
+    return hasUri(p, "textDocument") && isPosition(r?.start) && isPosition(r?.end) ? undefined : "textDocument.uri (a string) and range ({ start, end }, positions)";
+  },
+  query: (p: unknown) => (typeof (p as { query?: unknown } | null)?.query === "string" ? undefined : "query (a string)"),
+  uri: (p: unknown) => (hasUri(p, "uri") ? undefined : "uri (a string)"),
+  none: () => undefined,
+} as const;
+
+function guard<P, R>(name: string, empty: R, handler: (s: Session, p: P) => R | Promise<R>, shape: keyof typeof SHAPES = "none") {
   return async (params: P): Promise<R> => {
     if (shutDown) throw new ResponseError(ErrorCodes.InvalidRequest, "the server is shutting down");
     if (!session) throw new ResponseError(ErrorCodes.ServerNotInitialized, "the server is not initialized: send initialize first");
+    const missing = SHAPES[shape](params);
+    if (missing !== undefined) throw new ResponseError(ErrorCodes.InvalidParams, `${name} needs ${missing}`);
     try {
       return await handler(session, params);
     } catch (e) {
@@ -314,18 +342,18 @@ connection.onDidChangeWatchedFiles((params) => {
 });
 connection.onDidChangeConfiguration((params) => { void session?.settingsChanged(params?.settings); void boxes?.readSettings(); });
 
-connection.onHover(guard("hover", null, hover));
-connection.onDefinition(guard("definition", null, definition));
-connection.onReferences(guard("references", null, references));
-connection.onPrepareRename(guard("prepareRename", null, prepareRename));
-connection.onRenameRequest(guard("rename", null, rename));
-connection.onCompletion(guard("completion", [], completion));
-connection.onCodeAction(guard("codeAction", [], codeActions));
-connection.onDocumentSymbol(guard("documentSymbol", [], documentSymbols));
-connection.onWorkspaceSymbol(guard("workspaceSymbol", [], workspaceSymbols));
-connection.onCodeLens(guard("codeLens", [], codeLenses));
+connection.onHover(guard("hover", null, hover, "position"));
+connection.onDefinition(guard("definition", null, definition, "position"));
+connection.onReferences(guard("references", null, references, "position"));
+connection.onPrepareRename(guard("prepareRename", null, prepareRename, "position"));
+connection.onRenameRequest(guard("rename", null, rename, "position"));
+connection.onCompletion(guard("completion", [], completion, "position"));
+connection.onCodeAction(guard("codeAction", [], codeActions, "range"));
+connection.onDocumentSymbol(guard("documentSymbol", [], documentSymbols, "document"));
+connection.onWorkspaceSymbol(guard("workspaceSymbol", [], workspaceSymbols, "query"));
+connection.onCodeLens(guard("codeLens", [], codeLenses, "document"));
 connection.onRequest(CompaniesRequest, guard("companies", { companies: [] }, companies));
-connection.onRequest(CompanyOfRequest, guard("companyOf", null, companyOf));
+connection.onRequest(CompanyOfRequest, guard("companyOf", null, companyOf, "uri"));
 connection.onRequest(StatusRequest, guard("status", null, (s) => s.status()));
 connection.onExecuteCommand(guard("executeCommand", null, async (s, params: { command: string; arguments?: unknown[] }) => {
   if (params.command === CHECK_WORKSPACE_COMMAND) { await s.recheckAll(); return s.status(); }
