@@ -14,7 +14,7 @@ import { withCompanies, withServer } from "../support/server.ts";
 import { diffExpected, parseFixture, removeFixture, writeFixture, type Found } from "../support/fixture.ts";
 import { CLEAN, CLOUD_PACKAGE } from "../support/companies.ts";
 import { tmpdir } from "node:os";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 // @ts-expect-error the benchmark's generator is plain JavaScript
 import { generateCompany } from "../../bench/generate.mjs";
 
@@ -1059,6 +1059,29 @@ test("server: a client that closes the pipe ends the server: code 0 after a shut
       const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r("still running after 10 s"), 10_000))]);
       assert.equal(code, shutdownFirst ? 0 : 1);
     });
+  }
+});
+
+test("server: started, never initialized, its parent dead while its stdin is held open elsewhere: it ends (no client's pid to watch yet)", async () => {
+  // A parent (bash) that starts the server on a FIFO opened for reading and writing (so the pipe
+  // never ends: as when a wrapper or multiplexer holds it), says its pid, and waits.
+  const dir = mkdtempSync(join(tmpdir(), "sanoma-orphan-"));
+  const fifo = join(dir, "in");
+  spawnSync("mkfifo", [fifo]);
+  const parent = spawn("bash", ["-c", 'exec 3<>"$1"; "$2" "$3" --stdio <&3 >/dev/null 2>&1 & echo $!; exec 3>&-; wait', "_", fifo, process.execPath, SERVER], { stdio: ["ignore", "pipe", "inherit"] });
+  let pid = 0;
+  try {
+    pid = await new Promise<number>((resolve) => parent.stdout!.once("data", (d: Buffer) => resolve(Number(d.toString().trim()))));
+    const alive = () => { try { process.kill(pid, 0); return true; } catch { return false; } };
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.ok(alive(), "the server waits for its initialize while its parent lives");
+    parent.kill("SIGKILL");
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(alive(), false, "ended within 10 s of its parent's death, its stdin still open");
+  } finally {
+    if (pid) try { process.kill(pid, "SIGKILL"); } catch { /* gone */ }
+    if (parent.exitCode === null) parent.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

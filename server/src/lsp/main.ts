@@ -395,6 +395,15 @@ const clientGone = (): void => {
   ending = true;
   setTimeout(() => { watcher?.close(); outsideWatcher?.close(); packageWatcher?.close(); boxes?.service.disposeSync(); process.exit(shutDown ? 0 : 1); }, CLIENT_GONE_GRACE_MS);
 };
+// Before `initialize` names the client's process (LSP's `processId`, which vscode-languageserver
+// then watches), the server's parent is its only sign of the client: one whose parent died before
+// initializing, its stdin held open by some other process, waited for ever.
+const launcher = process.ppid;
+const orphanWatch = setInterval(() => {
+  if (session) clearInterval(orphanWatch);
+  else if (process.ppid !== launcher) clientGone();
+}, 1000);
+orphanWatch.unref();
 if (process.argv.includes("--stdio")) {
   process.stdin.on("end", clientGone);
   process.stdin.on("close", clientGone);
