@@ -151,6 +151,26 @@ describe("the container tier, on podman", () => {
     await waitFor(() => processesWith(t).length === 0, 5_000, "the sleep's end");
   });
 
+  test("a run stopped while the engine's exec sets its command up is recorded as stopped, not as the engine's failure, and nothing of it starts there later", async () => {
+    const boxes = service();
+    await boxes.open({ name: "early" });
+    // The window is some tens of milliseconds after the exec starts: several stops across it.
+    const tokens: string[] = [];
+    for (const ms of [40, 80, 120, 160, 80, 120]) {
+      const t = token("early");
+      tokens.push(t);
+      const abort = new AbortController();
+      const running = boxes.run({ name: "early", command: `exec -a ${t} sleep 1000`, wait: true }, abort.signal);
+      await new Promise((r) => setTimeout(r, ms));
+      abort.abort();
+      const ended = await running;
+      assert.deepEqual([ended.result?.exitCode, ended.result?.signal, ended.result?.error], [143, "SIGTERM", undefined], `stopped ${ms} ms after it was asked for`);
+    }
+    await new Promise((r) => setTimeout(r, 2600)); // past the last look for a late start
+    assert.deepEqual(tokens.flatMap((t) => processesWith(t)), [], "nothing of the runs stopped lives on in the container");
+    await boxes.discard({ name: "early" });
+  });
+
   /** A server of its own (another process, the container tier) whose run is up; `t` marks what it runs. */
   async function killableServer(boxesDir: string, t: string) {
     const serviceTs = path.join(import.meta.dirname, "..", "..", "server", "src", "boxes", "service.ts");

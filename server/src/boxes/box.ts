@@ -39,6 +39,8 @@ export const DEFAULT_CAPTURE_BYTES = 1024 * 1024;
 export const DEFAULT_RECORDED_BYTES = 64 * 1024 * 1024;
 /** How long `stop` waits after SIGTERM before SIGKILL. */
 export const STOP_GRACE_MS = 1500;
+/** The container tier: when, after a run stopped before its command was seen in the container, a command started there late is looked for (and killed). */
+const LATE_START_CHECKS_MS = [250, 1000, 2500];
 
 export const CAPABILITIES: BoxCapabilities = Object.freeze({ snapshot: true, pause: false, port: true });
 
@@ -355,7 +357,17 @@ export class Box {
     const inside = this.escaped(live.info.runId);
     signalFound(inside, signal);
     const hit = live.group ? this.signalExec(live.group, signal, inside.size > 0) : false;
+    if (inside.size === 0) this.killLateStart(live.info.runId);
     return hit || inside.size > 0;
+  }
+
+  /**
+   * The container tier, a run stopped with nothing of it seen inside yet: the exec, signalled while
+   * it set the command up, may still have the engine start it there, after the exec is gone (no
+   * one would stop it then); what starts so is killed.
+   */
+  private killLateStart(runId: string): void {
+    for (const ms of LATE_START_CHECKS_MS) setTimeout(() => signalFound(this.escaped(runId), "SIGKILL"), ms).unref();
   }
 
   /**
@@ -474,6 +486,7 @@ export class Box {
     const runsInside = new Set(this.tier === "container" ? groups.filter((g) => this.escaped(g.runId).size > 0) : []);
     signalFound(escaped, "SIGTERM");
     const alive = groups.filter((g) => this.signalExec(g, "SIGTERM", runsInside.has(g)));
+    if (this.tier === "container") for (const g of alive) if (!runsInside.has(g)) this.killLateStart(g.runId);
     if (alive.length === 0 && escaped.size === 0) return 0;
     const graceMs = options.graceMs ?? STOP_GRACE_MS;
     const escapedGone = () => [...escaped].every(([pid, start]) => { const now = readProc(pid); return now?.startTicks !== start || now.state === "Z"; });

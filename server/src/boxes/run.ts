@@ -194,8 +194,9 @@ export function runProcess(run: ProcessRun): Promise<ProcessEnd> {
           if (reported) return;
           if (commandStarted) commandExited(code ?? 128 + signalNumber(signal), signal !== null && group.sent?.has(signal) ? signal : null);
           else if (signal !== null && group.sent?.has(signal)) commandExited(128 + signalNumber(signal), signal);
-          // (Stopped before its start was marked: what a signal sent inside ended, the exec reports as 128 + n.)
-          else if (code !== null && statusSignal(group, code)) commandExited(code, statusSignal(group, code));
+          // Stopped before its start was marked: a stop, not the engine's failure (the exec, signalled
+          // while it set the command up, ends 0 or with words of its own about the signal).
+          else if (group.killedBy !== undefined) commandExited(128 + signalNumber(group.killedBy), group.killedBy);
           else setupFailed(code); // its own failure: the command never started
         };
         if (!stderr || !streamsOpen.has(stderr)) decide();
