@@ -835,6 +835,35 @@ export const b = (ctx: any) => ctx.call("data.nope.get", {});
   });
 });
 
+test("server: a company opened through a link to a folder inside a workspace folder (which its walk never follows) goes when its last file closes, as a fresh server would not have it", async () => {
+  await withCompanies([`
+//- /outside/sanoma.config.ts
+export default {};
+//- /outside/workflows/a.ts
+export const a = (ctx: any) => ctx.call("data.nope.get", {});
+//- /ws/sanoma.config.ts
+export default {};
+//- /ws/workflows/w.ts
+export const w = 1;
+`], async ([top]) => {
+    const ws = join(top, "ws");
+    symlinkSync("../outside", join(ws, "linked"));
+    await withServer([], async ({ c }) => {
+      const roots = async () => (await c.request("sanoma/companies", null)).companies.map((co: any) => co.root);
+      await c.waitIdle();
+      assert.deepEqual(await roots(), [ws], "the walk does not follow the link");
+      const a = join(ws, "linked/workflows/a.ts");
+      c.open(a, readFileSync(a, "utf8"));
+      await c.waitFor(() => c.diagnosticsFor(a).length === 1, "the company opened through the link, its problem");
+      assert.deepEqual((await roots()).sort(), [ws, join(ws, "linked")].sort());
+      c.close(a);
+      await c.waitFor(() => c.diagnosticsFor(a).length === 0, "its problem goes with it");
+      await c.waitIdle();
+      assert.deepEqual(await roots(), [ws], "the company goes with its last open file");
+    }, { folders: [ws] });
+  });
+});
+
 test("server: a file open under two URIs (through a link and by its real path) keeps the editor's text when one of them closes", async () => {
   await withCompanies([`
 //- /real/sanoma.config.ts

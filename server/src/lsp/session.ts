@@ -271,7 +271,20 @@ export class Session {
    */
   private discoverable(root: string): boolean {
     if (this.manualRoots.has(root) || this.documents.roots().has(root)) return true;
-    return this.options.folders.some((f) => isWithin(root, f) || (isWithin(f, root) && !path.relative(f, root).split(path.sep).some(isSkippedDirName)));
+    return this.options.folders.some((f) => isWithin(root, f) || this.walkReaches(f, root));
+  }
+
+  /**
+   * Whether a workspace folder's walk for companies reaches `root` (Workspace.discoverRootsSteps):
+   * under the folder by its own path, through no dot folder or `node_modules` (A3) and no link to a
+   * folder (never followed). A company opened through such a link is the open file's, not the folder's.
+   */
+  private walkReaches(folder: string, root: string): boolean {
+    if (!isWithin(folder, root) || path.relative(folder, root).split(path.sep).some(isSkippedDirName)) return false;
+    const realFolder = this.ws.fs.realPath(folder);
+    const realRoot = this.ws.fs.realPath(root);
+    // (Either gone: as the paths say.)
+    return realFolder === undefined || realRoot === undefined || realRoot === path.join(realFolder, path.relative(folder, root));
   }
 
   /**
@@ -324,9 +337,12 @@ export class Session {
     });
   }
 
-  /** Whether a company is kept whatever is open: a workspace folder leads to it (it lies under one, or one under it), or the `companyRoots` setting names it. */
+  /**
+   * Whether a company is kept whatever is open: a workspace folder leads to it (its walk reaches it,
+   * or one lies under it), or the `companyRoots` setting names it.
+   */
   private kept(root: string): boolean {
-    return this.manualRoots.has(root) || this.options.folders.some((f) => isWithin(f, root) || isWithin(root, f));
+    return this.manualRoots.has(root) || this.options.folders.some((f) => isWithin(root, f) || this.walkReaches(f, root));
   }
 
   /** Re-reads every company from disk (the "check the whole workspace now" command). */
