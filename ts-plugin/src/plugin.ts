@@ -63,9 +63,10 @@ export function readOptions(raw: unknown, log: (m: string) => void): Partial<Opt
       }
     } else log("the option exclude takes an array of folder names or paths");
   }
-  // (`name` is the entry's own: the plugin's package.)
+  // (`name` is the entry's own: the plugin's package; `global` is tsserver's, which adds it to a
+  // plugin loaded globally: VS Code's extension, `--globalPlugins`, typescript-language-server.)
   for (const key of Object.keys(o)) {
-    if (key === "name" || (OPTION_NAMES as readonly string[]).includes(key)) continue;
+    if (key === "name" || key === "global" || (OPTION_NAMES as readonly string[]).includes(key)) continue;
     const near = didYouMean(key, OPTION_NAMES);
     log(`the option ${JSON.stringify(key)} is none of this plugin's (${OPTION_NAMES.join(", ")})${near ? `; did you mean ${JSON.stringify(near)}?` : ""}: left out`);
   }
