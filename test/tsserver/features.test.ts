@@ -137,6 +137,25 @@ test("a file rewritten on disk in place (a checkout, a generator: its text chang
   await until(0, "the deleted file no longer counts");
 });
 
+test("a connector package's file rewritten in place (under node_modules, no part of the company's trees; tsserver reports no change in place) counts", async () => {
+  const compute = file("node_modules/@hooli/cloud/src/compute.js");
+  const original = readFileSync(compute, "utf8");
+  const fields = async () => sanoma(await semanticOf("resources/infra.ts")).filter((d) => d.code === RULE_CODES["resource-fields"]).length;
+  const until = async (want: number, why: string) => {
+    const deadline = Date.now() + 20_000;
+    let n = -1;
+    while (Date.now() < deadline && (n = await fields()) !== want) await new Promise((r) => setTimeout(r, 200));
+    assert.equal(n, want, why);
+  };
+  await until(0, "the vm's fields as the package has them");
+  try {
+    // The next version: the vm's zone renamed and made required, so `web` misses a field.
+    writeFileSync(compute, original.replace(`zone: z.string().default("us-1")`, `region: z.string()`));
+    await until(1, "the package's file rewritten in place was read anew");
+  } finally { writeFileSync(compute, original); }
+  await until(0, "and again when put back");
+});
+
 test("completion: op ids in TypeScript's own list inside a \"data. string, with their details", async () => {
   const where = at("workflows/typing.ts", `"data."`, 6);
   const info = await s.request("completionInfo", { ...where, prefix: "" });

@@ -104,7 +104,9 @@ export class Companies {
   check(root: string, options: CheckOptions): CheckResult {
     if (this.modes.get(root) !== "full") throw new Error(`${root} is not read whole`);
     const shared = this.shared.get(root);
-    return this.ws.check(root, shared ? { ...options, rules: { ...shared.rules, ...options.rules } as CheckOptions["rules"] } : options);
+    const result = this.ws.check(root, shared ? { ...options, rules: { ...shared.rules, ...options.rules } as CheckOptions["rules"] } : options);
+    this.watchPackages(root);
+    return result;
   }
 
   // ---- .sanomarc.json -----------------------------------------------------------------------------
@@ -247,6 +249,9 @@ export class Companies {
     const fs = this.ws.fs;
     for (const p of paths) {
       if (isInNodeModules(p)) { this.ws.packageFileChanged(p); continue; }
+      // A workspace package linked into `node_modules` (a monorepo's), changed at its real path:
+      // what was read of it is forgotten (it may also be a company's file: read as such below).
+      if (!this.open.has(p) && this.ws.readsLinkedPackageAt(p)) this.ws.packageFileChanged(p);
       // A company came or went: the companies it touches are read again when next asked about.
       if (path.basename(p) === CONFIG_FILE) { this.companiesChanged(path.dirname(p)); continue; }
       if (this.open.has(p)) continue; // the editor's text wins
@@ -320,6 +325,29 @@ export class Companies {
     this.watchers.set(root, list);
   }
 
+  /** The package folders each full company's watch took in (`watchPackages`), by company root. */
+  private readonly packagesWatched = new Map<string, Set<string>>();
+
+  /**
+   * The package folders a full company's connectors were read from, or looked for in vain
+   * (`Workspace.packageFoldersOf`), watched as the language server's own watcher watches them:
+   * `node_modules` is no part of the company's trees, and tsserver's watching reports no file
+   * rewritten in place (a linked workspace package's `dist/` rebuilt, a package patched).
+   */
+  private watchPackages(root: string): void {
+    const folders = this.folderWatcher;
+    const list = this.watchers.get(root);
+    if (!folders || !list) return; // (not watched whole: a slim company)
+    let mine = this.packagesWatched.get(root);
+    if (!mine) this.packagesWatched.set(root, (mine = new Set()));
+    for (const dir of this.ws.packageFoldersOf(root)) {
+      if (mine.has(dir)) continue;
+      mine.add(dir);
+      folders.watchTree(dir, root);
+      list.push({ close: () => folders.unwatchTree(dir, root) });
+    }
+  }
+
   /** The files each slim company watches one by one, by company root. */
   private readonly watchedFiles = new Map<string, Set<string>>();
 
@@ -338,5 +366,6 @@ export class Companies {
     for (const w of this.watchers.get(root) ?? []) w.close();
     this.watchers.delete(root);
     this.watchedFiles.delete(root);
+    this.packagesWatched.delete(root);
   }
 }
