@@ -156,6 +156,28 @@ test("a connector package's file rewritten in place (under node_modules, no part
   await until(0, "and again when put back");
 });
 
+// (Before any configurePlugin: tsserver gives a project made after one the override in place of its tsconfig's entry.)
+test("two projects whose exclude options differ each read the companies their way (with one set of companies per tsserver, the last project configured chose for both)", async () => {
+  const two = join(dirname(dir), "features-exclude");
+  rmSync(two, { recursive: true, force: true });
+  for (const [rel, content] of Object.entries(parseFixture(COMPANY).files)) {
+    mkdirSync(dirname(join(two, rel)), { recursive: true });
+    writeFileSync(join(two, rel), content);
+  }
+  writeTsconfig(two, { exclude: ["workflows/"] });
+  const nightlyTwo = join(two, "workflows/nightly.ts");
+  const ofTwo = async () => sanoma((await s.geterr([nightlyTwo])).byFile.get(nightlyTwo)?.semantic ?? []);
+  try {
+    s.open(nightlyTwo);
+    assert.deepEqual(await ofTwo(), [], "left out in the project that says so");
+    assert.equal(sanoma(await semanticOf("workflows/nightly.ts")).length, 1, "judged in the one that does not, configured first");
+    assert.deepEqual(await ofTwo(), [], "and still left out in the other, asked again");
+  } finally {
+    s.send("close", { file: nightlyTwo });
+    rmSync(two, { recursive: true, force: true });
+  }
+});
+
 test("completion: op ids in TypeScript's own list inside a \"data. string, with their details", async () => {
   const where = at("workflows/typing.ts", `"data."`, 6);
   const info = await s.request("completionInfo", { ...where, prefix: "" });

@@ -60,6 +60,13 @@ export class Companies {
   /** Folders each company's walk leaves out (the plugin's `exclude` option). */
   private exclude: string[] = [];
 
+  /** No project reads through these companies any more: each is forgotten, its watches closed. */
+  close(): void {
+    for (const root of Array.from(this.modes.keys())) this.forget(root, "no project reads it with these options any more");
+    this.folderWatcher?.close();
+    this.folderWatcher = undefined;
+  }
+
   /**
    * Sets the plugin's `exclude` option: the companies read already are read again when next asked
    * about, with it (set through `configurePlugin`, it was taken only by companies read later).

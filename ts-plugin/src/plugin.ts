@@ -13,8 +13,34 @@ import type { RuleId } from "../../server/src/core/types.ts";
 import { Companies } from "./companies.ts";
 import * as features from "./features.ts";
 
-/** One per tsserver process: every project of it reads the companies through it. */
-let shared: Companies | undefined;
+/**
+ * The companies of a tsserver process, one set for each value of the `exclude` option its projects
+ * have (most have one: every project reads the companies through it). Two projects that leave
+ * different folders out read a company each their way, as two `sanoma-check --exclude` runs do;
+ * with one set, the last project configured chose for all.
+ */
+const companiesByExclude = new Map<string, { companies: Companies; projects: number }>();
+
+function companiesFor(exclude: string[], host: ConstructorParameters<typeof Companies>[0]): Companies {
+  const key = JSON.stringify(exclude);
+  let entry = companiesByExclude.get(key);
+  if (!entry) {
+    const companies = new Companies(host);
+    companies.setExclude(exclude);
+    companiesByExclude.set(key, (entry = { companies, projects: 0 }));
+  }
+  entry.projects++;
+  return entry.companies;
+}
+
+/** A project no longer reads through the set for `exclude`: a set no project reads through is closed. */
+function releaseCompanies(exclude: string[]): void {
+  const key = JSON.stringify(exclude);
+  const entry = companiesByExclude.get(key);
+  if (!entry || --entry.projects > 0) return;
+  companiesByExclude.delete(key);
+  entry.companies.close();
+}
 
 export interface Options {
   /**
@@ -93,17 +119,23 @@ export interface Plugin {
 /** `config`: the plugin's entry with what the editor has sent since, laid over it. */
 export function createPlugin(ts: typeof TS, info: TS.server.PluginCreateInfo, config: unknown, log: (m: string) => void): Plugin {
   const ps = info.project.projectService;
-  shared ??= new Companies({ serverHost: info.serverHost, projectService: ps, log });
-  const companies = shared;
+  const host = { serverHost: info.serverHost, projectService: ps, log };
   const semantic = ps.serverMode === undefined || ps.serverMode === ts.LanguageServiceMode.Semantic;
   let options: Options = { languageServer: false, rules: {}, exclude: [] };
-  const cx: features.Context = { ts, info, companies, check: {}, reports: false, navigates: false };
+  let exclude: string[] | undefined;
+  const cx = { ts, info, check: {}, reports: false, navigates: false } as features.Context;
   const configure = (raw: unknown) => {
     options = { ...options, ...readOptions(raw, log) };
     cx.check = { rules: options.rules } satisfies CheckOptions;
     cx.reports = semantic && !options.languageServer;
     cx.navigates = !options.languageServer;
-    companies.setExclude(options.exclude);
+    if (exclude === undefined || JSON.stringify(exclude) !== JSON.stringify(options.exclude)) {
+      // (Taken before the old set is let go: one this project alone read through is not closed and made again.)
+      const next = companiesFor(options.exclude, host);
+      if (exclude !== undefined) releaseCompanies(exclude);
+      exclude = options.exclude;
+      cx.companies = next;
+    }
   };
   configure(config);
   log(`${semantic ? "semantic" : "partial-semantic"} server, project ${info.project.getProjectName()}: ${cx.reports ? "reports problems" : "reports no problems"}${options.languageServer ? " (a Sanoma language server reports them)" : ""}`);
