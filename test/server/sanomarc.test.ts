@@ -106,6 +106,28 @@ export const w = (ctx: any) => ctx.call("data.nope.get", {});
   }, { folders: [root] });
 });
 
+test("server: a .sanomarc.json opened in the editor before it is saved (no file on disk: Neovim's :e) counts as typed, nearer than the one on disk above; closed unsaved, the one above holds again", async () => {
+  const top = writeFixture(`
+//- /.sanomarc.json
+{ "rules": { "collection-op": "warning" } }
+//- /co/sanoma.config.ts
+export default {};
+//- /co/workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nope.get", {});
+`, "sanoma-server-rc-unsaved-");
+  const root = join(top, "co");
+  const near = join(root, ".sanomarc.json");
+  await withServer({ path: top }, async ({ c }) => {
+    await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 2", "the level from above");
+    c.open(near, `{ "rules": { "collection-op": "info" } }`, "json");
+    await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 3", "the unsaved buffer, nearer");
+    c.change(near, `{ "rules": { "collection-op": "info" `);
+    await c.waitFor(() => c.diagnosticsFor(near).length === 1 && shown(c, root, "workflows/w.ts").join() === "collection-op 1", "a state that is no JSON, as typed: its problem, and no level of it (as sanoma-check reads such a file)");
+    c.close(near);
+    await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 2", "closed unsaved: the one on disk above");
+  }, { folders: [root] });
+});
+
 for (const dynamicWatch of [true, false]) {
   test(`server: a .sanomarc.json above the workspace folder (a monorepo's top, the editor opened on one company) made, changed and deleted counts at once, watched by the server (${dynamicWatch ? "the client watches the folder" : "the server watches it too"})`, async () => {
     const top = writeFixture(`

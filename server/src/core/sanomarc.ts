@@ -50,12 +50,13 @@ export interface SanomaRc {
 const EMPTY: SharedSettings = Object.freeze({ rules: Object.freeze({}) as Record<string, Level>, exclude: Object.freeze([]) as unknown as string[] });
 
 /** The nearest `.sanomarc.json` at or above a folder (a company root), or undefined. */
-export function findSanomaRc(fs: FileSystem, dir: string): string | undefined {
+export function findSanomaRc(fs: FileSystem, dir: string, textOf?: (file: string) => string | undefined): string | undefined {
   for (let d = dir; ; d = path.dirname(d)) {
     const file = path.join(d, SANOMARC);
     // (Whatever bears the name is found, to be said so, never passed over for a farther file: a
-    // folder, and, listed in its folder, a link that leads nowhere or a FIFO.)
-    if (fs.isFile(file) || fs.isDir(file) || fs.readDir(d)?.some((e) => e.name === SANOMARC)) return file;
+    // folder, and, listed in its folder, a link that leads nowhere or a FIFO. And an editor's
+    // buffer of one not saved yet: its text wins, as a code file's does.)
+    if (textOf?.(file) !== undefined || fs.isFile(file) || fs.isDir(file) || fs.readDir(d)?.some((e) => e.name === SANOMARC)) return file;
     if (path.dirname(d) === d) return undefined;
   }
 }
@@ -65,7 +66,7 @@ export function findSanomaRc(fs: FileSystem, dir: string): string | undefined {
  * `textOf`, an editor's unsaved text of that file, when it has one).
  */
 export function readSanomaRc(fs: FileSystem, root: string, ruleIds?: readonly string[], textOf?: (file: string) => string | undefined): SanomaRc {
-  const file = findSanomaRc(fs, root);
+  const file = findSanomaRc(fs, root, textOf);
   if (file === undefined) return { file: undefined, settings: EMPTY, problems: [] };
   const open = textOf?.(file);
   const notAFile = (what: string): SanomaRc => ({ file, settings: EMPTY, problems: [{ file, range: ZERO, severity: "error", message: `${SANOMARC} ${what}: no settings are applied (a farther ${SANOMARC} neither: the nearest is the one that counts)` }] });
