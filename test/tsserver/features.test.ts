@@ -9,7 +9,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseFixture } from "../support/fixture.ts";
 import { CLOUD_PACKAGE } from "../support/companies.ts";
@@ -154,6 +154,39 @@ test("a connector package's file rewritten in place (under node_modules, no part
     await until(1, "the package's file rewritten in place was read anew");
   } finally { writeFileSync(compute, original); }
   await until(0, "and again when put back");
+});
+
+test("a monorepo's workspace package linked into node_modules, its file rewritten in place at its real path (a dist/ rebuilt), counts", async () => {
+  const top = join(dirname(dir), "features-linked");
+  rmSync(top, { recursive: true, force: true });
+  const co = join(top, "co");
+  for (const [rel, content] of Object.entries(parseFixture(COMPANY).files)) {
+    mkdirSync(dirname(join(co, rel)), { recursive: true });
+    writeFileSync(join(co, rel), content);
+  }
+  writeTsconfig(co);
+  // @hooli/cloud moved to packages/cloud beside the company, and linked back as a workspace manager links it.
+  mkdirSync(join(top, "packages"));
+  renameSync(join(co, "node_modules/@hooli/cloud"), join(top, "packages/cloud"));
+  symlinkSync("../../../packages/cloud", join(co, "node_modules/@hooli/cloud"));
+  const infra = join(co, "resources/infra.ts");
+  const compute = join(top, "packages/cloud/src/compute.js");
+  const fields = async () => sanoma((await s.geterr([infra])).byFile.get(infra)?.semantic ?? []).filter((d) => d.code === RULE_CODES["resource-fields"]).length;
+  const until = async (want: number, why: string) => {
+    const deadline = Date.now() + 20_000;
+    let n = -1;
+    while (Date.now() < deadline && (n = await fields()) !== want) await new Promise((r) => setTimeout(r, 200));
+    assert.equal(n, want, why);
+  };
+  try {
+    s.open(infra);
+    await until(0, "the vm's fields as the package has them");
+    writeFileSync(compute, readFileSync(compute, "utf8").replace(`zone: z.string().default("us-1")`, `region: z.string()`));
+    await until(1, "the package's file rewritten at its real path, read anew");
+  } finally {
+    s.send("close", { file: infra });
+    rmSync(top, { recursive: true, force: true });
+  }
 });
 
 // (Before any configurePlugin: tsserver gives a project made after one the override in place of its tsconfig's entry.)

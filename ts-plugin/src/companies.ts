@@ -256,9 +256,6 @@ export class Companies {
     const fs = this.ws.fs;
     for (const p of paths) {
       if (isInNodeModules(p)) { this.ws.packageFileChanged(p); continue; }
-      // A workspace package linked into `node_modules` (a monorepo's), changed at its real path:
-      // what was read of it is forgotten (it may also be a company's file: read as such below).
-      if (!this.open.has(p) && this.ws.readsLinkedPackageAt(p)) this.ws.packageFileChanged(p);
       // A company came or went: the companies it touches are read again when next asked about.
       if (path.basename(p) === CONFIG_FILE) { this.companiesChanged(path.dirname(p)); continue; }
       if (this.open.has(p)) continue; // the editor's text wins
