@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { withServer } from "../support/server.ts";
-import { contentLength, FrameGuard } from "../../server/src/lsp/frames.ts";
+import { contentLength, FrameGuard, nestedDeeperThan } from "../../server/src/lsp/frames.ts";
 
 const COMPANY = `
 //- /sanoma.config.ts
@@ -73,4 +73,28 @@ test("frames: a body that comes in many chunks is passed on whole and joined onc
   }
   assert.ok(concat(out).equals(frame), "the frames passed on as they came");
   assert.ok(copied < 2 * frame.length, `${(copied / 1048576).toFixed(0)} MB copied to read a frame of ${(frame.length / 1048576).toFixed(0)} MB`);
+});
+
+test("server: a message nested thousands deep (no LSP message is) is logged and passed over: it ended the server (vscode-jsonrpc's JSON.stringify of it overflowed the stack), or sent a log line of megabytes", async () => {
+  await withServer(COMPANY, async ({ c }) => {
+    for (const depth of [2_000, 5_000, 30_000]) {
+      const body = "[".repeat(depth) + "]".repeat(depth);
+      c.proc.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      assert.ok(await c.request("sanoma/status", null, 10_000), `answers after a message ${depth} deep`);
+    }
+    assert.equal(c.proc.exitCode, null, "still running");
+    await c.waitFor(() => (c.stderr.match(/nested deeper than 256 levels passed over/g)?.length ?? 0) === 3, "each logged once");
+    const longest = Math.max(...c.notifications.filter((n) => n.method === "window/logMessage").map((n) => JSON.stringify(n.params).length));
+    assert.ok(longest < 10_000, `no log line of ${longest} bytes`);
+  }, { idle: false });
+});
+
+test("frames: nestedDeeperThan counts arrays and objects, not brackets in strings (escaped quotes too)", () => {
+  const deep = (n: number) => Buffer.from("[".repeat(n) + "]".repeat(n));
+  assert.equal(nestedDeeperThan(deep(3), 3), false);
+  assert.equal(nestedDeeperThan(deep(4), 3), true);
+  // Four deep, with brackets and an escaped quote in a string.
+  assert.equal(nestedDeeperThan(Buffer.from(String.raw`{"a":{"b":[1,{"c":"[[[[[[\"[[[[["}]}}`), 4), false);
+  // A string that ends in an escaped backslash closes there: the brackets after it count (five deep).
+  assert.equal(nestedDeeperThan(Buffer.from(String.raw`{"a":{"b":[1,{"c":"x\\"},[[[]]]]}}`), 4), true);
 });
