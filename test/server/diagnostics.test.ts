@@ -1091,6 +1091,17 @@ test("server: a client that closes the pipe ends the server: code 0 after a shut
   }
 });
 
+test("server: a client that never answers window/workDoneProgress/create or workspace/configuration still gets its problems (the defaults' levels); its settings answered at last are applied then", async () => {
+  await withServer(BROKEN, async ({ c, root }) => {
+    const nightly = join(root, "workflows/nightly.ts");
+    // Indexing went on without progress after 2 s, and without the client's settings after 10.
+    await c.waitFor(() => c.diagnosticsFor(nightly).length === 1 && c.diagnosticsFor(nightly)[0].severity === 1, "the problem, at the default level", 30_000);
+    assert.match(c.stderr + JSON.stringify(c.notifications), /did not answer workspace\/configuration within 10 s/);
+    c.answerLate();
+    await c.waitFor(() => c.diagnosticsFor(nightly).length === 1 && c.diagnosticsFor(nightly)[0].severity === 2, "the client's own level, once it answered", 30_000);
+  }, { idle: false, neverAnswer: ["window/workDoneProgress/create", "workspace/configuration"], settings: { rules: { "collection-op": "warning" } } });
+});
+
 test("server: started, never initialized, its parent dead while its stdin is held open elsewhere: it ends (no client's pid to watch yet)", async () => {
   // A parent (bash) that starts the server on a FIFO opened for reading and writing (so the pipe
   // never ends: as when a wrapper or multiplexer holds it), says its pid, and waits.

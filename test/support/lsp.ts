@@ -29,6 +29,8 @@ export interface ClientOptions {
   refuseRegistration?: boolean;
   /** Whether the client answers `workspace/configuration` (default true); without it, settings are pushed. */
   pullConfiguration?: boolean;
+  /** Server requests this client does not answer (a client that hangs on them) until `answerLate` is called. */
+  neverAnswer?: string[];
   settings?: unknown;
   folders?: string[];
   initializationOptions?: unknown;
@@ -46,6 +48,14 @@ export class LspClient {
   readonly publishes: { uri: string; diagnostics: Diag[]; at: number }[] = [];
   readonly notifications: { method: string; params: unknown }[] = [];
   readonly serverRequests: { method: string; params: unknown }[] = [];
+  /** The server's requests held back (`neverAnswer`), with the answers they would have had. */
+  private readonly unanswered: { id: unknown; result: unknown }[] = [];
+
+  /** Answers, at last, the requests held back, and answers those from then on. */
+  answerLate(): void {
+    this.options.neverAnswer = [];
+    for (const { id, result } of this.unanswered.splice(0)) this.send({ jsonrpc: "2.0", id, result });
+  }
   stderr = "";
   settings: unknown;
   private waiters: (() => void)[] = [];
@@ -86,7 +96,8 @@ export class LspClient {
       // (`settings` may be a function of the scope asked about: per-folder settings.)
       if (msg.method === "workspace/configuration") result = (msg.params.items ?? []).map((item: { scopeUri?: string }) => (typeof this.settings === "function" ? this.settings(item.scopeUri) : this.settings) ?? null);
       if (msg.method === "workspace/workspaceFolders") result = this.folderList();
-      if (msg.method === "client/registerCapability" && this.options.refuseRegistration) this.send({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "registration refused" } });
+      if (this.options.neverAnswer?.includes(msg.method)) this.unanswered.push({ id: msg.id, result });
+      else if (msg.method === "client/registerCapability" && this.options.refuseRegistration) this.send({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "registration refused" } });
       else this.send({ jsonrpc: "2.0", id: msg.id, result });
       return;
     }

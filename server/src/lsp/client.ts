@@ -25,6 +25,9 @@ export interface Client {
   progress(title: string, message: string): Promise<Progress | undefined>;
 }
 
+/** How long a `window/workDoneProgress/create` is waited for before indexing goes on without progress. */
+export const PROGRESS_WAIT_MS = 2_000;
+
 /** The client at the other end of an LSP connection. Nothing sent fails the sender: a client gone is a client gone. */
 export function connectionClient(connection: Connection, workDoneProgress: boolean): Client {
   return {
@@ -35,7 +38,12 @@ export function connectionClient(connection: Connection, workDoneProgress: boole
     async progress(title, message) {
       if (!workDoneProgress) return undefined;
       try {
-        const p = await connection.window.createWorkDoneProgress();
+        // (Waited for `PROGRESS_WAIT_MS` at most: a client that never answers the create left
+        // indexing waiting for ever. Answered later, its token is ended at once.)
+        const created = connection.window.createWorkDoneProgress();
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const p = await Promise.race([created, new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), PROGRESS_WAIT_MS); })]).finally(() => clearTimeout(timer));
+        if (p === undefined) { void created.then((late) => late.done(), () => undefined); return undefined; }
         p.begin(title, 0, message, false);
         return { report: (percentage, m) => p.report(percentage, m), done: () => p.done() };
       } catch {

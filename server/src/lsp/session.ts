@@ -90,7 +90,7 @@ export class Session {
     this.ws = new Workspace(fs, { textOf: (file) => this.documents.openText(file) ?? fs.readFile(file), listsWorkflows: true, onSkip: (s) => options.log(`skipped ${s.path}: ${s.reason}`) });
     this.documents = new OpenDocuments(documents, this.ws);
     this.publisher = new Publisher(client, this.documents, options.docsUrl ?? ruleDocsUrl);
-    this.settings = new SettingsSource(client, this.ws, this.documents, this.publisher, options);
+    this.settings = new SettingsSource(client, this.ws, this.documents, this.publisher, { ...options, lateAnswer: () => void this.settingsChanged() });
     this.checks = new Checks(this.ws, this.publisher, (root) => this.state.get(root), () => this.notifyStatus(), options.log, (root) => { for (const l of this.companyListeners) l.checked?.(root); });
   }
 

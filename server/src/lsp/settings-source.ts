@@ -16,6 +16,9 @@ import type { OpenDocuments } from "./documents.ts";
 import type { Publisher } from "./publisher.ts";
 import { DEFAULT_SETTINGS, parseSettings, settingsDiagnostic, withShared, type Settings } from "./settings.ts";
 
+/** How long a `workspace/configuration` request is waited for before the defaults hold (clients answer in milliseconds). */
+export const CONFIGURATION_WAIT_MS = 10_000;
+
 export class SettingsSource {
   /** The `sanoma` section a client pushed, for a client that cannot be asked. */
   private pushed: unknown = undefined;
@@ -29,13 +32,41 @@ export class SettingsSource {
     private readonly ws: Workspace,
     private readonly docs: OpenDocuments,
     private readonly publisher: Publisher,
-    private readonly options: { configuration: boolean; log: (message: string) => void; folders?: readonly string[] },
+    private readonly options: { configuration: boolean; log: (message: string) => void; folders?: readonly string[]; lateAnswer?: () => void },
   ) {}
+
+  /**
+   * Whether the client once answered `workspace/configuration` after `CONFIGURATION_WAIT_MS`: a
+   * client slow but answering is waited for from then on.
+   */
+  private slowClient = false;
+
+  /**
+   * The client's answer to `workspace/configuration`, waited for `CONFIGURATION_WAIT_MS` at most:
+   * a client that never answers left every company unindexed, for ever. Past that the defaults
+   * hold, and an answer that comes at last has the settings read again (`options.lateAnswer`).
+   */
+  private async configuration(scopeUri: string | undefined): Promise<unknown> {
+    const answer = this.client.configuration(scopeUri);
+    if (this.slowClient) return answer;
+    let timer: NodeJS.Timeout | undefined;
+    const late = Symbol("late");
+    const first = await Promise.race([answer, new Promise<typeof late>((resolve) => { timer = setTimeout(() => resolve(late), CONFIGURATION_WAIT_MS); })]).finally(() => clearTimeout(timer));
+    if (first !== late) return first;
+    this.options.log(`the client did not answer workspace/configuration within ${CONFIGURATION_WAIT_MS / 1000} s: the default settings hold until it does`);
+    answer.then(() => {
+      if (this.slowClient) return;
+      this.slowClient = true;
+      this.options.log("the client answered workspace/configuration at last: the settings are read again");
+      this.options.lateAnswer?.();
+    }, () => undefined);
+    return undefined;
+  }
 
   /** The client's settings for a scope (a folder or a company root; none: the workspace's). */
   async ofScope(scope: string | undefined): Promise<Settings> {
     try {
-      const raw = this.options.configuration ? await this.client.configuration(scope ? toUri(scope) : undefined) : this.pushed;
+      const raw = this.options.configuration ? await this.configuration(scope ? toUri(scope) : undefined) : this.pushed;
       const { settings, problems } = parseSettings(raw);
       for (const p of problems) if (!this.problems.includes(p)) { this.problems.push(p); this.client.warn(`Sanoma: ${p}`); }
       return settings;
