@@ -1049,10 +1049,12 @@ test("server: a request before initialize is refused (ServerNotInitialized), and
     const c = new LspClient();
     try {
       const file = uri(join(root, "workflows/nightly.ts"));
-      for (const [method, params] of [["textDocument/hover", { textDocument: { uri: file }, position: { line: 1, character: 20 } }], ["workspace/symbol", { query: "" }], ["sanoma/status", null]] as const) {
+      // (A shutdown and an executeCommand too, and the boxes' requests, whose handlers come with the session.)
+      for (const [method, params] of [["textDocument/hover", { textDocument: { uri: file }, position: { line: 1, character: 20 } }], ["workspace/symbol", { query: "" }], ["sanoma/status", null], ["shutdown", null], ["workspace/executeCommand", { command: "sanoma.checkWorkspace" }], ["sanoma/boxes/list", {}]] as const) {
         await assert.rejects(c.request(method, params), { code: -32002, message: "the server is not initialized: send initialize first" }, method);
       }
       await c.initialize([root]);
+      await assert.rejects(c.request("sanoma/nothing", {}), { code: -32601 }, "a method of no one's, once initialized");
       await c.waitIdle();
       const problems = c.diagnosticsFor(join(root, "workflows/nightly.ts")).length;
       assert.ok(problems > 0);

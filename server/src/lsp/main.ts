@@ -106,8 +106,8 @@ const SHAPES = {
 
 function guard<P, R>(name: string, empty: R, handler: (s: Session, p: P) => R | Promise<R>, shape: keyof typeof SHAPES = "none") {
   return async (params: P): Promise<R> => {
-    if (shutDown) throw new ResponseError(ErrorCodes.InvalidRequest, "the server is shutting down");
     if (!session) throw new ResponseError(ErrorCodes.ServerNotInitialized, "the server is not initialized: send initialize first");
+    if (shutDown) throw new ResponseError(ErrorCodes.InvalidRequest, "the server is shutting down");
     const missing = SHAPES[shape](params);
     if (missing !== undefined) throw new ResponseError(ErrorCodes.InvalidParams, `${name} needs ${missing}`);
     try {
@@ -366,6 +366,9 @@ connection.onExecuteCommand(guard("executeCommand", null, async (s, params: { co
 }));
 
 connection.onShutdown(async () => {
+  // (Before `initialize`, as every request then: a shutdown taken there left the session that
+  // followed refusing every request as shutting down.)
+  if (!session) throw new ResponseError(ErrorCodes.ServerNotInitialized, "the server is not initialized: send initialize first");
   shutDown = true;
   watcher?.close();
   outsideWatcher?.close();
@@ -410,6 +413,14 @@ if (process.argv.includes("--stdio")) {
 } else if (process.argv.includes("--node-ipc")) {
   process.on("disconnect", clientGone);
 }
+
+// A request no handler took: before `initialize`, one of ours whose handler comes with the session
+// (`sanoma/boxes/*`) is ServerNotInitialized, as LSP has every request then; anything else is no
+// method of ours.
+connection.onRequest((method) => {
+  if (!session && method !== "initialize") throw new ResponseError(ErrorCodes.ServerNotInitialized, "the server is not initialized: send initialize first");
+  throw new ResponseError(ErrorCodes.MethodNotFound, `sanoma-language-server has no method ${method}`);
+});
 
 documents.listen(connection);
 connection.listen();
