@@ -50,6 +50,21 @@ import { x } from "../../billing/lib";
 //                ^^^^^^^^^^^^^^^^^^^ no-cross-app-import
 ${CLOUD_PACKAGE}`;
 
+test("server: one progress report over a folder of several companies rises steadily (each company a share of it), as LSP asks of its percentage", async () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-progress-")));
+  try {
+    for (const [name, seed] of [["one", 1], ["two", 2], ["three", 3]] as const) generateCompany(join(dir, name), { files: 1500, seed });
+    await withServer({ path: dir }, async ({ c }) => {
+      const values = c.notifications.filter((n) => n.method === "$/progress").map((n) => (n.params as any).value);
+      const percentages = values.filter((v) => v.kind === "report" && typeof v.percentage === "number").map((v) => v.percentage as number);
+      assert.ok(percentages.length >= 3, `several reports: ${percentages.join(" ")}`);
+      assert.deepEqual(percentages, [...percentages].sort((a, b) => a - b), `rising: ${percentages.join(" ")}`);
+      assert.ok(percentages.every((p) => p >= 0 && p <= 100));
+      assert.equal(values.filter((v) => v.kind === "begin").length, 1, "one report for the three");
+    }, { folders: [dir] });
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
 test("server: publishes every file's problems after indexing, for files never opened, with source, code, docs link", async () => {
   const fx = parseFixture(BROKEN);
   await withServer(fx, async ({ c, root }) => {

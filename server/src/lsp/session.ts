@@ -156,7 +156,8 @@ export class Session {
       const settingsOf = new Map(fresh.map((root) => [root, this.settings.forCompany(root)]));
       const generation = this.settings.generation;
       progress = await this.client.progress("Sanoma", "Finding files");
-      for (const root of fresh) await this.indexCompany(root, () => settingsOf.get(root)!, generation, progress);
+      // (One report for them all: each company's share of it, so that its percentage only rises, as LSP asks.)
+      for (const [i, root] of fresh.entries()) await this.indexCompany(root, () => settingsOf.get(root)!, generation, progress && { progress, done: i, of: fresh.length });
     } finally {
       progress?.done();
       this.indexing--;
@@ -167,7 +168,7 @@ export class Session {
   }
 
   /** Reads one company's files (its open documents' texts, else the disk's) in batches of `READ_BATCH_MS` (indexer.ts). */
-  private async indexCompany(root: string, settingsAsked: () => Promise<Settings>, generation: number, progress: Progress | undefined): Promise<void> {
+  private async indexCompany(root: string, settingsAsked: () => Promise<Settings>, generation: number, report: { progress: Progress; done: number; of: number } | undefined): Promise<void> {
     // Its config deleted since the round was queued: no company (the deletion found none to
     // dissolve), and an enclosing company listed meanwhile left its files out.
     if (!this.ws.fs.isFile(path.join(root, CONFIG_FILE))) { this.enclosingTakesBack(root); return; }
@@ -190,7 +191,7 @@ export class Session {
     this.waitingToBeRead += files.length;
     const done = await readFiles(this.ws, this.documents, company, files, {
       progress: (read) => {
-        progress?.report(Math.floor((read / files.length) * 100), `Indexing ${company.name}: ${thousands(read)}/${thousands(files.length)} files`);
+        report?.progress.report(Math.floor(((report.done + read / files.length) / report.of) * 100), `Indexing ${company.name}: ${thousands(read)}/${thousands(files.length)} files`);
         this.notifyStatus();
       },
       read: () => this.waitingToBeRead--,
