@@ -6,6 +6,20 @@
 import { MessageType, ShowMessageNotification, type Connection, type Diagnostic } from "vscode-languageserver/node";
 import { StatusChangedNotification, type StatusResult } from "../protocol.ts";
 
+/** What `answeredWithin` gives for a request the client did not answer in time. */
+export const NOT_ANSWERED = Symbol("not answered");
+
+/**
+ * A client's answer to a request of the server's, waited for `ms` at most (`NOT_ANSWERED` then): a
+ * client that never answers must hold nothing up for ever. The answer itself still comes, if it
+ * does, through `answer`.
+ */
+export function answeredWithin<T>(answer: Promise<T>, ms: number): Promise<T | typeof NOT_ANSWERED> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<typeof NOT_ANSWERED>((resolve) => { timer = setTimeout(() => resolve(NOT_ANSWERED), ms); timer.unref?.(); });
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+}
+
 /** A progress report the client shows (`window/workDoneProgress`). */
 export interface Progress {
   report(percentage: number, message: string): void;
@@ -41,9 +55,8 @@ export function connectionClient(connection: Connection, workDoneProgress: boole
         // (Waited for `PROGRESS_WAIT_MS` at most: a client that never answers the create left
         // indexing waiting for ever. Answered later, its token is ended at once.)
         const created = connection.window.createWorkDoneProgress();
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const p = await Promise.race([created, new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), PROGRESS_WAIT_MS); })]).finally(() => clearTimeout(timer));
-        if (p === undefined) { void created.then((late) => late.done(), () => undefined); return undefined; }
+        const p = await answeredWithin(created, PROGRESS_WAIT_MS);
+        if (p === NOT_ANSWERED) { void created.then((late) => late.done(), () => undefined); return undefined; }
         p.begin(title, 0, message, false);
         return { report: (percentage, m) => p.report(percentage, m), done: () => p.done() };
       } catch {

@@ -17,7 +17,7 @@ import { ruleDocsUrl } from "../core/rules/index.ts";
 import { readFacts } from "../core/facts.ts";
 import { CompaniesRequest, CompanyOfRequest, StatusRequest } from "../protocol.ts";
 import { Session } from "./session.ts";
-import { connectionClient } from "./client.ts";
+import { answeredWithin, connectionClient } from "./client.ts";
 import { nodeFileSystem } from "../node/fs.ts";
 import { fdWritable } from "../node/fd-output.ts";
 import { toPath } from "./convert.ts";
@@ -210,7 +210,7 @@ connection.onInitialized(() => {
     watchPackages(s);
     // Indexing lists no company's files before the answer (so a fallback watcher misses nothing
     // written meanwhile), but does not wait for ever for a client that never answers.
-    watching = Promise.race([registered, new Promise((resolve) => setTimeout(resolve, REGISTRATION_WAIT_MS).unref())]);
+    watching = answeredWithin(registered, REGISTRATION_WAIT_MS);
   } else {
     watchOurselves(s);
     watchPackages(s);

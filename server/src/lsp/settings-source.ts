@@ -10,7 +10,7 @@ import { CONFIG_FILE } from "../core/company.ts";
 import { RULE_IDS } from "../core/rules/index.ts";
 import { readSanomaRc } from "../core/sanomarc.ts";
 import type { Workspace } from "../core/workspace.ts";
-import type { Client } from "./client.ts";
+import { answeredWithin, NOT_ANSWERED, type Client } from "./client.ts";
 import { toUri } from "./convert.ts";
 import type { OpenDocuments } from "./documents.ts";
 import type { Publisher } from "./publisher.ts";
@@ -49,10 +49,8 @@ export class SettingsSource {
   private async configuration(scopeUri: string | undefined): Promise<unknown> {
     const answer = this.client.configuration(scopeUri);
     if (this.slowClient) return answer;
-    let timer: NodeJS.Timeout | undefined;
-    const late = Symbol("late");
-    const first = await Promise.race([answer, new Promise<typeof late>((resolve) => { timer = setTimeout(() => resolve(late), CONFIGURATION_WAIT_MS); })]).finally(() => clearTimeout(timer));
-    if (first !== late) return first;
+    const first = await answeredWithin(answer, CONFIGURATION_WAIT_MS);
+    if (first !== NOT_ANSWERED) return first;
     this.options.log(`the client did not answer workspace/configuration within ${CONFIGURATION_WAIT_MS / 1000} s: the default settings hold until it does`);
     answer.then(() => {
       if (this.slowClient) return;
