@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { LspClient, SERVER, uri, type Diag } from "../support/lsp.ts";
 import { withCompanies, withServer } from "../support/server.ts";
 import { diffExpected, parseFixture, removeFixture, writeFixture, type Found } from "../support/fixture.ts";
-import { CLEAN, CLOUD_PACKAGE } from "../support/companies.ts";
+import { CLEAN, CLOUD_NEXT_VERSION, CLOUD_PACKAGE } from "../support/companies.ts";
 import { tmpdir } from "node:os";
 import { spawn, spawnSync } from "node:child_process";
 // @ts-expect-error the benchmark's generator is plain JavaScript
@@ -108,7 +108,7 @@ test("server: a connector's unsaved text (a package's file under node_modules) w
     assert.ok(original.includes(`zone: z.string().default("us-1")`), original);
     // The type's zone made required, and renamed: \`zone\` of the declaration is no field now.
     c.open(compute, original, "javascript");
-    c.change(compute, original.replace(`zone: z.string().default("us-1")`, `region: z.string()`));
+    c.change(compute, CLOUD_NEXT_VERSION(original));
     await c.waitFor(() => codes(c.diagnosticsFor(infra)).filter((x) => x === "resource-fields").length === 2, "the connector's unsaved schema judged");
     assert.equal(readFileSync(compute, "utf8"), original, "the package's file on disk is untouched");
     c.close(compute);
@@ -129,7 +129,7 @@ test("server: a connector package replaced as npm install does it, reported as i
     renameSync(pkg, moved);
     cpSync(moved, pkg, { recursive: true });
     rmSync(moved, { recursive: true });
-    writeFileSync(compute, original.replace(`zone: z.string().default("us-1")`, `region: z.string()`));
+    writeFileSync(compute, CLOUD_NEXT_VERSION(original));
     c.watched([{ file: pkg, type: 3 }, { file: pkg, type: 1 }]);
     await c.waitFor(() => codes(c.diagnosticsFor(infra)).filter((x) => x === "resource-fields").length === 2, "the new version's schema judged");
   });
@@ -151,7 +151,7 @@ for (const dynamicWatch of [true, false]) {
         const infra = join(co, "resources/infra.ts");
         await c.waitIdle();
         assert.deepEqual(c.diagnosticsFor(infra), [], "clean at first");
-        writeFileSync(compute, readFileSync(compute, "utf8").replace(`zone: z.string().default("us-1")`, `region: z.string()`));
+        writeFileSync(compute, CLOUD_NEXT_VERSION(readFileSync(compute, "utf8")));
         if (dynamicWatch) c.watched([{ file: compute, type: 2 }]);
         await c.waitFor(() => codes(c.diagnosticsFor(infra)).filter((x) => x === "resource-fields").length === 2, "the package's new schema judged");
       }, { folders: [top], dynamicWatch });

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { writeFixture } from "../support/fixture.ts";
 import { uri } from "../support/lsp.ts";
 import { withServer } from "../support/server.ts";
-import { CLEAN } from "../support/companies.ts";
+import { CLEAN, CLOUD_NEXT_VERSION } from "../support/companies.ts";
 
 test("server's own watcher: a workspace folder deleted while indexing and made again is indexed again, its company back", async () => {
   const source = writeFixture(CLEAN);
@@ -221,7 +221,6 @@ export const w = (ctx: any) => ctx.call("data.nope.get", {});
  * folders the connectors were read from, or looked for in vain, are watched now (`watchPackages`).
  */
 const countOf = (ds: { code?: unknown }[], code: string) => ds.filter((d) => d.code === code).length;
-const NEW_VERSION = (text: string) => text.replace(`zone: z.string().default("us-1")`, `region: z.string()`);
 
 test("server's own watcher: a connector package's file edited in place, and the package replaced as npm install replaces it, are read anew", async () => {
   await withServer(CLEAN, async ({ c, root }) => {
@@ -231,7 +230,7 @@ test("server's own watcher: a connector package's file edited in place, and the 
     await c.waitIdle();
     assert.deepEqual(c.diagnosticsFor(infra), [], "clean at first");
     const original = readFileSync(compute, "utf8");
-    writeFileSync(compute, NEW_VERSION(original));
+    writeFileSync(compute, CLOUD_NEXT_VERSION(original));
     await c.waitFor(() => countOf(c.diagnosticsFor(infra), "resource-fields") === 2, "the file edited in place, read anew");
     // npm's way: the old folder moved aside, the new one extracted in its place, the old removed.
     const retired = join(root, "node_modules/@hooli/.cloud-retired");
@@ -247,7 +246,7 @@ for (const missing of ["node_modules", "the package"] as const) {
   test(`server's own watcher: a connector package installed after the server started (${missing === "node_modules" ? "a fresh clone: no node_modules at all" : "node_modules there, the package not"}) is read once installed`, async () => {
     const root = writeFixture(CLEAN);
     const compute = join(root, "node_modules/@hooli/cloud/src/compute.js");
-    writeFileSync(compute, NEW_VERSION(readFileSync(compute, "utf8")));
+    writeFileSync(compute, CLOUD_NEXT_VERSION(readFileSync(compute, "utf8")));
     const aside = `${root}-packages`;
     const moved = missing === "node_modules" ? join(root, "node_modules") : join(root, "node_modules/@hooli");
     renameSync(moved, aside);

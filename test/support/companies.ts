@@ -5,6 +5,13 @@ import { CLOUD_PACKAGE } from "../../server/src/core/rules/case-packages.ts";
 /** The connector package the rules' cases install (one text: the benchmark reads it too). */
 export { CLOUD_PACKAGE };
 
+/**
+ * `@hooli/cloud`'s `src/compute.js` (CLOUD_PACKAGE) as its next version has it: the vm's `zone`
+ * renamed `region` and made required, so a declaration that sets `zone` has an unknown field and
+ * misses one (two `resource-fields` problems), and one without it misses one.
+ */
+export const CLOUD_NEXT_VERSION = (computeJs: string): string => computeJs.replace(`zone: z.string().default("us-1")`, `region: z.string()`);
+
 /** A clean company: two apps, collections, declarations, a lockfile. Nothing to report. */
 export const CLEAN = `
 //- /sanoma.config.ts

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseFixture } from "../support/fixture.ts";
-import { CLOUD_PACKAGE } from "../support/companies.ts";
+import { CLOUD_NEXT_VERSION, CLOUD_PACKAGE } from "../support/companies.ts";
 import { installProject, locationOf, PLUGIN, TsServer, writeTsconfig, type Location, type ProtocolDiagnostic } from "../support/tsserver.ts";
 import { RULE_CODES } from "../../ts-plugin/src/codes.ts";
 
@@ -150,7 +150,7 @@ test("a connector package's file rewritten in place (under node_modules, no part
   await until(0, "the vm's fields as the package has them");
   try {
     // The next version: the vm's zone renamed and made required, so `web` misses a field.
-    writeFileSync(compute, original.replace(`zone: z.string().default("us-1")`, `region: z.string()`));
+    writeFileSync(compute, CLOUD_NEXT_VERSION(original));
     await until(1, "the package's file rewritten in place was read anew");
   } finally { writeFileSync(compute, original); }
   await until(0, "and again when put back");
@@ -181,7 +181,7 @@ test("a monorepo's workspace package linked into node_modules, its file rewritte
   try {
     s.open(infra);
     await until(0, "the vm's fields as the package has them");
-    writeFileSync(compute, readFileSync(compute, "utf8").replace(`zone: z.string().default("us-1")`, `region: z.string()`));
+    writeFileSync(compute, CLOUD_NEXT_VERSION(readFileSync(compute, "utf8")));
     await until(1, "the package's file rewritten at its real path, read anew");
   } finally {
     s.send("close", { file: infra });
