@@ -30,42 +30,65 @@ export function specReader(ctx: Pick<TreeContext, "r" | "facts" | "nameText" | "
     if (known !== undefined) return known;
     const arg = call.arguments[0] && unwrap(call.arguments[0]);
     const spec: ResourceSpecFact = { range: r(call) };
-    if (arg && ts.isObjectLiteralExpression(arg)) {
-      for (const p of arg.properties) {
-        if (!ts.isPropertyAssignment(p) && !ts.isShorthandPropertyAssignment(p)) continue;
-        const key = nameText(p.name);
-        if (key === undefined) continue;
-        const value = ts.isPropertyAssignment(p) ? p.initializer : undefined;
-        // A flag held in a top-level const (`sandbox: spec`, `{ sandbox }`) is read as its value.
-        const flag = (): SpecFlag => {
-          const held = throughConsts(value === undefined ? (p.name as ts.Identifier) : unwrap(value));
-          return { value: held === undefined ? "unknown" : literalTruth(held), keyRange: r(p.name) };
-        };
-        switch (key) {
-          case "vendor": case "type": case "title":
-            if (value && ts.isStringLiteralLike(value)) spec[key] = value.text;
-            break;
-          case "writable": case "stateless": case "vendorless": case "database": case "wakeup": case "sandbox":
-            spec[key] = flag();
-            break;
-          case "host":
-            spec.host = flag();
-            if (value && ts.isObjectLiteralExpression(value)) {
-              for (const hp of value.properties) {
-                if (ts.isPropertyAssignment(hp) && nameText(hp.name) === "source" && ts.isStringLiteralLike(hp.initializer)) spec.hostSource = hp.initializer.text;
-              }
-            }
-            break;
-          case "schema":
-            if (value) readSchema(value, spec);
-            break;
-        }
-      }
-    }
+    if (arg && ts.isObjectLiteralExpression(arg)) readSpecProperties(arg, spec, 0);
     const index = facts.specs.push(spec) - 1;
     specIndex.set(call, index);
     return index;
   };
+
+  /**
+   * A spec's properties in order, a later key over an earlier one as JavaScript has it. A spread
+   * (`...base`) of a top-level const's object literal is read as if written in its place (its
+   * keys where the const writes them). A spread of anything else may set any key: what it could
+   * make `writable` or `stateless` is unknown then (the definition rules say nothing of it), and
+   * the schema's fields are unknown; a contract it might add is not counted.
+   */
+  function readSpecProperties(literal: ts.ObjectLiteralExpression, spec: ResourceSpecFact, depth: number): void {
+    for (const p of literal.properties) {
+      if (ts.isSpreadAssignment(p)) {
+        const spread = throughConsts(unwrap(p.expression));
+        if (spread !== undefined && ts.isObjectLiteralExpression(spread) && depth < 8) {
+          readSpecProperties(spread, spec, depth + 1);
+        } else {
+          spec.writable = spec.stateless = { value: "unknown", keyRange: r(p) };
+          delete spec.fields;
+          delete spec.strict;
+        }
+        continue;
+      }
+      if (!ts.isPropertyAssignment(p) && !ts.isShorthandPropertyAssignment(p)) continue;
+      const key = nameText(p.name);
+      if (key === undefined) continue;
+      const value = ts.isPropertyAssignment(p) ? p.initializer : undefined;
+      // A flag held in a top-level const (`sandbox: spec`, `{ sandbox }`) is read as its value.
+      const flag = (): SpecFlag => {
+        const held = throughConsts(value === undefined ? (p.name as ts.Identifier) : unwrap(value));
+        return { value: held === undefined ? "unknown" : literalTruth(held), keyRange: r(p.name) };
+      };
+      switch (key) {
+        case "vendor": case "type": case "title":
+          if (value && ts.isStringLiteralLike(value)) spec[key] = value.text;
+          else delete spec[key];
+          break;
+        case "writable": case "stateless": case "vendorless": case "database": case "wakeup": case "sandbox":
+          spec[key] = flag();
+          break;
+        case "host":
+          spec.host = flag();
+          if (value && ts.isObjectLiteralExpression(value)) {
+            for (const hp of value.properties) {
+              if (ts.isPropertyAssignment(hp) && nameText(hp.name) === "source" && ts.isStringLiteralLike(hp.initializer)) spec.hostSource = hp.initializer.text;
+            }
+          }
+          break;
+        case "schema":
+          delete spec.fields;
+          delete spec.strict;
+          if (value) readSchema(value, spec);
+          break;
+      }
+    }
+  }
 
   function readSchema(value: ts.Expression, spec: ResourceSpecFact) {
     const e = unwrap(value);

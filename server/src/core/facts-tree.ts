@@ -252,6 +252,10 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
       if (options.isConfig && !st.isExportEquals) facts.config = readConfig(st.expression);
       continue;
     }
+    if (ts.isExpressionStatement(st) && ts.isCallExpression(st.expression)) {
+      readCompiledExport(st.expression);
+      continue;
+    }
     if (ts.isExpressionStatement(st) && ts.isBinaryExpression(st.expression) && st.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
       // CommonJS: exports.x = ..., module.exports.x = ..., module.exports = { ... }
       const { left, right } = st.expression;
@@ -267,6 +271,53 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
         }
       }
     }
+  }
+
+  /**
+   * The exports of ES modules compiled to CommonJS by tsc (and tslib, Babel's loose mode alike):
+   * `Object.defineProperty(exports, "x", { enumerable: true, get: function () { return m.x; } })`
+   * (`export { x } from "m"`) and `__exportStar(require("m"), exports)` (`export * from "m"`),
+   * a published connector package's usual form (A4).
+   */
+  function readCompiledExport(call: ts.CallExpression): void {
+    let callee = unwrap(call.expression);
+    // `(0, tslib_1.__exportStar)(…)`
+    if (ts.isBinaryExpression(callee) && callee.operatorToken.kind === ts.SyntaxKind.CommaToken) callee = unwrap(callee.right);
+    const name = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
+    const [first, second, third] = call.arguments;
+    if (name === "defineProperty" && ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === "Object") {
+      if (!first || !isExportsObject(first) || !second || !ts.isStringLiteralLike(second) || second.text === "__esModule") return;
+      const descriptor = third && unwrap(third);
+      if (!descriptor || !ts.isObjectLiteralExpression(descriptor)) return;
+      facts.exports.set(second.text, descriptorValue(descriptor));
+    } else if ((name === "__exportStar" || name === "__export") && first) {
+      const required = unwrap(first);
+      const source = ts.isCallExpression(required) ? requireSpecifier(required) : undefined;
+      if (source !== undefined && (second === undefined || isExportsObject(second))) facts.starExports.push(source);
+    }
+  }
+
+  /** `exports` or `module.exports`. */
+  function isExportsObject(e: ts.Expression): boolean {
+    e = unwrap(e);
+    if (ts.isIdentifier(e)) return e.text === "exports";
+    return ts.isPropertyAccessExpression(e) && e.name.text === "exports" && ts.isIdentifier(e.expression) && e.expression.text === "module";
+  }
+
+  /** What a property descriptor's `value`, or its getter's one returned expression, holds. */
+  function descriptorValue(descriptor: ts.ObjectLiteralExpression): Ref {
+    for (const p of descriptor.properties) {
+      const key = p.name && nameText(p.name);
+      if (key === "value" && ts.isPropertyAssignment(p)) return refOf(p.initializer);
+      if (key !== "get") continue;
+      const fn = ts.isPropertyAssignment(p) ? unwrap(p.initializer) : p;
+      if (ts.isArrowFunction(fn) && !ts.isBlock(fn.body)) return refOf(fn.body);
+      if ((ts.isFunctionExpression(fn) || ts.isArrowFunction(fn) || ts.isMethodDeclaration(fn)) && fn.body && ts.isBlock(fn.body)) {
+        const only = fn.body.statements.length === 1 ? fn.body.statements[0] : undefined;
+        if (only && ts.isReturnStatement(only) && only.expression) return refOf(only.expression);
+      }
+    }
+    return { kind: "other" };
   }
 
   function readDeclaration(name: ts.Identifier, init: ts.Expression, statement: ts.Node) {

@@ -39,6 +39,66 @@ ${connector}`,
 /** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
 export const cases = (): RuleCase[] => [
   {
+    name: "a wakeup given through a spread of a top-level const counts; one a spread of anything else might give does not (A4)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { hook, maybe } from "../conn/t";
+export const a = hook({}); export const b = hook({}); export const c = maybe({});
+//           ^ one-wakeup
+//                                      ^ one-wakeup
+//- /conn/t.ts
+import { extra } from "./extra";
+const hookBase = { writable: true, fields: {}, wakeup: { verify: "hmac" } };
+export const hook = defineResource({ ...hookBase, vendor: "c", type: "hook", schema: z.object({}) });
+export const maybe = defineResource({ ...extra, vendor: "c", type: "maybe", schema: z.object({}) });
+//- /conn/extra.ts
+export const extra = { wakeup: { verify: "hmac" } };
+`,
+  },
+  {
+    name: "a connector package compiled by tsc to CommonJS: its re-exports (a getter on exports) and its export * (__exportStar) are followed (A4)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { trigger, hook } from "tcloud";
+export const a = trigger({ path: "/a" });
+//           ^ one-wakeup
+export const b = hook({ path: "/b", bogus: 1 });
+//           ^ one-wakeup
+//                                  ^^^^^ resource-fields
+//- /node_modules/tcloud/package.json
+{ "name": "tcloud", "main": "out/index.js" }
+//- /node_modules/tcloud/out/index.js
+"use strict";
+var __exportStar = (this && this.__exportStar) || function (m, exports) { for (var p in m) if (p !== "default") exports[p] = m[p]; };
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.trigger = void 0;
+var triggers_1 = require("./triggers");
+Object.defineProperty(exports, "trigger", { enumerable: true, get: function () { return triggers_1.trigger; } });
+__exportStar(require("./hooks"), exports);
+//- /node_modules/tcloud/out/triggers.js
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.trigger = void 0;
+const workflows_1 = require("@sanoma-ai/workflows");
+const zod_1 = require("zod");
+exports.trigger = (0, workflows_1.defineResource)({ vendor: "t", type: "trigger", schema: zod_1.z.object({ path: zod_1.z.string() }), wakeup: { verify: "hmac" } });
+//- /node_modules/tcloud/out/hooks.js
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const tslib_1 = require("tslib");
+tslib_1.__exportStar(require("./hook-impl"), exports);
+//- /node_modules/tcloud/out/hook-impl.js
+"use strict";
+const workflows_1 = require("@sanoma-ai/workflows");
+const zod_1 = require("zod");
+Object.defineProperty(exports, "hook", { enumerable: true, value: (0, workflows_1.defineResource)({ vendor: "t", type: "hook", schema: zod_1.z.object({ path: zod_1.z.string() }), wakeup: {} }) });
+`,
+  },
+  {
     name: "contracts: a property that is null is present, one that is void 0 is undefined (A4)",
     company: `
 //- /sanoma.config.ts

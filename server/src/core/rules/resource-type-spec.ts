@@ -129,4 +129,30 @@ export const note = defineResource({ vendor: "local", type: "note", title: "Note
 export const tag = defineResource({ vendor: "local", type: "tag", title: "Tag", schema: z.object({}), fields: {}, vendorless: true });
 `,
   },
+  {
+    name: "a spread of a top-level const's object is read in its place, a later key over an earlier one; a spread of anything else leaves writable unknown (nothing said of it)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /connectors/local.ts
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+import { shared } from "./shared";
+const base = { writable: true, fields: {} };
+const readOnly = { ...base, writable: false };
+export const runner = defineResource({ ...base, vendor: "local", type: "runner", title: "R", schema: z.object({}), sandbox: { image: "u" } });
+export const pg = defineResource({ ...base, vendor: "local", type: "pg", title: "PG", schema: z.object({}), database: {} });
+export const flat = defineResource({ vendor: "local", type: "flat", title: "F", schema: z.object({}), fields: {}, vendorless: true, ...base });
+//                                                                                                                ^^^^^^^^^^ resource-type-spec a vendorless type has no object to change or host
+export const ro = defineResource({ ...readOnly, vendor: "local", type: "ro", title: "RO", schema: z.object({}), sandbox: {} });
+//                                                                                                              ^^^^^^^ resource-type-spec a sandbox type is writable
+export const late = defineResource({ ...base, vendor: "local", type: "late", title: "L", schema: z.object({}), writable: false, database: {} });
+//                                                                                                                              ^^^^^^^^ resource-type-spec add \`writable: true\`
+export const other = defineResource({ ...shared, vendor: "local", type: "other", title: "O", schema: z.object({}), sandbox: {} });
+export const called = defineResource({ ...makeBase(), vendor: "local", type: "called", title: "C", schema: z.object({}), database: {} });
+function makeBase() { return { writable: true, fields: {} }; }
+//- /connectors/shared.ts
+export const shared = { writable: true, fields: {} };
+`,
+  },
 ];
