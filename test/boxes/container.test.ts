@@ -7,6 +7,7 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as net from "node:net";
 import * as path from "node:path";
 import { Box, boxesLabel } from "../../server/src/boxes/box.ts";
 import { BoxService } from "../../server/src/boxes/service.ts";
@@ -135,6 +136,58 @@ describe("the container tier, on podman", () => {
     assert.deepEqual(run?.ports, [port]);
     await boxes.stop({ name: "p" });
     await assert.rejects(fetch(events[0]!.url), "the bridge goes with the container");
+  });
+
+  test("a port's bridge trusts nothing the box wrote: a link for its folder removes no file of this machine's, and a link for its socket reaches no socket of this machine's", async () => {
+    const boxes = service();
+    const base = tempDir();
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    // A file of this machine's where a link the box makes for the old `.ports` folder would lead.
+    const victim = path.join(base, "victim");
+    fs.mkdirSync(victim);
+    fs.writeFileSync(path.join(victim, `${port}.sock`), "not the box's\n");
+    // A socket of this machine's (an ssh agent, an engine's API) the box would have the bridge reach.
+    const hostSocket = path.join(base, "host.sock");
+    const reached: string[] = [];
+    const host = net.createServer((c) => { reached.push("connection"); c.on("data", (d) => reached.push(String(d))); c.end("HOST SECRET"); });
+    await new Promise<void>((resolve) => host.listen(hostSocket, resolve));
+    try {
+    const events: { port: number; url: string }[] = [];
+    boxes.onEvent((e) => e.kind === "port" && events.push({ port: e.port, url: e.url }));
+    await boxes.run({
+      name: "pb",
+      command: `ln -sfn ${victim} "$TMPDIR/.ports"; node -e 'require("http").createServer((q, r) => r.end("from the box")).listen(${port}, "127.0.0.1")' &
+        until ls "$TMPDIR"/.port*/${port}.sock >/dev/null 2>&1; do sleep 0.05; done
+        s=$(ls "$TMPDIR"/.port*/${port}.sock | head -1); rm -f "$s"; ln -s ${hostSocket} "$s"; echo swapped > swapped; wait`,
+    });
+    await waitFor(() => events.length > 0, 15_000, "the port event");
+    const opened = await boxes.open({ name: "pb" });
+    await waitFor(() => fs.existsSync(path.join(opened.box.home, "swapped")), 15_000, "the box's swap of the socket for a link");
+    const answer = await fetch(events[0]!.url).then((r) => r.text(), (e: Error) => `refused: ${e.message}`);
+    assert.match(answer, /^refused/, "nothing answers through the link");
+    assert.deepEqual(reached, [], "the socket of this machine's was never connected to");
+    assert.equal(fs.readFileSync(path.join(victim, `${port}.sock`), "utf8"), "not the box's\n", "the file of this machine's is still there");
+    await boxes.discard({ name: "pb" });
+    } finally {
+      host.close();
+    }
+  });
+
+  test("a container mounts the node_modules of the company the box was synced from, read-only, never the folder the box's own link names", async () => {
+    const boxes = service();
+    const root = tempDir();
+    writeTree(root, "//- /sanoma.config.ts\nexport default {};\n//- /workflows/w.ts\nexport const w = async () => 1;\n//- /node_modules/pkg/index.js\nmodule.exports = 'pkg-here';\n");
+    const secret = path.join(tempDir(), "host-private");
+    fs.mkdirSync(secret);
+    fs.writeFileSync(path.join(secret, "key"), "HOST-PRIVATE-KEY\n");
+    const preview = await boxes.preview({ root, file: "workflows/w.ts", export: "w", command: "cat node_modules/pkg/index.js; touch node_modules/pkg/x 2>/dev/null && echo writable || echo read-only", wait: true });
+    assert.equal(preview.result?.stdout, "module.exports = 'pkg-here';\nread-only\n", preview.result?.stderr);
+    const planted = await boxes.run({ name: preview.name, command: `cat ${secret}/key 2>/dev/null || echo unseen; ln -sfn ${secret} node_modules`, wait: true });
+    assert.equal(planted.result?.stdout, "unseen\n");
+    await boxes.stop({ name: preview.name }); // the next run makes a new container
+    const after = await boxes.run({ name: preview.name, command: `cat ${secret}/key 2>/dev/null || echo unseen; cat ${path.join(root, "node_modules/pkg/index.js")}`, wait: true });
+    assert.equal(after.result?.stdout, "unseen\nmodule.exports = 'pkg-here';\n", "the company's node_modules is still mounted, the box's choice is not");
+    await boxes.discard({ name: preview.name });
   });
 
   test("the memory limit is enforced (exit 137), and a run cancelled stops inside the container", async () => {

@@ -19,6 +19,8 @@ import { boxesLabel, bridgePort, engineEnv, ensureContainer, execPlan, removeCon
 import { EventLog, type EventLogLimits, type NewBoxEvent } from "./events.ts";
 import { checkBoxName } from "./names.ts";
 import { removeTree } from "./files.ts";
+import { readPreviewSource } from "./preview.ts";
+import { companyNodeModules } from "./sync.ts";
 import { checkHome } from "./tree.ts";
 import { processesWithEnv, processesWorkingIn, readProc, signalFound } from "./procfs.ts";
 import { readInHome, resolveInHome, writeInHome } from "./paths.ts";
@@ -406,7 +408,9 @@ export class Box {
 
   /** What the container tier makes this box's container from. */
   private container(tmp: string): BoxContainer {
-    return { tag: this.tag, home: this.home, tmp, boxesLabel: this.boxesLabel };
+    // The company comes from the server's own record of the last preview (outside the home).
+    const root = readPreviewSource(this.log.dir)?.root;
+    return { tag: this.tag, home: this.home, tmp, boxesLabel: this.boxesLabel, nodeModules: root === undefined ? undefined : companyNodeModules(root) };
   }
 
   private finish(

@@ -9,7 +9,7 @@
  * - **The box's container**: `sanoma-box-<tag>`, labelled with the boxes folder and the server
  *   that made it, started with an init that only waits and reaps; the home and the box's
  *   temporary folder bind-mounted read-write at their own paths, the company's `node_modules`
- *   (where the home links to it) read-only; no network (`--network none`); every capability
+ *   (the one the preview's sync links the home to, worked out from the company root) read-only; no network (`--network none`); every capability
  *   dropped, no-new-privileges; memory and process limits from the settings; `nofile`/`nproc`
  *   ulimits within the server's own hard limits (an engine's defaults can exceed them, and the
  *   runtime then fails to start anything).
@@ -20,7 +20,7 @@
  *   boxes folder (`reapOrphans`).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
@@ -164,6 +164,12 @@ export interface BoxContainer {
   tmp: string;
   /** A hash of the boxes folder: the containers of one boxes folder, for the reaping. */
   boxesLabel: string;
+  /**
+   * The company's `node_modules`, mounted read-only at its own path (the box's home links to it):
+   * worked out by the server from the company the box was last synced from, never read from the
+   * box's link, which a run can point anywhere.
+   */
+  nodeModules?: string;
 }
 
 /** A boxes folder's tag: its containers' label (`sanoma.boxes=<tag>`), found again by the next server. */
@@ -193,10 +199,7 @@ function mounts(box: BoxContainer, settings: ContainerSettings): string[] {
     const nodeHome = path.dirname(path.dirname(process.execPath));
     if (!ro.some((m) => nodeHome === m || nodeHome.startsWith(`${m}/`))) ro.push(nodeHome);
   }
-  try {
-    const modules = fs.readlinkSync(path.join(box.home, "node_modules"));
-    if (path.isAbsolute(modules) && fs.statSync(modules).isDirectory()) ro.push(modules);
-  } catch { /* no link: nothing to mount */ }
+  if (box.nodeModules && fs.statSync(box.nodeModules, { throwIfNoEntry: false })?.isDirectory()) ro.push(box.nodeModules);
   const args: string[] = [];
   for (const m of ro) args.push("-v", `${m}:${m}:ro`);
   for (const rw of [box.home, box.tmp]) args.push("-v", `${rw}:${rw}:rw`);
@@ -285,12 +288,19 @@ export async function reapOrphans(e: ContainerEngine, boxesDir: string, boxesLab
   return orphans;
 }
 
-/** The helper a bridge runs in the container: a unix socket (in the shared temporary folder) piped to the port on its loopback. */
+/**
+ * The helper a bridge runs in the container: a unix socket (in a folder of the shared temporary
+ * folder) piped to the port on its loopback. Each connection it takes first says the bridge's
+ * token, which this server waits for before it sends anything.
+ */
 const BRIDGE_SCRIPT = [
-  'const net = require("net"), fs = require("fs"); const [dir, name, port] = process.argv.slice(1);',
-  "process.chdir(dir); try { fs.unlinkSync(name); } catch {}",
-  'net.createServer((c) => { const u = net.connect(Number(port), "127.0.0.1"); c.pipe(u).pipe(c); u.on("error", () => c.destroy()); c.on("error", () => u.destroy()); }).listen(name);',
+  'const net = require("net"); const [dir, name, port, token] = process.argv.slice(1);',
+  "process.chdir(dir);",
+  'net.createServer((c) => { c.write(token); const u = net.connect(Number(port), "127.0.0.1"); c.pipe(u).pipe(c); u.on("error", () => c.destroy()); c.on("error", () => u.destroy()); }).listen(name);',
 ].join(" ");
+
+/** How long a bridge's connection waits for the helper's token. */
+const TOKEN_WAIT_MS = 5_000;
 
 /** A box's port reachable from this machine: `url`, until `close()`. */
 export interface PortBridge {
@@ -303,14 +313,19 @@ export interface PortBridge {
  * no other) reachable at `http://127.0.0.1:<port>` on this machine (another free port when that
  * one is taken): a helper in the container listens on a unix socket in the box's temporary folder,
  * which both sides see, and this server forwards its loopback port's connections to it.
+ *
+ * That folder is the box's to write: this server makes a new one of its own naming for each bridge
+ * (never reusing, removing or following one the box made: a link there could aim a removal or a
+ * connection at this machine's files), and a connection is piped only once the helper has said the
+ * bridge's token: a socket the box swapped in, or a link to one of this machine's sockets, says
+ * nothing of it, and is dropped before a byte of the client's reaches it.
  */
 export async function bridgePort(e: ContainerEngine, box: BoxContainer, settings: ContainerSettings, port: number): Promise<PortBridge> {
-  const dir = path.join(box.tmp, ".ports");
-  fs.mkdirSync(dir, { recursive: true });
+  const dir = fs.mkdtempSync(path.join(box.tmp, ".port-"));
   const name = `${port}.sock`;
   const socket = path.join(dir, name);
-  fs.rmSync(socket, { force: true });
-  await engine(e, ["exec", "--detach", "--workdir", "/", containerName(box.tag), settings.image ? "node" : process.execPath, "-e", BRIDGE_SCRIPT, dir, name, String(port)]);
+  const token = Buffer.from(randomBytes(16).toString("hex"));
+  await engine(e, ["exec", "--detach", "--workdir", "/", containerName(box.tag), settings.image ? "node" : process.execPath, "-e", BRIDGE_SCRIPT, dir, name, String(port), token.toString()]);
   for (let waited = 0; !fs.existsSync(socket); waited += 20) {
     if (waited > 10_000) throw new EngineError(`the port bridge of ${port} did not start in the box's container`);
     await new Promise((r) => setTimeout(r, 20));
@@ -324,10 +339,32 @@ export async function bridgePort(e: ContainerEngine, box: BoxContainer, settings
     reach = path.join(link, "p", name);
   }
   const server = net.createServer((client) => {
+    // Not even a connection to what is no socket (a link the box put in the socket's place).
+    if (!fs.lstatSync(reach, { throwIfNoEntry: false })?.isSocket()) return client.destroy();
+    client.pause();
     const upstream = net.connect(reach);
-    client.pipe(upstream).pipe(client);
-    upstream.on("error", () => client.destroy());
-    client.on("error", () => upstream.destroy());
+    const drop = () => { upstream.destroy(); client.destroy(); };
+    upstream.on("error", drop);
+    client.on("error", drop);
+    const timer = setTimeout(drop, TOKEN_WAIT_MS);
+    let said = Buffer.alloc(0);
+    let piped = false;
+    const onData = (chunk: Buffer) => {
+      said = Buffer.concat([said, chunk]);
+      if (said.length < token.length) return;
+      clearTimeout(timer);
+      upstream.pause();
+      upstream.off("data", onData);
+      if (!said.subarray(0, token.length).equals(token)) return drop();
+      piped = true;
+      if (said.length > token.length) client.write(said.subarray(token.length));
+      client.pipe(upstream).pipe(client);
+    };
+    upstream.on("data", onData);
+    upstream.on("close", () => {
+      clearTimeout(timer);
+      if (!piped) client.destroy();
+    });
   });
   const listen = (at: number) => new Promise<number>((resolve, reject) => {
     server.once("error", reject);

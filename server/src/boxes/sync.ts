@@ -247,20 +247,25 @@ async function writeIntoBox({ root, runsDir, reset, started, source, manifest, b
 }
 
 /**
+ * The `node_modules` a company's box sees: the company's own, or the nearest one above it (a
+ * monorepo's hoisted packages). Worked out from the company root, never from the box: the
+ * container tier mounts it (`mounts` in container.ts), and a link the box made must not choose.
+ */
+export function companyNodeModules(root: string): string | undefined {
+  for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "node_modules");
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
  * `link` (the box's `node_modules`, through its home's descriptor) → the company's `node_modules`,
  * or the nearest one above the company (a monorepo's hoisted packages). A folder of that name that
  * the box made itself is left alone.
  */
 export function linkNodeModules(root: string, link: string): string | undefined {
-  let target: string | undefined;
-  for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, "node_modules");
-    if (fs.existsSync(candidate)) {
-      target = candidate;
-      break;
-    }
-    if (path.dirname(dir) === dir) break;
-  }
+  const target = companyNodeModules(root);
   let existing: fs.Stats | undefined;
   try {
     existing = fs.lstatSync(link);
