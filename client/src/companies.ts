@@ -1,7 +1,9 @@
 /**
  * The companies overview behind the status bar item: a quick pick of every company the server
  * knows (`sanoma/companies`), and for the chosen one a markdown preview of its apps, files and
- * counts, with links to reveal its root and open its config. Also "reveal company root".
+ * counts, with links to reveal its root and open its config. Also "reveal company root". An open
+ * overview follows its company: it is read again whenever the server reports a status (after each
+ * check, and while indexing), as the Problems panel would.
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -16,15 +18,25 @@ export const overviewScheme = "sanoma-overview";
 export class Companies implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
-  private readonly registration: vscode.Disposable;
+  private readonly disposables: vscode.Disposable[];
 
   constructor(private readonly server: ServerHost, private readonly statusBar: StatusBar) {
-    this.registration = vscode.workspace.registerTextDocumentContentProvider(overviewScheme, this);
+    this.disposables = [
+      vscode.workspace.registerTextDocumentContentProvider(overviewScheme, this),
+      statusBar.onDidChangeStatus(() => this.refreshOpenOverviews()),
+      this.changed,
+    ];
   }
 
   dispose(): void {
-    this.registration.dispose();
-    this.changed.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+
+  /** Reads every open overview again (the markdown preview follows its document). */
+  private refreshOpenOverviews(): void {
+    for (const doc of vscode.workspace.textDocuments) {
+      if (doc.uri.scheme === overviewScheme && !doc.isClosed) this.changed.fire(doc.uri);
+    }
   }
 
   async list(): Promise<CompanyInfo[]> {

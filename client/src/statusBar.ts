@@ -25,6 +25,9 @@ export class StatusBar implements vscode.Disposable {
   private poll: NodeJS.Timeout | undefined;
   private companyRequest = 0;
   private reportedSlowAt: number | undefined;
+  private readonly statusChanged = new vscode.EventEmitter<StatusResult>();
+  /** Each status the server reports: after each check, and while indexing. */
+  readonly onDidChangeStatus = this.statusChanged.event;
 
   constructor(private readonly server: ServerHost, private readonly output: vscode.LogOutputChannel) {
     this.item = vscode.window.createStatusBarItem("sanoma.status", vscode.StatusBarAlignment.Left, 10);
@@ -32,6 +35,7 @@ export class StatusBar implements vscode.Disposable {
     this.item.command = "sanoma.showCompanies";
     this.disposables.push(
       this.item,
+      this.statusChanged,
       server.onDidChangeState((state) => {
         if (state.kind === "running") void this.refreshAll();
         this.render();
@@ -84,6 +88,7 @@ export class StatusBar implements vscode.Disposable {
       this.output.warn(`a company-wide check took ${status.lastCheckMs} ms (more than ${slowCheckMs} ms) over ${status.files} files`);
     }
     this.render();
+    this.statusChanged.fire(status);
   }
 
   private async refreshCompany(): Promise<void> {

@@ -507,6 +507,36 @@ describe("VS Code end to end", { skip, timeout: 600_000 }, () => {
     await showProblems("");
   });
 
+  step("the companies overview, opened from the status bar, follows its company's problems", async () => {
+    await openFile("shop/resources/infra.ts");
+    await statusItem().click();
+    await pickLabel("shop");
+    /** The overview's count of problems, read in the markdown preview's webview. */
+    const problemsShown = async (): Promise<number | undefined> => {
+      for (const frame of page.frames()) {
+        const text = await frame.locator("body").innerText({ timeout: 1_000 }).catch(() => "");
+        const match = /Resource declarations[\s\S]*?Problems\s*\|?\s*(\d+)/.exec(text);
+        if (match && text.includes("shop")) return Number(match[1]);
+      }
+      return undefined;
+    };
+    let before: number | undefined;
+    await waitFor("the overview of shop in the markdown preview", async () => (before = await problemsShown()) !== undefined);
+    // A second wakeup written on disk (the overview keeps the focus): two problems more, one per file.
+    const storage = join(workspace, "shop", "apps", "billing", "resources", "storage.ts");
+    const saved = readFileSync(storage, "utf8");
+    writeFileSync(storage, `${saved}\nexport const worker = fly.machine({ name: "worker" });\n`);
+    try {
+      let now: number | undefined;
+      await waitFor(`the overview's count to rise from ${before} by 2`, async () => (now = await problemsShown()) === before! + 2)
+        .catch((e) => { throw new assert.AssertionError({ message: `${(e as Error).message}: it shows ${now}` }); });
+    } finally {
+      writeFileSync(storage, saved);
+    }
+    await waitFor(`the overview's count back to ${before}`, async () => (await problemsShown()) === before);
+    await runCommand("View: Close Editor");
+  });
+
   step("hover on a resource declaration shows its type", async () => {
     await openFile("shop/resources/infra.ts");
     await goTo("resources/infra.ts", "web =", 1);
