@@ -5,6 +5,7 @@
  * `main`), then a name followed through re-exports, `export *`, objects of types and CommonJS
  * exports, up to 8 hops, to its `defineResource({...})` call.
  */
+import { isBuiltin } from "node:module";
 import * as path from "node:path";
 import { CODE_EXTENSIONS, isInNodeModules, TS_EXTENSIONS } from "./company.ts";
 import { readFacts, type FileFacts, type Ref, type ResourceSpecFact } from "./facts.ts";
@@ -31,6 +32,11 @@ export type Resolution =
   | { kind: "type"; type: ResourceType }
   /** A module that defines resource types, but not this name: the `resource-type` problem. */
   | { kind: "missing"; name: string; module: string; available: string[] }
+  /**
+   * A package that is not installed (a fresh clone before `npm install`): a declaration of a type
+   * unknown until it is. Its lock binding is no orphan: the declaration is there.
+   */
+  | { kind: "unresolved"; module: string }
   /** Something else (a helper, a value), or a module that cannot be read: no declaration. */
   | { kind: "none" };
 
@@ -283,7 +289,7 @@ export class ConnectorResolver {
   /** What an import of `imported` from `specifier` in `fromFile` is, or the member it reaches through `members` (`fly.machine`: `["machine"]`). */
   resolveImport(fromFile: string, specifier: string, imported: string, members: readonly string[] = []): Resolution {
     const file = this.resolveModule(fromFile, specifier);
-    if (!file) return { kind: "none" };
+    if (!file) return isPackageSpecifier(specifier) ? { kind: "unresolved", module: specifier } : { kind: "none" };
     let value = this.imported(file, imported);
     let missingIn: { name: string; module: string; available: string[] } | undefined;
     if (value === undefined) {
@@ -524,3 +530,8 @@ function pickTarget(v: unknown): string | undefined {
 }
 
 export type { Range };
+
+/** A bare specifier of a package (`@fake/fly`, `fly/sub`): not a path, not `#imports`, not Node's own module. */
+function isPackageSpecifier(specifier: string): boolean {
+  return !specifier.startsWith(".") && !specifier.startsWith("/") && !specifier.startsWith("#") && !isBuiltin(specifier);
+}

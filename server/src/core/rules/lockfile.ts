@@ -426,6 +426,27 @@ export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ n
 `,
   },
   {
+    name: "a declaration whose connector package is not installed (a fresh clone) is a declaration of an unknown type: its binding is no orphan; one calling a helper of a file that is not there is no declaration",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@not/installed";
+import * as cloud from "@not/installed/sub";
+import { helper } from "./helpers";
+export const web = vm({ name: "web" });
+export const api = cloud.vm({ name: "api" });
+export const gone = helper({ name: "gone" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#web": { "type": "x.vm", "object": "o:1" },
+  "resources/infra.ts#api": { "type": "x.other", "object": "o:2" },
+  "resources/infra.ts#gone": { "type": "x.vm", "object": "o:3" }
+//^^^^^^^^^^^^^^^^^^^^^^^^^ lockfile declares no
+} }
+`,
+  },
+  {
     name: "every binding names a declaration of the company, of the type it says: nothing to say",
     company: `
 //- /sanoma.config.ts

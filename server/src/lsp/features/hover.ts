@@ -55,6 +55,7 @@ function declarationMarkdown(d: Declaration, lock: LockFacts | undefined): strin
   const parts = [`\`${d.id}\``];
   if (d.type) parts.push(typeMarkdown(d.type));
   else if (d.resolution.kind === "missing") parts.push(`\`${d.resolution.module}\` has no type \`${d.resolution.name}\``);
+  else if (d.resolution.kind === "unresolved") parts.push(`Type unknown: the package \`${d.resolution.module}\` is not installed here (run your package manager's install)`);
   const binding = lock?.bindings.find((b) => b.key === d.id);
   parts.push(binding ? `Lock binding: \`${binding.object}\` (${binding.type})` : "Lock binding: none yet (apply will create the object)");
   return parts.join("\n\n");
