@@ -17,6 +17,7 @@ import { parseSettings } from "../../server/src/lsp/settings.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
 import { sanomarcSchema } from "../../scripts/sanomarc-schema.ts";
 import { removeFixture, writeFixture } from "../support/fixture.ts";
+import { expectedOf, RC_CASES, spot } from "../support/sanomarc-cases.ts";
 
 const REPO = resolve(import.meta.dirname, "..", "..");
 const CHECK = join(REPO, "dist", "check.js");
@@ -256,6 +257,27 @@ test("sanoma-check: a folder name .sanomarc.json excludes is left out of the sea
   const r = JSON.parse(run([".", "--format", "json"], dir).stdout);
   assert.deepEqual(r.companies, ["co"]);
 });
+
+// The cases of test/support/sanomarc-cases.ts, each run on every folder it names: the companies
+// listed, every problem and settings problem at its place, the exit status.
+for (const c of RC_CASES) {
+  test(`sanoma-check judges each company by the .sanomarc.json nearest its root, whichever folder it is given: ${c.name}`, () => {
+    const dir = writeFixture(c.source, "sanoma-rc-case-");
+    dirs.push(dir);
+    for (const folder of Object.keys(c.runs)) {
+      const r = run([folder, "--format", "json"], dir);
+      assert.ok(r.status === 0 || r.status === 1, `${folder}: exit ${r.status}: ${r.stderr}`);
+      const out = JSON.parse(r.stdout);
+      const messages = new Map<string, string>();
+      for (const p of out.problems) messages.set(spot(p.file, p.line - 1, p.column - 1, p.endColumn - 1, p.rule), p.message);
+      for (const p of out.settings) messages.set(spot(p.file, p.line - 1, p.column - 1, p.endColumn - 1, "settings"), p.message);
+      const { spots, words } = expectedOf(c, folder);
+      assert.deepEqual({ folder, companies: out.companies, found: [...messages.keys()].sort() }, { folder, companies: c.runs[folder], found: spots });
+      for (const [at, text] of words) assert.ok(messages.get(at)!.includes(text), `${folder}: ${at}: ${messages.get(at)} (expected "${text}")`);
+      assert.equal(r.status, spots.length > 0 ? 1 : 0, `${folder}: the exit status`);
+    }
+  });
+}
 
 test("the schema the extension contributes for .sanomarc.json is the one made from the rule registry (run `node --import tsx scripts/sanomarc-schema.ts`), and it takes what the server takes", () => {
   const onDisk: any = JSON.parse(readFileSync(join(REPO, "schemas", "sanomarc.schema.json"), "utf8"));

@@ -11,6 +11,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeFixture, writeFixture, type Found } from "../support/fixture.ts";
 import { IMPORT_RULE_IDS, REPO, key, runEslint, runOxlint, sort } from "./hosts.ts";
+import { expectedOf, RC_CASES, spot } from "../support/sanomarc-cases.ts";
 
 const COMPANY = `
 //- /co/sanoma.config.ts
@@ -111,4 +112,17 @@ import { k } from "../apps/a/k";
   const r = spawnSync(process.execPath, [join(REPO, "dist", "check.js"), "co/templates/starter", "--format", "json"], { cwd: dir, encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout).problems, []);
+});
+
+// The cases sanoma-check runs (test/check/sanomarc.test.ts), linted from the first folder it is
+// given there: oxlint finds the import rules' marks, each company judged by the .sanomarc.json
+// nearest its root (the plugin says a file's problems on stderr, not as findings).
+test("oxlint judges each company by the .sanomarc.json nearest its root, as sanoma-check judges it, on every case of test/support/sanomarc-cases.ts", () => {
+  for (const c of RC_CASES) {
+    const dir = writeFixture(c.source, "sanoma-lint-rc-case-");
+    dirs.push(dir);
+    const [folder] = Object.keys(c.runs);
+    const found = runOxlint(join(dir, folder)).found.map((f) => spot(join(folder, f.file), f.line, f.startCol, f.endCol, f.rule)).sort();
+    assert.deepEqual(found, expectedOf(c, folder).spots.filter((s) => IMPORT_RULE_IDS.has(s.slice(s.lastIndexOf(" ") + 1))), c.name);
+  }
 });

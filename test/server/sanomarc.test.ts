@@ -7,9 +7,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { unlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { LspClient } from "../support/lsp.ts";
-import { parseFixture, writeFixture } from "../support/fixture.ts";
+import { parseFixture, removeFixture, writeFixture } from "../support/fixture.ts";
+import { expectedOf, RC_CASES, spot } from "../support/sanomarc-cases.ts";
+import { publishedByServer } from "../support/surfaces.ts";
 import { withServer, type ServerOptions, type ServerRun } from "../support/server.ts";
 
 const COMPANY = `
@@ -178,3 +180,22 @@ export const t = (ctx: any) => ctx.call("data.nope.get", {});
     await c.waitFor(() => c.diagnosticsFor(starter).map((d) => d.code).join() === "collection-op", "checked once no longer left out");
   }, { folders: [root] });
 });
+
+// The cases sanoma-check runs (test/check/sanomarc.test.ts), over the first folder it is given
+// there as the workspace folder: the server publishes what the check prints, each company
+// judged by the .sanomarc.json nearest its root, and the problems of those files alone.
+for (const c of RC_CASES) {
+  test(`server: each company judged by the .sanomarc.json nearest its root, as sanoma-check judges it: ${c.name}`, async () => {
+    const dir = writeFixture(c.source, "sanoma-server-rc-case-");
+    try {
+      const [folder] = Object.keys(c.runs);
+      const messages = new Map<string, string>();
+      for (const { file, diagnostic: d } of await publishedByServer(join(dir, folder))) {
+        messages.set(spot(relative(dir, file), d.range.start.line, d.range.start.character, d.range.end.character, String(d.code)), d.message);
+      }
+      const { spots, words } = expectedOf(c, folder);
+      assert.deepEqual([...messages.keys()].sort(), spots);
+      for (const [at, text] of words) assert.ok(messages.get(at)!.includes(text), `${at}: ${messages.get(at)} (expected "${text}")`);
+    } finally { removeFixture(dir); }
+  });
+}

@@ -141,12 +141,17 @@ function readRules(v: Json, settings: SharedSettings, ruleIds: readonly string[]
 function readExclude(v: Json, settings: SharedSettings, at: At): void {
   if (v.kind !== "array") { at(v.start, v.end, `"exclude" holds an array of folders: names ("generated") or paths from this file's folder ("apps/legacy")`); return; }
   for (const item of v.items) {
-    if (item.kind !== "string") at(item.start, item.end, `An excluded folder is a string: a name ("generated") or a path from this file's folder ("apps/legacy")`);
-    else if (item.value.trim() === "" || item.value.split(/[\\/]/).some((part) => part === "..")) at(item.start, item.end, `"${item.value}" is no folder under this file's folder`);
-    else {
+    if (item.kind !== "string") { at(item.start, item.end, `An excluded folder is a string: a name ("generated") or a path from this file's folder ("apps/legacy")`); continue; }
+    // Judged as it is read (`./gen/` is `gen`): an entry that names nothing once read (`./`, `/`)
+    // was dropped in silence, and `.` left out every company the file holds for, also in silence.
+    const folder = item.value.replace(/\\/g, "/").replace(/^\.\//, "").replace(/\/+$/, "");
+    if (folder.trim() === "" || folder.split("/").some((part) => part === "..")) at(item.start, item.end, `"${item.value}" is no folder under this file's folder`);
+    else if (folder.split("/").every((part) => part === "." || part === "")) {
+      at(item.start, item.end, `"${item.value}" leaves out the whole company: nothing of a company this file holds for would be judged, and a check that judges nothing passes (not applied)`);
+    } else {
       // A pattern matches no folder here (names and paths are read as they are): said, kept as written.
       if (/[*?[\]{}]/.test(item.value)) at(item.start, item.end, `"${item.value}" is read as a folder's name or path, not as a pattern: no folder is named so ("generated", "apps/legacy")`, "warning");
-      settings.exclude.push(item.value.replace(/\\/g, "/").replace(/^\.\//, "").replace(/\/+$/, ""));
+      settings.exclude.push(folder);
     }
   }
 }

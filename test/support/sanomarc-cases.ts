@@ -1,0 +1,81 @@
+/**
+ * Monorepos whose `.sanomarc.json` files say different things at different depths, each problem
+ * marked under its line (a `.sanomarc.json`'s too: markers are removed from every file written),
+ * with the folders `sanoma-check` is run on and the companies each run must list. The same cases
+ * are run by `sanoma-check` (test/check/sanomarc.test.ts), the language server
+ * (test/server/sanomarc.test.ts) and oxlint (test/lint/sanomarc.test.ts): the nearest file wins,
+ * whole, for every company (B2), whichever folder is asked for.
+ */
+import { parseFixture } from "./fixture.ts";
+
+export interface RcCase {
+  name: string;
+  /** The fixture: what every host reports, marked. */
+  source: string;
+  /**
+   * Each folder `sanoma-check` is given (from the fixture's folder), with the companies it lists.
+   * A run reports the marks in the files of those companies, and every mark in a `.sanomarc.json`.
+   * The first is the folder the server and oxlint are run on.
+   */
+  runs: Record<string, string[]>;
+}
+
+export const RC_CASES: RcCase[] = [
+  {
+    name: "excluded folders that name nothing once read, or the company's own folder, are errors at the entry, and not applied",
+    source: `
+//- /co/.sanomarc.json
+{ "exclude": ["./", "/", ".", "./.", "", "gen/"] }
+//            ^^^^ settings "./" is no folder
+//                  ^^^ settings "/" is no folder
+//                       ^^^ settings "." leaves out the whole company
+//                            ^^^^^ settings "./." leaves out the whole company
+//                                   ^^ settings "" is no folder
+//- /co/sanoma.config.ts
+export default {};
+//- /co/apps/a/lib/one.ts
+import { x } from "../../b/lib/x";
+//                ^^^^^^^^^^^^^^^ no-cross-app-import
+//- /co/apps/a/gen/left-out.ts
+import { x } from "../../b/lib/x";
+`,
+    runs: { co: ["co"] },
+  },
+  {
+    name: "a monorepo's file that names its own folder leaves out no company (an error at the entry)",
+    source: `
+//- /top/.sanomarc.json
+{ "exclude": ["."] }
+//            ^^^ settings leaves out the whole company
+//- /top/a/sanoma.config.ts
+export default {};
+//- /top/a/apps/a/lib/one.ts
+import { x } from "../../b/lib/x";
+//                ^^^^^^^^^^^^^^^ no-cross-app-import
+//- /top/b/sanoma.config.ts
+export default {};
+//- /top/b/apps/a/lib/one.ts
+import { x } from "../../b/lib/x";
+//                ^^^^^^^^^^^^^^^ no-cross-app-import
+`,
+    runs: { top: ["top/a", "top/b"], "top/a": ["top/a"] },
+  },
+];
+
+/** A problem as the cases compare them: `file:line:col-col rule`, its file from the fixture's folder (1-based, as printed). */
+export const spot = (file: string, line: number, startCol: number, endCol: number, rule: string) => `${file}:${line + 1}:${startCol + 1}-${endCol + 1} ${rule}`;
+
+/** What a run on `folder` reports of a case: the marks in its companies' files and in every `.sanomarc.json`, sorted; and the words each mark's message holds. */
+export function expectedOf(c: RcCase, folder: string): { spots: string[]; words: Map<string, string> } {
+  const companies = c.runs[folder];
+  const words = new Map<string, string>();
+  const spots: string[] = [];
+  for (const e of parseFixture(c.source).expected) {
+    if (!e.file.endsWith(".sanomarc.json") && !companies.some((co) => e.file.startsWith(`${co}/`))) continue;
+    // (Of two nested companies, a file is the nearer one's: listed, both are, so either will do.)
+    const s = spot(e.file, e.line, e.startCol, e.endCol, e.rule);
+    spots.push(s);
+    if (e.text) words.set(s, e.text);
+  }
+  return { spots: spots.sort(), words };
+}
