@@ -256,10 +256,17 @@ test("sanoma-check: a folder name .sanomarc.json excludes is left out of the sea
   writeFileSync(join(dir, "templates/t/workflows/x.ts"), `export const x = "data.nope.get";\n`);
   const r = JSON.parse(run([".", "--format", "json"], dir).stdout);
   assert.deepEqual(r.companies, ["co"]);
+  // With no other company there, a usage error that says why (it said "no sanoma.config.ts").
+  removeFixture(join(dir, "co"));
+  const none = run(["."], dir);
+  assert.equal(none.status, 2);
+  assert.equal(none.stderr, "sanoma-check: no company to check in or under .: templates/t lies in a folder .sanomarc.json leaves out\n");
 });
 
-// The cases of test/support/sanomarc-cases.ts, each run on every folder it names: the companies
-// listed, every problem and settings problem at its place, the exit status.
+// Each company goes by the file nearest its root, whichever folder the check is given: the search
+// for companies left out what the file nearest the folder given left out (a company with a file
+// of its own below went unjudged, or "no company"), and that file's problems, or those of a file
+// below a company root, were said (and failed the run) though they held for no company.
 for (const c of RC_CASES) {
   test(`sanoma-check judges each company by the .sanomarc.json nearest its root, whichever folder it is given: ${c.name}`, () => {
     const dir = writeFixture(c.source, "sanoma-rc-case-");

@@ -22,6 +22,116 @@ export interface RcCase {
 
 export const RC_CASES: RcCase[] = [
   {
+    name: "a company's own file holds for the company nested in it, in a folder the monorepo's file leaves out by name",
+    source: `
+//- /top/.sanomarc.json
+{ "exclude": ["gen"] }
+//- /top/co/.sanomarc.json
+{}
+//- /top/co/sanoma.config.ts
+export default {};
+//- /top/co/gen/sub/sanoma.config.ts
+export default {};
+//- /top/co/gen/sub/apps/a/lib/one.ts
+import { x } from "../../b/lib/x";
+//                ^^^^^^^^^^^^^^^ no-cross-app-import
+`,
+    runs: { top: ["top/co", "top/co/gen/sub"], "top/co": ["top/co", "top/co/gen/sub"] },
+  },
+  {
+    name: "a company with its own file, in a folder the monorepo's file leaves out by name; the monorepo's file holds for another company",
+    source: `
+//- /top/.sanomarc.json
+{ "exclude": ["gen"] }
+//- /top/gen/co/.sanomarc.json
+{}
+//- /top/gen/co/sanoma.config.ts
+export default {};
+//- /top/gen/co/apps/a/lib/one.ts
+import { x } from "../../b/lib/x";
+//                ^^^^^^^^^^^^^^^ no-cross-app-import
+//- /top/other/sanoma.config.ts
+export default {};
+//- /top/other/apps/a/gen/left-out.ts
+import { x } from "../../b/lib/x";
+//- /top/other/apps/a/lib/two.ts
+import { x } from "../../b/lib/x";
+//                ^^^^^^^^^^^^^^^ no-cross-app-import
+`,
+    runs: { top: ["top/gen/co", "top/other"], "top/gen/co": ["top/gen/co"]},
+  },
+  {
+    name: "a nested company's own file holds for it, in a folder the enclosing company's file leaves out",
+    source: `
+//- /top/co/.sanomarc.json
+{ "exclude": ["gen"] }
+//- /top/co/sanoma.config.ts
+export default {};
+//- /top/co/apps/a/gen/left-out.ts
+import { x } from "../../b/lib/x";
+//- /top/co/gen/sub/.sanomarc.json
+{}
+//- /top/co/gen/sub/sanoma.config.ts
+export default {};
+//- /top/co/gen/sub/apps/a/lib/one.ts
+import { x } from "../../b/lib/x";
+//                ^^^^^^^^^^^^^^^ no-cross-app-import
+`,
+    runs: { top: ["top/co", "top/co/gen/sub"], "top/co": ["top/co", "top/co/gen/sub"] },
+  },
+  {
+    name: "a company in a folder its own file leaves out (by name, by path) is passed over below the folder asked for, and listed with nothing judged at or above it",
+    source: `
+//- /top/.sanomarc.json
+{ "exclude": ["templates", "old/co2"] }
+//- /top/co/sanoma.config.ts
+export default {};
+//- /top/co/apps/a/lib/one.ts
+import { x } from "../../b/lib/x";
+//                ^^^^^^^^^^^^^^^ no-cross-app-import
+//- /top/templates/t/sanoma.config.ts
+export default {};
+//- /top/templates/t/apps/a/lib/one.ts
+import { x } from "../../b/lib/x";
+//- /top/old/co2/sanoma.config.ts
+export default {};
+//- /top/old/co2/apps/a/lib/one.ts
+import { x } from "../../b/lib/x";
+`,
+    runs: { top: ["top/co"], "top/templates": ["top/templates/t"], "top/templates/t": ["top/templates/t"], "top/old/co2": ["top/old/co2"] },
+  },
+  {
+    name: "a file below a company root, and one above a company with a file of its own, hold for no company: their problems are nobody's",
+    source: `
+//- /top/.sanomarc.json
+{ "rules": { "bogus-top": "off" } }
+//- /top/co/.sanomarc.json
+{}
+//- /top/co/apps/.sanomarc.json
+{ "rules": { "bogus-inner": "off" } }
+//- /top/co/sanoma.config.ts
+export default {};
+//- /top/co/apps/a/lib/one.ts
+export const one = 1;
+`,
+    runs: { top: ["top/co"], "top/co": ["top/co"], "top/co/apps": ["top/co"] },
+  },
+  {
+    name: "the file that holds for a company is said whichever of its folders is asked for; one below its root is not",
+    source: `
+//- /top/.sanomarc.json
+{ "rules": { "bogus-top": "off" } }
+//           ^^^^^^^^^^^ settings No rule named "bogus-top"
+//- /top/co/apps/.sanomarc.json
+{ "rules": { "bogus-inner": "off" } }
+//- /top/co/sanoma.config.ts
+export default {};
+//- /top/co/apps/a/lib/one.ts
+export const one = 1;
+`,
+    runs: { top: ["top/co"], "top/co": ["top/co"], "top/co/apps": ["top/co"] },
+  },
+  {
     name: "excluded folders that name nothing once read, or the company's own folder, are errors at the entry, and not applied",
     source: `
 //- /co/.sanomarc.json

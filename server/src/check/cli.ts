@@ -11,7 +11,7 @@ import { Workspace } from "../core/workspace.ts";
 import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
 import { applyEdits, planFixes } from "../core/fixes.ts";
-import { excludeFor, layer, LEVELS, personalExclude, readSanomaRc, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
+import { excludeFor, layer, leftOutBelow, LEVELS, personalExclude, readSanomaRc, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
 import { didYouMean } from "../core/text.ts";
 import type { FileSystem, Problem, ReadAhead, Severity } from "../core/types.ts";
 import { unifiedDiff } from "./diff.ts";
@@ -184,19 +184,39 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
     if (!LOSES_NOTHING.test(s.reason)) passedOver.set(s.path, s.reason);
   };
   const ws = new Workspace(fs, { exclude: args.exclude, textOf: (file) => fs.readFile(file), onSkip });
+  // The settings of each company found: the file nearest its root (B2), each file read once.
   const rcs = new Map<string, SanomaRc>();
-  const rcOf = (dir: string): SanomaRc => {
-    const rc = readSanomaRc(fs, dir, RULE_IDS);
-    const key = rc.file ?? "";
-    if (!rcs.has(key)) rcs.set(key, rc);
-    return rcs.get(key)!;
+  const rcOfRoot = new Map<string, SanomaRc>();
+  const rcOf = (root: string): SanomaRc => {
+    let rc = rcOfRoot.get(root);
+    if (rc === undefined) {
+      const read = readSanomaRc(fs, root, RULE_IDS);
+      const key = read.file ?? "";
+      if (!rcs.has(key)) rcs.set(key, read);
+      rc = rcs.get(key)!;
+      rcOfRoot.set(root, rc);
+    }
+    return rc;
   };
   const roots: string[] = [];
   const reals = new Set<string>();
   for (const dir of dirs) {
-    // The folder names the nearest shared settings leave out are left out of the search too.
-    const names = rcOf(dir).settings.exclude.filter((e) => !e.includes("/"));
-    const found = ws.discoverRoots([dir], [...new Set([...names, ...args.exclude])]);
+    // The search leaves out the folders --exclude names (as the server's leaves out those of the
+    // editor's sanoma.exclude), and each company it finds goes by its own settings, the file
+    // nearest its root (B2): one in a folder they leave out, below the folder searched, is passed
+    // over. The file nearest the folder searched decides nothing here: below a folder it leaves
+    // out by name may lie companies with a file of their own, which the server and the lint
+    // plugin judge (it was asked, and the search skipped them).
+    const all = ws.discoverRoots([dir], args.exclude);
+    const found = all.filter((root) => {
+      const rc = rcOf(root);
+      return !leftOutBelow(rc.file, rc.settings.exclude, root, dir);
+    });
+    if (all.length > 0 && found.length === 0) {
+      const [first] = all;
+      const by = shownPath(io.cwd, rcOf(first).file!);
+      return { usage: `no company to check in or under ${shownPath(io.cwd, dir)}: ${all.length === 1 ? `${shownPath(io.cwd, first)} lies in a folder ${by} leaves out` : `the ${all.length} there lie in folders their .sanomarc.json leaves out (${shownPath(io.cwd, first)}: ${by})`}` };
+    }
     if (found.length === 0) return { usage: `no company (no sanoma.config.ts) in, under or above ${shownPath(io.cwd, dir)}` };
     // One company reached by two of the folders (one through a link) is checked once.
     for (const r of found) { const real = fs.realPath(r) ?? r; if (!reals.has(real)) { reals.add(real); roots.push(r); } }
@@ -226,6 +246,9 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
     for (const f of company.files.values()) if (f.skipped) passedOver.set(f.path, f.skipped);
     if (verbose) io.err(`${shownPath(io.cwd, root)}: ${company.files.size} files${readAhead ? ` (${readAheadGiven} read ahead by another thread)` : ""}, ${result.problems.length} problems, ${io.now() - start} ms\n`);
   }
+  // The problems of the files that hold for the companies found (read by `rcOf` for them alone): a
+  // .sanomarc.json below a company root, or one above a company that has a nearer file of its
+  // own, holds for none, and the server says nothing of it either.
   const settings = [...rcs.values()].flatMap((rc) => rc.problems);
   for (const [file, reason] of passedOver) skipped.push({ file, reason });
   skipped.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));

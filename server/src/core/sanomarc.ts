@@ -210,6 +210,32 @@ export function excludeFor(rcFile: string | undefined, exclude: readonly string[
   return out;
 }
 
+/**
+ * Whether a company at `root`, found by a search for companies from the folder `from` (below it),
+ * lies in a folder below `from` that its own settings (the file at `rcFile`, the nearest at or
+ * above the root, with its `exclude`) leave out: a folder of a name they exclude, or one a path of
+ * theirs names, between `from` and the root (the root's own folder included). The search passes
+ * over it, as it would never enter that folder. Only the company's own file decides (B2: the
+ * nearest wins, whole): a file nearer the folder searched, or above the company's own, says
+ * nothing of it. A company left out by a folder at `from` or above it (the folder asked for) is
+ * still found, and none of its files judged (`excludeFor` leaves it out whole).
+ */
+export function leftOutBelow(rcFile: string | undefined, exclude: readonly string[], root: string, from: string): boolean {
+  if (rcFile === undefined) return false;
+  const dir = path.dirname(rcFile);
+  const below = (a: string, b: string) => { const rel = path.relative(a, b); return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel); };
+  if (!below(from, root)) return false;
+  // (Both hold the root: the nearer of the two is where the folders that count start.)
+  const start = below(from, dir) ? dir : from;
+  const between = path.relative(start, root).split(path.sep);
+  for (const entry of exclude) {
+    if (!entry.includes("/")) { if (between.includes(entry)) return true; continue; }
+    const folder = path.join(dir, entry.replace(/^\/+/, ""));
+    if (below(start, folder) && (folder === root || below(folder, root))) return true;
+  }
+  return false;
+}
+
 /** A person's choices laid over the shared settings: their rule levels win, their folders are added. */
 export function layer(shared: { rules: Record<string, Level>; exclude: readonly string[] }, own: { rules?: Record<string, Level>; exclude?: readonly string[] }): { rules: Record<string, Level>; exclude: string[] } {
   const exclude = [...shared.exclude];
