@@ -5,7 +5,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { sessionOf } from "../support/session.ts";
+import { Documents, MemoryFileSystem, RecordingClient, sessionOf, settled } from "../support/session.ts";
+import { Session } from "../../server/src/lsp/session.ts";
 import { CLOUD_PACKAGE } from "../support/companies.ts";
 
 const COMPANY = `
@@ -76,3 +77,51 @@ ${CLOUD_PACKAGE}`);
   assert.deepEqual(related.map((r) => r.location.uri), [spelled]);
   assert.ok(client.diagnostics.has(spelled), "b's own problems go to its document's URI");
 });
+
+/** A session over several companies in memory under `/ws` (the workspace folder), started, its first checks done. */
+async function sessionOver(files: Record<string, string>): Promise<{ session: Session; client: RecordingClient; documents: Documents; fs: MemoryFileSystem; log: string[] }> {
+  const fs = new MemoryFileSystem(Object.fromEntries(Object.entries(files).map(([rel, text]) => [join("/ws", rel), text])));
+  const client = new RecordingClient();
+  const documents = new Documents();
+  const log: string[] = [];
+  const session = new Session(fs, client, documents, { folders: ["/ws"], configuration: true, log: (m) => log.push(m) });
+  await session.start();
+  await settled(session);
+  return { session, client, documents, fs, log };
+}
+
+/** Each file's codes as the client has them. */
+const codesOf = (client: RecordingClient): Record<string, string[]> =>
+  Object.fromEntries([...client.diagnostics].map(([uri, ds]) => [uri, ds.map((d) => String(d.code)).sort()]).sort(([a], [b]) => (a < b ? -1 : 1)));
+
+/** What a fresh session says of the tree as it is now (what sanoma-check and a restarted server say). */
+async function freshCodes(fs: MemoryFileSystem): Promise<Record<string, string[]>> {
+  const { client } = await sessionOver(Object.fromEntries([...fs.files].map(([p, t]) => [p.slice("/ws/".length), t])));
+  return codesOf(client);
+}
+
+const ORDERS = (name: string) => `import { collection } from "@sanoma-ai/workflows/data";\nexport const ${name} = collection({ key: "id", fields: { id: "string" } });\n`;
+
+for (const made of ["tools", "tools/deep"]) {
+  test(`session in-process: a config made at a/${made} (${made.includes("/") ? "two levels" : "one level"} below a known company's root) takes its files out of that company, for good`, async () => {
+    const t = `a/${made}/t.ts`;
+    const { session, client, fs } = await sessionOver({
+      "a/sanoma.config.ts": "export default {};\n",
+      "a/resources/data.ts": ORDERS("orders"),
+      [t]: `import "${"../".repeat(made.split("/").length)}escape.ts";\nexport const op = "data.orders.get";\n`,
+    });
+    assert.deepEqual(client.codes(join("/ws", t)), [], "a's own file: its collection, its folder");
+    fs.files.set(join("/ws/a", made, "sanoma.config.ts"), "export default {};\n");
+    session.diskChanged(join("/ws/a", made, "sanoma.config.ts"), "created");
+    await settled(session);
+    assert.equal(session.ws.companies.get("/ws/a")?.files.has(join("/ws", t)), false, "a no longer holds it");
+    assert.deepEqual(client.codes(join("/ws", t)), ["collection-op", "no-import-outside-company"]);
+    assert.deepEqual(codesOf(client), await freshCodes(fs));
+    // An unrelated change in a: it judges only its own files.
+    fs.files.set("/ws/a/resources/data.ts", ORDERS("orders2"));
+    session.diskChanged("/ws/a/resources/data.ts", "changed");
+    await settled(session);
+    assert.deepEqual(client.codes(join("/ws", t)), ["collection-op", "no-import-outside-company"]);
+    assert.deepEqual(codesOf(client), await freshCodes(fs));
+  });
+}

@@ -435,9 +435,10 @@ export class Session {
       if (!this.ws.companies.has(root)) {
         // A new company: it takes its files from the enclosing company, if one is known, which is
         // read anew, whether the new one is known then or not (nothing may lead to it: then its
-        // files are no one's, as a fresh server has it).
-        const outer = this.ws.rootOf(path.dirname(root));
-        if (outer && outer !== root && this.ws.companies.has(outer)) { this.publisher.clear((f) => f.startsWith(outer + path.sep)); this.reindex(outer); }
+        // files are no one's, as a fresh server has it). The enclosing company is looked for from
+        // the new root's parent up (`rootOf` of the root itself: a root one level below it is found).
+        const outer = this.ws.rootOf(root);
+        if (outer && this.ws.companies.has(outer)) { this.publisher.clear((f) => f.startsWith(outer + path.sep)); this.reindex(outer); }
         if (this.discoverable(root)) void this.enqueueIndex(() => this.indexRoots([root]));
         return;
       }
