@@ -125,3 +125,24 @@ for (const made of ["tools", "tools/deep"]) {
     assert.deepEqual(codesOf(client), await freshCodes(fs));
   });
 }
+
+test("session in-process: a config made inside a company leaves the problems of a company nested in it alone", async () => {
+  const { session, client, fs } = await sessionOver({
+    "a/sanoma.config.ts": "export default {};\n",
+    "a/lib/z.ts": `import "../../escape.ts";\n`,
+    "a/sub/sanoma.config.ts": "export default {};\n",
+    "a/sub/lib/y.ts": `import "../../escape.ts";\n`,
+    "a/apps/web/lib/x.ts": `import "../../../../escape.ts";\n`,
+  });
+  const y = "/ws/a/sub/lib/y.ts";
+  assert.deepEqual(client.codes(y), ["no-import-outside-company"]);
+  assert.deepEqual(client.codes("/ws/a/lib/z.ts"), ["no-import-outside-company"]);
+  const published = client.publishes.length;
+  fs.files.set("/ws/a/apps/web/lib/sanoma.config.ts", "export default {};\n");
+  session.diskChanged("/ws/a/apps/web/lib/sanoma.config.ts", "created");
+  await settled(session);
+  assert.deepEqual(client.codes(y), ["no-import-outside-company"], "sub's problem stays");
+  assert.deepEqual(codesOf(client), await freshCodes(fs));
+  const after = client.publishes.slice(published).map((p) => p.uri);
+  assert.ok(!after.includes("file:///ws/a/sub/lib/y.ts") && !after.includes("file:///ws/a/lib/z.ts"), `only the files that moved are published again, no flicker elsewhere: ${after.join(", ")}`);
+});

@@ -44,8 +44,10 @@ export class RecordingClient implements Client {
   readonly diagnostics = new Map<string, Diagnostic[]>();
   readonly statuses: StatusResult[] = [];
   readonly warnings: string[] = [];
+  /** Every publication, in order (the URI and how many diagnostics). */
+  readonly publishes: { uri: string; count: number }[] = [];
   constructor(private readonly settings: unknown = {}) {}
-  publishDiagnostics(uri: string, diagnostics: Diagnostic[]) { if (diagnostics.length) this.diagnostics.set(uri, diagnostics); else this.diagnostics.delete(uri); }
+  publishDiagnostics(uri: string, diagnostics: Diagnostic[]) { this.publishes.push({ uri, count: diagnostics.length }); if (diagnostics.length) this.diagnostics.set(uri, diagnostics); else this.diagnostics.delete(uri); }
   status(s: StatusResult) { this.statuses.push(s); }
   warn(message: string) { this.warnings.push(message); }
   configuration() { return Promise.resolve(this.settings); }

@@ -438,7 +438,14 @@ export class Session {
         // files are no one's, as a fresh server has it). The enclosing company is looked for from
         // the new root's parent up (`rootOf` of the root itself: a root one level below it is found).
         const outer = this.ws.rootOf(root);
-        if (outer && this.ws.companies.has(outer)) { this.publisher.clear((f) => f.startsWith(outer + path.sep)); this.reindex(outer); }
+        const enclosing = outer === undefined ? undefined : this.ws.companies.get(outer);
+        if (enclosing) {
+          // Only the problems of the files it gives up go now (those the new root is the root of):
+          // the rest of its own are published anew by its next first check, and a company nested
+          // in it, or in the new one, keeps its own (a `.sanomarc.json`'s are its readers').
+          this.publisher.clear((f) => isWithin(root, f) && path.basename(f) !== SANOMARC && this.ws.rootOf(f) === root);
+          this.reindex(enclosing.root);
+        }
         if (this.discoverable(root)) void this.enqueueIndex(() => this.indexRoots([root]));
         return;
       }
