@@ -146,3 +146,60 @@ test("session in-process: a config made inside a company leaves the problems of 
   const after = client.publishes.slice(published).map((p) => p.uri);
   assert.ok(!after.includes("file:///ws/a/sub/lib/y.ts") && !after.includes("file:///ws/a/lib/z.ts"), `only the files that moved are published again, no flicker elsewhere: ${after.join(", ")}`);
 });
+
+/** `n` companies under /ws/companies (co00, co01…), each with one file that has a problem. */
+function manyCompanies(n: number): MemoryFileSystem {
+  const fs = new MemoryFileSystem();
+  for (let i = 0; i < n; i++) {
+    const co = `/ws/companies/co${String(i).padStart(2, "0")}`;
+    fs.files.set(`${co}/sanoma.config.ts`, "export default {};\n");
+    fs.files.set(`${co}/workflows/w.ts`, `export const w = (ctx: any) => ctx.call("data.nope.get", {});\n`);
+    for (let j = 0; j < 5; j++) fs.files.set(`${co}/lib/l${j}.ts`, `export const l = ${j};\n`);
+  }
+  return fs;
+}
+
+const indexedOrder = (log: string[]) => log.filter((l) => l.startsWith("indexed ")).map((l) => /co\d+/.exec(l)![0]);
+
+test("session in-process: the company of a file opened as the server starts is indexed, and its problems published, before the other companies", async () => {
+  const fs = manyCompanies(12);
+  const client = new RecordingClient();
+  const documents = new Documents();
+  const log: string[] = [];
+  const session = new Session(fs, client, documents, { folders: ["/ws"], configuration: true, log: (m) => log.push(m) });
+  const opened = "/ws/companies/co11/workflows/w.ts";
+  // Opened as an editor opens it, once the server has started (its folders are being searched).
+  const started = session.start();
+  session.setText(documents.set(opened, fs.files.get(opened)!), fs.files.get(opened)!);
+  await started;
+  await settled(session);
+  assert.deepEqual(indexedOrder(log), ["co11", ...Array.from({ length: 11 }, (_, i) => `co${String(i).padStart(2, "0")}`)]);
+  assert.equal(client.publishes.find((p) => p.count > 0)?.uri, `file://${opened}`, "the open file's problems are the first published");
+  assert.equal(client.diagnostics.size, 12);
+});
+
+test("session in-process: a file opened while companies are indexed moves its company to the front of what is left", async () => {
+  const fs = manyCompanies(12);
+  fs.files.set("/elsewhere/sanoma.config.ts", "export default {};\n");
+  fs.files.set("/elsewhere/workflows/w.ts", `export const w = (ctx: any) => ctx.call("data.nope.get", {});\n`);
+  const client = new RecordingClient();
+  const documents = new Documents();
+  const log: string[] = [];
+  const session = new Session(fs, client, documents, { folders: ["/ws"], configuration: true, log: (m) => log.push(m) });
+  const open = (file: string) => session.setText(documents.set(file, fs.files.get(file)!), fs.files.get(file)!);
+  const started: string[] = [];
+  session.companyListeners.push({
+    indexing: (root) => {
+      started.push(root);
+      // While the second company is read: a file of the last one, then one of a company no workspace folder holds.
+      if (started.length === 2) { open("/ws/companies/co10/workflows/w.ts"); open("/elsewhere/workflows/w.ts"); }
+    },
+    gone: () => {},
+  });
+  await session.start();
+  await settled(session);
+  assert.deepEqual(started.slice(0, 4), ["/ws/companies/co00", "/ws/companies/co01", "/elsewhere", "/ws/companies/co10"], "the last opened first, then the one opened before it, then the rest");
+  assert.deepEqual(started.slice(4), ["co02", "co03", "co04", "co05", "co06", "co07", "co08", "co09", "co11"].map((c) => `/ws/companies/${c}`));
+  assert.equal(client.diagnostics.size, 13, "every company indexed once, and checked");
+  assert.equal(log.filter((l) => l.startsWith("indexed /elsewhere")).length, 1);
+});

@@ -137,12 +137,36 @@ export class Session {
     return this.idle;
   }
 
-  /** Makes sure a file's company is known; indexes it when it is new. */
+  /** Makes sure a file's company is known; indexes it when it is new (first of what the round under way has left, if one is). */
   private ensureCompanyFor(file: string): Company | undefined {
     const root = this.ws.rootOf(file);
     if (!root) return undefined;
-    if (!this.ws.companies.has(root)) void this.enqueueIndex(() => this.indexRoots([root]));
+    if (!this.ws.companies.has(root)) {
+      this.indexNext(root);
+      void this.enqueueIndex(() => this.indexRoots([root])); // (a round that reads it first finds it indexed)
+    }
     return this.ws.companies.get(root);
+  }
+
+  /**
+   * The companies the indexing round under way has yet to read, in the order it reads them; none
+   * when no round runs. A company whose file is opened goes to its front (see `indexNext`).
+   */
+  private roundLeft: string[] | undefined;
+
+  /**
+   * A file of the company at `root` was opened (or edited) while a round indexes: the company is
+   * read next, before the others the round has left (one opened outside the round's folders
+   * joins it there), so the file the user looks at is not left waiting for a whole monorepo.
+   */
+  private indexNext(root: string): void {
+    const left = this.roundLeft;
+    if (!left || left[0] === root) return;
+    const real = this.documents.realOf(root);
+    // (By real path, as the round was made: a file opened through a link joins the company the folders found.)
+    const at = left.findIndex((r) => r === root || this.documents.realOf(r) === real);
+    if (at === 0) return;
+    left.unshift(at > 0 ? left.splice(at, 1)[0] : root);
   }
 
   private async indexRoots(roots: string[]): Promise<void> {
@@ -152,13 +176,25 @@ export class Session {
     this.notifyStatus();
     let progress: Progress | undefined;
     try {
-      // Both round trips to the client at once: every root's settings, and the progress token.
-      const settingsOf = new Map(fresh.map((root) => [root, this.settings.forCompany(root)]));
+      // The companies of open documents first, in the order found; then the others.
+      const open = new Set([...this.documents.roots()].map((r) => this.documents.realOf(r)));
+      const first = (r: string) => open.has(this.documents.realOf(r));
+      const left = [...fresh.filter(first), ...fresh.filter((r) => !first(r))];
+      this.roundLeft = left;
+      // Both round trips to the client at once: every root's settings (in that order), and the progress token.
+      const settingsOf = new Map(left.map((root) => [root, this.settings.forCompany(root)]));
       const generation = this.settings.generation;
-      progress = await this.client.progress("Sanoma", "Finding files");
-      // (One report for them all: each company's share of it, so that its percentage only rises, as LSP asks.)
-      for (const [i, root] of fresh.entries()) await this.indexCompany(root, () => settingsOf.get(root)!, generation, progress && { progress, done: i, of: fresh.length });
+      const reported = await this.client.progress("Sanoma", "Finding files");
+      // (One report for them all: each company's share of it, so that its percentage only rises, as
+      // LSP asks; a company that joins the round meanwhile may not take it back down.)
+      let shown = 0;
+      progress = reported && { report: (percentage, message) => reported.report((shown = Math.max(shown, percentage)), message), done: () => reported.done() };
+      for (let done = 0; left.length > 0; done++) {
+        const root = left.shift()!;
+        await this.indexCompany(root, () => settingsOf.get(root) ?? this.settings.forCompany(root), generation, progress && { progress, done, of: done + 1 + left.length });
+      }
     } finally {
+      this.roundLeft = undefined;
       progress?.done();
       this.indexing--;
       if (this.indexing === 0) this.waitingToBeRead = 0; // whatever an interrupted round listed is not coming
