@@ -11,7 +11,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import Ajv from "ajv";
-import { excludeFor, layer, parseSanomaRc, personalExclude, readJson, readSanomaRc } from "../../server/src/core/sanomarc.ts";
+import { excludeFor, findSanomaRc, layer, parseSanomaRc, personalExclude, readJson, readSanomaRc } from "../../server/src/core/sanomarc.ts";
+import type { FileSystem } from "../../server/src/core/types.ts";
 import { RULE_IDS } from "../../server/src/core/rules/index.ts";
 import { parseSettings } from "../../server/src/lsp/settings.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
@@ -155,6 +156,51 @@ export default {};
     assert.deepEqual(rc.settings, { rules: {}, exclude: [] }, sub);
     assert.deepEqual(rc.problems.map((p) => `${p.severity} ${p.message}`), [`error .sanomarc.json ${what}: no settings are applied (a farther .sanomarc.json neither: the nearest is the one that counts)`], sub);
   }
+});
+
+test("findSanomaRc: a folder on the way up is listed only where something bears the name, and the answer is the same as listing every folder's (a file, a folder, a link to nothing, a FIFO, nothing)", () => {
+  const dir = writeFixture(`
+//- /mono/companies/co0/sanoma.config.ts
+export default {};
+//- /mono/companies/co1/sanoma.config.ts
+export default {};
+//- /mono/companies/co2/sanoma.config.ts
+export default {};
+//- /mono/file/.sanomarc.json
+{}
+//- /mono/file/co/sanoma.config.ts
+export default {};
+`, "sanoma-rc-lookup-");
+  dirs.push(dir);
+  const mono = join(dir, "mono");
+  mkdirSync(join(mono, "folder/.sanomarc.json/x"), { recursive: true });
+  mkdirSync(join(mono, "dangling/co"), { recursive: true });
+  symlinkSync("gone.json", join(mono, "dangling/.sanomarc.json"));
+  mkdirSync(join(mono, "fifo/co"), { recursive: true });
+  assert.equal(spawnSync("mkfifo", [join(mono, "fifo/.sanomarc.json")]).status, 0);
+  // (The search goes on above the fixture, up to /: nothing there bears the name on a test machine.)
+  const listed: string[] = [];
+  const counting: FileSystem = { ...nodeFileSystem, readDir: (d) => { listed.push(d); return nodeFileSystem.readDir(d); } };
+  // A file system that cannot tell whether a path may exist: every folder on the way is listed, as before.
+  const { mayExist, ...listing } = nodeFileSystem;
+  assert.ok(mayExist);
+  const expected: [string, string | undefined][] = [
+    ["companies/co0", undefined], ["companies/co2", undefined], ["file/co", "file"], ["folder/.sanomarc.json/x", "folder"],
+    ["dangling/co", "dangling"], ["fifo/co", "fifo"],
+  ];
+  for (const [start, found] of expected) {
+    listed.length = 0;
+    const file = findSanomaRc(counting, join(mono, start));
+    assert.equal(file, found && join(mono, found, ".sanomarc.json"), start);
+    assert.equal(findSanomaRc(listing, join(mono, start)), file, `${start}: the answer of a lookup that lists every folder`);
+    // Only a folder where something bears the name but is neither file nor folder is listed (to tell that very name).
+    assert.deepEqual(listed, found === "dangling" || found === "fifo" ? [join(mono, found)] : [], `${start}: the folders listed`);
+  }
+  // What the lookup asks of the disk: nothing there, or a path under a file, is a no; a link to nothing or a FIFO is there.
+  assert.equal(mayExist(join(mono, "companies/.sanomarc.json")), false);
+  assert.equal(mayExist(join(mono, "file/.sanomarc.json/x")), false);
+  assert.equal(mayExist(join(mono, "dangling/.sanomarc.json")), true);
+  assert.equal(mayExist(join(mono, "fifo/.sanomarc.json")), true);
 });
 
 test("personalExclude: a flag's or a setting's folder is read as .sanomarc.json's entries are (`workflows/`, `./apps/legacy`, `a\\b`); `.`, a climb out, and nothing are refused", () => {

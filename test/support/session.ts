@@ -37,6 +37,7 @@ export class MemoryFileSystem implements FileSystem {
     return [...out].map(([name, kind]) => ({ name, kind }));
   }
   realPath(p: string) { return this.isFile(p) || this.isDir(p) ? p : undefined; }
+  mayExist(p: string) { return this.isFile(p) || this.isDir(p); }
 }
 
 /** A client that keeps what the server tells it. */

@@ -56,9 +56,20 @@ export function findSanomaRc(fs: FileSystem, dir: string, textOf?: (file: string
     // (Whatever bears the name is found, to be said so, never passed over for a farther file: a
     // folder, and, listed in its folder, a link that leads nowhere or a FIFO. And an editor's
     // buffer of one not saved yet: its text wins, as a code file's does.)
-    if (textOf?.(file) !== undefined || fs.isFile(file) || fs.isDir(file) || fs.readDir(d)?.some((e) => e.name === SANOMARC)) return file;
+    if (textOf?.(file) !== undefined || bearsName(fs, d, file)) return file;
     if (path.dirname(d) === d) return undefined;
   }
+}
+
+/**
+ * Whether anything bears `.sanomarc.json` in the folder `d`: a file or a folder, else an entry of
+ * that very name in its listing. The folder is listed only when something may be there
+ * (`FileSystem.mayExist`), so a search costs a look per folder, not what each folder holds: the
+ * companies of a monorepo's `companies/` each listed it whole, N² over them all.
+ */
+function bearsName(fs: FileSystem, d: string, file: string): boolean {
+  if (fs.mayExist?.(file) === false) return false;
+  return fs.isFile(file) || fs.isDir(file) || fs.readDir(d)?.some((e) => e.name === SANOMARC) === true;
 }
 
 /**

@@ -84,4 +84,11 @@ export interface FileSystem {
   isDir(path: string): boolean;
   /** The canonical path (symlinks resolved), or undefined. */
   realPath(path: string): string | undefined;
+  /**
+   * False when nothing bears the path for certain (no entry of that name, not even a link that
+   * leads nowhere); true when something does (a link is not followed), or when that cannot be told
+   * (no permission). One look at the path, where a listing of its folder would cost what the folder
+   * holds: a file system without it is listed (`findSanomaRc`).
+   */
+  mayExist?(path: string): boolean;
 }

@@ -133,4 +133,9 @@ export const nodeFileSystem: FileSystem = {
   realPath(path) {
     try { return fs.realpathSync.native(path); } catch { return undefined; }
   },
+  mayExist(path) {
+    // (`lstat`: a link that leads nowhere is there. Only "no such entry" is a no: a folder that
+    // cannot be searched may still list the name.)
+    try { return fs.lstatSync(path, { throwIfNoEntry: false }) !== undefined; } catch (e) { return (e as NodeJS.ErrnoException).code !== "ENOTDIR"; }
+  },
 };
