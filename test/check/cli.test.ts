@@ -47,6 +47,19 @@ test("sanoma-check: the clean example's declarations all resolve to their types 
   assert.deepEqual(analysis.collections.map((c) => `${c.scope ?? "root"}:${c.name}`).sort(), ["billing:invoices", "root:customers", "root:orders", "support:tickets"]);
 });
 
+test("sanoma-check: the clean example before its packages are installed (a CI step run too early) says which are missing and how many declarations went unchecked; no binding is an orphan", () => {
+  const root = copyExample("acme");
+  try {
+    rmSync(join(root, "node_modules"), { recursive: true, force: true });
+    const r = run([root]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, "", "no problem: not an orphan binding among them");
+    assert.match(r.stderr, /^0 errors, 0 warnings, 0 info, 0 hints in 1 company; 6 declarations not checked: `@acme-vendors\/fly`, `@acme-vendors\/neon` are not installed \(install the company's packages first\)\n$/);
+  } finally {
+    rmSync(resolve(root, ".."), { recursive: true, force: true });
+  }
+});
+
 test("sanoma-check --format json: the broken example reports exactly its marked problems, with files relative to the working folder and 1-based positions", () => {
   const root = copyExample("acme-broken");
   const cwd = resolve(root, "..");

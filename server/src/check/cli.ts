@@ -169,6 +169,8 @@ interface Run {
   problems: Problem[];
   settings: SettingsProblem[];
   skipped: { file: string; reason: string }[];
+  /** Packages that declarations call into but that are not installed: how many declarations each (their types unknown, unchecked). */
+  notInstalled: Map<string, number>;
 }
 
 /** Checks every company under the folders: what it found, or a usage error. */
@@ -225,6 +227,7 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
   if (verbose) io.err(`companies: ${roots.map((r) => shownPath(io.cwd, r)).join(", ")}\n`);
   const problems: Problem[] = [];
   const skipped: Run["skipped"] = [];
+  const notInstalled: Run["notInstalled"] = new Map();
   for (const root of roots) {
     const start = io.now();
     const rc = rcOf(root);
@@ -244,6 +247,10 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
     // (One at a time: a spread of a 150,000-binding lockfile's problems overflows the stack.)
     for (const p of result.problems) problems.push(p);
     for (const f of company.files.values()) if (f.skipped) passedOver.set(f.path, f.skipped);
+    // A CI run before the install: those declarations pass unchecked, and the summary says why.
+    for (const d of ws.analyse(root).declarations) {
+      if (d.resolution.kind === "unresolved") notInstalled.set(d.resolution.module, (notInstalled.get(d.resolution.module) ?? 0) + 1);
+    }
     if (verbose) io.err(`${shownPath(io.cwd, root)}: ${company.files.size} files${readAhead ? ` (${readAheadGiven} read ahead by another thread)` : ""}, ${result.problems.length} problems, ${io.now() - start} ms\n`);
   }
   // The problems of the files that hold for the companies found (read by `rcOf` for them alone): a
@@ -252,7 +259,7 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
   const settings = [...rcs.values()].flatMap((rc) => rc.problems);
   for (const [file, reason] of passedOver) skipped.push({ file, reason });
   skipped.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { roots, problems, settings, skipped };
+  return { roots, problems, settings, skipped, notInstalled };
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -389,6 +396,11 @@ export function runCheck(argv: string[], io: Io): number {
     const reasons = new Map<string, number>();
     for (const s of run.skipped) reasons.set(shortReason(s.reason), (reasons.get(shortReason(s.reason)) ?? 0) + 1);
     summary += `; ${plural(run.skipped.length, "file", "files")} skipped (${[...reasons].map(([r, n]) => plural(n, r, manyOf(r))).join(", ")})${args.verbose ? "" : ": --verbose lists them"}`;
+  }
+  if (run.notInstalled.size) {
+    const modules = [...run.notInstalled.keys()].sort();
+    const declarations = [...run.notInstalled.values()].reduce((a, b) => a + b, 0);
+    summary += `; ${plural(declarations, "declaration", "declarations")} not checked: ${modules.slice(0, 3).map((m) => `\`${m}\``).join(", ")}${modules.length > 3 ? ` and ${modules.length - 3} more` : ""} ${modules.length === 1 ? "is" : "are"} not installed (install the company's packages first)`;
   }
   const tooManyWarnings = args.maxWarnings !== undefined && count.warning > args.maxWarnings;
   if (tooManyWarnings) summary += `; ${tint(1, paint.red, `more warnings than --max-warnings ${args.maxWarnings}`)}`;
