@@ -220,6 +220,31 @@ describe("apply's modes, as git checks files out", () => {
   });
 });
 
+describe("who owns what apply makes, when the server runs as root", () => {
+  test("each folder apply makes gets the owner of the nearest folder above it, and so does the file made in it; a replaced file keeps its own", { skip: process.getuid?.() !== 0 && "needs root (only root gives files away)" }, async () => {
+    const { root, home, sides, sync } = setup();
+    await sync();
+    // The user's workspace (uid 1000), with one folder of another user's (1001) in it.
+    const chownTree = (full: string, uid: number, gid: number) => {
+      fs.lchownSync(full, uid, gid);
+      if (fs.lstatSync(full).isDirectory()) for (const name of fs.readdirSync(full)) chownTree(path.join(full, name), uid, gid);
+    };
+    chownTree(root, 1000, 1000);
+    chownTree(path.join(root, "resources"), 1001, 1002);
+    writeTree(home, "//- /newdir/deeper/f.txt\nnew\n//- /resources/made/deep/g.ts\nnew\n//- /README.md\nchanged\n");
+    assert.deepEqual(await applyToWorkspace(sides, ["newdir/deeper/f.txt", "resources/made/deep/g.ts", "README.md"]), { applied: ["newdir/deeper/f.txt", "resources/made/deep/g.ts", "README.md"], skipped: [] });
+    const owners = ["newdir", "newdir/deeper", "newdir/deeper/f.txt", "resources/made", "resources/made/deep", "resources/made/deep/g.ts", "README.md"].map((rel) => {
+      const stat = fs.lstatSync(path.join(root, rel));
+      return [rel, `${stat.uid}:${stat.gid}`];
+    });
+    assert.deepEqual(owners, [
+      ["newdir", "1000:1000"], ["newdir/deeper", "1000:1000"], ["newdir/deeper/f.txt", "1000:1000"],
+      ["resources/made", "1001:1002"], ["resources/made/deep", "1001:1002"], ["resources/made/deep/g.ts", "1001:1002"],
+      ["README.md", "1000:1000"],
+    ]);
+  });
+});
+
 describe("files named like Object.prototype's keys", () => {
   test("are synced, kept in step, listed and applied like any other", async () => {
     const { root, home, runsDir, sides, sync } = setup();

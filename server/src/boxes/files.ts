@@ -353,10 +353,17 @@ export class WorkspaceWriteRefused extends Error {}
 /**
  * Makes sure every folder of `rel` (company-relative, `/`-separated) under `realRoot` is a real
  * folder, making the missing ones; refuses a link or a file on the way. Returns the parent's path.
+ *
+ * A server run by root gives each folder it makes the owner (uid and gid) of the folder above it,
+ * so of the nearest folder that was there: root-owned folders in a user's workspace were folders
+ * the user could not add to, and the files apply made in them root's too (`makeRoomFor` gives a
+ * new file its folder's owner).
  */
 export function realParentIn(realRoot: string, rel: string): string {
   const segments = rel.split("/");
   let current = realRoot;
+  // The folder above the one being looked at (only needed by root, who gives its owner away).
+  let above: fs.Stats | undefined = process.getuid?.() === 0 ? fs.lstatSync(realRoot) : undefined;
   for (let i = 0; i < segments.length - 1; i++) {
     current = `${current}/${segments[i]}`;
     let stat: fs.Stats | undefined;
@@ -366,17 +373,43 @@ export function realParentIn(realRoot: string, rel: string): string {
       stat = undefined;
     }
     if (!stat) {
+      let made = false;
       try {
         fs.mkdirSync(current);
+        made = true;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       }
+      if (made && above) ownFolder(current, segments.slice(0, i + 1).join("/"), above);
       stat = fs.lstatSync(current); // what is there now: a link made meanwhile is refused below
     }
     if (stat.isSymbolicLink()) throw new WorkspaceWriteRefused(`${segments.slice(0, i + 1).join("/")} is a symlink in the workspace: apply never writes through a link`);
     if (!stat.isDirectory()) throw new WorkspaceWriteRefused(`${segments.slice(0, i + 1).join("/")} is ${kindName(kindOf(stat))} in the workspace, not a folder`);
+    if (above) above = stat;
   }
   return current;
+}
+
+/**
+ * Gives the folder just made at `full` the owner of `above`, through a descriptor of it opened
+ * without following a link and checked (where `/proc` tells) to be at `full`: a link or another
+ * folder put in its place meanwhile is never chowned.
+ */
+function ownFolder(full: string, rel: string, above: fs.Stats): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(full, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP" || code === "ENOTDIR" || code === "ENOENT") throw new WorkspaceWriteRefused(`${rel} was replaced in the workspace while apply made it: nothing was written there`);
+    throw error;
+  }
+  try {
+    if (!isAt(fd, full)) throw new WorkspaceWriteRefused(`${rel} was replaced in the workspace while apply made it: nothing was written there`);
+    fs.fchownSync(fd, above.uid, above.gid);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
