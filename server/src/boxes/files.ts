@@ -98,17 +98,37 @@ function ownMountIds(fresh: boolean): Set<string> | undefined {
   return ownMounts;
 }
 
-/** Whether the descriptor's file lies on a mount of this process's own namespace (true where the kernel does not say). */
+/** A buffer for `/proc/self/fdinfo/<fd>` (a few short lines for a file or a folder). */
+const fdinfoBuffer = Buffer.allocUnsafe(4096);
+
+/**
+ * Whether the descriptor's file lies on a mount of this process's own namespace (true where the
+ * kernel does not say). Asked of each descriptor: no cache by device will do, since a box's own
+ * namespace can bind a file of the machine's device (`st_dev` as ours) into its home. Read
+ * into one buffer, not `readFileSync` (which `fstat`s and allocates): half the time.
+ */
 function inOwnMounts(fd: number): boolean {
   let id: string | undefined;
   try {
-    id = /^mnt_id:\s*(\d+)$/m.exec(fs.readFileSync(`/proc/self/fdinfo/${fd}`, "latin1"))?.[1];
+    id = /^mnt_id:\s*(\d+)$/m.exec(readSmall(`/proc/self/fdinfo/${fd}`))?.[1];
   } catch {
     return true;
   }
   if (id === undefined) return true; // (a kernel before 3.15: the path is all there is to check)
   // (Read again before refusing: a mount made since the list was read is one of ours too.)
   return (ownMountIds(false)?.has(id) ?? true) || (ownMountIds(true)?.has(id) ?? true);
+}
+
+/** A small file's text (latin1), read into `fdinfoBuffer`, or as much of it as fits. */
+function readSmall(file: string): string {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY);
+  try {
+    let length = 0;
+    for (let n; length < fdinfoBuffer.length && (n = fs.readSync(fd, fdinfoBuffer, length, fdinfoBuffer.length - length, null)) > 0;) length += n;
+    return fdinfoBuffer.toString("latin1", 0, length);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
@@ -148,9 +168,15 @@ export function openRegular(full: string, expected: string): OpenedFile | NotReg
   return { fd, stat, fingerprint: fingerprintOf(stat), close: () => fs.closeSync(fd) };
 }
 
-/** Whether the descriptor's file is at `expected` (true where the system cannot tell). */
+/** Whether the descriptor's file is at `expected` (true where the system cannot tell): `whereIs`, its mount asked only of a path that matches. */
 function isAt(fd: number, expected: string): boolean {
-  return !HAS_PROC_FD || whereIs(fd) === expected;
+  if (!HAS_PROC_FD) return true;
+  try {
+    if (fs.readlinkSync(`/proc/self/fd/${fd}`) !== expected) return false;
+  } catch {
+    return false;
+  }
+  return inOwnMounts(fd);
 }
 
 const CHUNK = 1024 * 1024;
