@@ -320,6 +320,8 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
 
   private async showChanges(name: string): Promise<void> {
     const diff = await this.request<BoxesDiffResult>(BoxesDiffRequest, { name });
+    // (A box of more files than a diff looks at: what it lists is partial, and no deletion is listed.)
+    if (diff.tooMany) void vscode.window.showWarningMessage(`Sanoma: ${name}: ${diff.tooMany}`);
     if (diff.files.length === 0) {
       void vscode.window.showInformationMessage(`Sanoma: ${name} changed nothing`);
       return;
@@ -340,6 +342,7 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
 
   private async apply(name: string, known?: BoxesDiffResult): Promise<void> {
     const diff = known ?? (await this.request<BoxesDiffResult>(BoxesDiffRequest, { name }));
+    if (!known && diff.tooMany) void vscode.window.showWarningMessage(`Sanoma: ${name}: ${diff.tooMany}`);
     // What the box made that is no file (a link, a FIFO), or that the server cannot read, is never
     // applied: it is not offered (Show Box Changes says why of each).
     const applicable = diff.files.filter((f) => !f.refused);

@@ -237,6 +237,11 @@ export interface BoxesDiffResult {
   files: BoxFileChange[];
   /** How many changes more than `files` lists, past the answer's bounds (a box's own making: thousands of files, names of escapes); apply takes them by path all the same. */
   omitted?: number;
+  /**
+   * Set when the box holds more files and folders than a diff looks at (200,000): the diff lists
+   * what changed among those it looked at, and no deletions; this says so, in words for the user.
+   */
+  tooMany?: string;
 }
 
 /**

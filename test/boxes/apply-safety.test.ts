@@ -8,7 +8,8 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { applyToWorkspace, diffBox } from "../../server/src/boxes/diff.ts";
+import { execFileSync } from "node:child_process";
+import { applyToWorkspace, diffBox, readDiff, tooManyFiles } from "../../server/src/boxes/diff.ts";
 import { readManifest } from "../../server/src/boxes/manifest.ts";
 import { syncIntoBox } from "../../server/src/boxes/sync.ts";
 import { cleanupTempDirs, tempDir, unprivileged, writeTree } from "./helpers.ts";
@@ -242,6 +243,120 @@ describe("who owns what apply makes, when the server runs as root", () => {
       ["resources/made", "1001:1002"], ["resources/made/deep", "1001:1002"], ["resources/made/deep/g.ts", "1001:1002"],
       ["README.md", "1000:1000"],
     ]);
+  });
+});
+
+describe("a box of many files", () => {
+  test("the diff opens none of the files the box added (apply opens each it copies): it lists them as its walk saw them", async () => {
+    const { home, sides, sync } = setup();
+    await sync();
+    fs.mkdirSync(path.join(home, "generated"));
+    for (let i = 0; i < 50; i++) fs.writeFileSync(path.join(home, `generated/f${i}.ts`), `export const f = ${i};\n`);
+    fs.writeFileSync(path.join(home, "README.md"), "the box's readme\n"); // modified: opened, to be compared
+    const nodeFs = (await import("node:fs")).default;
+    const openSync = nodeFs.openSync;
+    const opened: string[] = [];
+    nodeFs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => { opened.push(String(p)); return (openSync as (...a: unknown[]) => number)(p, ...rest); }) as typeof fs.openSync;
+    let diff;
+    try {
+      diff = await readDiff(sides);
+    } finally {
+      nodeFs.openSync = openSync;
+    }
+    assert.equal(diff.changes.length, 51);
+    assert.deepEqual(opened.filter((p) => p.includes("generated")), [], "no added file opened");
+    assert.ok(opened.some((p) => p.endsWith("/README.md")), "a modified file is opened to be compared");
+    const result = await applyToWorkspace(sides, ["generated/f7.ts", "README.md"], { shown: diff.seen });
+    assert.deepEqual(result, { applied: ["generated/f7.ts", "README.md"], skipped: [] });
+    assert.equal(read(path.join(sides.root, "generated/f7.ts")), "export const f = 7;\n");
+  });
+
+  /** An added file of the box, and what a box's process puts in its place (or on its way) meanwhile. */
+  function swappable(home: string) {
+    const outside = tempDir();
+    fs.writeFileSync(path.join(outside, "f.ts"), "the machine's secret\n");
+    writeTree(home, "//- /new/plain.ts\nplain\n//- /new/link.ts\nbenign\n//- /new/fifo.ts\nbenign\n//- /new/renamed.ts\nbenign\n//- /new/rewritten.ts\nbenign\n//- /sub/f.ts\nbenign\n");
+    const at = (rel: string) => path.join(home, rel);
+    const swaps: Record<string, () => void> = {
+      "new/link.ts": () => { fs.rmSync(at("new/link.ts")); fs.symlinkSync(path.join(outside, "f.ts"), at("new/link.ts")); },
+      "new/fifo.ts": () => { fs.rmSync(at("new/fifo.ts")); execFileSync("mkfifo", [at("new/fifo.ts")]); },
+      // The same bytes, another file; the same size, rewritten in place.
+      "new/renamed.ts": () => { fs.writeFileSync(at("new/.other"), "benign\n"); fs.renameSync(at("new/.other"), at("new/renamed.ts")); },
+      "new/rewritten.ts": () => fs.writeFileSync(at("new/rewritten.ts"), "BOGUS\n"),
+      "sub/f.ts": () => { fs.renameSync(at("sub"), at(".sub")); fs.symlinkSync(outside, at("sub")); },
+    };
+    return { files: ["new/plain.ts", ...Object.keys(swaps)], swaps };
+  }
+
+  test("an added file swapped between the diff and apply (a link, a FIFO, another file, a folder on its way made a link, rewritten) is refused; the rest applies", async () => {
+    const { root, home, sides, sync } = setup();
+    await sync();
+    const { files, swaps } = swappable(home);
+    const diff = await readDiff(sides);
+    assert.deepEqual(diff.changes.map((c) => [c.path, c.change, c.kind]), [...files].sort().map((p) => [p, "added", "file"]));
+    for (const swap of Object.values(swaps)) swap();
+    const result = await applyToWorkspace(sides, files, { shown: diff.seen });
+    assert.deepEqual(result.applied, ["new/plain.ts"]);
+    assert.deepEqual(result.skipped.map((s) => s.path), files.slice(1));
+    assert.equal(read(path.join(root, "new/plain.ts")), "plain\n");
+    for (const rel of files.slice(1)) assert.equal(fs.existsSync(path.join(root, rel)), false, `${rel} was written`);
+  });
+
+  test("an added file swapped after apply's own diff, just before apply opens it, is refused by what its descriptor tells", async () => {
+    const { root, home, sides, sync } = setup();
+    await sync();
+    const { files, swaps } = swappable(home);
+    const diff = await readDiff(sides);
+    // Each swap made as apply opens the box's file to copy it: after apply's own diff.
+    const nodeFs = (await import("node:fs")).default;
+    const openSync = nodeFs.openSync;
+    const realHome = fs.realpathSync(home);
+    nodeFs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+      const rel = String(p).startsWith(`${realHome}/`) ? String(p).slice(realHome.length + 1) : undefined;
+      if (rel !== undefined && swaps[rel]) { swaps[rel](); delete swaps[rel]; }
+      return (openSync as (...a: unknown[]) => number)(p, ...rest);
+    }) as typeof fs.openSync;
+    let result;
+    try {
+      result = await applyToWorkspace(sides, files, { shown: diff.seen });
+    } finally {
+      nodeFs.openSync = openSync;
+    }
+    assert.deepEqual(Object.keys(swaps), [], "every swap was made");
+    assert.deepEqual(result.applied, ["new/plain.ts"]);
+    assert.deepEqual(result.skipped, [
+      { path: "new/link.ts", reason: "it is a symlink in the box now: show the changes again" },
+      { path: "new/fifo.ts", reason: "it is a FIFO (named pipe) in the box now: show the changes again" },
+      { path: "new/renamed.ts", reason: "the box changed it since the diff: show the changes again" },
+      { path: "new/rewritten.ts", reason: "the box changed it since the diff: show the changes again" },
+      { path: "sub/f.ts", reason: "it vanished from the box" },
+    ]);
+    for (const rel of files.slice(1)) assert.equal(fs.existsSync(path.join(root, rel)), false, `${rel} was written`);
+  });
+
+  test("past its bound on entries the diff answers with what it found, says the box holds too many files, and lists no deletion; apply says so of a path it did not see", async () => {
+    const { root, home, sides, sync } = setup();
+    await sync();
+    fs.rmSync(path.join(home, "README.md")); // deleted by the box
+    for (let d = 0; d < 4; d++) {
+      fs.mkdirSync(path.join(home, `g${d}`));
+      for (let i = 0; i < 25; i++) fs.writeFileSync(path.join(home, `g${d}/f${i}.ts`), "x\n");
+    }
+    const whole = await readDiff(sides);
+    assert.equal(whole.tooMany, undefined);
+    assert.deepEqual(whole.changes.filter((c) => c.change === "deleted").map((c) => c.path), ["README.md"]);
+    assert.equal(whole.changes.length, 101);
+
+    const bounded = await readDiff(sides, { maxEntries: 40 });
+    assert.equal(bounded.tooMany, tooManyFiles(40));
+    assert.match(bounded.tooMany!, /^the box holds more than 40 files and folders, too many to list: the diff shows what changed among the first 40 it looked at, and no deletions/);
+    assert.ok(bounded.changes.length > 0 && bounded.changes.length < 40, `${bounded.changes.length} listed`);
+    assert.deepEqual(bounded.changes.filter((c) => c.change === "deleted"), [], "no deletion listed: the rest of the box was not seen");
+    const listed = bounded.changes[0].path;
+    const unseen = whole.changes.map((c) => c.path).find((p) => p !== "README.md" && !bounded.changes.some((c) => c.path === p))!;
+    const result = await applyToWorkspace(sides, [listed, unseen, "README.md"], { maxEntries: 40 });
+    assert.deepEqual(result, { applied: [listed], skipped: [{ path: unseen, reason: tooManyFiles(40) }, { path: "README.md", reason: tooManyFiles(40) }] });
+    assert.equal(read(path.join(root, "README.md")), "read me\n", "not deleted");
   });
 });
 

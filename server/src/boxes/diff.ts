@@ -25,7 +25,7 @@ import type { BoxEntryKind, BoxFileChange } from "../protocol.ts";
 import { kindName, kindOf, openRegular, realParentIn, sameAsFile, writeBeside, WorkspaceWriteRefused, type EntryKind, type OpenedFile } from "./files.ts";
 import { IgnoreRules, isNeverCopied } from "./ignore.ts";
 import { manifestRoot, readManifest, writeManifest } from "./manifest.ts";
-import { checkHome, NAME_NOT_UTF8, sameStat, statOf, walkTree, type FileStat, type Unreadable } from "./tree.ts";
+import { checkHome, NAME_NOT_UTF8, sameStat, statOf, walkBox, walkTree, type FileStat, type Unreadable } from "./tree.ts";
 
 export interface DiffSides {
   /** The company root (the workspace side). */
@@ -44,15 +44,35 @@ export interface DiffSides {
 export interface BoxDiff {
   changes: BoxFileChange[];
   seen: Map<string, string>;
+  /** Why the diff did not see the whole box (it holds more than `DIFF_MAX_ENTRIES` entries): it lists what it found before it stopped. */
+  tooMany?: string;
+}
+
+/**
+ * The most entries (files, folders, what is ignored) a diff looks at in a box. Each costs an
+ * `lstat` and its record (a regular file added by the box is not opened: apply opens it); past
+ * this many the diff answers with what it found (`tooMany`). A company's copy is in the box too,
+ * so this is well above a big company's size. Measured in docs/boxes.md ("The diff always answers").
+ */
+export const DIFF_MAX_ENTRIES = 200_000;
+
+export interface DiffOptions {
+  /** The most entries the box's walk looks at (default `DIFF_MAX_ENTRIES`). */
+  maxEntries?: number;
+}
+
+/** Why a diff lists no more than it does, when the box holds more than `limit` entries. */
+export function tooManyFiles(limit: number): string {
+  return `the box holds more than ${limit.toLocaleString("en")} files and folders, too many to list: the diff shows what changed among the first ${limit.toLocaleString("en")} it looked at, and no deletions; add what the preview fills (build output, caches) to .gitignore, or delete it in the box, then show the changes again`;
 }
 
 /** The files the box added, modified or deleted, sorted by path. */
-export async function diffBox(sides: DiffSides): Promise<BoxFileChange[]> {
-  return (await readDiff(sides)).changes;
+export async function diffBox(sides: DiffSides, options: DiffOptions = {}): Promise<BoxFileChange[]> {
+  return (await readDiff(sides, options)).changes;
 }
 
 /** `diffBox`, with what it saw of each file. */
-export async function readDiff(sides: DiffSides): Promise<BoxDiff> {
+export async function readDiff(sides: DiffSides, options: DiffOptions = {}): Promise<BoxDiff> {
   const { root, home, runsDir } = sides;
   checkHome(home);
   if (!fs.existsSync(home)) throw new Error(`the box's folder ${home} is gone: run the preview again to remake it`);
@@ -61,12 +81,19 @@ export async function readDiff(sides: DiffSides): Promise<BoxDiff> {
   const realHome = fs.realpathSync(home);
   const above = IgnoreRules.above(root);
   const unreadable = new Map<string, Unreadable>();
-  const box = await walkTree(home, above, root, unreadable);
+  const maxEntries = options.maxEntries ?? DIFF_MAX_ENTRIES;
+  const { files: box, truncated } = await walkBox(home, above, root, unreadable, maxEntries);
   const workspace = await walkTree(root, above);
   const manifest = readManifest(runsDir, root);
   const changes: BoxFileChange[] = [];
   const seen = new Map<string, string>();
+  let started = performance.now();
   for (const [rel, boxStat] of box) {
+    // (Yielding as the walk does: the changes of 100,000 files are not judged in one go.)
+    if (performance.now() - started > CHUNK_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      started = performance.now();
+    }
     const entry = manifest.files[rel];
     if (entry && sameStat(boxStat, entry.box)) continue; // the copy the sync made
     const found = classify(sides, realHome, rel, boxStat, workspace.get(rel), entry?.src);
@@ -83,7 +110,8 @@ export async function readDiff(sides: DiffSides): Promise<BoxDiff> {
     changes.push({ path: rel, change: inWorkspace ? "modified" : "added", ...kind, refused: cannotRead(folder, code), workspaceChanged: false, workspaceFile });
     seen.set(rel, UNREADABLE);
   }
-  for (const [rel, entry] of Object.entries(manifest.files)) {
+  // A walk stopped at its bound did not see the rest of the box: what it did not see is not known to be gone.
+  for (const [rel, entry] of truncated ? [] : Object.entries(manifest.files)) {
     if (box.has(rel) || seen.get(rel) === UNREADABLE) continue;
     if (unreadable.size > 0 && unreadableFolderOf(rel, seen) !== undefined) continue; // not known to be gone
     const workspaceStat = workspace.get(rel);
@@ -92,8 +120,11 @@ export async function readDiff(sides: DiffSides): Promise<BoxDiff> {
     seen.set(rel, "deleted");
   }
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { changes, seen };
+  return { changes, seen, ...(truncated ? { tooMany: tooManyFiles(maxEntries) } : {}) };
 }
+
+/** How long the diff judges changes before it lets the server answer (as the walks do). */
+const CHUNK_MS = 20;
 
 /** What `seen` records of an entry the server cannot read. */
 const UNREADABLE = "unreadable";
@@ -132,7 +163,11 @@ function changedSinceSync(now: FileStat | undefined, synced: FileStat | undefine
 
 /**
  * The box's change at `rel`, or undefined when the box holds what the workspace holds. A regular
- * file is opened (one descriptor) to be compared, so a file swapped since the walk is seen as it is.
+ * file with a workspace counterpart is opened (one descriptor) to be compared, so a file swapped
+ * since the walk is seen as it is. One the box added has nothing to be compared with: it is listed
+ * as the walk saw it (its `lstat`, its fingerprint), and opened only by apply, which reads it from
+ * one descriptor, checked, and copies it only while it has that fingerprint (`copyToWorkspace`).
+ * A diff of 100,000 added files opened each of them, and read where it was from `/proc`.
  */
 function classify(sides: DiffSides, realHome: string, rel: string, boxStat: FileStat, workspaceStat: FileStat | undefined, synced: FileStat | undefined): { change: BoxFileChange; seen: string } | undefined {
   const workspaceFile = path.join(sides.root, rel);
@@ -149,6 +184,16 @@ function classify(sides: DiffSides, realHome: string, rel: string, boxStat: File
     return listed("link", `link:${boxStat.link}`, boxStat.link);
   }
   if (boxStat.kind !== "file") return listed(boxStat.kind, boxStat.kind);
+  if (workspaceStat === undefined && boxStat.fingerprint !== undefined) {
+    // (What the server may not read is refused here as when it was opened: `access`, one call,
+    // where its owner and mode do not already tell.)
+    const boxFile = path.join(sides.home, rel);
+    const cannot = boxStat.readable ? undefined : readProblem(boxFile);
+    if (cannot === GONE) return undefined; // gone since the walk: not the box's file now
+    if (cannot !== undefined) return { change: { path: rel, change, kind: "file", refused: cannotRead(false, cannot), workspaceChanged, workspaceFile }, seen: UNREADABLE };
+    const executable = (boxStat.mode & 0o100) !== 0;
+    return { change: { path: rel, change, kind: "file", workspaceChanged, boxFile, workspaceFile, ...(executable ? { executable } : {}) }, seen: boxStat.fingerprint };
+  }
   const opened = openRegular(path.join(sides.home, rel), `${realHome}/${rel}`);
   if (!("fd" in opened)) {
     if (opened.unreadable !== undefined) return { change: { path: rel, change, kind: "file", refused: cannotRead(false, opened.unreadable), workspaceChanged, workspaceFile }, seen: UNREADABLE };
@@ -166,7 +211,21 @@ function classify(sides: DiffSides, realHome: string, rel: string, boxStat: File
   }
 }
 
-export interface ApplyOptions {
+const GONE = "ENOENT";
+
+/** Why the server may not read the file at `full` (`EACCES`; `GONE`), or undefined when it may (a link put there meanwhile is apply's to refuse). */
+function readProblem(full: string): string | undefined {
+  try {
+    fs.accessSync(full, fs.constants.R_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    if (code === "ENOENT" || code === "ENOTDIR") return GONE;
+    return code === "ELOOP" ? undefined : code;
+  }
+}
+
+export interface ApplyOptions extends DiffOptions {
   /** Conflicting files (`workspaceChanged`) to overwrite all the same. */
   overwrite?: readonly unknown[];
   /** What the diff last shown to the user saw of each path: a file changed since is skipped. */
@@ -202,7 +261,7 @@ const sameWorkspaceEntry = (before: FileStat | undefined, after: FileStat | unde
 export async function applyToWorkspace(sides: DiffSides, files: readonly unknown[], options: ApplyOptions = {}): Promise<ApplyResult> {
   const applied: string[] = [];
   const skipped: { path: string; reason: string }[] = [];
-  const diff = await readDiff(sides);
+  const diff = await readDiff(sides, options);
   const changes = new Map(diff.changes.map((c) => [c.path, c]));
   const overwrite = new Set((options.overwrite ?? []).filter((f): f is string => typeof f === "string" && !path.isAbsolute(f)).map(normalise));
   const manifest = readManifest(sides.runsDir, sides.root);
@@ -232,7 +291,7 @@ export async function applyToWorkspace(sides: DiffSides, files: readonly unknown
     // The diff never lists them; a request naming one is refused all the same, said.
     if (rel.split("/").some(isNeverCopied)) skip(NEVER_APPLIED);
     else if (unreadableFolder !== undefined) skip(changes.get(unreadableFolder)!.refused!);
-    else if (!change) skip("the box did not change it");
+    else if (!change) skip(diff.tooMany ?? "the box did not change it");
     else if (change.refused) skip(change.refused);
     else if (change.workspaceChanged && !overwrite.has(rel)) skip("it changed in the workspace too since the box was synced: name it in overwrite to replace your version");
     else if (options.shown && options.shown.get(rel) !== diff.seen.get(rel)) skip(CHANGED_IN_BOX);

@@ -291,7 +291,7 @@ export class BoxService {
     if (!source) throw new Error(`${box.name} is no preview's box: there is nothing to compare it with`);
     const diff = await readDiff({ root: source.root, home: box.home, runsDir: box.log.dir });
     this.shown.set(box.name, diff.seen);
-    return { name: box.name, root: source.root, ...boundedChanges(diff.changes) };
+    return { name: box.name, root: source.root, ...boundedChanges(diff.changes), ...(diff.tooMany !== undefined ? { tooMany: diff.tooMany } : {}) };
   }
 
   async apply(params: BoxesApplyParams): Promise<BoxesApplyResult> {

@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { kindOf, openRegular, realOr, sameAsFile } from "./files.ts";
+import { fingerprintOf, kindOf, openRegular, realOr, sameAsFile } from "./files.ts";
 import { IgnoreRules, isNeverCopied, isSkippedFolder } from "./ignore.ts";
 
 /**
@@ -20,6 +20,13 @@ export interface FileStat {
   mode: number;
   /** A symlink's text. */
   link?: string;
+  /**
+   * A regular file's fingerprint (`fingerprintOf`: device, inode, size, times in ns), where its
+   * walk was asked for them (`walkBox`): what a diff lists an added file by. Never in a manifest.
+   */
+  fingerprint?: string;
+  /** Set (with `fingerprint`) when the server surely may read the file: it owns it, with the owner's `r`. */
+  readable?: true;
 }
 
 /**
@@ -57,8 +64,29 @@ export interface Unreadable {
  * A `root` that cannot be listed is an error: an empty walk would look like every file deleted.
  */
 export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = root, unreadable?: Map<string, Unreadable>): Promise<Map<string, FileStat>> {
+  return (await walk(root, rules, rulesRoot, unreadable, {})).files;
+}
+
+/** What `walkBox` found, and whether it stopped at its bound before it had seen everything. */
+export interface BoxWalk {
+  files: Map<string, FileStat>;
+  truncated: boolean;
+}
+
+/**
+ * A box's home walked as `walkTree` walks (`rules` read from the same folders under `rulesRoot`,
+ * the workspace), with each regular file's `fingerprint`, and looking at no more than
+ * `maxEntries` entries (files, folders, what is ignored): past that it stops, `truncated`. A box
+ * can make millions of files; each costs the walk an `lstat` and its record.
+ */
+export async function walkBox(home: string, rules: IgnoreRules, rulesRoot: string, unreadable: Map<string, Unreadable>, maxEntries: number): Promise<BoxWalk> {
+  return walk(home, rules, rulesRoot, unreadable, { fingerprints: true, maxEntries });
+}
+
+async function walk(root: string, rules: IgnoreRules, rulesRoot: string, unreadable: Map<string, Unreadable> | undefined, options: { fingerprints?: boolean; maxEntries?: number }): Promise<BoxWalk> {
   const ownRules = path.resolve(rulesRoot) === path.resolve(root);
   const files = new Map<string, FileStat>();
+  const { fingerprints = false, maxEntries = Infinity } = options;
   // Folder by folder, yielding to the event loop every `CHUNK_MS`: a box of 100,000 files is
   // walked while the server goes on answering.
   const stack: Array<[dir: string, rel: string, inherited: IgnoreRules]> = [[path.resolve(root), "", rules]];
@@ -66,9 +94,12 @@ export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = roo
   let seen = 0;
   while (stack.length > 0) {
     const [dir, rel, inherited] = stack.pop()!;
-    let entries: fs.Dirent[];
+    // A walk whose rules are its own reads a folder whole (whether it holds a `.gitignore` decides
+    // how its entries are judged); one by another tree's rules reads it as it goes, so that a bound
+    // on entries bounds a folder of millions too.
+    let listing: fs.Dirent[] | fs.Dir;
     try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
+      listing = ownRules ? fs.readdirSync(dir, { withFileTypes: true }) : fs.opendirSync(dir, { bufferSize: 256 });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
       if (code === "ENOENT" || code === "ENOTDIR") continue; // vanished: skipped, the rest goes on
@@ -76,12 +107,13 @@ export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = roo
       unreadable?.set(rel, { folder: true, code });
       continue;
     }
-    const here = ownRules
-      ? (entries.some((e) => e.name === ".gitignore") ? inherited.withFile(dir, rel) : inherited)
+    const here = Array.isArray(listing)
+      ? (listing.some((e) => e.name === ".gitignore") ? inherited.withFile(dir, rel) : inherited)
       : inherited.withFile(rel ? path.join(rulesRoot, rel) : rulesRoot, rel);
-    for (const entry of entries) {
+    for (const entry of entriesOf(listing, rel, unreadable)) {
+      if (++seen > maxEntries) return { files, truncated: true }; // (entriesOf closes the folder)
       // (The clock is read every 256 entries: a folder may hold 100,000 files.)
-      if ((++seen & 255) === 0 && performance.now() - started > CHUNK_MS) {
+      if ((seen & 255) === 0 && performance.now() - started > CHUNK_MS) {
         await new Promise((resolve) => setImmediate(resolve));
         started = performance.now();
       }
@@ -101,7 +133,7 @@ export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = roo
       } else {
         // Files and links, and what a box may make to trip a reader (a FIFO, a socket, a device).
         if (here.ignores(childRel, false, entry.name)) continue;
-        const stat = statOf(full);
+        const stat = fingerprints ? fingerprintedStatOf(full) : statOf(full);
         if (stat) files.set(childRel, stat);
         else if (unreadable) {
           const code = lstatError(full);
@@ -110,7 +142,34 @@ export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = roo
       }
     }
   }
-  return files;
+  return { files, truncated: false };
+}
+
+/**
+ * A folder's entries, from a list read whole or from the open folder (closed once read, or when
+ * the loop over them stops early). A folder that fails midway is recorded as unreadable from there.
+ */
+function* entriesOf(listing: fs.Dirent[] | fs.Dir, rel: string, unreadable: Map<string, Unreadable> | undefined): Generator<fs.Dirent> {
+  if (Array.isArray(listing)) {
+    yield* listing;
+    return;
+  }
+  try {
+    for (;;) {
+      let entry: fs.Dirent | null;
+      try {
+        entry = listing.readSync();
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
+        if (code !== "ENOENT" && code !== "ENOTDIR") unreadable?.set(rel, { folder: true, code });
+        return;
+      }
+      if (entry === null) return;
+      yield entry;
+    }
+  } finally {
+    listing.closeSync();
+  }
 }
 
 /**
@@ -139,6 +198,36 @@ export function statOf(full: string): FileStat | undefined {
     // vanished
   }
   return undefined;
+}
+
+/**
+ * `statOf`, with a regular file's `fingerprint` (`fingerprintOf` of a `bigint` `lstat`: what
+ * `fstat` of a descriptor of the same file tells), its times in ms as `statOf` gives them.
+ */
+function fingerprintedStatOf(full: string): FileStat | undefined {
+  let stat: fs.BigIntStats;
+  try {
+    stat = fs.lstatSync(full, { bigint: true });
+  } catch {
+    return undefined; // vanished
+  }
+  if (!stat.isFile()) return statOf(full); // (a link's text, a FIFO's kind: as `statOf` records them)
+  // (Not root's every file: a root whose capabilities were dropped reads by the mode bits too.)
+  const readable = EUID !== undefined && stat.uid === BigInt(EUID) && (stat.mode & 0o400n) !== 0n;
+  return { kind: "file", size: Number(stat.size), mtimeMs: msOf(stat.mtimeNs), mode: Number(stat.mode & 0o7777n), fingerprint: fingerprintOf(stat), ...(readable ? { readable: true as const } : {}) };
+}
+
+const EUID = process.geteuid?.();
+
+/** A time in ns as Node's non-`bigint` stats give it in ms (seconds × 1000 + nanoseconds / 10⁶, as doubles), so `sameStat` can compare the two. */
+function msOf(ns: bigint): number {
+  let seconds = ns / 1_000_000_000n;
+  let rest = ns % 1_000_000_000n;
+  if (rest < 0n) {
+    seconds -= 1n;
+    rest += 1_000_000_000n;
+  }
+  return Number(seconds) * 1000 + Number(rest) / 1e6;
 }
 
 /** Why `lstat` fails on `full`, unless it is gone (or, it turns out, can be read after all). */
