@@ -206,6 +206,35 @@ test("a data file that stops loading takes its bindings out of the lockfile's sh
   }
 });
 
+test("a cycle of export * answers the same whatever was looked up through it before: what a lookup found with the cycle cut is not kept for others", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sanoma-incremental-"));
+  try {
+    const write = (rel: string, text: string) => { mkdirSync(dirname(join(dir, rel)), { recursive: true }); writeFileSync(join(dir, rel), text); };
+    write("sanoma.config.ts", "export default {};\n");
+    write("conn/index.ts", `export * from "./a";\nexport * from "./b";\n`);
+    write("conn/a.ts", `export const vm = defineResource({ vendor: "c", type: "vm", schema: z.object({ name: z.string() }) });\nexport * from "./index";\n`);
+    write("conn/b.ts", `export const trigger = defineResource({ vendor: "c", type: "trigger", schema: z.object({ path: z.string() }) });\n`);
+    const data = join(dir, "resources", "infra.ts");
+    // Through the index first: trigger is looked up in a.ts with the index's lookup under way, which cuts the cycle there.
+    const viaIndex = `import { trigger } from "../conn/index";\nexport const a = trigger({ path: "/a", bogus: 1 });\n`;
+    const viaA = `import { trigger } from "../conn/a";\nexport const a = trigger({ path: "/a", bogus: 1 });\n`;
+    write("resources/infra.ts", viaIndex);
+    const ws = new Workspace(nodeFileSystem);
+    const company = ws.loadCompany(dir);
+    const bogus = (r: ReturnType<typeof ws.check>) => (r.problemsByFile.get(data) ?? []).filter((p) => p.rule === "resource-fields" && /`bogus`/.test(p.message)).length;
+    assert.equal(bogus(ws.check(dir)), 1, "trigger through the index is a type");
+    for (const [text, what] of [[viaA, "through a.ts, after the index"], [viaIndex, "through the index again"], [viaA, "through a.ts again"]]) {
+      ws.setFile(company, data, text);
+      const again = ws.check(dir);
+      assert.equal(bogus(again), 1, what);
+      writeFileSync(data, text);
+      assert.deepEqual(byFile(dir, again.problems), firstCheck(dir), `${what}: as a first check says`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("a settings change re-sorts every file's problems without re-judging any", () => {
   const dir = mkdtempSync(join(tmpdir(), "sanoma-incremental-"));
   try {

@@ -400,7 +400,27 @@ export class ConnectorResolver {
   private exportOf(file: string, name: string): ModuleValue | undefined {
     const key = file + "\0" + name;
     if (this.exportCache.has(key)) return this.exportCache.get(key);
-    this.exportCache.set(key, OTHER); // cycle guard: a name that leads back to itself is nothing
+    // Back round a cycle of re-exports to a lookup under way: not exported here (the lookup under
+    // way goes on with its other re-exports). Nothing that depended on this cut is kept for good.
+    const under = lookups.get(key);
+    if (under !== undefined) { cutTo = Math.min(cutTo, under); return undefined; }
+    const earlier = lookedUp.get(key);
+    if (earlier) { cutTo = Math.min(cutTo, earlier.cutTo); return earlier.value; }
+    const depth = lookups.size;
+    lookups.set(key, depth);
+    let r: { value: ModuleValue | undefined; settled: boolean; cutTo: number };
+    try {
+      r = settled(depth, () => this.exportLookup(file, name));
+    } finally {
+      lookups.delete(key);
+      if (lookups.size === 0) lookedUp.clear();
+    }
+    if (r.settled) { if (r.value !== undefined) this.exportCache.set(key, r.value); }
+    else lookedUp.set(key, { value: r.value, cutTo: r.cutTo });
+    return r.value;
+  }
+
+  private exportLookup(file: string, name: string): ModuleValue | undefined {
     let result: ModuleValue | undefined;
     const facts = this.facts(file);
     if (facts) {
@@ -420,8 +440,6 @@ export class ConnectorResolver {
         }
       }
     } else result = OTHER;
-    if (result === undefined) this.exportCache.delete(key);
-    else this.exportCache.set(key, result);
     return result;
   }
 
@@ -486,9 +504,42 @@ function definesTypes(members: Map<string, () => ModuleValue>): boolean {
   return false;
 }
 
+/**
+ * A value computed once, when first asked. Asked while export lookups are under way, it keeps its
+ * answer only when that answer did not come from a cycle cut back to one of them (`settled`): the
+ * same value asked on its own may reach further.
+ */
 function lazy<T>(f: () => T): () => T {
   let done = false, value: T;
-  return () => { if (!done) { value = f(); done = true; } return value; };
+  return () => {
+    if (done) return value;
+    const r = settled(lookups.size, f);
+    if (r.settled) { value = r.value; done = true; }
+    return r.value;
+  };
+}
+
+/**
+ * The export lookups under way (`exportOf`), each with its depth, as Node's ResolveExport keeps
+ * its resolveSet: a lookup that comes back round a cycle of re-exports to one under way is cut
+ * there ("not exported here"), and `cutTo` keeps the lowest depth a cut went back to. Module-level
+ * but answer-neutral: lookups run to their end synchronously, and this is empty between them.
+ */
+const lookups = new Map<string, number>();
+/** What lookups found while an outer one was under way, each with the depth its cuts went back to: an outer lookup asks each (module, name) once (a mesh of `export *` is not walked path by path). */
+const lookedUp = new Map<string, { value: ModuleValue | undefined; cutTo: number }>();
+let cutTo = Infinity;
+
+/** Runs `f`, saying whether its answer is its own: no cycle was cut back to a lookup at a depth below `depth`. */
+function settled<T>(depth: number, f: () => T): { value: T; settled: boolean; cutTo: number } {
+  const outer = cutTo;
+  cutTo = Infinity;
+  try {
+    const value = f();
+    return { value, settled: cutTo >= depth, cutTo };
+  } finally {
+    cutTo = Math.min(outer, cutTo);
+  }
 }
 
 /** The target of `exports` for a subpath, with the conditions of A4 in their order. */

@@ -46,3 +46,50 @@ import { z } from "zod";
 export const trigger = defineResource({ vendor: "cloud", type: "trigger", title: "Wakeup trigger", schema: z.object({ path: z.string() }), fields: {}, writable: true, wakeup: { verify: "hmac" } });
 export const runner = defineResource({ vendor: "cloud", type: "runner", title: "Agent runner", schema: z.object({ image: z.string() }), fields: {}, writable: true, sandbox: { image: "ubuntu" } });
 `;
+
+/**
+ * Connector packages whose modules `export *` each other in cycles, as Node loads them: `@acme/conn`
+ * (its index re-exports `a.js` and `b.js`, and `a.js` re-exports the index back: `trigger`, a
+ * wakeup, is in `b.js`), and `mesh0`, `mesh1`, `mesh2`, each re-exporting the other two (each
+ * looks back first: a cycle is met before the type is).
+ */
+export const CYCLIC_PACKAGES = `
+//- /node_modules/@acme/conn/package.json
+{ "name": "@acme/conn", "type": "module", "main": "index.js" }
+//- /node_modules/@acme/conn/index.js
+export * from "./a.js";
+export * from "./b.js";
+//- /node_modules/@acme/conn/a.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const vm = defineResource({ vendor: "acme", type: "vm", title: "VM", schema: z.object({ name: z.string() }), fields: {}, writable: true });
+export * from "./index.js";
+//- /node_modules/@acme/conn/b.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const trigger = defineResource({ vendor: "acme", type: "trigger", title: "Trigger", schema: z.object({ path: z.string() }), fields: {}, writable: true, wakeup: { verify: "hmac" } });
+//- /node_modules/mesh0/package.json
+{ "name": "mesh0", "main": "index.js" }
+//- /node_modules/mesh0/index.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const queue = defineResource({ vendor: "mesh", type: "queue", title: "Queue", schema: z.object({ name: z.string() }), fields: {}, writable: true });
+export * from "mesh1";
+export * from "mesh2";
+//- /node_modules/mesh1/package.json
+{ "name": "mesh1", "main": "index.js" }
+//- /node_modules/mesh1/index.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const store = defineResource({ vendor: "mesh", type: "store", title: "Store", schema: z.object({ name: z.string() }), fields: {}, writable: true });
+export * from "mesh0";
+export * from "mesh2";
+//- /node_modules/mesh2/package.json
+{ "name": "mesh2", "main": "index.js" }
+//- /node_modules/mesh2/index.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const hook = defineResource({ vendor: "mesh", type: "hook", title: "Hook", schema: z.object({ path: z.string() }), fields: {}, writable: true, wakeup: { verify: "hmac" } });
+export * from "mesh1";
+export * from "mesh0";
+`;

@@ -1,7 +1,7 @@
 /** `one-wakeup` (SPEC A5): across a company, one declaration of a type that meets the wakeup contract. */
 import { makeOneRule } from "./one-instance.ts";
 import type { RuleCase } from "./rule.ts";
-import { CLOUD_PACKAGE } from "./case-packages.ts";
+import { CLOUD_PACKAGE, CYCLIC_PACKAGES } from "./case-packages.ts";
 
 const connector = `
 //- /node_modules/@hooli/cloud/package.json
@@ -166,5 +166,19 @@ export const api = vm({ name: "api" });
 export const files = bucket({ name: "files" });
 export const wake = trigger({ path: "/wake" });
 ${CLOUD_PACKAGE}`,
+  },
+  {
+    name: "wakeups whose types are reached through cycles of export * (a module re-exporting the package's index; three packages re-exporting each other) count (A4)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/hooks.ts
+import { trigger } from "@acme/conn";
+import { hook } from "mesh0";
+export const a = trigger({ path: "/a" });
+//           ^ one-wakeup resources/hooks.ts#b
+export const b = hook({ path: "/b" });
+//           ^ one-wakeup resources/hooks.ts#a
+${CYCLIC_PACKAGES}`,
   },
 ];

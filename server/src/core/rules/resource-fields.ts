@@ -3,7 +3,7 @@ import { didYouMean } from "../text.ts";
 import { declarationsOf } from "../analysis.ts";
 import type { Rule, RuleCase } from "./rule.ts";
 import { FRAMEWORK_PACKAGE } from "./case-packages.ts";
-import { CLOUD_PACKAGE } from "./case-packages.ts";
+import { CLOUD_PACKAGE, CYCLIC_PACKAGES } from "./case-packages.ts";
 
 export const rule: Rule = {
   id: "resource-fields",
@@ -283,5 +283,29 @@ const draft = vm({ nmae: "draft" });
 export const web = vm({ name: "web" });
 export const drafts = [draft];
 ${CLOUD_PACKAGE}`,
+  },
+  {
+    name: "types reached through cycles of export * have their fields checked, whichever module of the cycle they are imported from (A4)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { trigger } from "@acme/conn";
+import { trigger as viaA } from "@acme/conn/a.js";
+import { store } from "mesh0";
+import * as m2 from "mesh2";
+export const a = trigger({ path: "/a", bogus: 1 });
+//                                     ^^^^^ resource-fields \`bogus\` is not a field of acme.trigger
+//           ^ one-wakeup resources/infra.ts#b
+export const b = viaA({ pth: "/b" });
+//                      ^^^ resource-fields \`pth\` is not a field of acme.trigger
+//           ^ resource-fields lacks the required field \`path\`
+//           ^ one-wakeup resources/infra.ts#a
+export const c = store({ nme: "c" });
+//                       ^^^ resource-fields \`nme\` is not a field of mesh.store
+//           ^ resource-fields lacks the required field \`name\`
+export const d = m2.queue({ name: "d", size: 1 });
+//                                     ^^^^ resource-fields \`size\` is not a field of mesh.queue
+${CYCLIC_PACKAGES}`,
   },
 ];

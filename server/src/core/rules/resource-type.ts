@@ -2,7 +2,7 @@
 import { suggestion } from "../text.ts";
 import { declarationsOf } from "../analysis.ts";
 import type { Rule, RuleCase } from "./rule.ts";
-import { FRAMEWORK_PACKAGE } from "./case-packages.ts";
+import { CYCLIC_PACKAGES, FRAMEWORK_PACKAGE } from "./case-packages.ts";
 
 export const rule: Rule = {
   id: "resource-type",
@@ -182,5 +182,25 @@ export const bb = defineResource({ vendor: "c", type: "bb", schema: z.object({} 
 //- /node_modules/bad-pj/index.js
 export const other = defineResource({ vendor: "b", type: "other", schema: z.object({}) });
 `,
+  },
+  {
+    name: "a name no module of a cycle of export * exports is missing, and every type the cycle gives is listed (A4, A5)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { nothing, vm } from "@acme/conn";
+import { zip, queue } from "mesh0";
+import * as m1 from "mesh1";
+export const a = nothing({ path: "/a" });
+//               ^^^^^^^ resource-type \`@acme/conn\` has no resource type \`nothing\`; it defines \`trigger\`, \`vm\`
+export const b = zip({ name: "b" });
+//               ^^^ resource-type \`mesh0\` has no resource type \`zip\`; it defines \`hook\`, \`queue\`, \`store\`
+export const c = m1.nope({ name: "c" });
+//                  ^^^^ resource-type \`mesh1\` has no resource type \`nope\`; it defines \`store\`, \`queue\`, \`hook\`
+export const d = vm({ name: "d" });
+export const e = queue({ name: "e" });
+export const f = m1.hook({ path: "/f" });
+${CYCLIC_PACKAGES}`,
   },
 ];
