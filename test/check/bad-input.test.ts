@@ -37,13 +37,14 @@ ${CLOUD_PACKAGE}`);
   writeFileSync(join(root, "lib/binary.ts"), Buffer.from([0x00, 0x01, 0xff, 0xfe, 0x00, 0x89, 0x50, 0x4e, 0x47]));
   writeFileSync(join(root, "workflows/latin1.ts"), Buffer.from("export const caf\xe9 = 'd\xe9j\xe0';\n", "latin1"));
   writeFileSync(join(root, "workflows/huge.ts"), "export const x = 1;\n" + "// padding padding padding padding padding padding padding\n".repeat(90_000));
-  // Nested deeper than TypeScript's parser has stack for: a data file (always parsed) and a
-  // workflow (read by the text scanner, parsed when asked for more).
-  // Each with an import site leaving the company and an operation reference, which A11 judges
-  // from the text whatever the file's syntax.
+  // Nested deeper than TypeScript's parser has stack for, and than Node can load: a data file
+  // (always parsed) and a workflow (read by the text scanner, parsed when asked for more), and a
+  // library (not loaded by the framework). Each with an import site leaving the company and an
+  // operation reference, which A11 judges from the text whatever the file's syntax.
   const deepText = `import { o } from "../../outside";\n${DEEP}export const r = "data.nothing.get";\n`;
   writeFileSync(join(root, "resources/deep.ts"), deepText);
   writeFileSync(join(root, "workflows/deep.ts"), deepText);
+  writeFileSync(join(root, "lib/deep.ts"), `import { secret } from "@sanoma-ai/workflows/resources";\n${DEEP}`);
   // A symlink loop, a dangling symlink, a folder without permissions.
   mkdirSync(join(root, "workflows/loop"));
   symlinkSync(join(root, "workflows"), join(root, "workflows/loop/back"));
@@ -69,19 +70,25 @@ test("bad input: broken syntax, binary, non-UTF-8, 5 MB, symlink loops, no permi
     // The data file with syntax errors failed to load (A11): it is said, and its lock binding is no
     // orphan. So does the small binary data file (a library's is skipped, said with --verbose). A workflow source that is not UTF-8 reads as U+FFFD where its bytes were: in an
     // identifier that is an invalid character, so it does not parse either (nor would it load).
-    // A file nested deeper than the parser's stack: whether it parses is not known (no syntax
-    // error is claimed; a data file is skipped, what it declares unknown), and what its text alone
-    // tells is judged.
+    // A file the framework loads nested 3,000 deep, deeper than Node's parser has stack for, does
+    // not load: a syntax error (nothing it declares read), and what its text alone tells is
+    // judged. A library nested as deep is not ours to report: it is skipped.
     assert.deepEqual(rules, [
       "resources/binary.ts syntax-error", "resources/broken.ts syntax-error",
-      "resources/deep.ts collection-op", "resources/deep.ts no-import-outside-company",
-      "workflows/deep.ts collection-op", "workflows/deep.ts no-import-outside-company",
+      "resources/deep.ts collection-op", "resources/deep.ts no-import-outside-company", "resources/deep.ts syntax-error",
+      "workflows/deep.ts collection-op", "workflows/deep.ts no-import-outside-company", "workflows/deep.ts syntax-error",
       "workflows/latin1.ts syntax-error", "workflows/ok.ts collection-op",
     ]);
+    for (const f of ["resources/deep.ts", "workflows/deep.ts"]) {
+      const p = r.problems.find((x: any) => x.file === f && x.rule === "syntax-error");
+      assert.equal(p.line, 1, `${f}: at its start`);
+      assert.match(p.message, /does not parse \(nested 3,000 brackets deep: Node's parser runs out of stack on code nested 3,000 deep\)/);
+    }
     assert.match(r.stderr, /skipped .*lib\/binary\.ts: a binary file, not read/);
     assert.doesNotMatch(r.stderr, /skipped .*resources\/binary\.ts/);
     assert.match(r.stderr, /skipped .*huge\.ts: larger than 2 MB, not read/);
-    assert.match(r.stderr, /skipped .*resources\/deep\.ts: nested too deeply to be read/);
+    assert.match(r.stderr, /skipped .*lib\/deep\.ts: nested too deeply to be read/);
+    assert.doesNotMatch(r.stderr, /skipped .*(resources|workflows)\/deep\.ts/, "judged: they do not load");
     assert.match(r.stderr, /skipped .*loop\/back: a link to a folder of the company, read by its own path/);
   } finally { chmodSync(join(root, "workflows/locked"), 0o755); removeFixture(root); }
 });

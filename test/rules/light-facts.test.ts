@@ -7,7 +7,7 @@
  * with and without light facts must say the same.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { test } from "node:test";
@@ -301,4 +301,36 @@ test("light facts of text being typed: unbalanced brackets and open literals go 
   const parsed = readFacts(file, broken);
   assert.ok(parsed.syntaxErrors > 0);
   assert.notDeepEqual(parsed.opRefs.map((r) => `${r.collection}.${r.op}`), ["orders.get", "orders.list"]);
+});
+
+test("a file the parser runs out of stack on: nested LOAD_DEPTH deep, one that the framework loads does not load (one syntax error at its start), a library is skipped; nested less, nothing is known and each is skipped, a workflow source judged as read too", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sanoma-light-deep-"));
+  try {
+    // 2,500 arrays deep: past TypeScript's parser on this thread's stack (some 1,400), short of
+    // LOAD_DEPTH. 5,000: past both.
+    const at = (n: number) => `export const w = async () => ${"[".repeat(n)}1 2${"]".repeat(n)};\n`;
+    const files: Record<string, string> = {
+      "sanoma.config.ts": "export default {};\n",
+      "workflows/less.ts": at(2500), "workflows/more.ts": at(5000),
+      "resources/less.ts": at(2500), "resources/more.ts": at(5000),
+      "lib/less.ts": `import { secret } from "x";\n${at(2500)}`, "lib/more.ts": `import { secret } from "x";\n${at(5000)}`,
+    };
+    for (const [rel, text] of Object.entries(files)) { mkdirSync(join(dir, rel, ".."), { recursive: true }); writeFileSync(join(dir, rel), text); }
+    for (const mode of [{ syntaxNow: true }, {}, { lightFacts: false }]) {
+      const skipped: string[] = [];
+      const ws = new Workspace(nodeFileSystem, { onSkip: (s) => skipped.push(relative(dir, s.path)), ...("lightFacts" in mode ? { lightFacts: false } : {}) });
+      ws.loadCompany(dir, "syntaxNow" in mode ? { syntaxNow: true } : {});
+      const problems = ws.check(dir).problems.map((p) => `${relative(dir, p.file)}:${p.range.start.line}:${p.range.start.character} ${p.rule} ${p.message}`);
+      const what = JSON.stringify(mode);
+      assert.deepEqual(problems.sort(), [
+        "resources/more.ts:0:0 syntax-error resources/more.ts does not parse (nested 5,000 brackets deep: Node's parser runs out of stack on code nested 3,000 deep): Sanoma cannot load it",
+        "workflows/more.ts:0:0 syntax-error workflows/more.ts does not parse (nested 5,000 brackets deep: Node's parser runs out of stack on code nested 3,000 deep): Sanoma cannot load it",
+      ], what);
+      // The server's index reads a workflow source lightly, and skips nothing it has not parsed.
+      const expectSkipped = "syntaxNow" in mode || "lightFacts" in mode ? ["lib/less.ts", "lib/more.ts", "resources/less.ts", "workflows/less.ts"] : ["lib/less.ts", "lib/more.ts", "resources/less.ts"];
+      assert.deepEqual(skipped.sort(), expectSkipped, what);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

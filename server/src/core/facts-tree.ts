@@ -11,6 +11,7 @@ import { readCalls } from "./facts-calls.ts";
 import { constsExportedByName as constsExportedByNameOf, readWorkflows, topConstsOf, type ExportedByName, type TopConst } from "./facts-workflows.ts";
 import { specReader } from "./facts-specs.ts";
 import { internAll } from "./intern.ts";
+import { nestingDepth } from "./scan-tokens.ts";
 import { LineMap } from "./text.ts";
 import { vouch, vouchesFor } from "./vouch.ts";
 import { hasModifier, literalTruth, PARSE_OPTIONS, prop, scriptKind, unwrap } from "./ts-nodes.ts";
@@ -18,11 +19,53 @@ import type { Range } from "./types.ts";
 
 interface Options { isConfig?: boolean }
 
-/** What a file nested too deeply to parse is read as: nothing, not even whether it parses (`unread` says why). */
+/** What a file nested too deeply to parse is read as: nothing (`unread` says why); whether it loads, only its depth tells (`LOAD_DEPTH`). */
 export const TOO_DEEP = "nested too deeply to be read (the parser ran out of stack)";
 
-/** The parser's syntax errors of a source file: how many, and the first. */
-function verdictOf(sf: ts.SourceFile, lines: () => LineMap): SyntaxVerdict {
+/**
+ * How deep brackets nest in a file Node 20 cannot load: its parser (V8's) runs out of stack on the
+ * way down, from some 640 brackets deep (arrow functions returning arrow functions) to some 2,800
+ * (blocks in blocks); the body of a function not called yet is only pre-parsed at load, which gets
+ * to some 3,200 for blocks, and fails at the first call (docs/decisions.md). A file the framework
+ * loads nested this deep is one syntax error, whatever a parser made of it; one nested less is
+ * not said to fail (TypeScript's parser may run out of stack on it first: nothing is known then).
+ */
+export const LOAD_DEPTH = 3000;
+
+const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+
+/**
+ * The verdict on a text nested `LOAD_DEPTH` deep or deeper: it does not load, one error at its start,
+ * the first character of its first line (where the nesting goes too deep, a parser that runs out of
+ * stack cannot say, and the text may be one line of a million characters). Undefined for a
+ * text that nests less (most: one with fewer opening brackets in all is not even tokenized).
+ */
+export function tooDeepToLoad(text: string): SyntaxVerdict | undefined {
+  let opening = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 40 || c === 91 || c === 123) opening++;
+  }
+  if (opening < LOAD_DEPTH) return undefined;
+  const depth = nestingDepth(text);
+  if (depth < LOAD_DEPTH) return undefined;
+  // The first character of the first line that is not a blank (the line's start when there is none).
+  let at = 0;
+  while (text[at] === " " || text[at] === "\t" || text[at] === "\uFEFF") at++;
+  const blank = at === text.length || text[at] === "\n" || text[at] === "\r";
+  return {
+    errors: 1,
+    first: {
+      message: `nested ${thousands(depth)} brackets deep: Node's parser runs out of stack on code nested ${thousands(LOAD_DEPTH)} deep`,
+      range: new LineMap(text).range(blank ? 0 : at, blank ? 0 : at + 1),
+    },
+  };
+}
+
+/** The parser's syntax errors of a source file: how many, and the first (a text too deep to load: that, whatever the parser said). */
+function verdictOf(sf: ts.SourceFile, lines: () => LineMap, text: string): SyntaxVerdict {
+  const deep = tooDeepToLoad(text);
+  if (deep) return deep;
   const parseDiagnostics: readonly ts.DiagnosticWithLocation[] = (sf as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
   if (parseDiagnostics.length === 0) return PARSES;
   const d = parseDiagnostics[0];
@@ -33,10 +76,16 @@ function verdictOf(sf: ts.SourceFile, lines: () => LineMap): SyntaxVerdict {
 export const PARSES: SyntaxVerdict = Object.freeze({ errors: 0 });
 
 /**
- * Whether a text nested deeper than the parser's stack parses is not known: no error is claimed
- * (a runtime with a deeper stack may load it), as nothing else is read of it.
+ * Whether a text nested deeper than the parser's stack, but less than `LOAD_DEPTH`, parses is not
+ * known: no error is claimed (Node may load it: TypeScript's parser runs out of stack before V8's
+ * does for some shapes, and in some hosts), as nothing else is read of it.
  */
-const TOO_DEEP_VERDICT: SyntaxVerdict = Object.freeze({ errors: 0 });
+export const NOT_KNOWN: SyntaxVerdict = Object.freeze({ errors: 0 });
+
+/** What is known of a text the parser ran out of stack on: that it does not load (`LOAD_DEPTH`), or nothing. */
+function tooDeepVerdict(text: string): SyntaxVerdict {
+  return tooDeepToLoad(text) ?? NOT_KNOWN;
+}
 
 /**
  * Whether a text parses (the same verdict as its facts' `syntaxErrors` and `firstSyntaxError`):
@@ -50,10 +99,10 @@ export function syntaxVerdict(fileName: string, text: string): SyntaxVerdict {
 /** `syntaxVerdict` by TypeScript's parse alone: for a text `vouch.ts` was asked of already, and was not sure. */
 export function parsedVerdict(fileName: string, text: string): SyntaxVerdict {
   try {
-    return verdictOf(ts.createSourceFile(fileName, text, PARSE_OPTIONS, false, scriptKind(fileName)), () => new LineMap(text));
+    return verdictOf(ts.createSourceFile(fileName, text, PARSE_OPTIONS, false, scriptKind(fileName)), () => new LineMap(text), text);
   } catch (e) {
     if (!(e instanceof RangeError && /call stack/i.test(e.message))) throw e;
-    return TOO_DEEP_VERDICT;
+    return tooDeepVerdict(text);
   }
 }
 
@@ -74,28 +123,36 @@ export function syntaxAndWorkflows(fileName: string, text: string): { verdict: S
     const r = (node: ts.Node): Range => linesOf().range(node.getStart(sf), node.end);
     let consts: Map<string, TopConst> | undefined;
     const workflows = readWorkflows(sf, r, constsExportedByNameOf(sf, () => (consts ??= topConstsOf(sf))));
-    return { verdict: verdictOf(sf, linesOf), workflows };
+    return { verdict: verdictOf(sf, linesOf, text), workflows };
   } catch (e) {
     if (!(e instanceof RangeError && /call stack/i.test(e.message))) throw e;
-    return { verdict: TOO_DEEP_VERDICT, workflows: [] };
+    return { verdict: tooDeepVerdict(text), workflows: [] };
   }
 }
 
 /**
  * Reads a file's facts. Never throws on bad code: a text nested deeper than the parser's stack
- * (`((((…1…))))` a thousand deep) is read as holding nothing, with `unread` saying why.
+ * (`((((…1…))))` a thousand deep) is read as holding nothing, with `unread` saying why (and, nested
+ * `LOAD_DEPTH` deep, one syntax error: it does not load).
  */
 export function readFacts(fileName: string, text: string, options: Options = {}): FileFacts {
   try {
     return readTreeFacts(fileName, text, options);
   } catch (e) {
     if (!(e instanceof RangeError && /call stack/i.test(e.message))) throw e;
-    return {
-      unread: TOO_DEEP, syntaxErrors: TOO_DEEP_VERDICT.errors,
-      imports: [], bindings: new Map(), locals: new Map(), exports: new Map(), starExports: [], specs: [],
-      declarations: [], collections: [], opRefs: [], secretCalls: [], workflows: [],
-    };
+    return tooDeepFacts(tooDeepVerdict(text));
   }
+}
+
+/** The facts of a text the parser ran out of stack on: nothing, with what is known of its syntax. */
+export function tooDeepFacts(verdict: SyntaxVerdict): FileFacts {
+  const facts: FileFacts = {
+    unread: TOO_DEEP, syntaxErrors: verdict.errors,
+    imports: [], bindings: new Map(), locals: new Map(), exports: new Map(), starExports: [], specs: [],
+    declarations: [], collections: [], opRefs: [], secretCalls: [], workflows: [],
+  };
+  if (verdict.first) facts.firstSyntaxError = verdict.first;
+  return facts;
 }
 
 export function readTreeFacts(fileName: string, text: string, options: Options): FileFacts {
@@ -107,7 +164,7 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
     syntaxErrors: 0, imports: [], bindings: new Map(), locals: new Map(), exports: new Map(), starExports: [], specs: [],
     declarations: [], collections: [], opRefs: [], secretCalls: [], workflows: [],
   };
-  const verdict = verdictOf(sf, () => lines);
+  const verdict = verdictOf(sf, () => lines, text);
   facts.syntaxErrors = verdict.errors;
   if (verdict.first) facts.firstSyntaxError = verdict.first;
   const specifierNodes = new Set<ts.Node>();

@@ -4,7 +4,7 @@
  */
 import type { CollectionFact, ConfigFact, DeclarationFact, FileFacts, ImportFact, OpRefFact, ResourceSpecFact, SecretCallFact, SyntaxVerdict, WorkflowFact } from "./fact-types.ts";
 import { heldOpId } from "./fact-types.ts";
-import { PARSES, parsedVerdict, readFacts, syntaxAndWorkflows, syntaxVerdict } from "./facts-tree.ts";
+import { NOT_KNOWN, PARSES, parsedVerdict, readFacts, syntaxAndWorkflows, syntaxVerdict, tooDeepFacts } from "./facts-tree.ts";
 import { intern } from "./intern.ts";
 import { literalValue, scannable, scanSitesUpTo, scanText, type Span, type TextSite, type TextString } from "./scan.ts";
 import { LineMap } from "./text.ts";
@@ -40,19 +40,18 @@ export function readFactsLightly(fileName: string, text: string, reread?: LightR
   return readFacts(fileName, text);
 }
 
-/** Whether a text nested too deeply to parse parses is not known: no error is claimed (`readFacts` says the same). */
-const NOT_KNOWN: SyntaxVerdict = Object.freeze({ errors: 0 });
-
 /**
  * What is read of a text from the text alone, for a file whose syntax tree cannot be read (nested
  * deeper than the parser's stack): its import sites and operation references, which A11 judges
- * whatever the file's syntax; nothing else (its declarations stay unknown: the file is skipped).
- * Undefined where the scanner cannot read it either.
+ * whatever the file's syntax; nothing else (its declarations stay unknown: the file is skipped,
+ * or, nested too deep to load, it does not load). `verdict`: what is known of its syntax (by
+ * default nothing: no error is claimed, as `readFacts` claims none). Undefined where the scanner
+ * cannot read it either.
  */
-export function readTextOnly(fileName: string, text: string): FileFacts | undefined {
+export function readTextOnly(fileName: string, text: string, verdict: SyntaxVerdict = NOT_KNOWN): FileFacts | undefined {
   if (!scannable(fileName) || BEYOND_TEXT.test(text)) return undefined;
   const scanned = scanText(text, "data.");
-  return scanned === undefined ? undefined : new LightFacts(fileName, text, scanned.sites, scanned.strings, undefined, NOT_KNOWN);
+  return scanned === undefined ? undefined : new LightFacts(fileName, text, scanned.sites, scanned.strings, undefined, verdict);
 }
 
 /**
@@ -80,7 +79,13 @@ export function readWorkflowSourceJudged(fileName: string, text: string, reread?
   }
   const facts = readFactsLightly(fileName, text, reread);
   // Vouched for, or not (then parsed now, not vouched for a second time when the verdict is asked).
-  if (textAwaitingSyntax(facts) !== undefined) knowSyntax(facts, read !== undefined ? PARSES : parsedVerdict(fileName, text));
+  if (textAwaitingSyntax(facts) !== undefined) {
+    const verdict = read !== undefined ? PARSES : parsedVerdict(fileName, text);
+    // The parser ran out of stack, and the text is not nested deep enough to say it does not load:
+    // read as `readFacts` reads it, nothing (the company skips the file, and says so).
+    if (verdict === NOT_KNOWN) return tooDeepFacts(verdict);
+    knowSyntax(facts, verdict);
+  }
   return facts;
 }
 

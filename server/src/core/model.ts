@@ -194,8 +194,15 @@ export class Company {
     else entry.facts = readFactsLightly(file, text, entry.role.isWorkflowSource ? this.readings?.parsed : this.readings?.unparsed);
     // Its syntax tree could not be read: the file is skipped, as a binary one is, and says why, so
     // that what it declares is unknown; what the text alone tells (its import sites, its operation
-    // references) is still judged, as A11 judges them in a file that does not parse.
-    if (entry.facts?.unread) { entry.skipped = entry.facts.unread; entry.facts = readTextOnly(file, text); }
+    // references) is still judged, as A11 judges them in a file that does not parse. A file the
+    // framework loads nested too deep to load (`LOAD_DEPTH`) is not skipped: it is judged, one
+    // syntax error, nothing it declares read (A11).
+    const unread = entry.facts?.unread;
+    if (unread !== undefined) {
+      const tooDeep = entry.facts!;
+      if (isLoadedByFramework(entry.role) && tooDeep.syntaxErrors > 0) entry.facts = readTextOnly(file, text, { errors: tooDeep.syntaxErrors, first: tooDeep.firstSyntaxError }) ?? tooDeep;
+      else { entry.skipped = unread; entry.facts = readTextOnly(file, text); }
+    }
     this.files.set(file, entry);
     return { existedBefore: !!old, existsNow: true };
   }

@@ -154,6 +154,23 @@ const wordPart = (source: string, i: number): boolean => { const c = source.char
 const oddAfterWord = (source: string, i: number): boolean => { const c = source.charCodeAt(i); return c === 92 || c >= 128; };
 
 /**
+ * How deep a text's brackets (and template substitutions) nest, as far as the tokens read: up to
+ * where the tokenizer refuses, if it does, so never deeper than the text nests. Iterative: a text
+ * too deep for a parser's recursion is measured all the same.
+ */
+export function nestingDepth(source: string): number {
+  tokenize(source, source.length);
+  let deepest = 0;
+  for (let k = 0; k < count; k++) {
+    const opens = kinds[k] === HEAD || (kinds[k] === PUNCT && (codes[k] === 40 || codes[k] === 91 || codes[k] === 123));
+    const d = depths[k] + (opens ? 1 : 0);
+    if (d > deepest) deepest = d;
+  }
+  releaseText();
+  return deepest;
+}
+
+/**
  * Tokenizes `source` into the arrays above, up to 16 tokens past `stop` (or to the end), setting
  * `truncated`; false when it cannot vouch for the result.
  */

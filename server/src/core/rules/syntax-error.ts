@@ -2,7 +2,8 @@
  * `syntax-error` (SPEC A11): the config, a data file or a workflow source that does not parse.
  * The framework loads those files by importing them, so a syntax error stops it there. The file is
  * one problem, at its first syntax error; nothing it declares is read by the other rules (see
- * `loadFailure`), while its import sites and operation references are still judged.
+ * `loadFailure`), while its import sites and operation references are still judged. A file nested
+ * too deep for Node to load (`LOAD_DEPTH` in facts-tree.ts) is one problem at its first line.
  */
 import { loadFailure } from "../model.ts";
 import type { Rule, RuleCase } from "./rule.ts";
@@ -13,7 +14,7 @@ export const rule: Rule = {
   severity: "error",
   doc: {
     summary: "The config, a data file or a workflow source does not parse, so Sanoma cannot load it.",
-    why: "The framework loads `sanoma.config.ts`, every data file and every workflow source by importing it, and a syntax error stops it there: nothing of the company is planned, applied or run. While a file does not parse, what a parser's recovery makes of it is not what Sanoma would load, so nothing it declares is judged or counted (its declarations, collections, `secret()` calls, the config's bindings) until it parses again; its imports and operation ids, read from the text alone, are still checked. Libraries, scenarios and tests are not loaded by the framework: their syntax errors are the compiler's to report.",
+    why: "The framework loads `sanoma.config.ts`, every data file and every workflow source by importing it, and a syntax error stops it there: nothing of the company is planned, applied or run. While a file does not parse, what a parser's recovery makes of it is not what Sanoma would load, so nothing it declares is judged or counted (its declarations, collections, `secret()` calls, the config's bindings) until it parses again; its imports and operation ids, read from the text alone, are still checked. A file whose brackets nest 3,000 deep or more does not load either, whatever is inside: Node 20's parser runs out of stack on it (\"Maximum call stack size exceeded\"; for some shapes from some 640 deep, so a file nested less may fail too, which is not said). It is one problem at its first line. Libraries, scenarios and tests are not loaded by the framework: their syntax errors are the compiler's to report.",
     wrong: `
 //- /sanoma.config.ts
 export default {};
@@ -52,8 +53,45 @@ exports.vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", schema: 
   },
 };
 
+/** `open` brackets nested `n` deep, around `inner`, closed. */
+const nest = (n: number, inner = "", open = "[", close = "]"): string => open.repeat(n) + inner + close.repeat(n);
+
 /** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
 export const cases = (): RuleCase[] => [
+  {
+    name: "the config, a data file or a workflow source nested 3,000 brackets deep or more does not load (Node's parser runs out of stack): one syntax-error at its start, whatever is inside; its imports and operation ids are still judged (A11)",
+    company: `
+//- /sanoma.config.ts
+  export default { secrets: { bindings: { A: { env: "A" } } }, nest: ${nest(3000)} };
+//^ syntax-error sanoma.config.ts does not parse (nested 3,001 brackets deep: Node's parser runs out of stack on code nested 3,000 deep): Sanoma cannot load it
+//- /resources/infra.ts
+  import { vm } from "@hooli/cloud";
+//^ syntax-error nested 5,002 brackets deep
+import { w } from "../workflows/w";
+//                ^^^^^^^^^^^^^^^^ data-file-imports
+export const web = vm({ nmae: "web", tags: ${nest(5000, "1")} });
+//- /workflows/w.ts
+  export const w = async (ctx: any) => ctx.call("data.nope.get", ${nest(3000, "1 2")});
+//^ syntax-error nested 3,001 brackets deep
+//                                              ^^^^^^^^^^^^^^^ collection-op
+//- /workflows/v.ts
+  export const v = () => ${nest(3000, "1", "(", ")")};
+//^ syntax-error nested 3,000 brackets deep
+${CLOUD_PACKAGE}`,
+  },
+  {
+    name: "a library nested 3,000 brackets deep is not loaded by the framework: not ours to report; a workflow source nested 1,000 deep loads (A11)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /lib/deep.ts
+export const a = ${nest(5000, "1 2")};
+//- /scenarios/s.ts
+export const s = ${nest(3000, "", "{", "}")};
+//- /workflows/shallow.ts
+export const w = async () => ${nest(1000)};
+`,
+  },
   {
     name: "a data file whose declaration lost its `})` is one syntax-error; nothing it declares is judged, its imports are (A11, the flood of `const is not a field`)",
     company: `
