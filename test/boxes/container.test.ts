@@ -209,7 +209,7 @@ describe("the container tier, on podman", () => {
     await boxes.open({ name: "early" });
     // The window is some tens of milliseconds after the exec starts: several stops across it.
     const tokens: string[] = [];
-    for (const ms of [40, 80, 120, 160, 80, 120]) {
+    for (const ms of [40, 80, 100, 120, 140, 160, 80, 100, 120]) {
       const t = token("early");
       tokens.push(t);
       const abort = new AbortController();

@@ -378,6 +378,7 @@ export class Box {
    * 128 + its number names it, as in the other tiers): the engine's exec, signalled, ends 0.
    */
   private signalExec(group: ProcessGroup, signal: NodeJS.Signals, runsInside: boolean): boolean {
+    if (this.tier === "container" && !runsInside && signal !== "SIGKILL") group.execSignalled = true;
     if (this.tier !== "container" || !runsInside || signal === "SIGKILL") return this.ctx.supervisor.signal(group, signal);
     if (!this.ctx.supervisor.isAlive(group)) return false;
     group.killedBy ??= signal;

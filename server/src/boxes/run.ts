@@ -186,6 +186,13 @@ export function runProcess(run: ProcessRun): Promise<ProcessEnd> {
       leaderReaped = true;
       run.leaderExited(group);
       settleWhenQuiet();
+      // The container tier's exec, signalled itself while the command was not seen inside yet
+      // (its start's mark may come after): it ends 0 whatever became of the command, which the
+      // stop kills when it shows up. A stop, recorded as the signal's, not a success.
+      if (!plan.statusFd && group.execSignalled && group.killedBy !== undefined && code === 0) {
+        commandExited(128 + signalNumber(group.killedBy), group.killedBy);
+        return;
+      }
       if (!plan.statusFd && !commandStarted) {
         // The engine's exec ended with no mark of the command's start read yet: wait for the rest
         // of its stderr, where the mark would be, then decide.

@@ -38,6 +38,11 @@ export interface ProcessGroup {
   killedBy: NodeJS.Signals | undefined;
   /** Every signal we sent it (a stop sends TERM, then KILL): the one it died of is named if among them. */
   sent?: Set<NodeJS.Signals>;
+  /**
+   * The container tier: the engine's `exec` (the leader) was itself signalled, nothing of the run
+   * being seen inside yet. Signalled, it ends 0 whatever became of the command.
+   */
+  execSignalled?: boolean;
   onPort: (port: number) => void;
   onDead: () => void;
   /**
