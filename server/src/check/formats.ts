@@ -154,14 +154,21 @@ function place(r: Report, file: string, range: Range) {
 }
 
 function json(r: Report) {
+  // Each file's shown path once (a lockfile's 100,000 orphans are one file), and each problem's
+  // record made with all its fields at once: a spread of `place` made every record twice.
+  const shown = new Map<string, string>();
+  const fileOf = (file: string) => { let s = shown.get(file); if (s === undefined) shown.set(file, (s = shownPath(r.cwd, file))); return s; };
   return {
     companies: r.companies.map((c) => shownPath(r.cwd, c)),
-    problems: new Mapped(r.problems, (p) => ({
-      ...place(r, p.file, p.range),
-      severity: p.severity, rule: p.rule, message: p.message, docs: ruleDocsUrl(p.rule),
-      related: (p.related ?? []).map((x) => ({ ...place(r, x.file, x.range), message: x.message })),
-      fixes: (p.fixes ?? []).map((f) => ({ title: f.title, preferred: isCertainFix(p, f), edits: f.edits.map((e) => ({ ...place(r, e.file, e.range), newText: e.newText })) })),
-    })),
+    problems: new Mapped(r.problems, (p) => {
+      const { start, end } = p.range;
+      return {
+        file: fileOf(p.file), line: start.line + 1, column: start.character + 1, endLine: end.line + 1, endColumn: end.character + 1,
+        severity: p.severity, rule: p.rule, message: p.message, docs: ruleDocsUrl(p.rule),
+        related: p.related?.length ? p.related.map((x) => ({ ...place(r, x.file, x.range), message: x.message })) : [],
+        fixes: p.fixes?.length ? p.fixes.map((f) => ({ title: f.title, preferred: isCertainFix(p, f), edits: f.edits.map((e) => ({ ...place(r, e.file, e.range), newText: e.newText })) })) : [],
+      };
+    }),
     settings: r.settings.map((p) => ({ ...place(r, p.file, p.range), severity: p.severity, message: p.message, docs: SETTINGS_DOCS_URL })),
     skipped: r.skipped.map((s) => ({ file: shownPath(r.cwd, s.file), reason: s.reason })),
   };
