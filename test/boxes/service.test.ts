@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { spawn } from "node:child_process";
 import { BoxService, DIFF_MAX_CHARS, DIFF_MAX_FILES } from "../../server/src/boxes/service.ts";
 import type { BoxesChangedParams } from "../../server/src/protocol.ts";
-import { TIERS, cleanupTempDirs, killAllWith, processesWith, tempDir, token, waitFor } from "./helpers.ts";
+import { TIERS, cleanupTempDirs, killAllWith, processesNamed, processesWith, tempDir, token, waitFor } from "./helpers.ts";
 
 after(cleanupTempDirs);
 
@@ -227,6 +227,57 @@ for (const tier of TIERS) {
 }
 
 describe("BoxService: two servers and one boxes folder", () => {
+  const serviceTs = path.join(import.meta.dirname, "..", "..", "server", "src", "boxes", "service.ts");
+  /**
+   * Another server on `boxesDir`: another process (a box's claim is its process's), whose `body`
+   * runs with `boxes` its service and says "ready" when done; it then waits until killed.
+   */
+  async function otherServer(boxesDir: string, body: string) {
+    const other = spawn(process.execPath, ["--import", "tsx", "-e", `
+      import(${JSON.stringify(serviceTs)}).then(async (m) => {
+        const BoxService = m.BoxService ?? m.default.BoxService;
+        const boxes = new BoxService({ boxesDir: ${JSON.stringify(boxesDir)}, tier: "process" });
+        ${body}
+        process.stdout.write("ready\\n");
+        setInterval(() => {}, 1000);
+      });`], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise<void>((resolve, reject) => { other.stdout!.on("data", (d) => { if (String(d).includes("ready")) resolve(); }); other.on("exit", (code) => reject(new Error(`the other server exited ${code}`))); });
+    return other;
+  }
+  const ended = (other: ReturnType<typeof spawn>) => new Promise((resolve) => { if (other.exitCode !== null || other.signalCode !== null) resolve(undefined); else other.on("exit", resolve); });
+
+  test("a box another live server runs in is not this server's to stop or discard, nor to end at its shutdown", async () => {
+    const boxesDir = tempDir();
+    const t = token("kept");
+    const other = await otherServer(boxesDir, `await boxes.run({ name: "shared", command: "exec -a ${t} sleep 60" });`);
+    const boxes = new BoxService({ boxesDir, tier: "process" });
+    try {
+      await waitFor(() => processesNamed(t).length > 0, 15_000, "the other server's command");
+      const kept = new RegExp(`kept by another Sanoma language server \\(pid ${other.pid}\\)`);
+      await assert.rejects(boxes.stop({ name: "shared" }), kept);
+      await assert.rejects(boxes.discard({ name: "shared" }), kept);
+      assert.ok(fs.existsSync(path.join(boxesDir, "shared")), "its home is left");
+      assert.ok(fs.existsSync(path.join(boxesDir, ".runs", "shared", "runs.jsonl")), "and its record");
+      assert.equal(processesNamed(t).length, 1, "its command runs on");
+      await boxes.dispose();
+      assert.equal(processesNamed(t).length, 1, "and this server's shutdown leaves it running");
+      other.kill("SIGKILL");
+      await ended(other);
+      killAllWith(t);
+      // Its server gone, the box is this server's to stop and discard.
+      const next = new BoxService({ boxesDir, tier: "process" });
+      try {
+        assert.deepEqual(await next.discard({ name: "shared" }), { discarded: true });
+      } finally {
+        await next.dispose();
+      }
+    } finally {
+      other.kill("SIGKILL");
+      killAllWith(t);
+      await boxes.dispose();
+    }
+  });
+
   test("a box whose record another live server keeps is refused with that server's pid, still listed, and taken over once that server is gone", async () => {
     const boxesDir = tempDir();
     const service = path.join(import.meta.dirname, "..", "..", "server", "src", "boxes", "service.ts");

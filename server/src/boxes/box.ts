@@ -476,6 +476,9 @@ export class Box {
    * to what is left. Resolves with how many groups were alive, once none is.
    */
   async stop(options: { runId?: string; graceMs?: number } = {}): Promise<number> {
+    // A box another live server keeps is its to stop: its runs carry this box's tag, which a stop
+    // here would find and end (and a discard would delete their home and record under them).
+    this.log.refuseIfKept();
     const stopped = await this.stopProcesses(options);
     if (options.runId === undefined) await this.removeContainer();
     return stopped;
@@ -527,6 +530,7 @@ export class Box {
   killAllNow(): void {
     this.closed = true;
     for (const g of this.ctx.supervisor.tracked(this.name)) this.ctx.supervisor.signal(g, "SIGKILL");
+    if (this.log.keeper() !== undefined) return; // what carries the box's tag is another server's (see `stop`)
     signalFound(this.escaped(), "SIGKILL");
     if (this.tier === "container" && this.ctx.tier.engine && this.everRan) removeContainersNow(this.ctx.tier.engine, [this.tag]);
     this.containerIsUp = false;

@@ -29,6 +29,11 @@ import type { BoxEvent, BoxRunInfo } from "../protocol.ts";
 import { isLiveState, readProc } from "./procfs.ts";
 import { offsetBefore, readSegment, remember, scanSegment } from "./segments.ts";
 
+/** The refusal of a box whose record another live server keeps. */
+export function keptMessage(dir: string, pid: number): string {
+  return `the box's record (${dir}) is kept by another Sanoma language server (pid ${pid}): use that editor window for this box, or give this server another boxes folder (initializationOptions.boxesDir)`;
+}
+
 /** An event before the log numbers it. */
 export type NewBoxEvent = BoxEvent extends infer E ? (E extends BoxEvent ? Omit<E, "seq"> : never) : never;
 
@@ -211,6 +216,28 @@ export class EventLog {
     }
   }
 
+  /**
+   * The pid of another server that keeps this log, while it lives (its claim, see the header):
+   * undefined when the log is this process's, no one's, or a server's that is gone.
+   */
+  keeper(): number | undefined {
+    let other: { pid?: unknown; startTicks?: unknown } = {};
+    try { other = JSON.parse(fs.readFileSync(path.join(this.dir, "writer.json"), "utf8")); } catch { return undefined; /* none, torn or unreadable: no one's */ }
+    if (typeof other.pid !== "number" || other.pid === process.pid) return undefined;
+    const info = readProc(other.pid);
+    const alive = info !== undefined && isLiveState(info.state) && (typeof other.startTicks !== "number" || info.startTicks === other.startTicks);
+    return alive ? other.pid : undefined;
+  }
+
+  /**
+   * Throws the refusal when another live server keeps this log: what stops, discards or writes a
+   * box is that server's to do (its runs' processes carry the box's tag, which a stop here would hit).
+   */
+  refuseIfKept(): void {
+    const pid = this.keeper();
+    if (pid !== undefined) throw new Error(keptMessage(this.dir, pid));
+  }
+
   /** Claims the log for this process, or throws when another live server holds it (see the header). */
   private claim(): void {
     const file = path.join(this.dir, "writer.json");
@@ -221,13 +248,7 @@ export class EventLog {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    let other: { pid?: unknown; startTicks?: unknown } = {};
-    try { other = JSON.parse(fs.readFileSync(file, "utf8")); } catch { /* torn or unreadable: taken over */ }
-    if (typeof other.pid === "number" && other.pid !== process.pid) {
-      const info = readProc(other.pid);
-      const alive = info !== undefined && isLiveState(info.state) && (typeof other.startTicks !== "number" || info.startTicks === other.startTicks);
-      if (alive) throw new Error(`the box's record (${this.dir}) is kept by another Sanoma language server (pid ${other.pid}): use that editor window for this box, or give this server another boxes folder (initializationOptions.boxesDir)`);
-    }
+    this.refuseIfKept();
     fs.writeFileSync(file, mine);
   }
 
