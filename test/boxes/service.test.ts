@@ -278,6 +278,33 @@ describe("BoxService: two servers and one boxes folder", () => {
     }
   });
 
+  test("a preview refused because another live server keeps its box changes nothing: that server's diff still compares its own company", async () => {
+    const boxesDir = tempDir();
+    const company = (name: string) => {
+      const root = path.join(tempDir(), name);
+      fs.mkdirSync(path.join(root, "workflows"), { recursive: true });
+      fs.writeFileSync(path.join(root, "sanoma.config.ts"), "export default {};\n");
+      fs.writeFileSync(path.join(root, "workflows", "w.ts"), "export const w = async () => 1;\n");
+      fs.writeFileSync(path.join(root, "a.txt"), `${name}\n`);
+      return root;
+    };
+    const x = company("x");
+    const y = company("y");
+    const other = await otherServer(boxesDir, `await boxes.preview({ root: ${JSON.stringify(x)}, file: "workflows/w.ts", export: "w", command: "echo from-preview > a.txt", wait: true });`);
+    const boxes = new BoxService({ boxesDir, tier: "process" });
+    try {
+      await assert.rejects(boxes.preview({ root: y, file: "workflows/w.ts", export: "w", command: "true", wait: true }), new RegExp(`kept by another Sanoma language server \\(pid ${other.pid}\\)`));
+      assert.equal((await boxes.list()).boxes.find((b) => b.name === "root-w")?.preview?.root, x, "the box still previews x");
+      const diff = await boxes.diff({ name: "root-w" });
+      assert.deepEqual([diff.root, diff.files.map((f) => `${f.path} ${f.change}`)], [x, ["a.txt modified"]], "the box's change, against x");
+      assert.equal(fs.readFileSync(path.join(boxesDir, "root-w", "a.txt"), "utf8"), "from-preview\n");
+    } finally {
+      other.kill("SIGKILL");
+      await ended(other);
+      await boxes.dispose();
+    }
+  });
+
   test("a box whose record another live server keeps is refused with that server's pid, still listed, and taken over once that server is gone", async () => {
     const boxesDir = tempDir();
     const service = path.join(import.meta.dirname, "..", "..", "server", "src", "boxes", "service.ts");

@@ -225,7 +225,8 @@ describe("what a box does to itself never reaches outside it (found by a sweep)"
     fs.writeFileSync(path.join(home, "acme-only.md"), "acme's preview output\n");
     const beta = path.join(path.dirname(root), "beta");
     writeTree(beta, "\n//- /sanoma.config.ts\nexport default {};\n//- /README.md\nbeta\n");
-    await assert.rejects(diffBox({ root: beta, home, runsDir }), /holds a copy of another company/);
+    // (Naming the company the box holds, and the one asked for: each where it is.)
+    await assert.rejects(diffBox({ root: beta, home, runsDir }), { message: `the box holds a copy of the company at ${root}, not of ${beta}: run a preview of ${beta} to make it that company's copy` });
     const report = await syncIntoBox({ root: beta, home, runsDir });
     assert.deepEqual(report.kept, []);
     const files = (fs.readdirSync(home, { recursive: true }) as string[]).filter((f) => fs.lstatSync(path.join(home, f)).isFile()).sort();

@@ -185,6 +185,8 @@ export class Box {
   start(command: string, options: RunOptions = {}): RunHandle {
     checkRunParams({ command, cwd: options.cwd, env: options.env });
     if (this.ctx.tier.refusal) throw new Error(this.ctx.tier.refusal);
+    // The record first: a box another server keeps is refused before anything of it is made.
+    this.log.openToWrite();
     // A preparation (a preview's sync) makes the home itself: it must see whether one was there.
     if (options.prepare) checkHome(this.home);
     else this.open();

@@ -77,7 +77,7 @@ export async function readDiff(sides: DiffSides, options: DiffOptions = {}): Pro
   checkHome(home);
   if (!fs.existsSync(home)) throw new Error(`the box's folder ${home} is gone: run the preview again to remake it`);
   const synced = manifestRoot(runsDir);
-  if (synced !== undefined && synced !== root) throw new Error(`the box holds a copy of another company (${synced}): run this company's preview to make it this company's`);
+  if (synced !== undefined && synced !== root) throw new Error(`the box holds a copy of the company at ${synced}, not of ${root}: run a preview of ${root} to make it that company's copy`);
   const realHome = fs.realpathSync(home);
   const above = IgnoreRules.above(root);
   const unreadable = new Map<string, Unreadable>();

@@ -92,6 +92,11 @@ export class EventLog {
     return this.lastSeq;
   }
 
+  /** Opens the log to write, claiming it: throws, having changed nothing, when another live server keeps it. */
+  openToWrite(): void {
+    this.ensureOpen();
+  }
+
   /** Numbers the event, writes it, and returns it. */
   append(event: NewBoxEvent): BoxEvent {
     this.ensureOpen();

@@ -345,6 +345,9 @@ export class BoxService {
     const command = previewCommand(template, { file, export: params.export, scope, root: box.home, sanoma: cli });
     const { sync, handle } = await this.exclusively(box.name, async () => {
       const current = this.box(box.name); // the box as it is now (see `run`)
+      // Its record claimed first: a box another server keeps is refused with nothing changed (its
+      // preview source rewritten, another server's diff and apply would compare the wrong company).
+      current.log.openToWrite();
       await current.stop({ graceMs: 1000 });
       // Two workflows whose names come out alike (app `a-b`'s `c`, app `a`'s `b-c`) share a box
       // name: the box is made an exact copy for the other one, never left with the first's changes.
