@@ -252,6 +252,41 @@ describe("EventLog", () => {
     log.close();
   });
 
+  test("a reader reads the files as they are, writing nothing, and follows a writer's appends and rolls", () => {
+    const dir = path.join(tempDir(), "log");
+    const limits = { maxBytes: 40_000, segmentBytes: 10_000 };
+    const writer = new EventLog(dir, limits);
+    const text = "r".repeat(80) + "\n";
+    const write = (n: number) => { for (let i = 0; i < n; i++) writer.append({ kind: "output", box: "x", runId: "run-1", at: i, stream: "stdout", text, bytes: text.length }); };
+    write(10);
+    writer.close();
+    fs.appendFileSync(path.join(dir, "events.jsonl"), '{"seq":11,"kind":"outp'); // a line being written (or torn)
+    const files = () => Object.fromEntries(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")]));
+    const before = files();
+    const reader = new EventLog(dir, limits);
+    assert.deepEqual([reader.seq, reader.firstSeq, reader.read(0, 100).events.length], [10, 1, 10]);
+    assert.notEqual(reader.logId, "");
+    assert.deepEqual(files(), before, "nothing written, no claim made");
+    // A writer appends (and rolls segments, and lets the oldest go) while the reader reads.
+    const next = new EventLog(dir, limits);
+    assert.equal(next.append({ kind: "output", box: "x", runId: "run-2", at: 0, stream: "stdout", text, bytes: text.length }).seq, 11);
+    assert.deepEqual(reader.read(10, 100).events.map((e) => e.seq), [11]);
+    let cursor = 11;
+    for (let round = 0; round < 8; round++) {
+      for (let i = 0; i < 60; i++) next.append({ kind: "output", box: "x", runId: "run-2", at: i, stream: "stdout", text, bytes: text.length });
+      const seen: number[] = [];
+      for (let page = reader.read(cursor, 25); ; page = reader.read(cursor, 25)) {
+        seen.push(...page.events.map((e) => e.seq));
+        cursor = page.cursor;
+        if (!page.more) break;
+      }
+      assert.deepEqual(seen, Array.from({ length: 60 }, (_, k) => 12 + round * 60 + k), `round ${round}`);
+    }
+    assert.equal(reader.firstSeq, next.firstSeq, "the segments let go are seen");
+    assert.ok(reader.firstSeq > 1);
+    next.close();
+  });
+
   test("a log folder deleted by hand is remade and numbering goes on", () => {
     const dir = path.join(tempDir(), "log");
     const log = new EventLog(dir);

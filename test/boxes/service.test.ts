@@ -305,6 +305,30 @@ describe("BoxService: two servers and one boxes folder", () => {
     }
   });
 
+  test("reading a box's events and runs claims nothing: the server that writes it comes back and goes on", async () => {
+    const boxesDir = tempDir();
+    const writer = async (text: string) => {
+      const other = await otherServer(boxesDir, `const run = await boxes.run({ name: "b1", command: "echo ${text}", wait: true }); if (run.result.stdout !== "${text}\\n") throw new Error("no output"); await boxes.dispose();`);
+      other.kill("SIGKILL");
+      await ended(other);
+    };
+    await writer("first");
+    const boxes = new BoxService({ boxesDir, tier: "process" });
+    try {
+      const read = await boxes.events({ name: "b1" });
+      assert.deepEqual(read.events.map((e) => e.kind), ["start", "output", "exit"]);
+      assert.notEqual(read.logId, "");
+      assert.equal((await boxes.runs({ name: "b1" })).runs.length, 1);
+      assert.equal(fs.existsSync(path.join(boxesDir, ".runs", "b1", "writer.json")), false, "no claim made by reading");
+      await writer("second"); // (refused, it would throw: the other server exits)
+      const next = await boxes.events({ name: "b1", cursor: read.cursor });
+      assert.deepEqual([next.logId, next.events.map((e) => e.kind === "output" ? e.text : e.kind)], [read.logId, ["start", "second\n", "exit"]], "and this reader sees what it appended since");
+      assert.deepEqual(next.events.map((e) => e.seq), [4, 5, 6]);
+    } finally {
+      await boxes.dispose();
+    }
+  });
+
   test("a box whose record another live server keeps is refused with that server's pid, still listed, and taken over once that server is gone", async () => {
     const boxesDir = tempDir();
     const service = path.join(import.meta.dirname, "..", "..", "server", "src", "boxes", "service.ts");

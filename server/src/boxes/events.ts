@@ -18,9 +18,11 @@
  * Writes are synchronous appends to an open descriptor: a line is on disk before the event is
  * handed to live listeners, so a client that reads the log after a notification finds it there.
  * One server writes one box's log: two (two editor windows sharing a boxes folder) would interleave
- * sequence numbers and run ids. So the first to open a box's log claims it (`writer.json`), and
- * another server is refused that box, with the other's pid, until the first closes the log or
- * is gone (a claim of a process no longer alive, or of an earlier process with its pid, is taken over).
+ * sequence numbers and run ids. So the first to open a box's log to write claims it (`writer.json`),
+ * and another server is refused that box (its writes, and its stop and discard), with the other's
+ * pid, until the first closes the log or is gone (a claim of a process no longer alive, or of an
+ * earlier process with its pid, is taken over). Reading claims nothing: `read` and `runs` read the
+ * files as they are, whoever writes them.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -78,17 +80,18 @@ export class EventLog {
 
   /** The oldest seq the log still holds (lastSeq + 1 when it holds none). */
   get firstSeq(): number {
-    this.ensureOpen();
+    this.view();
     return this.sealed[0]?.firstSeq ?? this.activeFirstSeq;
   }
 
+  /** The log's id ("" while it has none: no server has written it yet). */
   get logId(): string {
-    this.ensureOpen();
+    this.view();
     return this.logIdValue;
   }
 
   get seq(): number {
-    this.ensureOpen();
+    this.view();
     return this.lastSeq;
   }
 
@@ -115,10 +118,10 @@ export class EventLog {
    * ones; `skipped`: how many events after the cursor the log no longer holds (deleted segments).
    */
   read(cursor: number, limit: number): { events: BoxEvent[]; cursor: number; more: boolean; skipped: number } {
-    this.ensureOpen();
+    this.view();
     const events: BoxEvent[] = [];
     if (cursor >= this.lastSeq || limit <= 0) return { events, cursor: Math.max(0, Math.min(cursor, this.lastSeq)), more: cursor < this.lastSeq, skipped: 0 };
-    const first = this.firstSeq;
+    const first = this.sealed[0]?.firstSeq ?? this.activeFirstSeq;
     const skipped = Math.max(0, first - 1 - cursor);
     const from = Math.max(cursor, first - 1);
     let more = false;
@@ -196,6 +199,7 @@ export class EventLog {
     this.index = [];
     this.sealed = [];
     this.logIdValue = "";
+    this.viewed = undefined;
   }
 
   /** Seals the segment being written (renamed after its first seq), starts a new one, and deletes the oldest past `maxBytes`. */
@@ -274,6 +278,40 @@ export class EventLog {
     if (this.eventsFd === undefined) this.openFiles(true);
   }
 
+  /** A reader's view: the log's id, its earlier segments' names, and the segment being written (its inode, and where its last whole line read ends). */
+  private viewed: { logId: string; sealed: string; ino: number; end: number } | undefined;
+
+  /**
+   * Brings what a read sees up to the files. The writer's own state is the log's. Any other
+   * reader (a server that never wrote this box, or not yet) reads the files without writing them
+   * and without claiming the log, looking again at each read (another server may append meanwhile),
+   * and scanning only what was appended since its last look.
+   */
+  private view(): void {
+    if (this.eventsFd !== undefined) return;
+    let logId = "";
+    try { logId = String(JSON.parse(fs.readFileSync(path.join(this.dir, "log.json"), "utf8")).logId ?? ""); } catch { /* none yet */ }
+    let sealed = "";
+    try { sealed = fs.readdirSync(this.dir).filter((name) => /^events\.\d+\.jsonl$/.test(name)).sort().join("/"); } catch { /* none */ }
+    let stat: fs.Stats | undefined;
+    try { stat = fs.statSync(this.eventsFile); } catch { /* none */ }
+    const ino = stat?.ino ?? -1;
+    const size = stat?.size ?? 0;
+    const before = this.viewed;
+    if (before && before.logId === logId && before.sealed === sealed && before.ino === ino && size >= before.end) {
+      if (size === before.end) return;
+      const added = scanSegment(this.eventsFile, Infinity, before.end);
+      for (const [seq, offset] of added.index) remember(this.index, seq, offset);
+      if (before.end === 0 && added.firstSeq !== undefined) this.activeFirstSeq = added.firstSeq;
+      this.lastSeq = Math.max(this.lastSeq, added.lastSeq);
+      this.size = before.end = Math.max(before.end, added.end);
+      return;
+    }
+    this.logIdValue = logId;
+    this.load(false);
+    this.viewed = { logId, sealed, ino, end: this.size };
+  }
+
   private openFiles(load: boolean): void {
     fs.mkdirSync(this.dir, { recursive: true });
     this.claim();
@@ -287,7 +325,7 @@ export class EventLog {
       this.logIdValue ||= `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
       fs.writeFileSync(idFile, JSON.stringify({ logId: this.logIdValue }) + "\n");
     }
-    if (load) this.load();
+    if (load) this.load(true);
     else {
       // Remade by hand: nothing older is held, and numbering goes on.
       this.size = 0;
@@ -295,16 +333,19 @@ export class EventLog {
       this.sealed = [];
       this.activeFirstSeq = this.lastSeq + 1;
     }
+    this.viewed = undefined;
     this.eventsFd = fs.openSync(this.eventsFile, "a");
     this.runsFd = fs.openSync(this.runsFile, "a");
     this.repairTornLine(this.runsFile, this.runsFd);
   }
 
   /**
-   * Reads the existing log once: the earlier segments by name (read only when a reader needs
-   * them), and the segment being written whole, for its last sequence number and its index.
+   * Reads the existing log: the earlier segments by name (read only when a reader needs them),
+   * and the segment being written whole, for its last sequence number and its index. To write,
+   * a line torn by a crash is ended; a reader leaves the files as they are, and stops at the last
+   * whole line (the writer may be writing the next).
    */
-  private load(): void {
+  private load(toWrite: boolean): void {
     this.sealed = [];
     let names: string[] = [];
     try { names = fs.readdirSync(this.dir); } catch { /* a new folder */ }
@@ -316,7 +357,7 @@ export class EventLog {
     }
     this.sealed.sort((a, b) => a.firstSeq - b.firstSeq);
     const active = scanSegment(this.eventsFile, Infinity);
-    this.size = active.size;
+    this.size = toWrite ? active.size : active.end;
     this.index = active.index;
     // The segment being written may be empty (just rolled): then the last seq is the newest sealed one's.
     this.lastSeq = active.lastSeq;
@@ -327,7 +368,7 @@ export class EventLog {
       this.lastSeq = read.lastSeq;
     }
     this.activeFirstSeq = active.firstSeq ?? this.lastSeq + 1;
-    if (active.torn) {
+    if (toWrite && active.torn) {
       // A line torn by a crash: end it so the next append starts on a line of its own.
       fs.appendFileSync(this.eventsFile, "\n");
       this.size += 1;

@@ -11,22 +11,23 @@ const INDEX_EVERY = 256;
 const READ_CHUNK = 256 * 1024;
 
 /**
- * One segment file read whole (up to `limit` bytes): its sparse index, first and last seq, size,
- * and whether its last line is torn.
+ * One segment file read whole (up to `limit` bytes), or from `start` on (a line's start: a reader
+ * catching up with what a writer appended since): its sparse index, first and last seq, size,
+ * where its last whole line ends, and whether a line after it is torn (or still being written).
  */
-export function scanSegment(file: string, limit: number): { index: Array<[number, number]>; firstSeq: number | undefined; lastSeq: number; size: number; torn: boolean } {
+export function scanSegment(file: string, limit: number, start = 0): { index: Array<[number, number]>; firstSeq: number | undefined; lastSeq: number; size: number; end: number; torn: boolean } {
   const index: Array<[number, number]> = [];
-  let firstSeq: number | undefined, lastSeq = 0, position = 0;
+  let firstSeq: number | undefined, lastSeq = 0, position = start;
   let fd: number;
   try {
     fd = fs.openSync(file, "r");
   } catch {
-    return { index, firstSeq, lastSeq, size: 0, torn: false };
+    return { index, firstSeq, lastSeq, size: 0, end: 0, torn: false };
   }
   let carry = Buffer.alloc(0);
+  let lineStart = start;
   try {
     const buffer = Buffer.alloc(READ_CHUNK);
-    let lineStart = 0;
     while (position < limit) {
       const n = fs.readSync(fd, buffer, 0, Math.min(READ_CHUNK, limit - position), position);
       if (n <= 0) break;
@@ -48,7 +49,7 @@ export function scanSegment(file: string, limit: number): { index: Array<[number
   } finally {
     fs.closeSync(fd);
   }
-  return { index, firstSeq, lastSeq, size: position, torn: carry.length > 0 };
+  return { index, firstSeq, lastSeq, size: position, end: lineStart, torn: carry.length > 0 };
 }
 
 /** Adds a line to a sparse index when it is INDEX_EVERY events past the last one indexed. */
