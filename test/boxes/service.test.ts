@@ -241,8 +241,9 @@ describe("BoxService: two servers and one boxes folder", () => {
         process.stdout.write("ready\\n");
         setInterval(() => {}, 1000);
       });`], { stdio: ["ignore", "pipe", "inherit"] });
-    await new Promise<void>((resolve, reject) => { other.stdout!.on("data", (d) => { if (String(d).includes("ready")) resolve(); }); other.on("exit", (code) => reject(new Error(`the other server exited ${code}`))); });
-    return other;
+    let said = "";
+    await new Promise<void>((resolve, reject) => { other.stdout!.on("data", (d) => { said += String(d); if (said.includes("ready")) resolve(); }); other.on("exit", (code) => reject(new Error(`the other server exited ${code}`))); });
+    return Object.assign(other, { said: () => said.slice(0, said.indexOf("ready")) });
   }
   const ended = (other: ReturnType<typeof spawn>) => new Promise((resolve) => { if (other.exitCode !== null || other.signalCode !== null) resolve(undefined); else other.on("exit", resolve); });
 
@@ -325,6 +326,36 @@ describe("BoxService: two servers and one boxes folder", () => {
       assert.deepEqual([next.logId, next.events.map((e) => e.kind === "output" ? e.text : e.kind)], [read.logId, ["start", "second\n", "exit"]], "and this reader sees what it appended since");
       assert.deepEqual(next.events.map((e) => e.seq), [4, 5, 6]);
     } finally {
+      await boxes.dispose();
+    }
+  });
+
+  test("a run another live server runs is running, and its box too; a run left by a server gone is lost, whoever keeps the box since", async () => {
+    const boxesDir = tempDir();
+    const t = token("theirs");
+    const other = await otherServer(boxesDir, `await boxes.run({ name: "b1", command: "exec -a ${t} sleep 60" });`);
+    const boxes = new BoxService({ boxesDir, tier: "process" });
+    try {
+      await waitFor(() => processesNamed(t).length > 0, 15_000, "the other server's command");
+      assert.deepEqual((await boxes.runs({ name: "b1" })).runs.map((r) => [r.runId, r.state]), [["run-1", "running"]]);
+      assert.deepEqual((await boxes.list()).boxes.map((b) => [b.name, b.state, b.liveRuns, b.lastRun?.state]), [["b1", "running", 1, "running"]]);
+      // Gone (killed outright), its run is lost; this server takes the box over and keeps it.
+      other.kill("SIGKILL");
+      await ended(other);
+      await waitFor(() => processesNamed(t).length === 0, 15_000, "its watchdog ending its command");
+      assert.deepEqual((await boxes.list()).boxes.map((b) => [b.name, b.state, b.liveRuns, b.lastRun?.state]), [["b1", "idle", 0, "lost"]]);
+      await boxes.run({ name: "b1", command: "true", wait: true });
+      // A third server, seeing this one keep the box, still reads run-1 as lost.
+      const third = await otherServer(boxesDir, `process.stdout.write(JSON.stringify((await boxes.runs({ name: "b1" })).runs.map((r) => [r.runId, r.state])));`);
+      try {
+        assert.deepEqual(JSON.parse(third.said()), [["run-2", "exited"], ["run-1", "lost"]]);
+      } finally {
+        third.kill("SIGKILL");
+        await ended(third);
+      }
+    } finally {
+      other.kill("SIGKILL");
+      killAllWith(t);
       await boxes.dispose();
     }
   });

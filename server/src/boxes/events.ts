@@ -337,6 +337,10 @@ export class EventLog {
     this.eventsFd = fs.openSync(this.eventsFile, "a");
     this.runsFd = fs.openSync(this.runsFile, "a");
     this.repairTornLine(this.runsFile, this.runsFd);
+    // A run still recorded running is none of this server's (it runs nothing here yet): a server
+    // before it stopped without ending it. Recorded lost, so that another server, seeing this one
+    // keep the box, takes the runs still recorded running for this one's.
+    if (load) for (const run of this.runs()) if (run.state === "running") fs.writeSync(this.runsFd, JSON.stringify({ runId: run.runId, state: "lost" }) + "\n");
   }
 
   /**

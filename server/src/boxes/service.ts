@@ -402,8 +402,9 @@ export class BoxService {
 
   private info(name: string): BoxInfo {
     const box = this.box(name);
-    const live = box.liveRuns();
     const runs = this.runsOf(name);
+    // A box another live server keeps runs what its record says runs (this server runs nothing there).
+    const live = box.log.keeper() !== undefined ? runs.filter((run) => run.state === "running") : box.liveRuns();
     const lastRun = runs.sort((a, b) => b.startedAt - a.startedAt)[0];
     const preview = fs.existsSync(box.log.dir) ? readPreviewSource(box.log.dir) : undefined;
     return {
@@ -416,14 +417,19 @@ export class BoxService {
     };
   }
 
-  /** A box's runs from its log, with `lost` for those that were running when a server stopped. */
+  /**
+   * A box's runs from its log, with `lost` for those that were running when a server stopped. A
+   * box another live server keeps is that server's: what its record says runs, runs (a server
+   * that takes a box over records the runs it found running as lost).
+   */
   private runsOf(name: string): BoxRunInfo[] {
     const box = this.box(name);
     if (!fs.existsSync(box.log.dir)) return [];
+    const keptElsewhere = box.log.keeper() !== undefined;
     return box.log.runs().map((run) => {
       const live = box.liveRun(run.runId);
       if (live) return { ...live, ports: [...live.ports] };
-      return run.state === "running" ? { ...run, state: "lost" as const } : run;
+      return run.state === "running" && !keptElsewhere ? { ...run, state: "lost" as const } : run;
     });
   }
 
