@@ -390,6 +390,43 @@ describe("BoxService: two servers and one boxes folder", () => {
   });
 });
 
+describe("BoxService: optional parameters as clients send them", () => {
+  test("stop's runId: another type is refused, null is absent, an id of no run of the box is an error, a run that ended answers 0", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
+    const t = token("stop-id");
+    try {
+      const run = await boxes.run({ name: "b1", command: `exec -a ${t} sleep 60` });
+      const other = await boxes.run({ name: "b2", command: "true", wait: true });
+      await waitFor(() => processesNamed(t).length > 0, 15_000, "the command");
+      await assert.rejects(boxes.stop({ name: "b1", runId: 1 as never }), { message: "runId must be a run's id (text, such as run-12), or absent: 1 is not" });
+      await assert.rejects(boxes.stop({ name: "b1", runId: "run-999" }), { message: "run-999 is no run of b1" });
+      await assert.rejects(boxes.stop({ name: "b1", runId: other.runId === run.runId ? "run-2" : other.runId }), /is no run of b1$/);
+      assert.equal(processesNamed(t).length, 1, "none of those stopped anything");
+      assert.deepEqual(await boxes.stop({ name: "b2", runId: other.runId }), { stopped: 0 }, "a run that ended");
+      assert.deepEqual(await boxes.stop({ name: "b1", runId: null as never }), { stopped: 1 }, "null: the whole box");
+      assert.equal(processesNamed(t).length, 0);
+    } finally {
+      killAllWith(t);
+      await boxes.dispose();
+    }
+  });
+
+  test("events' cursor and limit: text is refused, as runs' since is; null is absent", async () => {
+    const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
+    try {
+      await boxes.run({ name: "b1", command: "echo one; echo two", wait: true });
+      await assert.rejects(boxes.events({ name: "b1", cursor: "4" as never }), { message: `cursor must be a number (the seq of the last event seen), or absent: "4" is not` });
+      await assert.rejects(boxes.events({ name: "b1", limit: "1" as never }), /^TypeError: limit must be a number, or absent/);
+      await assert.rejects(boxes.runs({ name: "b1", since: "0" as never }), /since must be a number/);
+      const all = await boxes.events({ name: "b1", cursor: null as never, limit: null as never });
+      assert.equal(all.events[0]?.seq, 1);
+      assert.deepEqual((await boxes.events({ name: "b1", cursor: 1, limit: 1 })).events.map((e) => e.seq), [2]);
+    } finally {
+      await boxes.dispose();
+    }
+  });
+});
+
 describe("BoxService: a preview's company and file", () => {
   test("a preview of a folder that is no company root, or of a file the company does not hold, is refused", async () => {
     const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });

@@ -30,3 +30,15 @@ export function checkRunParams(params: { command: unknown; cwd?: unknown; env?: 
     if (value.includes("\0")) throw new TypeError(`env.${key} holds a NUL character: no variable can hold it`);
   }
 }
+
+/**
+ * An optional parameter as a client sent it: absent, or `null` (a client that writes an absent
+ * optional as null, Emacs's), is undefined; else it must be of `type`, or the request is refused
+ * (a `"4"` read as 0 replayed a whole log; a run id of another type stopped nothing, silently).
+ */
+export function optional<T extends "string" | "number">(params: object | undefined, key: string, type: T, what: string): (T extends "string" ? string : number) | undefined {
+  const value = (params as Record<string, unknown> | undefined)?.[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== type) throw new TypeError(`${key} must be ${what}, or absent: ${JSON.stringify(value)} is not`);
+  return value as T extends "string" ? string : number;
+}

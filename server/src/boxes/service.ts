@@ -26,6 +26,7 @@ import { applyToWorkspace, readDiff } from "./diff.ts";
 import type { EventLogLimits } from "./events.ts";
 import { selectRuns } from "./history.ts";
 import { boxNameProblem, checkBoxName, previewBoxName } from "./names.ts";
+import { optional } from "./params.ts";
 import { DEFAULT_PREVIEW_COMMAND, explainPreviewExit, findSanomaCli, missingCliMessage, previewCommand, readPreviewSource, relativeFile, scopeOf, usesInstalledCli, writePreviewSource } from "./preview.ts";
 import { Supervisor } from "./supervisor.ts";
 import { syncIntoBox } from "./sync.ts";
@@ -246,8 +247,17 @@ export class BoxService {
 
   async stop(params: BoxesStopParams): Promise<BoxesStopResult> {
     const name = this.box(params?.name).name;
+    const runId = optional(params, "runId", "string", "a run's id (text, such as run-12)");
     // After the starts queued before it: a stop sent while a preview syncs ends the preview too.
-    return { stopped: await this.exclusively(name, () => this.box(name).stop({ runId: params.runId })) };
+    return { stopped: await this.exclusively(name, () => {
+      const box = this.box(name);
+      // A run that ended answers 0; an id that names no run of the box (a typo, another box's run) is an error.
+      if (runId !== undefined && !box.liveRun(runId) && !box.log.runs().some((run) => run.runId === runId)) {
+        box.log.refuseIfKept();
+        throw new Error(`${runId} is no run of ${name}`);
+      }
+      return box.stop({ runId });
+    }) };
   }
 
   async discard(params: BoxesDiscardParams): Promise<BoxesDiscardResult> {
@@ -268,10 +278,11 @@ export class BoxService {
 
   async events(params: BoxesEventsParams): Promise<BoxesEventsResult> {
     const box = this.box(params?.name);
+    const given = { cursor: optional(params, "cursor", "number", "a number (the seq of the last event seen)"), limit: optional(params, "limit", "number", "a number") };
     if (!fs.existsSync(box.log.dir)) return { events: [], cursor: 0, more: false, logId: "", skipped: 0 };
     box.log.revalidate();
-    const cursor = Number.isFinite(params.cursor) ? Math.max(0, Math.floor(params.cursor!)) : 0;
-    const limit = Number.isFinite(params.limit) ? Math.max(0, Math.floor(params.limit!)) : 1000;
+    const cursor = Number.isFinite(given.cursor) ? Math.max(0, Math.floor(given.cursor!)) : 0;
+    const limit = Number.isFinite(given.limit) ? Math.max(0, Math.floor(given.limit!)) : 1000;
     return { ...box.log.read(cursor, limit), logId: box.log.logId };
   }
 
