@@ -21,6 +21,18 @@ export interface ImportFact {
   names: ImportedName[];
 }
 
+/** A local name bound by an import: its module and the name it takes there. */
+export interface ImportBinding {
+  source: string;
+  imported: string;
+  typeOnly: boolean;
+  /**
+   * Its element in `import { … }` as written, `type` left out: `vm`, or `vm as machine` (where a
+   * fix that changes the imported name edits it, so the local name stays). Named imports only.
+   */
+  element?: Range;
+}
+
 /** Where a name of this module comes from, as far as it can be told without running it. */
 export type Ref =
   | { kind: "local"; name: string }
@@ -66,7 +78,7 @@ export interface DeclarationFact {
    * The callee as written: `machine`, `fly.machine`, or `ns.fly.machine` (`via`: the members
    * between the base and the last one, `["fly"]`). Parentheses and `x["machine"]` read alike.
    */
-  callee: { base: string; member?: string; range: Range; memberRange?: Range; via?: string[] };
+  callee: { base: string; member?: string; range: Range; memberRange?: Range; via?: string[]; /** The last member is written `x["machine"]`: `memberRange` holds the string literal. */ memberQuoted?: true };
   desired?: { keys: DesiredKey[]; hasSpread: boolean; range: Range };
   range: Range;
 }
@@ -130,7 +142,7 @@ export interface FileFacts {
   firstSyntaxError?: SyntaxVerdict["first"];
   imports: ImportFact[];
   /** Local name → the import it binds. */
-  bindings: Map<string, { source: string; imported: string; typeOnly: boolean }>;
+  bindings: Map<string, ImportBinding>;
   /** Top-level `const`/`let`/`var`/function/class names → what they hold. */
   locals: Map<string, Ref>;
   /** Exported name → what it is (ES exports and CommonJS `exports.x` / `module.exports`). */

@@ -223,9 +223,9 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
       const clause = st.importClause;
       const names: ImportedName[] = [];
       const typeOnly = !!clause?.isTypeOnly;
-      const bind = (local: string, imported: string, range: Range, elementTypeOnly: boolean) => {
+      const bind = (local: string, imported: string, range: Range, elementTypeOnly: boolean, element?: Range) => {
         names.push({ imported, range });
-        facts.bindings.set(local, { source, imported, typeOnly: typeOnly || elementTypeOnly });
+        facts.bindings.set(local, { source, imported, typeOnly: typeOnly || elementTypeOnly, ...(element ? { element } : {}) });
       };
       if (clause?.name) bind(clause.name.text, "default", r(clause.name), false);
       const nb = clause?.namedBindings;
@@ -233,7 +233,7 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
       if (nb && ts.isNamedImports(nb)) {
         for (const el of nb.elements) {
           const imported = el.propertyName ? nameText(el.propertyName) ?? el.name.text : el.name.text;
-          bind(el.name.text, imported, r(el.propertyName ?? el.name), el.isTypeOnly);
+          bind(el.name.text, imported, r(el.propertyName ?? el.name), el.isTypeOnly, lines.range((el.propertyName ?? el.name).getStart(sf), el.name.end));
         }
       }
       addImport(st.moduleSpecifier, names);
@@ -382,11 +382,11 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
     if (!ts.isCallExpression(call)) return;
     const callee = call.expression;
     // From the last member back to the identifier the chain starts with.
-    const members: { name: string; range: Range }[] = [];
+    const members: { name: string; range: Range; quoted?: true }[] = [];
     let cur = unwrap(callee);
     for (;;) {
       if (ts.isPropertyAccessExpression(cur) && ts.isIdentifier(cur.name)) members.push({ name: cur.name.text, range: r(cur.name) });
-      else if (ts.isElementAccessExpression(cur) && ts.isStringLiteralLike(cur.argumentExpression)) members.push({ name: cur.argumentExpression.text, range: r(cur.argumentExpression) });
+      else if (ts.isElementAccessExpression(cur) && ts.isStringLiteralLike(cur.argumentExpression)) members.push({ name: cur.argumentExpression.text, range: r(cur.argumentExpression), quoted: true });
       else break;
       cur = unwrap(cur.expression);
     }
@@ -411,7 +411,7 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
     } else if (call.arguments.length === 0) {
       desired = { keys: [], hasSpread: false, range: r(call) }; // `vm()`: every required field is missing
     }
-    facts.declarations.push({ exportName: name.text, nameRange: r(name), callee: { base, member, range: r(callee), memberRange, via }, desired, range: r(statement) });
+    facts.declarations.push({ exportName: name.text, nameRange: r(name), callee: { base, member, range: r(callee), memberRange, via, ...(members[0]?.quoted ? { memberQuoted: true as const } : {}) }, desired, range: r(statement) });
   }
 
   function readConfig(e: ts.Expression): ConfigFact {

@@ -123,7 +123,7 @@ class DataReader {
   private importDeclaration(): void {
     this.p++;
     const names: ImportedName[] = [];
-    const bound: { local: string; imported: string; typeOnly: boolean }[] = [];
+    const bound: { local: string; imported: string; typeOnly: boolean; element?: Range }[] = [];
     let typeOnly = false;
     if (this.kinds[this.p] === TOKEN.STR) {
       this.importEnd(names, bound, false, false);
@@ -160,7 +160,7 @@ class DataReader {
         let local = imported;
         if (this.isWord(WORD.AS)) { this.p++; local = this.plainName(); }
         names.push({ imported: this.word(imported), range: this.range(imported, imported) });
-        bound.push({ local: this.word(local), imported: this.word(imported), typeOnly: elementTypeOnly });
+        bound.push({ local: this.word(local), imported: this.word(imported), typeOnly: elementTypeOnly, element: this.range(imported, local) });
         if (this.isPunct(PUNCT.COMMA)) this.p++;
         else if (!this.isPunct(PUNCT.RBRACE)) throw REFUSE;
       }
@@ -170,7 +170,7 @@ class DataReader {
   }
 
   /** `from "m";` (the specifier alone without `hasClause`: `import "m"`): the import and its bindings set. */
-  private importEnd(names: ImportedName[], bound: { local: string; imported: string; typeOnly: boolean }[], typeOnly: boolean, hasClause: boolean): void {
+  private importEnd(names: ImportedName[], bound: { local: string; imported: string; typeOnly: boolean; element?: Range }[], typeOnly: boolean, hasClause: boolean): void {
     if (hasClause) {
       if (!this.isWord(WORD.FROM)) throw REFUSE;
       this.p++;
@@ -181,7 +181,7 @@ class DataReader {
     this.p++;
     this.statementEnd();
     const source = this.stringValue(specifier);
-    for (const b of bound) this.facts.bindings.set(b.local, { source, imported: b.imported, typeOnly: typeOnly || b.typeOnly });
+    for (const b of bound) this.facts.bindings.set(b.local, { source, imported: b.imported, typeOnly: typeOnly || b.typeOnly, ...(b.element ? { element: b.element } : {}) });
     this.facts.imports.push({ specifier: source, range: this.range(specifier, specifier), names });
   }
 

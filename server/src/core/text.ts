@@ -136,6 +136,17 @@ export function didYouMean(name: string, candidates: Iterable<string>): string |
   return best !== undefined && bestDistance <= limit ? best : undefined;
 }
 
+/** Whether a name can be written bare as a property name or an import's name (an identifier name; reserved words are names there). */
+export function isIdentifierName(name: string): boolean {
+  return IDENTIFIER_NAME.test(name);
+}
+const IDENTIFIER_NAME = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;
+
+/** A property name as code writes it: bare when it is an identifier name, else a string literal (`"max-size"`). */
+export function propertyName(name: string): string {
+  return isIdentifierName(name) ? name : JSON.stringify(name);
+}
+
 export function suggestion(name: string, candidates: Iterable<string>): string {
   const s = didYouMean(name, candidates);
   return s ? `; did you mean \`${s}\`?` : "";

@@ -1,5 +1,8 @@
 /** `resource-type` (SPEC A5): a declaration's callee names a module that defines resource types, but no type there. */
-import { suggestion } from "../text.ts";
+import { isIdentifierName, propertyName, suggestion } from "../text.ts";
+import type { DeclarationFact } from "../fact-types.ts";
+import type { CompanyFile } from "../model.ts";
+import type { Fix, Range } from "../types.ts";
 import { declarationsOf } from "../analysis.ts";
 import type { Rule, RuleCase } from "./rule.ts";
 import { CYCLIC_PACKAGES, FRAMEWORK_PACKAGE } from "./case-packages.ts";
@@ -50,11 +53,32 @@ export const cloud = { vm };
       report({
         file: d.file.path, range,
         message: `\`${r.module}\` has no resource type \`${r.name}\`${fix || (r.available.length ? `; it defines ${r.available.map((t) => `\`${t}\``).join(", ")}` : "")}`,
-        fixes: s ? [{ title: `Change to \`${s}\``, preferred: true, edits: [{ file: d.file.path, range, newText: s }] }] : undefined,
+        fixes: s ? [fixOf(d.file, d.fact, r.name, s, range)] : undefined,
       });
     }
   },
 };
+
+/**
+ * The did-you-mean fix, certain only where the code stays right. A member (`cloud.vmm`, `ns["vmm"]`)
+ * is changed where it is written. A name imported by name (`import { vmm }`) is changed in the
+ * import, the local name kept (`{ vm as vmm }`, `{ vmm as machine }` → `{ vm as machine }`), so
+ * every use of it stays right; changing the call alone would call a name nothing binds. Anything
+ * else (a default import, a `require`, a member that is no identifier) is offered, not preferred.
+ */
+function fixOf(file: CompanyFile, fact: DeclarationFact, name: string, s: string, range: Range): Fix {
+  const title = `Change to \`${s}\``;
+  const { member, memberQuoted, base } = fact.callee;
+  if (member !== undefined) {
+    if (memberQuoted) return { title, preferred: true, edits: [{ file: file.path, range, newText: JSON.stringify(s) }] };
+    return { title, preferred: isIdentifierName(s), edits: [{ file: file.path, range, newText: s }] };
+  }
+  const binding = file.facts?.bindings.get(base);
+  if (binding?.element && binding.imported === name && !binding.typeOnly) {
+    return { title, preferred: true, edits: [{ file: file.path, range: binding.element, newText: `${propertyName(s)} as ${base}` }] };
+  }
+  return { title, preferred: false, edits: [{ file: file.path, range, newText: s }] };
+}
 
 /** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
 export const cases = (): RuleCase[] => [
