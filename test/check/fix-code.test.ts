@@ -73,3 +73,38 @@ export const b = ns["bucket"]({ name: "b" });
   assert.match(text("resources/other.ts"), /export const c = vmm\(/, "the require's is left");
   assert.deepEqual(after.map((p) => `${p.file}:${p.line} ${p.rule}`), ["resources/other.ts:2 resource-type"]);
 });
+
+const GATEWAY_PACKAGE = `
+//- /node_modules/@acme/http/package.json
+{ "name": "@acme/http", "main": "index.js" }
+//- /node_modules/@acme/http/index.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const gateway = defineResource({ vendor: "acme", type: "gateway", title: "Gateway", schema: z.object({ "max-size": z.number().optional(), name: z.string().optional() }), fields: {}, writable: true });
+`;
+
+test("resource-fields: a shorthand key keeps its value ({ nam } → { name: nam }), a field that is no identifier is written quoted; the result parses and the problems are gone", () => {
+  const { before, after, text } = fix(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { bucket } from "@hooli/cloud";
+import { gateway } from "@acme/http";
+const nam = "assets";
+const maxsize = 5;
+export const assets = bucket({ nam });
+export const gw = gateway({ maxsize: 3 });
+export const gw2 = gateway({ maxsize, "nme": "g" });
+${GATEWAY_PACKAGE}${CLOUD_PACKAGE}`);
+  assert.equal(before.filter((p) => p.rule === "resource-fields" && p.fixes.some((f: any) => f.preferred)).length, 4);
+  assert.equal(text("resources/infra.ts"), `import { bucket } from "@hooli/cloud";
+import { gateway } from "@acme/http";
+const nam = "assets";
+const maxsize = 5;
+export const assets = bucket({ name: nam });
+export const gw = gateway({ "max-size": 3 });
+export const gw2 = gateway({ "max-size": maxsize, name: "g" });
+`);
+  assert.deepEqual(syntaxErrors("infra.ts", text("resources/infra.ts")), []);
+  assert.deepEqual(after, []);
+});

@@ -49,6 +49,8 @@ const READ = [
   `import { collection as define } from "@sanoma-ai/workflows/data";\nexport const a = define({ key: "id" });\n`,
   // Secrets: a template, a renamed import, one from any module; an argument that is no string.
   "import { secret as s } from \"@hooli/cloud\";\nexport const a = s(`KEY_A`);\nconst b = s('KEY_B');\nexport const c = s({ name: \"KEY_C\" });\nexport const d = s();\n",
+  // Desired keys: a shorthand (the key a variable's name), a quoted one, a plain one.
+  `import { vm } from "@hooli/cloud";\nconst name = "n";\nexport const a = vm({ name, "max-size": 1, zone: "z" });\n`,
   // Callees: a member, a chain (`via`), a reserved word as a member; no argument; a string argument.
   `import * as cloud from "@hooli/cloud";\nimport fly from "@hooli/fly";\nexport const a = cloud.vm({ disk: 1 });\nexport const b = cloud.fly.machine();\nexport const c = fly.default.new("x");\nexport const d = fly();\n`,
   // Calls in values: secrets (in text order, the outer call's callee first), a collection in an

@@ -69,7 +69,8 @@ export interface ResourceSpecFact {
   strict?: boolean;
 }
 
-export interface DesiredKey { name: string; range: Range }
+/** A key of a desired object; `shorthand`: written `{ name }`, the key a variable's name too (a fix that renames the key keeps the value: `{ name: nam }`). */
+export interface DesiredKey { name: string; range: Range; shorthand?: true }
 
 export interface DeclarationFact {
   exportName: string;

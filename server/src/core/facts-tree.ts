@@ -405,7 +405,7 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
         if (!p.name) continue;
         const key = nameText(p.name);
         if (key === undefined) { hasSpread = true; continue; } // a computed key: fields cannot be checked
-        keys.push({ name: key, range: r(p.name) });
+        keys.push({ name: key, range: r(p.name), ...(ts.isShorthandPropertyAssignment(p) ? { shorthand: true as const } : {}) });
       }
       desired = { keys, hasSpread, range: r(first) };
     } else if (call.arguments.length === 0) {

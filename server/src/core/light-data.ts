@@ -47,7 +47,7 @@ const TREE_CALLS = new Set(["defineResource", "require"]);
 const MAX_DEPTH = 16;
 
 /** A property of an object literal: its key's tokens, and its value's (`value` is the key's own token for a shorthand). */
-interface Property { key: string; keyToken: number; first: number; last: number; value: Value }
+interface Property { key: string; keyToken: number; first: number; last: number; value: Value; shorthand?: true }
 /** A value read here: a string literal (its token), an object literal, or anything else plain. */
 type Value = { kind: "string"; token: number } | { kind: "object"; first: number; last: number; properties: Property[] } | { kind: "other" };
 /** `callee(arguments)`: the callee's name tokens (an identifier, then each `.name`), its first argument (none: `callee()`), and the call's last token. */
@@ -304,7 +304,7 @@ class DataReader {
         const value = this.value(depth + 1);
         properties.push({ key, keyToken, first: keyToken, last: this.p - 1, value });
       } else if (k === TOKEN.WORD && this.isIdentifierAt(keyToken) && (this.isPunct(PUNCT.COMMA) || this.isPunct(PUNCT.RBRACE))) {
-        properties.push({ key, keyToken, first: keyToken, last: keyToken, value: { kind: "other" } });
+        properties.push({ key, keyToken, first: keyToken, last: keyToken, value: { kind: "other" }, shorthand: true });
       } else throw REFUSE;
       if (this.isPunct(PUNCT.COMMA)) this.p++;
       else if (!this.isPunct(PUNCT.RBRACE)) throw REFUSE;
@@ -333,7 +333,7 @@ class DataReader {
     const via = names.length > 2 ? names.slice(1, -1).map((t) => this.word(t)) : undefined;
     let desired: DeclarationFact["desired"];
     if (argument?.kind === "object") {
-      const keys: DesiredKey[] = argument.properties.map((p) => ({ name: p.key, range: this.range(p.keyToken, p.keyToken) }));
+      const keys: DesiredKey[] = argument.properties.map((p) => ({ name: p.key, range: this.range(p.keyToken, p.keyToken), ...(p.shorthand ? { shorthand: true as const } : {}) }));
       desired = { keys, hasSpread: false, range: this.range(argument.first, argument.last) };
     } else if (argument === undefined) {
       desired = { keys: [], hasSpread: false, range: this.range(names[0], call.last) };

@@ -1,5 +1,5 @@
 /** `resource-fields` (SPEC A4, A5): a desired object's keys are the type's fields, and its required fields are there. */
-import { didYouMean } from "../text.ts";
+import { didYouMean, propertyName } from "../text.ts";
 import { declarationsOf } from "../analysis.ts";
 import type { Rule, RuleCase } from "./rule.ts";
 import { FRAMEWORK_PACKAGE } from "./case-packages.ts";
@@ -52,7 +52,8 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
         report({
           file: d.file.path, range: k.range,
           message: `\`${k.name}\` is not a field of ${d.type.id}${s ? `; did you mean \`${s}\`?` : ""} (its fields: ${names.map((n) => `\`${n}\``).join(", ") || "none"})`,
-          fixes: s ? [{ title: `Change to \`${s}\``, preferred: true, edits: [{ file: d.file.path, range: k.range, newText: s }] }] : undefined,
+          // The key as code writes it (quoted when no identifier: `"max-size"`); a shorthand keeps its value (`{ nam }` → `{ name: nam }`).
+          fixes: s ? [{ title: `Change to \`${s}\``, preferred: true, edits: [{ file: d.file.path, range: k.range, newText: k.shorthand ? `${propertyName(s)}: ${k.name}` : propertyName(s) }] }] : undefined,
         });
       }
       if (desired.hasSpread) continue;
