@@ -23,6 +23,12 @@ export const web = vm({ name: "web" });
 export async function main(ctx: any) {
   await ctx.call("data.customers.get", {});
 }
+//- /node_modules/@acme/http/package.json
+{ "name": "@acme/http", "main": "index.js" }
+//- /node_modules/@acme/http/index.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const gateway = defineResource({ vendor: "acme", type: "gateway", title: "Gateway", schema: z.object({ "max-size": z.number().optional(), name: z.string() }), fields: {}, writable: true });
 ${CLOUD_PACKAGE}`;
 
 let server: RunningServer;
@@ -118,4 +124,14 @@ test("completion: field names only at a key's place of the desired object itself
   assert.deepEqual(await complete("resources/infra.ts", INFRA(`export const web = vm({ name: "web" }, { | });`)), []);
   // An object still unclosed while it is typed, with more code after it.
   assert.deepEqual(labels(await complete("resources/infra.ts", INFRA(`export const web = vm({ name: "web", |`))), ["disk", "zone"]);
+});
+
+test("completion: a field whose name is no identifier is inserted quoted, over the name being typed; an identifier's is the label", async () => {
+  const gw = (line: string) => `import { gateway } from "@acme/http";\n${line}\n`;
+  const items = await complete("resources/gw.ts", gw(`export const gw = gateway({ | });`));
+  assert.deepEqual(items.map((i) => [i.label, i.textEdit?.newText ?? i.insertText ?? null]), [["max-size", '"max-size"'], ["name", null]]);
+  assert.deepEqual(items[0].textEdit.range, { start: { line: 1, character: 28 }, end: { line: 1, character: 28 } });
+  const typed = await complete("resources/gw.ts", gw(`export const gw = gateway({ ma|x });`));
+  const max = typed.find((i) => i.label === "max-size");
+  assert.deepEqual(max.textEdit, { range: { start: { line: 1, character: 28 }, end: { line: 1, character: 31 } }, newText: '"max-size"' });
 });

@@ -10,7 +10,7 @@ import { CompletionItemKind, type CompletionItem, type CompletionParams } from "
 import { resolveDeclaration } from "../../core/analysis.ts";
 import { opIdsAt } from "../../core/complete.ts";
 import { FRAMEWORK } from "../../core/company.ts";
-import { containsPosition } from "../../core/text.ts";
+import { containsPosition, isIdentifierName } from "../../core/text.ts";
 import type { Session } from "../session.ts";
 import { locate } from "./target.ts";
 import { cursorContext } from "../../core/cursor.ts";
@@ -80,8 +80,12 @@ export function completion(session: Session, params: CompletionParams): Completi
       if (r.kind !== "type" || !r.type.spec.fields) return [];
       // The key being typed (the cursor is in it) is not yet "written".
       const present = new Set(d.desired.keys.filter((k) => !containsPosition(k.range, pos)).map((k) => k.name));
-      return Object.entries(r.type.spec.fields).filter(([n]) => !present.has(n)).map(([n, optional]) => ({
+      // A field that is no identifier (`max-size`) is written quoted, over the name being typed
+      // (an edit of its own: a client's word at the cursor stops at the `-`).
+      const typed = { start: { line: pos.line, character: pos.character - /[\w$]*$/.exec(line)![0].length }, end: { line: pos.line, character: pos.character + /^[\w$]*/.exec(doc.getText({ start: pos, end: { line: pos.line + 1, character: 0 } }))![0].length } };
+      return Object.entries(r.type.spec.fields).filter(([n]) => !present.has(n)).map(([n, optional]): CompletionItem => ({
         label: n, kind: CompletionItemKind.Field, detail: `${r.type.id} · ${optional ? "optional" : "required"}`, sortText: `${optional ? 1 : 0}${n}`,
+        ...(isIdentifierName(n) ? {} : { filterText: n, textEdit: { range: typed, newText: JSON.stringify(n) } }),
       }));
     }
   }
