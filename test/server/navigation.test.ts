@@ -242,6 +242,46 @@ test("code lenses: a preview lens above each exported workflow", async () => {
   assert.deepEqual(none, []);
 });
 
+test("code lenses and symbols: a default export written as an arrow, a call or a name is the workflow default, as export default function is; an overloaded function is one workflow", async () => {
+  await withServer(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/a.ts
+export default async function (ctx: any) { await ctx.call("data.x.get"); }
+//- /workflows/b.ts
+export default async (ctx: any) => { await ctx.call("data.x.get"); };
+//- /workflows/c.ts
+const run = async (ctx: any) => { await ctx.call("data.x.get"); };
+export default run;
+//- /workflows/d.ts
+async function go(ctx: any) { return ctx; }
+export default go;
+//- /workflows/e.ts
+export default step("e", async (ctx: any) => ctx);
+//- /workflows/f.ts
+export const limits = { a: 1 };
+export default limits;
+//- /workflows/over.ts
+export function over(ctx: { dry: true }): Promise<void>;
+export function over(ctx: { dry: false }): Promise<number>;
+export async function over(ctx: any): Promise<any> { return ctx; }
+`, async ({ c: other, root: r }) => {
+    const files = ["a", "b", "c", "d", "e", "f", "over"].map((f) => join(r, "workflows", `${f}.ts`));
+    for (const f of files) other.open(f, readFileSync(f, "utf8"));
+    await other.waitIdle();
+    const lenses: Record<string, [string, number][]> = {};
+    const symbols: Record<string, string[]> = {};
+    for (const f of files) {
+      const name = f.slice(f.lastIndexOf("/") + 1);
+      lenses[name] = (await other.request("textDocument/codeLens", { textDocument: { uri: uri(f) } })).map((l: any) => [l.command.arguments[0].export, l.range.start.line]);
+      symbols[name] = (await other.request("textDocument/documentSymbol", { textDocument: { uri: uri(f) } })).map((s: any) => s.name);
+    }
+    assert.deepEqual(lenses, { "a.ts": [["default", 0]], "b.ts": [["default", 0]], "c.ts": [["default", 0]], "d.ts": [["default", 0]], "e.ts": [["default", 0]], "f.ts": [], "over.ts": [["over", 2]] });
+    assert.deepEqual(symbols, { "a.ts": ["default"], "b.ts": ["default"], "c.ts": ["default"], "d.ts": ["default"], "e.ts": ["default"], "f.ts": [], "over.ts": ["over"] });
+    assert.equal((await other.request("workspace/symbol", { query: "over" })).length, 1, "one symbol, not one a signature");
+  });
+});
+
 test("sanoma/companies and sanoma/status describe the company", async () => {
   const { companies } = await c.request("sanoma/companies", null);
   assert.equal(companies.length, 1);

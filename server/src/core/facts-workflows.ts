@@ -42,17 +42,28 @@ export function constsExportedByName(sf: ts.SourceFile, constsByName: () => Map<
 const isWorkflowInit = (init: ts.Expression): boolean => ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isCallExpression(init);
 
 /**
- * The workflows a workflow source exports (A10's "exported workflow"): exported functions
- * (`export async function run(ctx) {…}`, `export default function …`: "default"), in order; then
- * exported consts whose initialiser is a function (or a call), in order; then those exported by name
- * (`const run = async (ctx) => …; export { run as nightly }`), and functions exported so
- * (`async function run(ctx) {…}; export { run }`), by their exported name, with the lens at the
- * local's name, where the workflow is written. Names are interned (`intern.ts`): the text can go.
+ * The workflows a workflow source exports (A10's "exported workflow"): exported functions with a
+ * body (`export async function run(ctx) {…}`, `export default function …`: "default"; an
+ * overload's signatures are not workflows of their own) and a default export whose value is a
+ * function or a call (`export default async (ctx) => {…}`: "default", the lens at the statement),
+ * in order; then exported consts whose initialiser is a function (or a call), in order; then those
+ * exported by name (`const run = async (ctx) => …; export { run as nightly }`), then one exported
+ * as default by name (`export default run`, as `export { run as default }` is), and functions
+ * exported so (`async function run(ctx) {…}; export { run }`), then as default, by their exported
+ * name, with the lens at the local's name, where the workflow is written. Names are interned
+ * (`intern.ts`): the text can go. (`vouch.ts`'s `workflowsNoted` reads the same, in the same order.)
  */
 export function readWorkflows(sf: ts.SourceFile, r: (node: ts.Node) => Range, exportedByName: ExportedByName): WorkflowFact[] {
   const workflows: WorkflowFact[] = [];
+  /** `export default run;`: the names exported as default. */
+  const defaultNames: string[] = [];
   for (const st of sf.statements) {
-    if (!ts.isFunctionDeclaration(st) || !hasModifier(st, ts.SyntaxKind.ExportKeyword)) continue;
+    if (ts.isExportAssignment(st) && !st.isExportEquals) {
+      if (ts.isIdentifier(st.expression)) defaultNames.push(st.expression.text);
+      else if (isWorkflowInit(unwrap(st.expression))) workflows.push({ name: "default", range: r(st), declaration: r(st) });
+      continue;
+    }
+    if (!ts.isFunctionDeclaration(st) || !st.body || !hasModifier(st, ts.SyntaxKind.ExportKeyword)) continue;
     const name = hasModifier(st, ts.SyntaxKind.DefaultKeyword) ? "default" : st.name?.text;
     if (name !== undefined) workflows.push({ name: intern(name), range: r(st.name ?? st), declaration: r(st) });
   }
@@ -62,18 +73,28 @@ export function readWorkflows(sf: ts.SourceFile, r: (node: ts.Node) => Range, ex
       if (ts.isIdentifier(d.name) && d.initializer && isWorkflowInit(unwrap(d.initializer))) workflows.push({ name: intern(d.name.text), range: r(d.name), declaration: r(st) });
     }
   }
-  for (const { local, exported } of exportedByName) {
+  const byConst = (name: string, local: { init: ts.Expression; statement: ts.VariableStatement }) => {
     const decl = local.statement.declarationList.declarations.find((d) => d.initializer === local.init);
-    if (decl && isWorkflowInit(unwrap(local.init))) workflows.push({ name: intern(exported.text), range: r(decl.name), declaration: r(local.statement) });
+    if (decl && isWorkflowInit(unwrap(local.init))) workflows.push({ name: intern(name), range: r(decl.name), declaration: r(local.statement) });
+  };
+  for (const { local, exported } of exportedByName) byConst(exported.text, local);
+  // (A const exported itself is a workflow by its own name already, as for `export { … }`.)
+  const consts = defaultNames.length > 0 ? topConstsOf(sf) : undefined;
+  for (const name of defaultNames) {
+    const local = consts!.get(name);
+    if (local && !local.exported) byConst("default", local);
   }
+  const byFunction = (exported: string, local: string) => {
+    const fn = sf.statements.find((f): f is ts.FunctionDeclaration => ts.isFunctionDeclaration(f) && f.name?.text === local && !!f.body && !hasModifier(f, ts.SyntaxKind.ExportKeyword));
+    if (fn) workflows.push({ name: intern(exported), range: r(fn.name!), declaration: r(fn) });
+  };
   for (const st of sf.statements) {
     if (!ts.isExportDeclaration(st) || st.moduleSpecifier || st.isTypeOnly || !st.exportClause || !ts.isNamedExports(st.exportClause)) continue;
     for (const el of st.exportClause.elements) {
       if (el.isTypeOnly || !ts.isIdentifier(el.name)) continue;
-      const local = (el.propertyName ?? el.name).text;
-      const fn = sf.statements.find((f): f is ts.FunctionDeclaration => ts.isFunctionDeclaration(f) && f.name?.text === local && !!f.body && !hasModifier(f, ts.SyntaxKind.ExportKeyword));
-      if (fn) workflows.push({ name: intern(el.name.text), range: r(fn.name!), declaration: r(fn) });
+      byFunction(el.name.text, (el.propertyName ?? el.name).text);
     }
   }
+  for (const name of defaultNames) byFunction("default", name);
   return workflows;
 }

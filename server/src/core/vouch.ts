@@ -425,6 +425,8 @@ interface ExportedName { local: string; exported: number }
 let topFunctions: TopFunction[] = [];
 let topVariables: TopVariables[] = [];
 let exportedNames: ExportedName[] = [];
+/** `export default run;`: the names exported as default, in order. */
+let defaultNames: string[] = [];
 
 function program(): void {
   while (kinds[p] !== K_EOF) statement(true);
@@ -829,8 +831,13 @@ function exportDeclaration(): void {
     if (isW(W_FUNCTION) || (isW(W_ASYNC) && isWAt(p + 1, W_FUNCTION) && !breaks[p + 1])) { functionDeclaration(true, true, true, first); return; }
     if (kinds[p] === K_WORD && !identifierCode(codes[p]) && codes[p] !== W_THIS && codes[p] !== W_NULL && codes[p] !== W_TRUE && codes[p] !== W_FALSE && codes[p] !== W_NEW && codes[p] !== W_TYPEOF && codes[p] !== W_VOID) throw UNSURE;
     if (isW(W_ABSTRACT)) throw UNSURE;
-    assignment();
+    const start = p;
+    const shape = assignment();
+    // `export default run;` (a name alone: `readWorkflows` looks it up), or a function or a call.
+    const name = p === start + 1 && isIdentAt(start);
     semicolon();
+    if (name) defaultNames.push(src.slice(starts[start], ends[start]));
+    else if (isWorkflowShape(shape)) topFunctions.push({ exported: true, isDefault: true, name: -1, first, last: p - 1 });
     return;
   }
   if (isW(W_CONST) || isW(W_VAR) || isW(W_LET)) {
@@ -1605,26 +1612,31 @@ function workflowsNoted(text: string): WorkflowFact[] {
       if (d.name >= 0 && isWorkflowShape(d.shape)) workflows.push({ name: intern(word(d.name)), range: range(d.name, d.name), declaration: range(v.first, v.last) });
     }
   }
-  if (exportedNames.length === 0) return workflows;
-  // `export { a as b }` of a top-level const that is not exported itself (the last of that name)
+  if (exportedNames.length === 0 && defaultNames.length === 0) return workflows;
+  // `export { a as b }` of a top-level const that is not exported itself (the last of that name),
+  // then `export default a`
   const consts = new Map<string, { statement: TopVariables; declarator: TopDeclarator }>();
   for (const v of topVariables) {
     if (!v.isConst) continue;
     for (const d of v.declarators) if (d.name >= 0 && d.shape >= 0) consts.set(word(d.name), { statement: v, declarator: d });
   }
-  for (const e of exportedNames) {
-    const local = consts.get(e.local);
+  const byConst = (exported: string, localName: string) => {
+    const local = consts.get(localName);
     if (local && !local.statement.exported && isWorkflowShape(local.declarator.shape)) {
-      workflows.push({ name: intern(word(e.exported)), range: range(local.declarator.name, local.declarator.name), declaration: range(local.statement.first, local.statement.last) });
+      workflows.push({ name: intern(exported), range: range(local.declarator.name, local.declarator.name), declaration: range(local.statement.first, local.statement.last) });
     }
-  }
-  // `export { run }` of a function declared without `export` (the first of that name)
+  };
+  for (const e of exportedNames) byConst(word(e.exported), e.local);
+  for (const name of defaultNames) byConst("default", name);
+  // `export { run }` of a function declared without `export` (the first of that name), then `export default run`
   const functions = new Map<string, TopFunction>();
   for (const f of topFunctions) if (f.name >= 0 && !f.exported && !functions.has(word(f.name))) functions.set(word(f.name), f);
-  for (const e of exportedNames) {
-    const fn = functions.get(e.local);
-    if (fn) workflows.push({ name: intern(word(e.exported)), range: range(fn.name, fn.name), declaration: range(fn.first, fn.last) });
-  }
+  const byFunction = (exported: string, local: string) => {
+    const fn = functions.get(local);
+    if (fn) workflows.push({ name: intern(exported), range: range(fn.name, fn.name), declaration: range(fn.first, fn.last) });
+  };
+  for (const e of exportedNames) byFunction(word(e.exported), e.local);
+  for (const name of defaultNames) byFunction("default", name);
   return workflows;
 }
 
@@ -1670,7 +1682,7 @@ function recognized<T>(fileName: string, text: string, then: (text: string) => T
   src = text;
   p = 0;
   inFunction = false; inAsync = false; inParams = 0; loops = 0; breakables = 0; noIn = 0; inConsequent = 0;
-  topFunctions = []; topVariables = []; exportedNames = [];
+  topFunctions = []; topVariables = []; exportedNames = []; defaultNames = [];
   stopsKnown = false;
   depth = 0;
   try {
@@ -1682,7 +1694,7 @@ function recognized<T>(fileName: string, text: string, then: (text: string) => T
     throw e;
   } finally {
     src = "";
-    topFunctions = []; topVariables = []; exportedNames = [];
+    topFunctions = []; topVariables = []; exportedNames = []; defaultNames = [];
     // A huge file's tokens (22 bytes each) are not kept for the small ones after it.
     if (kinds.length > KEPT_TOKENS) {
       kinds = new Uint8Array(KEPT_TOKENS); codes = new Int32Array(KEPT_TOKENS); starts = new Int32Array(KEPT_TOKENS);
