@@ -76,6 +76,34 @@ test("rename: a bad name or one another collection has is refused, saying why", 
   await assert.rejects(c.request("textDocument/rename", { ...params, newName: "invoices" }), /a collection named invoices exists already \(apps\/billing\/resources\/data\.ts\)/, "in another scope");
 });
 
+test("prepareRename and rename: an op id naming a collection of a scope its file does not see is refused, saying why", async () => {
+  await withServer(`
+//- /sanoma.config.ts
+export default {};
+//- /apps/billing/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const invoices = collection({ key: "id", fields: { id: "string" } });
+//- /apps/billing/workflows/bill.ts
+export const bill = (ctx: any) => ctx.call("data.invoices.get");
+//- /apps/shop/workflows/shop.ts
+export const shop = (ctx: any) => ctx.call("data.invoices.list");
+//- /workflows/nightly.ts
+export const n = (ctx: any) => ctx.call("data.invoices.get");
+${CLOUD_PACKAGE}`, async ({ c: other, root: r }) => {
+    const where = (file: string, line: string) => ({ textDocument: { uri: uri(join(r, file)) }, position: { line: 0, character: line.indexOf("data.invoices") + 7 } });
+    const nightly = where("workflows/nightly.ts", `export const n = (ctx: any) => ctx.call("data.invoices.get");`);
+    await assert.rejects(other.request("textDocument/prepareRename", nightly), /invoices is a collection of app billing \(apps\/billing\/resources\/data\.ts\), which the root scope does not see/);
+    await assert.rejects(other.request("textDocument/rename", { ...nightly, newName: "bills" }), /which the root scope does not see/);
+    const shop = where("apps/shop/workflows/shop.ts", `export const shop = (ctx: any) => ctx.call("data.invoices.list");`);
+    await assert.rejects(other.request("textDocument/prepareRename", shop), /which app shop does not see/);
+    // From its own app: renamed, with the op ids of the scopes that see it.
+    const bill = where("apps/billing/workflows/bill.ts", `export const bill = (ctx: any) => ctx.call("data.invoices.get");`);
+    assert.equal((await other.request("textDocument/prepareRename", bill)).placeholder, "invoices");
+    const edit = await other.request("textDocument/rename", { ...bill, newName: "bills" });
+    assert.deepEqual(Object.keys(edit.changes).map((u) => u.slice(uri(r).length + 1)).sort(), ["apps/billing/resources/data.ts", "apps/billing/workflows/bill.ts"]);
+  });
+});
+
 test("prepareRename: the name under the cursor, with the collection's name", async () => {
   assert.deepEqual(await c.request("textDocument/prepareRename", at("resources/data.ts", "customers =", 3)),
     { range: { start: { line: 1, character: 13 }, end: { line: 1, character: 22 } }, placeholder: "customers" });

@@ -16,7 +16,10 @@ import { locate, referencesTo, targetAt } from "./target.ts";
 /** An op id's collection name: an identifier of letters (any script's), digits, `_` and `$` (A8). */
 const COLLECTION_NAME = /^[\p{L}_$][\p{L}\p{Nd}_$]*$/u;
 
-/** The collection under the cursor, and the range there that names it (which a client shows for the rename). */
+/**
+ * The collection under the cursor, and the range there that names it (which a client shows for the
+ * rename). An op id that names a collection its file's scope does not see is refused (a ResponseError).
+ */
 function collectionAt(session: Session, uri: string, position: { line: number; character: number }) {
   const loc = locate(session, uri);
   if (!loc) return undefined;
@@ -27,6 +30,13 @@ function collectionAt(session: Session, uri: string, position: { line: number; c
     return { loc, collection: c, range: literal ? insideQuotes(c.fact.nameLiteral!.range) : c.fact.nameRange! };
   }
   if (t?.kind === "opRef" && t.collections.length === 1) {
+    const c = t.collections[0];
+    // A collection of another scope (A8): the op id is a `collection-scope` problem, and none of the
+    // rename's edits (the op ids of the scopes that see it) would be this one: refused, saying why.
+    const scope = loc.file?.role.scope ?? null;
+    if (c.scope !== null && c.scope !== scope) {
+      throw new ResponseError(ErrorCodes.InvalidRequest, `${t.ref.collection} is a collection of app ${c.scope} (${c.file.rel}), which ${scope === null ? "the root scope" : `app ${scope}`} does not see: this op id is not renamed with it; rename it from its declaration or an op id of its app`);
+    }
     const r = t.ref.range;
     // Written with escapes: the whole text names it.
     if (!plainText(lineReader(session), loc.path, r)) return { loc, collection: t.collections[0], range: insideQuotes(r) };
