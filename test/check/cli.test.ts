@@ -55,6 +55,14 @@ test("sanoma-check: the clean example before its packages are installed (a CI st
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, "", "no problem: not an orphan binding among them");
     assert.match(r.stderr, /^0 errors, 0 warnings, 0 info, 0 hints in 1 company; 6 declarations not checked: `@acme-vendors\/fly`, `@acme-vendors\/neon` are not installed \(install the company's packages first\)\n$/);
+    // What a script or a code-scanning step reads says it too.
+    const json = JSON.parse(run([root, "--format", "json"]).stdout);
+    assert.deepEqual(json.notInstalled, [{ package: "@acme-vendors/fly", declarations: 5 }, { package: "@acme-vendors/neon", declarations: 1 }]);
+    const sarif = JSON.parse(run([root, "--format", "sarif"]).stdout);
+    assert.deepEqual(sarif.runs[0].invocations[0].toolExecutionNotifications.map((n: { level: string; message: { text: string } }) => `${n.level} ${n.message.text}`), [
+      "warning 5 declarations not checked: the package `@acme-vendors/fly` is not installed (install the company's packages first)",
+      "warning 1 declaration not checked: the package `@acme-vendors/neon` is not installed (install the company's packages first)",
+    ]);
   } finally {
     rmSync(resolve(root, ".."), { recursive: true, force: true });
   }

@@ -30,7 +30,7 @@ company checks that whole company. Settings a team shares are read from the near
   --format text      one problem a line: file:line:col  severity  rule  message (default); a line
                      break in a message or a path is written \\n, so each problem is one line
   --format json      { companies, problems: [ { file, line, column, endLine, endColumn, severity,
-                     rule, message, docs, related, fixes } ], settings, skipped }
+                     rule, message, docs, related, fixes } ], settings, skipped, notInstalled }
   --format sarif     SARIF 2.1.0 (one run, every rule in the driver), for code scanning
   --format github    GitHub Actions annotations, one per problem
   -f FORMAT          the same as --format FORMAT
@@ -379,7 +379,7 @@ export function runCheck(argv: string[], io: Io): number {
   const shown = args.quiet ? run.problems.filter((p) => p.severity === "error") : run.problems;
   const shownSettings = args.quiet ? run.settings.filter((p) => p.severity === "error") : run.settings;
   const outColor = args.format === "text" && colorFor(env, io.tty?.out ?? false);
-  const report: Report = { cwd: io.cwd, version: VERSION, companies: run.roots, problems: shown, settings: shownSettings, skipped: run.skipped, color: outColor };
+  const report: Report = { cwd: io.cwd, version: VERSION, companies: run.roots, problems: shown, settings: shownSettings, skipped: run.skipped, notInstalled: [...run.notInstalled].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([pkg, declarations]) => ({ package: pkg, declarations })), color: outColor };
   if (!args.fixDryRun) for (const piece of renderPieces(args.format, report)) io.out(piece);
 
   // The summary, last: every severity counted, the files skipped and why.

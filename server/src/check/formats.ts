@@ -24,8 +24,15 @@ export interface Report {
   settings: SettingsProblem[];
   /** Files of the companies that were not read, and why. */
   skipped: { file: string; reason: string }[];
+  /** Packages that declarations call into but that are not installed, and how many declarations each (their types unknown: not checked). */
+  notInstalled?: { package: string; declarations: number }[];
   /** Whether text output is coloured. */
   color: boolean;
+}
+
+/** What a run before the install is told of a package it could not find. */
+export function notInstalledText(pkg: string, declarations: number): string {
+  return `${declarations} ${declarations === 1 ? "declaration" : "declarations"} not checked: the package \`${pkg}\` is not installed (install the company's packages first)`;
 }
 
 /** Where the settings file's problems point for their documentation. */
@@ -171,6 +178,7 @@ function json(r: Report) {
     }),
     settings: r.settings.map((p) => ({ ...place(r, p.file, p.range), severity: p.severity, message: p.message, docs: SETTINGS_DOCS_URL })),
     skipped: r.skipped.map((s) => ({ file: shownPath(r.cwd, s.file), reason: s.reason })),
+    notInstalled: r.notInstalled ?? [],
   };
 }
 
@@ -231,9 +239,14 @@ function sarif(r: Report) {
         toolConfigurationNotifications: r.settings.map((p) => ({
           level: SARIF_LEVEL[p.severity], message: { text: p.message }, locations: [location(r, p.file, p.range)],
         })),
-        toolExecutionNotifications: r.skipped.map((s) => ({
-          level: "note", message: { text: `Skipped: ${s.reason}` }, locations: [{ physicalLocation: { artifactLocation: artifact(r, s.file) } }],
-        })),
+        toolExecutionNotifications: [
+          ...r.skipped.map((s) => ({
+            level: "note", message: { text: `Skipped: ${s.reason}` }, locations: [{ physicalLocation: { artifactLocation: artifact(r, s.file) } }],
+          })),
+          ...(r.notInstalled ?? []).map((n) => ({
+            level: "warning", message: { text: notInstalledText(n.package, n.declarations) },
+          })),
+        ],
       }],
       results: new Mapped(r.problems, (p) => {
         const certain = (p.fixes ?? []).filter((f) => isCertainFix(p, f));
