@@ -613,9 +613,11 @@ export class Session {
    */
   sharedSettingsChanged(file: string): void {
     const dir = path.dirname(file);
+    // A round reading settings meanwhile reads them again: its companies not indexed yet (none
+    // of them in `state`) asked for theirs when it began.
+    this.settings.generation++;
     const roots = [...this.state.keys()].filter((root) => isWithin(dir, root));
     if (roots.length === 0) return;
-    this.settings.generation++; // a round reading settings meanwhile reads them again
     this.settingsPending++;
     void this.refreshSettings(roots)
       .catch((e) => this.options.log(`reading ${file} failed: ${(e as Error).stack}`))
