@@ -219,6 +219,24 @@ test("session in-process: a .sanomarc.json made in a company the indexing round 
         fs.files.set(rc, JSON.stringify({ rules: { "collection-op": "off" } }));
         session.diskChanged(rc, "created");
       }
+test("session in-process: companies outside the workspace folders whose files are opened and closed while indexing runs are never indexed, or are dropped", async () => {
+  const fs = manyCompanies(6);
+  const outside = ["/out0", "/out1", "/out2"];
+  for (const o of outside) {
+    fs.files.set(`${o}/sanoma.config.ts`, "export default {};\n");
+    fs.files.set(`${o}/workflows/w.ts`, `export const w = (ctx: any) => ctx.call("data.nope.get", {});\n`);
+  }
+  const client = new RecordingClient();
+  const documents = new Documents();
+  const session = new Session(fs, client, documents, { folders: ["/ws"], configuration: true, log: () => {} });
+  const started: string[] = [];
+  session.companyListeners.push({
+    indexing: (root) => {
+      started.push(root);
+      if (started.length !== 2) return;
+      // While the second company is read: a file of each outside company opened, then all closed.
+      const uris = outside.map((o) => { const f = `${o}/workflows/w.ts`; const uri = documents.set(f, fs.files.get(f)!); session.setText(uri, fs.files.get(f)!); return uri; });
+      for (const [i, uri] of uris.entries()) { documents.close(`${outside[i]}/workflows/w.ts`); session.closed(uri); }
     },
     gone: () => {},
   });
@@ -228,4 +246,7 @@ test("session in-process: a .sanomarc.json made in a company the indexing round 
   const late = client.diagnostics.get("file:///ws/companies/co05/workflows/w.ts") ?? [];
   assert.deepEqual(late.map((d) => d.code), [], "its collection-op problem is off, as sanoma-check says");
   assert.deepEqual((client.diagnostics.get("file:///ws/companies/co04/workflows/w.ts") ?? []).map((d) => d.code), ["collection-op"], "a company the file does not hold for keeps it");
+  await settled(session);
+  assert.equal(session.status().companies, 6, `only the workspace's companies are known: ${[...session.ws.companies.keys()].join(", ")}`);
+  assert.deepEqual([...client.diagnostics.keys()].filter((u) => u.includes("/out")), [], "no outside file keeps diagnostics");
 });

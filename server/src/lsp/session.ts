@@ -208,6 +208,9 @@ export class Session {
     // Its config deleted since the round was queued: no company (the deletion found none to
     // dissolve), and an enclosing company listed meanwhile left its files out.
     if (!this.ws.fs.isFile(path.join(root, CONFIG_FILE))) { this.enclosingTakesBack(root); return; }
+    // Nothing leads to it any more (its only open file closed before its turn came): a fresh server
+    // would not know it, and no drop was queued for a company not known yet.
+    if (!this.discoverable(root)) return;
     const company = this.ws.ensureCompany(root);
     this.dormant.delete(root);
     for (const l of this.companyListeners) l.indexing(root);
@@ -426,9 +429,11 @@ export class Session {
     if (path.basename(file) === SANOMARC) { this.sharedSettingsChanged(file); return; }
     if (isInNodeModules(file)) { this.packageChanged(file); return; }
     const company = this.ws.companyOf(file);
-    if (!company) { this.releaseDormant(); return; }
-    const root = company.root;
-    if (this.ws.reads(root, file)) {
+    // (Not known yet, its indexing queued or under way: the same drop is queued, after that indexing.)
+    const root = company?.root ?? this.ws.rootOf(file);
+    if (!root) { this.releaseDormant(); return; }
+    if (!company) this.releaseDormant();
+    else if (this.ws.reads(root, file)) {
       if (file === company.lockPath) void this.lockfileChanged(company); // (in slices: it may be 40 MB)
       else { this.ws.setFile(company, file, this.documents.openText(file) ?? this.ws.fs.readFile(file)); this.checks.markDirty(root); } // (still open under another URI: that text still wins)
       this.publisher.respell(file);
