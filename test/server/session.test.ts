@@ -250,3 +250,49 @@ test("session in-process: companies outside the workspace folders whose files ar
   assert.equal(session.status().companies, 6, `only the workspace's companies are known: ${[...session.ws.companies.keys()].join(", ")}`);
   assert.deepEqual([...client.diagnostics.keys()].filter((u) => u.includes("/out")), [], "no outside file keeps diagnostics");
 });
+
+/** `fs` with links: each key a link's path, leading to its value (a folder). */
+function withLinks(fs: MemoryFileSystem, links: Record<string, string>): MemoryFileSystem {
+  const resolve = (p: string) => {
+    for (const [link, target] of Object.entries(links)) if (p === link || p.startsWith(link + "/")) return target + p.slice(link.length);
+    return p;
+  };
+  const linked = Object.create(fs) as MemoryFileSystem;
+  linked.readFile = (p) => fs.readFile(resolve(p));
+  linked.isFile = (p) => fs.isFile(resolve(p));
+  linked.isDir = (p) => fs.isDir(resolve(p));
+  linked.readDir = (p) => fs.readDir(resolve(p));
+  linked.realPath = (p) => fs.realPath(resolve(p));
+  linked.mayExist = (p) => fs.mayExist(resolve(p));
+  return linked;
+}
+
+test("session in-process: a file opened through a link while indexing runs joins the company the folders found, indexed once, and closing it leaves nothing on the link's spelling", async () => {
+  const mem = manyCompanies(6);
+  const fs = withLinks(mem, { "/link/co04": "/ws/companies/co04" });
+  const client = new RecordingClient();
+  const documents = new Documents();
+  const log: string[] = [];
+  const session = new Session(fs, client, documents, { folders: ["/ws"], configuration: true, log: (m) => log.push(m) });
+  const linked = "/link/co04/workflows/w.ts";
+  const text = fs.readFile(linked)!;
+  let uri = "";
+  const started: string[] = [];
+  session.companyListeners.push({
+    indexing: (root) => { started.push(root); if (started.length === 2) session.setText((uri = documents.set(linked, text)), text); },
+    gone: () => {},
+  });
+  await session.start();
+  await settled(session);
+  await settled(session);
+  assert.deepEqual(started.slice(0, 3), ["/ws/companies/co00", "/ws/companies/co01", "/ws/companies/co04"], "the linked company is read next, under the folders' spelling");
+  assert.equal(log.filter((l) => l.startsWith("indexed ")).length, 6, `each company indexed once: ${log.filter((l) => l.startsWith("indexed ")).join("; ")}`);
+  assert.equal(session.status().companies, 6);
+  assert.deepEqual([...client.diagnostics.keys()].filter((u) => u.includes("/link/")), [uri], "only the open document under the link's spelling");
+  documents.close(linked);
+  session.closed(uri);
+  await settled(session);
+  assert.equal(session.status().companies, 6);
+  assert.deepEqual([...client.diagnostics.keys()].filter((u) => u.includes("/link/")), []);
+  assert.deepEqual(client.codes("/ws/companies/co04/workflows/w.ts"), ["collection-op"]);
+});

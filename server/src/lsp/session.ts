@@ -139,13 +139,22 @@ export class Session {
 
   /** Makes sure a file's company is known; indexes it when it is new (first of what the round under way has left, if one is). */
   private ensureCompanyFor(file: string): Company | undefined {
-    const root = this.ws.rootOf(file);
+    let root = this.ws.rootOf(file);
     if (!root) return undefined;
+    // (A file opened through a link while its company waits in the round: that company, as the round spells it.)
+    if (!this.ws.companies.has(root)) root = this.sameFolder(root) ?? root;
     if (!this.ws.companies.has(root)) {
       this.indexNext(root);
       void this.enqueueIndex(() => this.indexRoots([root])); // (a round that reads it first finds it indexed)
     }
     return this.ws.companies.get(root);
+  }
+
+  /** The root, known or left to the round under way, of the same real folder as `root` under another spelling. */
+  private sameFolder(root: string): string | undefined {
+    const real = this.documents.realOf(root);
+    for (const r of [...this.ws.companies.keys(), ...(this.roundLeft ?? [])]) if (r !== root && this.documents.realOf(r) === real) return r;
+    return undefined;
   }
 
   /**
@@ -170,7 +179,9 @@ export class Session {
   }
 
   private async indexRoots(roots: string[]): Promise<void> {
-    const fresh = roots.filter((r) => !this.state.get(r)?.indexed);
+    // (One company per real folder: a root indexed under another spelling, a link's, is not read again.)
+    const indexed = new Set([...this.state].filter(([, st]) => st.indexed).map(([r]) => this.documents.realOf(r)));
+    const fresh = roots.filter((r) => !indexed.has(this.documents.realOf(r)));
     if (fresh.length === 0) return;
     this.indexing++;
     this.notifyStatus();
