@@ -296,3 +296,30 @@ test("session in-process: a file opened through a link while indexing runs joins
   assert.deepEqual([...client.diagnostics.keys()].filter((u) => u.includes("/link/")), []);
   assert.deepEqual(client.codes("/ws/companies/co04/workflows/w.ts"), ["collection-op"]);
 });
+
+for (const kase of ["its company's folder is deleted", "its company's config is deleted", "every company under it gets a nearer one"]) {
+  test(`session in-process: a .sanomarc.json's problems go when it holds for no company any more: ${kase}`, async () => {
+    const fs = manyCompanies(3);
+    const co = (i: number) => `/ws/companies/co0${i}`;
+    const nearer = kase.startsWith("every");
+    const rc = nearer ? "/ws/companies/.sanomarc.json" : `${co(1)}/.sanomarc.json`;
+    fs.files.set(rc, `{ "rules": { "colection-op": "off" } }`);
+    const client = new RecordingClient();
+    const session = new Session(fs, client, new Documents(), { folders: ["/ws"], configuration: true, log: () => {} });
+    await session.start();
+    await settled(session);
+    assert.equal(client.diagnostics.get(`file://${rc}`)?.length, 1, "its problem, published");
+    if (kase.startsWith("its company's folder")) {
+      for (const f of Array.from(fs.files.keys())) if (f.startsWith(co(1) + "/")) fs.files.delete(f);
+      session.diskChanged(co(1), "deleted");
+    } else if (kase.startsWith("its company's config")) {
+      fs.files.delete(`${co(1)}/sanoma.config.ts`);
+      session.diskChanged(`${co(1)}/sanoma.config.ts`, "deleted");
+    } else {
+      for (const i of [0, 1, 2]) { fs.files.set(`${co(i)}/.sanomarc.json`, "{}"); session.diskChanged(`${co(i)}/.sanomarc.json`, "created"); }
+    }
+    await settled(session);
+    await settled(session);
+    assert.equal(client.diagnostics.get(`file://${rc}`), undefined, "no problem left on it");
+  });
+}

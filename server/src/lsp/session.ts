@@ -186,6 +186,7 @@ export class Session {
     this.indexing++;
     this.notifyStatus();
     let progress: Progress | undefined;
+    let settingsOf = new Map<string, Promise<Settings>>();
     try {
       // The companies of open documents first, in the order found; then the others.
       const open = new Set([...this.documents.roots()].map((r) => this.documents.realOf(r)));
@@ -193,7 +194,7 @@ export class Session {
       const left = [...fresh.filter(first), ...fresh.filter((r) => !first(r))];
       this.roundLeft = left;
       // Both round trips to the client at once: every root's settings (in that order), and the progress token.
-      const settingsOf = new Map(left.map((root) => [root, this.settings.forCompany(root)]));
+      settingsOf = new Map(left.map((root) => [root, this.settings.forCompany(root)]));
       const generation = this.settings.generation;
       const reported = await this.client.progress("Sanoma", "Finding files");
       // (One report for them all: each company's share of it, so that its percentage only rises, as
@@ -205,6 +206,9 @@ export class Session {
         await this.indexCompany(root, () => settingsOf.get(root) ?? this.settings.forCompany(root), generation, progress && { progress, done, of: done + 1 + left.length });
       }
     } finally {
+      // A root asked for that did not become a company (its config gone, nothing leading to it any
+      // more): the `.sanomarc.json` read for it holds for it no more.
+      for (const [root, asked] of settingsOf) { const release = () => this.releaseUnknown(root); void asked.then(release, release); }
       this.roundLeft = undefined;
       progress?.done();
       this.indexing--;
@@ -263,6 +267,11 @@ export class Session {
     st.indexed = true;
     this.checks.markDirty(root);
     this.options.log(`indexed ${root}: ${company.files.size} files`);
+  }
+
+  /** A root the round asked settings for but did not index: no `.sanomarc.json` holds for it (unless it became a company meanwhile). */
+  private releaseUnknown(root: string): void {
+    if (!this.ws.companies.has(root)) this.settings.release(root);
   }
 
   /**
@@ -348,6 +357,7 @@ export class Session {
     this.ws.removeCompany(root);
     this.state.delete(root);
     this.publisher.clear((file) => file === company.lockPath || company.files.has(file));
+    this.settings.release(root);
     if (!keepWatched) for (const l of this.companyListeners) l.gone(root);
     return true;
   }
@@ -403,6 +413,7 @@ export class Session {
     await this.enqueueIndex(async () => {
       const found = new Set([...await this.findRoots(this.options.folders), ...roots.filter((r) => this.ws.fs.isFile(path.join(r, CONFIG_FILE)))]);
       await this.indexRoots([...found]);
+      for (const r of roots) if (!this.ws.companies.has(r)) this.settings.release(r);
     });
     // Until the status says idle (a check scheduled by the index, settings still being read), so
     // that the status answered with says what is published; bounded, as edits may keep coming.

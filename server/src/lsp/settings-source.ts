@@ -78,8 +78,26 @@ export class SettingsSource {
   async forCompany(root: string): Promise<Settings> {
     const own = await this.ofScope(root);
     const rc = readSanomaRc(this.ws.fs, root, RULE_IDS, (f) => this.docs.openText(f));
+    this.hold(root, rc.file);
     if (rc.file !== undefined) this.publisher.file(rc.file, rc.problems.map(settingsDiagnostic));
     return withShared(own, rc, root, this.options.folders);
+  }
+
+  /** The `.sanomarc.json` each company's settings were last read from: its problems are published while one holds for a company. */
+  private readonly rcOf = new Map<string, string>();
+
+  /** The company at `root` now reads `file` (none: no `.sanomarc.json`); the one it read before, if no other company reads it, has its problems cleared. */
+  private hold(root: string, file: string | undefined): void {
+    const before = this.rcOf.get(root);
+    if (file === undefined) this.rcOf.delete(root); else this.rcOf.set(root, file);
+    if (before === undefined || before === file) return;
+    for (const held of this.rcOf.values()) if (held === before) return;
+    this.publisher.file(before, []);
+  }
+
+  /** The company at `root` is no more (dropped, dissolved): a `.sanomarc.json` that held only for it has its problems cleared. */
+  release(root: string): void {
+    this.hold(root, undefined);
   }
 
   /**
