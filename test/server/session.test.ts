@@ -204,21 +204,6 @@ test("session in-process: a file opened while companies are indexed moves its co
   assert.equal(log.filter((l) => l.startsWith("indexed /elsewhere")).length, 1);
 });
 
-test("session in-process: a .sanomarc.json made in a company the indexing round has not reached yet is read when it gets there", async () => {
-  const fs = manyCompanies(6);
-  const client = new RecordingClient();
-  const documents = new Documents();
-  const session = new Session(fs, client, documents, { folders: ["/ws"], configuration: true, log: () => {} });
-  const rc = "/ws/companies/co05/.sanomarc.json";
-  let made = false;
-  session.companyListeners.push({
-    indexing: (root) => {
-      // While the second company is read (the round asked every company's settings when it began).
-      if (root.endsWith("co01") && !made) {
-        made = true;
-        fs.files.set(rc, JSON.stringify({ rules: { "collection-op": "off" } }));
-        session.diskChanged(rc, "created");
-      }
 test("session in-process: companies outside the workspace folders whose files are opened and closed while indexing runs are never indexed, or are dropped", async () => {
   const fs = manyCompanies(6);
   const outside = ["/out0", "/out1", "/out2"];
@@ -242,10 +227,6 @@ test("session in-process: companies outside the workspace folders whose files ar
   });
   await session.start();
   await settled(session);
-  assert.ok(made);
-  const late = client.diagnostics.get("file:///ws/companies/co05/workflows/w.ts") ?? [];
-  assert.deepEqual(late.map((d) => d.code), [], "its collection-op problem is off, as sanoma-check says");
-  assert.deepEqual((client.diagnostics.get("file:///ws/companies/co04/workflows/w.ts") ?? []).map((d) => d.code), ["collection-op"], "a company the file does not hold for keeps it");
   await settled(session);
   assert.equal(session.status().companies, 6, `only the workspace's companies are known: ${[...session.ws.companies.keys()].join(", ")}`);
   assert.deepEqual([...client.diagnostics.keys()].filter((u) => u.includes("/out")), [], "no outside file keeps diagnostics");
@@ -323,3 +304,29 @@ for (const kase of ["its company's folder is deleted", "its company's config is 
     assert.equal(client.diagnostics.get(`file://${rc}`), undefined, "no problem left on it");
   });
 }
+
+test("session in-process: a .sanomarc.json made in a company the indexing round has not reached yet is read when it gets there", async () => {
+  const fs = manyCompanies(6);
+  const client = new RecordingClient();
+  const documents = new Documents();
+  const session = new Session(fs, client, documents, { folders: ["/ws"], configuration: true, log: () => {} });
+  const rc = "/ws/companies/co05/.sanomarc.json";
+  let made = false;
+  session.companyListeners.push({
+    indexing: (root) => {
+      // While the second company is read (the round asked every company's settings when it began).
+      if (root.endsWith("co01") && !made) {
+        made = true;
+        fs.files.set(rc, JSON.stringify({ rules: { "collection-op": "off" } }));
+        session.diskChanged(rc, "created");
+      }
+    },
+    gone: () => {},
+  });
+  await session.start();
+  await settled(session);
+  assert.ok(made);
+  const late = client.diagnostics.get("file:///ws/companies/co05/workflows/w.ts") ?? [];
+  assert.deepEqual(late.map((d) => d.code), [], "its collection-op problem is off, as sanoma-check says");
+  assert.deepEqual((client.diagnostics.get("file:///ws/companies/co04/workflows/w.ts") ?? []).map((d) => d.code), ["collection-op"], "a company the file does not hold for keeps it");
+});
