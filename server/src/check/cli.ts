@@ -248,7 +248,7 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
     for (const p of result.problems) problems.push(p);
     for (const f of company.files.values()) if (f.skipped) passedOver.set(f.path, f.skipped);
     // A CI run before the install: those declarations pass unchecked, and the summary says why.
-    for (const d of ws.analyse(root).declarations) {
+    for (const d of result.analysis.declarations) {
       if (d.resolution.kind === "unresolved") notInstalled.set(d.resolution.module, (notInstalled.get(d.resolution.module) ?? 0) + 1);
     }
     if (verbose) io.err(`${shownPath(io.cwd, root)}: ${company.files.size} files${readAhead ? ` (${readAheadGiven} read ahead by another thread)` : ""}, ${result.problems.length} problems, ${io.now() - start} ms\n`);
