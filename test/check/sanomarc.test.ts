@@ -39,13 +39,15 @@ test("parseSanomaRc: rules and exclude; warn is warning; $schema is allowed", ()
   const { settings, problems } = parseSanomaRc("/co/.sanomarc.json", `{
   "$schema": "./node_modules/x/schema.json",
   "rules": { "collection-op": "warn", "one-wakeup": "off", "lockfile": "hint", "secret-bindings": "error", "collection-key": "info" },
-  "exclude": ["generated", "./apps/legacy/", "apps\\\\old"]
+  "exclude": ["generated", "./apps/legacy/", "apps\\\\old", "././gen//"]
 }`, RULE_IDS);
   assert.deepEqual(problems, []);
   assert.deepEqual(settings, {
     rules: { "collection-op": "warning", "one-wakeup": "off", lockfile: "hint", "secret-bindings": "error", "collection-key": "info" },
-    exclude: ["generated", "apps/legacy", "apps/old"],
+    exclude: ["generated", "apps/legacy", "apps/old", "gen"],
   });
+  // (Read as a flag's or the editor's setting is, `personalExclude`: every leading `./` dropped.)
+  assert.deepEqual(settings.exclude, ["generated", "./apps/legacy/", "apps\\old", "././gen//"].map((e) => (personalExclude(e) as { folder: string }).folder));
 });
 
 test("parseSanomaRc: each bad value is a problem at its place, with a did-you-mean; the good values still hold", () => {

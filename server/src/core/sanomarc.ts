@@ -149,13 +149,18 @@ function readRules(v: Json, settings: SharedSettings, ruleIds: readonly string[]
   }
 }
 
+/** A folder as written (in the file, a flag or a setting) read one way everywhere: `\\` as `/`, no leading `./` (however many), no trailing `/`. */
+function spelledFolder(value: string): string {
+  return value.replace(/\\/g, "/").replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+}
+
 function readExclude(v: Json, settings: SharedSettings, at: At): void {
   if (v.kind !== "array") { at(v.start, v.end, `"exclude" holds an array of folders: names ("generated") or paths from this file's folder ("apps/legacy")`); return; }
   for (const item of v.items) {
     if (item.kind !== "string") { at(item.start, item.end, `An excluded folder is a string: a name ("generated") or a path from this file's folder ("apps/legacy")`); continue; }
     // Judged as it is read (`./gen/` is `gen`): an entry that names nothing once read (`./`, `/`)
     // was dropped in silence, and `.` left out every company the file holds for, also in silence.
-    const folder = item.value.replace(/\\/g, "/").replace(/^\.\//, "").replace(/\/+$/, "");
+    const folder = spelledFolder(item.value);
     if (folder.trim() === "" || folder.split("/").some((part) => part === "..")) at(item.start, item.end, `"${item.value}" is no folder under this file's folder`);
     else if (folder.split("/").every((part) => part === "." || part === "")) {
       at(item.start, item.end, `"${item.value}" leaves out the whole company: nothing of a company this file holds for would be judged, and a check that judges nothing passes (not applied)`);
@@ -174,7 +179,7 @@ function readExclude(v: Json, settings: SharedSettings, at: At): void {
  * flag or a setting it would leave out every company, and a check that judges nothing passes.
  */
 export function personalExclude(value: string): { folder: string } | { error: string } {
-  const folder = value.replace(/\\/g, "/").replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+  const folder = spelledFolder(value);
   if (folder.trim() === "") return { error: `"${value}" names no folder` };
   if (folder === ".") return { error: `"${value}" would leave out every company: nothing would be judged` };
   if (folder.split("/").some((part) => part === "..")) return { error: `"${value}" climbs out of the company: it names no folder in it` };
