@@ -57,7 +57,7 @@ test("sanoma-check: the clean example before its packages are installed (a CI st
     assert.match(r.stderr, /^0 errors, 0 warnings, 0 info, 0 hints in 1 company; 6 declarations not checked: `@acme-vendors\/fly`, `@acme-vendors\/neon` are not installed \(install the company's packages first\)\n$/);
     // What a script or a code-scanning step reads says it too.
     const json = JSON.parse(run([root, "--format", "json"]).stdout);
-    assert.deepEqual(json.notInstalled, [{ package: "@acme-vendors/fly", declarations: 5 }, { package: "@acme-vendors/neon", declarations: 1 }]);
+    assert.deepEqual(json.notInstalled, [{ package: "@acme-vendors/fly", declarations: 5, reason: "not-installed" }, { package: "@acme-vendors/neon", declarations: 1, reason: "not-installed" }]);
     const sarif = JSON.parse(run([root, "--format", "sarif"]).stdout);
     assert.deepEqual(sarif.runs[0].invocations[0].toolExecutionNotifications.map((n: { level: string; message: { text: string } }) => `${n.level} ${n.message.text}`), [
       "warning 5 declarations not checked: the package `@acme-vendors/fly` is not installed (install the company's packages first)",
@@ -293,4 +293,59 @@ test("sanoma-check: a path that is there but no folder nor file (a FIFO, a devic
     assert.match(r.stderr, /^sanoma-check: pipe is no folder \(a FIFO, a device\?\): sanoma-check takes folders\n/);
     assert.match(run(["missing"], dir).stderr, /^sanoma-check: missing does not exist\n/);
   } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test("sanoma-check: a package found otherwise than installed says what was found: Yarn's Plug'n'Play, a workspace package not built (Node stops at it), and a company importing itself by its package name resolves", async () => {
+  const { writeFixture } = await import("../support/fixture.ts");
+  const { CLOUD_PACKAGE } = await import("../../server/src/core/rules/case-packages.ts");
+  const infra = (from: string) => `import { cloud } from "${from}";\nexport const web = cloud.vmm({ name: "web" });\n`;
+  const dir = writeFixture(`
+//- /pnp/.pnp.cjs
+module.exports = {};
+//- /pnp/co/sanoma.config.ts
+export default {};
+//- /pnp/co/resources/infra.ts
+${infra("@hooli/cloud")}
+//- /unbuilt/co/sanoma.config.ts
+export default {};
+//- /unbuilt/co/resources/infra.ts
+${infra("@hooli/cloud")}
+//- /unbuilt/co/node_modules/@hooli/cloud/package.json
+{ "name": "@hooli/cloud", "exports": { ".": "./dist/index.js" } }
+${CLOUD_PACKAGE.replaceAll("//- /node_modules/", "//- /unbuilt/node_modules/")}
+//- /self/co/sanoma.config.ts
+export default {};
+//- /self/co/package.json
+{ "name": "acme", "exports": { "./connectors": "./connectors/index.js" } }
+//- /self/co/connectors/index.js
+export { cloud } from "@hooli/cloud";
+//- /self/co/resources/infra.ts
+${infra("acme/connectors")}
+${CLOUD_PACKAGE.replaceAll("//- /node_modules/", "//- /self/co/node_modules/")}
+`, "sanoma-unfound-");
+  try {
+    const json = JSON.parse(run(["pnp", "unbuilt", "self", "--format", "json"], dir).stdout);
+    assert.deepEqual(json.notInstalled, [
+      { package: "@hooli/cloud", declarations: 1, reason: "not-built", entry: "./dist/index.js" },
+      { package: "@hooli/cloud", declarations: 1, reason: "plug-n-play", file: "pnp/.pnp.cjs" },
+    ], "one entry per package and what was found of it");
+    const each = (folder: string) => JSON.parse(run([folder, "--format", "json"], dir).stdout);
+    assert.deepEqual(each("unbuilt").notInstalled, [{ package: "@hooli/cloud", declarations: 1, reason: "not-built", entry: "./dist/index.js" }],
+      "the package of the company's own node_modules, not built: Node stops there, the built copy above is not reached");
+    assert.deepEqual(each("pnp").notInstalled, [{ package: "@hooli/cloud", declarations: 1, reason: "plug-n-play", file: "pnp/.pnp.cjs" }]);
+    // Importing itself by its name, through its exports: the type is found, and its typo reported.
+    const self = each("self");
+    assert.deepEqual(self.notInstalled, []);
+    assert.deepEqual(self.problems.map((p: { rule: string; file: string }) => `${p.rule} ${p.file}`), ["resource-type self/co/resources/infra.ts"]);
+    // What a person reads (the summary), and a GitHub run (an annotation of the run).
+    const text = run(["unbuilt"], dir);
+    assert.match(text.stderr, /; 1 declaration not checked: the package `@hooli\/cloud` is there, but not its entry `\.\/dist\/index\.js` \(build it first\)\n$/);
+    const pnp = run(["pnp"], dir);
+    assert.match(pnp.stderr, /; 1 declaration not checked: the package `@hooli\/cloud` is installed by Yarn Plug'n'Play \(pnp\/\.pnp\.cjs\), whose packages cannot be read here: set `nodeLinker: node-modules` in \.yarnrc\.yml\n$/);
+    assert.equal(pnp.status, 0, "nothing else found: the run passes, and says why it judged less");
+    const github = run(["pnp", "--format", "github"], dir);
+    assert.equal(github.stdout, "::warning title=sanoma%3A not checked::1 declaration not checked: the package `@hooli/cloud` is installed by Yarn Plug'n'Play (pnp/.pnp.cjs), whose packages cannot be read here: set `nodeLinker: node-modules` in .yarnrc.yml\n");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -302,3 +302,41 @@ test("a request on a file outside any company answers empty, and the server keep
   assert.equal(await c.request("textDocument/definition", { textDocument: { uri: "untitled:1" }, position: { line: 0, character: 0 } }), null);
   assert.equal((await c.request("sanoma/status", null)).companies, 1);
 });
+
+test("hover: a declaration whose package was not found says why: not installed, installed by Yarn's Plug'n'Play, not built", async () => {
+  const company = (where: string, pkg: string) => `
+//- /${where}/sanoma.config.ts
+export default {};
+//- /${where}/resources/infra.ts
+import { cloud } from "${pkg}";
+export const web = cloud.vm({ name: "web" });
+`;
+  const other = await startServer(`
+//- /pnp/.pnp.cjs
+module.exports = {};
+${company("pnp/co", "@x/cloud")}
+${company("bare", "@x/cloud")}
+${company("unbuilt", "@x/cloud")}
+//- /unbuilt/node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "./dist/index.js" }
+`);
+  try {
+    const said: string[] = [];
+    for (const where of ["bare", "pnp/co", "unbuilt"]) {
+      const file = join(other.root, where, "resources/infra.ts");
+      const text = readFileSync(file, "utf8");
+      other.c.open(file, text);
+      await other.c.waitIdle();
+      const line = text.split("\n").findIndex((l) => l.startsWith("export const web"));
+      const h = await other.c.request("textDocument/hover", { textDocument: { uri: uri(file) }, position: { line, character: 14 } });
+      said.push(h.contents.value.split("\n\n")[1]);
+    }
+    assert.deepEqual(said, [
+      "Type unknown: the package `@x/cloud` is not installed (install the company's packages first)",
+      `Type unknown: the package \`@x/cloud\` is installed by Yarn Plug'n'Play (${join(other.root, "pnp/.pnp.cjs")}), whose packages cannot be read here: set \`nodeLinker: node-modules\` in .yarnrc.yml`,
+      "Type unknown: the package `@x/cloud` is there, but not its entry `./dist/index.js` (build it first)",
+    ]);
+  } finally {
+    await other.stop();
+  }
+});

@@ -15,7 +15,8 @@ import { excludeFor, layer, leftOutBelow, LEVELS, personalExclude, readSanomaRc,
 import { didYouMean } from "../core/text.ts";
 import type { FileSystem, Problem, ReadAhead, Severity } from "../core/types.ts";
 import { unifiedDiff } from "./diff.ts";
-import { paint, renderPieces, shownPath, type Report } from "./formats.ts";
+import { paint, renderPieces, shownPath, type NotInstalled, type Report } from "./formats.ts";
+import { unfoundText } from "../core/connectors.ts";
 
 /** Kept equal to the package's version by a test. */
 export const VERSION = "0.1.0";
@@ -169,8 +170,8 @@ interface Run {
   problems: Problem[];
   settings: SettingsProblem[];
   skipped: { file: string; reason: string }[];
-  /** Packages that declarations call into but that are not installed: how many declarations each (their types unknown, unchecked). */
-  notInstalled: Map<string, number>;
+  /** Packages that declarations call into but that are not installed: how many declarations each (their types unknown, unchecked), and what was found instead. */
+  notInstalled: Map<string, NotInstalled>;
 }
 
 /** Checks every company under the folders: what it found, or a usage error. */
@@ -249,7 +250,13 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
     for (const f of company.files.values()) if (f.skipped) passedOver.set(f.path, f.skipped);
     // A CI run before the install: those declarations pass unchecked, and the summary says why.
     for (const d of result.analysis.declarations) {
-      if (d.resolution.kind === "unresolved") notInstalled.set(d.resolution.module, (notInstalled.get(d.resolution.module) ?? 0) + 1);
+      if (d.resolution.kind !== "unresolved") continue;
+      // (One entry per package and what was found of it: two companies may find one package apart.)
+      const { module, why } = d.resolution;
+      const key = `${module}\0${why?.kind ?? ""}\0${why?.kind === "plug-n-play" ? why.file : why?.kind === "not-built" ? why.entry : ""}`;
+      const known = notInstalled.get(key);
+      if (known) known.declarations++;
+      else notInstalled.set(key, { package: module, declarations: 1, ...(why ? { why } : {}) });
     }
     if (verbose) io.err(`${shownPath(io.cwd, root)}: ${company.files.size} files${readAhead ? ` (${readAheadGiven} read ahead by another thread)` : ""}, ${result.problems.length} problems, ${io.now() - start} ms\n`);
   }
@@ -379,7 +386,7 @@ export function runCheck(argv: string[], io: Io): number {
   const shown = args.quiet ? run.problems.filter((p) => p.severity === "error") : run.problems;
   const shownSettings = args.quiet ? run.settings.filter((p) => p.severity === "error") : run.settings;
   const outColor = args.format === "text" && colorFor(env, io.tty?.out ?? false);
-  const report: Report = { cwd: io.cwd, version: VERSION, companies: run.roots, problems: shown, settings: shownSettings, skipped: run.skipped, notInstalled: [...run.notInstalled].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([pkg, declarations]) => ({ package: pkg, declarations })), color: outColor };
+  const report: Report = { cwd: io.cwd, version: VERSION, companies: run.roots, problems: shown, settings: shownSettings, skipped: run.skipped, notInstalled: [...run.notInstalled].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, n]) => n), color: outColor };
   if (!args.fixDryRun) for (const piece of renderPieces(args.format, report)) io.out(piece);
 
   // The summary, last: every severity counted, the files skipped and why.
@@ -398,9 +405,13 @@ export function runCheck(argv: string[], io: Io): number {
     summary += `; ${plural(run.skipped.length, "file", "files")} skipped (${[...reasons].map(([r, n]) => plural(n, r, manyOf(r))).join(", ")})${args.verbose ? "" : ": --verbose lists them"}`;
   }
   if (run.notInstalled.size) {
-    const modules = [...run.notInstalled.keys()].sort();
-    const declarations = [...run.notInstalled.values()].reduce((a, b) => a + b, 0);
-    summary += `; ${plural(declarations, "declaration", "declarations")} not checked: ${modules.slice(0, 3).map((m) => `\`${m}\``).join(", ")}${modules.length > 3 ? ` and ${modules.length - 3} more` : ""} ${modules.length === 1 ? "is" : "are"} not installed (install the company's packages first)`;
+    const notFound = report.notInstalled!;
+    const declarations = notFound.reduce((a, n) => a + n.declarations, 0);
+    // Those simply not there named together; one found otherwise (Plug'n'Play, not built) said apart, as it is.
+    const absent = notFound.filter((n) => !n.why).map((n) => n.package);
+    const clauses = notFound.filter((n) => n.why).map((n) => unfoundText(n.package, n.why, (f) => shownPath(io.cwd, f)));
+    if (absent.length) clauses.unshift(`${absent.slice(0, 3).map((m) => `\`${m}\``).join(", ")}${absent.length > 3 ? ` and ${absent.length - 3} more` : ""} ${absent.length === 1 ? "is" : "are"} not installed (install the company's packages first)`);
+    summary += `; ${plural(declarations, "declaration", "declarations")} not checked: ${clauses.join("; ")}`;
   }
   const tooManyWarnings = args.maxWarnings !== undefined && count.warning > args.maxWarnings;
   if (tooManyWarnings) summary += `; ${tint(1, paint.red, `more warnings than --max-warnings ${args.maxWarnings}`)}`;

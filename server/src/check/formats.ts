@@ -7,6 +7,7 @@
  */
 import * as path from "node:path";
 import { isCertainFix } from "../core/fixes.ts";
+import { unfoundText, type Unfound } from "../core/connectors.ts";
 import { RULES, ruleDocsUrl } from "../core/rules/index.ts";
 import { SANOMARC_DOCS_URL, type SettingsProblem } from "../core/sanomarc.ts";
 import type { Problem, Range, Severity } from "../core/types.ts";
@@ -24,15 +25,27 @@ export interface Report {
   settings: SettingsProblem[];
   /** Files of the companies that were not read, and why. */
   skipped: { file: string; reason: string }[];
-  /** Packages that declarations call into but that are not installed, and how many declarations each (their types unknown: not checked). */
-  notInstalled?: { package: string; declarations: number }[];
+  /** Packages that declarations call into but that are not installed, and how many declarations each (their types unknown: not checked), and what was found instead if anything. */
+  notInstalled?: NotInstalled[];
   /** Whether text output is coloured. */
   color: boolean;
 }
 
+/** A package declarations call into that was not found, how many declarations each, and what was found instead (`Unfound`) if anything. */
+export interface NotInstalled { package: string; declarations: number; why?: Unfound }
+
 /** What a run before the install is told of a package it could not find. */
-export function notInstalledText(pkg: string, declarations: number): string {
-  return `${declarations} ${declarations === 1 ? "declaration" : "declarations"} not checked: the package \`${pkg}\` is not installed (install the company's packages first)`;
+export function notInstalledText(cwd: string, n: NotInstalled): string {
+  return `${n.declarations} ${n.declarations === 1 ? "declaration" : "declarations"} not checked: ${unfoundText(n.package, n.why, (f) => shownPath(cwd, f))}`;
+}
+
+/** A package not found as JSON gives it: `reason` "not-installed", "plug-n-play" (with the `.pnp.cjs`'s `file`) or "not-built" (with the `entry` not there). */
+function notInstalledJson(cwd: string, n: NotInstalled): Record<string, unknown> {
+  const { why } = n;
+  return {
+    package: n.package, declarations: n.declarations, reason: why?.kind ?? "not-installed",
+    ...(why?.kind === "plug-n-play" ? { file: shownPath(cwd, why.file) } : why?.kind === "not-built" ? { entry: why.entry } : {}),
+  };
 }
 
 /** Where the settings file's problems point for their documentation. */
@@ -178,7 +191,7 @@ function json(r: Report) {
     }),
     settings: r.settings.map((p) => ({ ...place(r, p.file, p.range), severity: p.severity, message: p.message, docs: SETTINGS_DOCS_URL })),
     skipped: r.skipped.map((s) => ({ file: shownPath(r.cwd, s.file), reason: s.reason })),
-    notInstalled: r.notInstalled ?? [],
+    notInstalled: (r.notInstalled ?? []).map((n) => notInstalledJson(r.cwd, n)),
   };
 }
 
@@ -244,7 +257,7 @@ function sarif(r: Report) {
             level: "note", message: { text: `Skipped: ${s.reason}` }, locations: [{ physicalLocation: { artifactLocation: artifact(r, s.file) } }],
           })),
           ...(r.notInstalled ?? []).map((n) => ({
-            level: "warning", message: { text: notInstalledText(n.package, n.declarations) },
+            level: "warning", message: { text: notInstalledText(r.cwd, n) },
           })),
         ],
       }],
@@ -298,4 +311,6 @@ function* github(r: Report): Generator<string, void, void> {
   };
   for (const p of r.settings) yield annotate(p.file, p.range, p.severity, "sanoma settings", `${p.message}\n${SETTINGS_DOCS_URL}`);
   for (const p of r.problems) yield annotate(p.file, p.range, p.severity, `sanoma(${p.rule})`, `${p.message}\n${ruleDocsUrl(p.rule)}`);
+  // (A declaration not checked passes in silence otherwise: an annotation of the run, on no file.)
+  for (const n of r.notInstalled ?? []) yield `::warning title=${escapeProperty("sanoma: not checked")}::${escapeData(notInstalledText(r.cwd, n))}\n`;
 }

@@ -34,11 +34,26 @@ export type Resolution =
   | { kind: "missing"; name: string; module: string; available: string[] }
   /**
    * A package that is not installed (a fresh clone before `npm install`): a declaration of a type
-   * unknown until it is. Its lock binding is no orphan: the declaration is there.
+   * unknown until it is. Its lock binding is no orphan: the declaration is there. `why`: what was
+   * found instead, when the answer is not simply "nothing" (`Unfound`).
    */
-  | { kind: "unresolved"; module: string }
+  | { kind: "unresolved"; module: string; why?: Unfound }
   /** Something else (a helper, a value), or a module that cannot be read: no declaration. */
   | { kind: "none" };
+
+/**
+ * Why a package's module was not found, beyond "not installed": its install is Yarn's Plug'n'Play
+ * (packages in zip archives, no `node_modules` to read: the `.pnp.cjs` that says so), or its
+ * folder is there but not the file its `package.json` names (a workspace package not built yet).
+ */
+export type Unfound = { kind: "plug-n-play"; file: string } | { kind: "not-built"; entry: string };
+
+/** What a user is told of a package whose module was not found (hover, `sanoma-check`'s summary and formats). */
+export function unfoundText(module: string, why: Unfound | undefined, shownPath: (file: string) => string = (file) => file): string {
+  if (why?.kind === "plug-n-play") return `the package \`${module}\` is installed by Yarn Plug'n'Play (${shownPath(why.file)}), whose packages cannot be read here: set \`nodeLinker: node-modules\` in .yarnrc.yml`;
+  if (why?.kind === "not-built") return `the package \`${module}\` is there, but not its entry \`${why.entry}\` (build it first)`;
+  return `the package \`${module}\` is not installed (install the company's packages first)`;
+}
 
 /** Facts of files by path, provided by whoever owns them (the index for company files, else the disk). */
 export type FactsSource = (file: string) => FileFacts | undefined;
@@ -88,6 +103,8 @@ function withinReach(v: ModuleValue | undefined): ModuleValue | undefined {
  */
 export class ConnectorResolver {
   private readonly moduleCache = new Map<string, string | null>();
+  /** Why a package specifier of `moduleCache` found nothing, where more is known than "not installed" (same keys). */
+  private readonly unfound = new Map<string, Unfound>();
   private readonly diskFacts = new Map<string, FileFacts | null>();
   private readonly exportCache = new Map<string, ModuleValue>();
   private readonly typesOfModuleCache = new Map<string, string[]>();
@@ -121,6 +138,8 @@ export class ConnectorResolver {
     if (this.moduleCache.size === 0 && this.exportCache.size === 0) return;
     this.generation++;
     this.moduleCache.clear();
+    this.unfound.clear();
+    this.scopes.clear();
     this.exportCache.clear();
     this.typesOfModuleCache.clear();
     this.consulted.clear();
@@ -180,29 +199,60 @@ export class ConnectorResolver {
     const key = path.dirname(fromFile) + "\0" + specifier;
     const cached = this.moduleCache.get(key);
     if (cached !== undefined) return cached ?? undefined;
-    const found = this.resolveUncached(path.dirname(fromFile), specifier) ?? null;
+    const miss: { why?: Unfound } = {};
+    const found = this.resolveUncached(path.dirname(fromFile), specifier, miss) ?? null;
     this.moduleCache.set(key, found);
+    if (found === null && isPackageSpecifier(specifier)) {
+      const pnp = miss.why ? undefined : this.plugNPlayAbove(path.dirname(fromFile));
+      const why = miss.why ?? (pnp !== undefined ? { kind: "plug-n-play" as const, file: pnp } : undefined);
+      if (why) this.unfound.set(key, why);
+    }
     return found ?? undefined;
   }
 
-  private resolveUncached(dir: string, specifier: string): string | undefined {
+  /** Why a package specifier `resolveModule` found nothing for, when more is known than "not installed". */
+  private unfoundFor(fromFile: string, specifier: string): Unfound | undefined {
+    return this.unfound.get(path.dirname(fromFile) + "\0" + specifier);
+  }
+
+  /**
+   * `miss.why`: set when a package's folder is there but not the file its `package.json` names
+   * (`Unfound` "not-built"): Node stops at such a package when it has `exports`, as here.
+   */
+  private resolveUncached(dir: string, specifier: string, miss: { why?: Unfound } = {}): string | undefined {
     if (specifier.startsWith(".") || path.isAbsolute(specifier)) return this.resolveFile(path.resolve(dir, specifier));
     if (specifier.startsWith("#")) return this.resolvePackageImport(this.fs.realPath(dir) ?? dir, specifier);
     const m = /^((?:@[^/]+\/)?[^/]+)(\/.*)?$/.exec(specifier);
     if (!m) return undefined;
     const [, pkg, sub = ""] = m;
+    const subpath = sub ? "." + sub : ".";
+    const start = this.fs.realPath(dir) ?? dir;
+    // A package importing itself by its own name, through its `exports` (Node resolves this before
+    // any `node_modules`: a company whose package.json is named `acme` may import `acme/connectors`).
+    const self = this.selfReference(start, pkg);
+    if (self !== undefined) {
+      const entry = { missing: undefined as string | undefined };
+      const found = this.resolvePackage(self, subpath, entry);
+      if (found === undefined && entry.missing !== undefined) miss.why = { kind: "not-built", entry: entry.missing };
+      return found;
+    }
     // Node walks up from the importing file's real path: in a pnpm install a package is a
     // symlink into `.pnpm/`, and its own dependencies sit beside its real folder there.
     const notThere: string[] = [];
-    for (let d = this.fs.realPath(dir) ?? dir; ; ) {
+    for (let d = start; ; ) {
       if (path.basename(d) !== "node_modules") {
         const pkgDir = path.join(d, "node_modules", pkg);
         if (this.fs.isDir(pkgDir)) {
           this.packageFolders.add(pkgDir);
           const real = this.fs.realPath(pkgDir);
           if (real !== undefined && real !== pkgDir && !isInNodeModules(real)) this.linkedPackages.set(real, pkgDir);
-          const found = this.resolvePackage(pkgDir, sub ? "." + sub : ".");
+          const entry = { missing: undefined as string | undefined, exported: false };
+          const found = this.resolvePackage(pkgDir, subpath, entry);
           if (found) return found;
+          // (The first package found that names a file not there: a workspace package not built.)
+          if (entry.missing !== undefined) miss.why ??= { kind: "not-built", entry: entry.missing };
+          // A package with `exports` is where Node stops looking, found or not.
+          if (entry.exported) return undefined;
         } else if (this.fs.isDir(path.join(d, "node_modules"))) notThere.push(pkgDir);
       }
       const up = path.dirname(d);
@@ -212,6 +262,43 @@ export class ConnectorResolver {
     // Not installed (yet): where an install would put it.
     for (const p of notThere) this.packageFolders.add(p);
     return undefined;
+  }
+
+  /**
+   * The folder of the package holding `dir` (the nearest `package.json` above it, as Node finds a
+   * module's package, never above a `node_modules`) when it is named `pkg` and has `exports`: the
+   * condition under which Node lets a package import itself by name. Undefined otherwise.
+   */
+  private selfReference(dir: string, pkg: string): string | undefined {
+    const scope = this.packageScope(dir);
+    return scope !== null && scope.name === pkg ? scope.dir : undefined;
+  }
+
+  /** The nearest package above a folder, by folder (null: none, or one without `exports` or a name). */
+  private readonly scopes = new Map<string, { dir: string; name: string } | null>();
+
+  private packageScope(dir: string): { dir: string; name: string } | null {
+    let scope = this.scopes.get(dir);
+    if (scope !== undefined) return scope;
+    scope = null;
+    const text = path.basename(dir) === "node_modules" ? undefined : this.fs.readFile(path.join(dir, "package.json"));
+    if (text !== undefined) {
+      let pj: { name?: unknown; exports?: unknown } | undefined;
+      try { pj = JSON.parse(text); } catch {}
+      if (pj && typeof pj.name === "string" && pj.exports !== undefined && pj.exports !== null) scope = { dir, name: pj.name };
+    } else if (path.basename(dir) !== "node_modules" && path.dirname(dir) !== dir) scope = this.packageScope(path.dirname(dir));
+    this.scopes.set(dir, scope);
+    return scope;
+  }
+
+  /** The `.pnp.cjs` (or `.pnp.js`) of Yarn's Plug'n'Play at or above `dir`'s real folder: an install with no `node_modules` to read. */
+  private plugNPlayAbove(dir: string): string | undefined {
+    for (let d = this.fs.realPath(dir) ?? dir; ; ) {
+      for (const name of [".pnp.cjs", ".pnp.js"]) if (this.fs.isFile(path.join(d, name))) return path.join(d, name);
+      const up = path.dirname(d);
+      if (up === d) return undefined;
+      d = up;
+    }
   }
 
   /** Where the packages this resolver read from, or looked for in vain, are (or would be): see `packageFolders`. */
@@ -237,21 +324,32 @@ export class ConnectorResolver {
     }
   }
 
-  private resolvePackage(pkgDir: string, subpath: string): string | undefined {
+  /**
+   * The file a package's subpath names, or undefined. `entry.missing`: the path its `package.json`
+   * names for it (`exports`, else `module` or `main`), when that file is not there;
+   * `entry.exported`: whether the package has `exports` (Node looks no further then).
+   */
+  private resolvePackage(pkgDir: string, subpath: string, entry: { missing?: string; exported?: boolean } = {}): string | undefined {
     const pjText = this.fs.readFile(path.join(pkgDir, "package.json"));
     let pj: Record<string, unknown> | undefined;
     // A package.json that is not JSON: Node refuses the package, so nothing is resolved in it.
     try { pj = pjText ? JSON.parse(pjText) : undefined; } catch { return undefined; }
     if (pj && pj.exports !== undefined && pj.exports !== null) {
+      entry.exported = true;
       const target = exportsTarget(pj.exports, subpath);
-      return target ? this.resolveFile(path.join(pkgDir, target)) : undefined;
+      const found = target ? this.resolveFile(path.join(pkgDir, target)) : undefined;
+      if (target && !found) entry.missing = target;
+      return found;
     }
     if (subpath !== ".") return this.resolveFile(path.join(pkgDir, subpath));
+    let named: string | undefined;
     for (const field of ["module", "main"]) {
       const v = pj?.[field];
-      if (typeof v === "string") { const f = this.resolveFile(path.join(pkgDir, v)); if (f) return f; }
+      if (typeof v === "string") { const f = this.resolveFile(path.join(pkgDir, v)); if (f) return f; named ??= v; }
     }
-    return this.resolveFile(path.join(pkgDir, "index"));
+    const index = this.resolveFile(path.join(pkgDir, "index"));
+    if (!index && named !== undefined) entry.missing = named;
+    return index;
   }
 
   private resolveFile(p: string): string | undefined {
@@ -289,7 +387,11 @@ export class ConnectorResolver {
   /** What an import of `imported` from `specifier` in `fromFile` is, or the member it reaches through `members` (`fly.machine`: `["machine"]`). */
   resolveImport(fromFile: string, specifier: string, imported: string, members: readonly string[] = []): Resolution {
     const file = this.resolveModule(fromFile, specifier);
-    if (!file) return isPackageSpecifier(specifier) ? { kind: "unresolved", module: specifier } : { kind: "none" };
+    if (!file) {
+      if (!isPackageSpecifier(specifier)) return { kind: "none" };
+      const why = this.unfoundFor(fromFile, specifier);
+      return { kind: "unresolved", module: specifier, ...(why ? { why } : {}) };
+    }
     let value = this.imported(file, imported);
     let missingIn: { name: string; module: string; available: string[] } | undefined;
     if (value === undefined) {

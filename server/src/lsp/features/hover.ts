@@ -1,7 +1,7 @@
 /** Hover: a resource type's contracts and fields, a collection's key, fields and operations, a declaration's lock binding, a `secret("NAME")`'s binding. */
 import type { Hover, HoverParams } from "vscode-languageserver/node";
 import { BATCH_OPS, COLLECTION_OPS, type Collection, type Declaration } from "../../core/analysis.ts";
-import type { ResourceType } from "../../core/connectors.ts";
+import { unfoundText, type ResourceType } from "../../core/connectors.ts";
 import type { LockFacts } from "../../core/lockfile-read.ts";
 import { secretMarkdown } from "../../core/describe.ts";
 import type { Session } from "../session.ts";
@@ -55,7 +55,7 @@ function declarationMarkdown(d: Declaration, lock: LockFacts | undefined): strin
   const parts = [`\`${d.id}\``];
   if (d.type) parts.push(typeMarkdown(d.type));
   else if (d.resolution.kind === "missing") parts.push(`\`${d.resolution.module}\` has no type \`${d.resolution.name}\``);
-  else if (d.resolution.kind === "unresolved") parts.push(`Type unknown: the package \`${d.resolution.module}\` is not installed here (run your package manager's install)`);
+  else if (d.resolution.kind === "unresolved") parts.push(`Type unknown: ${unfoundText(d.resolution.module, d.resolution.why)}`);
   const binding = lock?.bindings.find((b) => b.key === d.id);
   parts.push(binding ? `Lock binding: \`${binding.object}\` (${binding.type})` : "Lock binding: none yet (apply will create the object)");
   return parts.join("\n\n");
