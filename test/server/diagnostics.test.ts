@@ -319,6 +319,18 @@ test("server: a client that offers to watch files but refuses the registration g
   }, { dynamicWatch: true, refuseRegistration: true });
 });
 
+test("server: a client that offers to watch files but never answers the registration gets the server's own watcher after the wait", async () => {
+  // Indexing went on after 2 s, and nothing changed on disk was seen until a restart.
+  await withServer(BROKEN, async ({ c, root }) => {
+    await c.waitIdle();
+    assert.ok(c.serverRequests.some((r) => r.method === "client/registerCapability"), "it was asked");
+    const file = join(root, "workflows/new.ts");
+    writeFileSync(file, `export const f = (ctx: any) => ctx.call("data.nope.get", {});\n`);
+    await c.waitFor(() => codes(c.diagnosticsFor(file)).includes("collection-op"), "a file created on disk, no client event sent");
+    assert.match(c.stderr + JSON.stringify(c.notifications), /did not answer the file watchers' registration within 2 s: the server watches the folders itself/);
+  }, { dynamicWatch: true, neverAnswer: ["client/registerCapability"], idle: false });
+});
+
 test("server: a folder deleted on disk (one event for the folder) keeps the open buffers under it: the editor's text wins", async () => {
   // Found by test/server/random-edits.test.ts: the folder's open files left the company, their
   // problems with them, until the next keystroke in each.

@@ -17,7 +17,7 @@ import { ruleDocsUrl } from "../core/rules/index.ts";
 import { readFacts } from "../core/facts.ts";
 import { CompaniesRequest, CompanyOfRequest, StatusRequest } from "../protocol.ts";
 import { Session } from "./session.ts";
-import { answeredWithin, connectionClient } from "./client.ts";
+import { answeredWithin, connectionClient, NOT_ANSWERED } from "./client.ts";
 import { nodeFileSystem } from "../node/fs.ts";
 import { fdWritable } from "../node/fd-output.ts";
 import { toPath } from "./convert.ts";
@@ -209,8 +209,18 @@ connection.onInitialized(() => {
     watchOutsideFolders(s);
     watchPackages(s);
     // Indexing lists no company's files before the answer (so a fallback watcher misses nothing
-    // written meanwhile), but does not wait for ever for a client that never answers.
-    watching = answeredWithin(registered, REGISTRATION_WAIT_MS);
+    // written meanwhile), but does not wait for ever for a client that never answers. One that has
+    // not answered by then may never watch: the server watches itself from then on (should the
+    // client accept later, an event may come from both: each is a re-read, the same either way).
+    watching = answeredWithin(registered, REGISTRATION_WAIT_MS).then((answer) => {
+      if (answer === NOT_ANSWERED && !watcher) {
+        log(`the client did not answer the file watchers' registration within ${REGISTRATION_WAIT_MS / 1000} s: the server watches the folders itself`);
+        outsideWatcher?.close();
+        outsideWatcher = undefined;
+        watchOurselves(s);
+      }
+      return answer;
+    });
   } else {
     watchOurselves(s);
     watchPackages(s);
