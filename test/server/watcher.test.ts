@@ -264,3 +264,21 @@ for (const missing of ["node_modules", "the package"] as const) {
     } finally { rmSync(aside, { recursive: true, force: true }); rmSync(root, { recursive: true, force: true }); }
   });
 }
+
+for (const dynamicWatch of [true, false]) {
+  test(`a workspace folder opened before its company's config was made above it (a checkout, \`sanoma init\`): the config made is seen, and the folder's files judged (${dynamicWatch ? "a client that watches its folder" : "the server's own watcher"})`, async () => {
+    const top = writeFixture(`
+//- /apps/billing/workflows/bill.ts
+export const bill = (ctx: any) => ctx.call("data.nope.get", {});
+`, "sanoma-config-above-");
+    const folder = join(top, "apps/billing");
+    await withServer({ path: top }, async ({ c }) => {
+      const bill = join(folder, "workflows/bill.ts");
+      await c.waitIdle();
+      assert.deepEqual(c.diagnosticsFor(bill), [], "no company yet: nothing judged");
+      // No event is sent: no client watches above its folders.
+      writeFileSync(join(top, "sanoma.config.ts"), "export default {};\n");
+      await c.waitFor(() => c.diagnosticsFor(bill).some((d) => d.code === "collection-op"), "the company made above the folder");
+    }, { folders: [folder], dynamicWatch });
+  });
+}

@@ -274,19 +274,30 @@ function watchOutsideFolders(s: Session): void {
 
 /**
  * A `.sanomarc.json` above every workspace folder (a monorepo's top, the editor opened on one
- * company) is watched by neither the client nor the server's trees: the folders above each company
- * root that nothing else watches are watched for it alone (node/settings-above-watcher.ts).
+ * company), or a `sanoma.config.ts` made there (a company the folder lies in, made after the server
+ * started), is watched by neither the client nor the server's trees: the folders above each
+ * company root and each workspace folder that nothing else watches are watched for it alone
+ * (node/settings-above-watcher.ts).
  */
 function watchSettingsAbove(s: Session): void {
   const w = settingsAbove ??= new SettingsAboveWatcher((file, kind) => s.diskChanged(file, kind), log);
   // (A company root's tree is watched by the client or by the server: so are the folders in it.)
   const covered = (dir: string) => s.options.folders.some((f) => isWithin(f, dir)) || [...s.ws.companies.keys()].some((r) => isWithin(r, dir));
+  // (A workspace folder asks under its own name: a company at the same path is let go apart.)
+  const folderKey = (f: string) => `folder\0${f}`;
+  let folders: string[] = [];
+  const watchFolders = () => {
+    for (const f of folders) w.unwatchAbove(folderKey(f));
+    folders = [...s.options.folders];
+    for (const f of folders) w.watchAbove(f, covered, folderKey(f));
+  };
   s.companyListeners.push({
     indexing: (root) => w.watchAbove(root, covered),
     gone: (root) => w.unwatchAbove(root),
-    foldersChanged: () => { for (const root of s.ws.companies.keys()) { w.unwatchAbove(root); w.watchAbove(root, covered); } },
+    foldersChanged: () => { for (const root of s.ws.companies.keys()) { w.unwatchAbove(root); w.watchAbove(root, covered); } watchFolders(); },
   });
   for (const root of s.ws.companies.keys()) w.watchAbove(root, covered);
+  watchFolders();
 }
 
 /**

@@ -1,17 +1,20 @@
 /**
- * Watches, for the language server, where a `.sanomarc.json` that no one else watches can be: the
- * folders above a company root that lie outside every workspace folder (a monorepo's top, with the
- * editor opened on one company). The client's watching, and the server's own trees, reach the
- * workspace folders and the company roots only: a team's file there, changed, was read again only
- * by a reload or "Check Workspace Now".
+ * Watches, for the language server, where a `.sanomarc.json` or a `sanoma.config.ts` that no one
+ * else watches can be: the folders above a company root, or above a workspace folder, that lie
+ * outside every workspace folder (a monorepo's top, with the editor opened on one company; a
+ * folder opened before its company's config was made above it, by a checkout or `sanoma init`).
+ * The client's watching, and the server's own trees, reach the workspace folders and the company
+ * roots only: a team's file there, changed, was read again only by a reload or "Check Workspace
+ * Now", and a company made there was never found.
  *
  * One `fs.watch` per such folder, not recursive (a folder's own entries: `/home/me` is not walked),
- * shared by the companies below it; each reports only the entry named `.sanomarc.json` (made,
- * written, deleted). A folder that cannot be watched (no permission, the system's watches used up)
- * is said once in the log and left: the limit stays as it was for it.
+ * shared by the companies and folders below it; each reports only the entries of those two names
+ * (made, written, deleted). A folder that cannot be watched (no permission, the system's watches
+ * used up) is said once in the log and left: the limit stays as it was for it.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { CONFIG_FILE } from "../core/company.ts";
 import { SANOMARC } from "../core/sanomarc.ts";
 import type { Change } from "./folder-watcher.ts";
 
@@ -23,15 +26,15 @@ export class SettingsAboveWatcher {
 
   constructor(private readonly onChange: (file: string, kind: Change) => void, private readonly log: (m: string) => void) {}
 
-  /** Watches the folders above `root` (its own is the company's) for which `covered` says no one else does. */
-  watchAbove(root: string, covered: (dir: string) => boolean): void {
+  /** Watches the folders above `root` (a company root or a workspace folder: its own is watched already) for which `covered` says no one else does; `owner`: who asks (`unwatchAbove`'s key). */
+  watchAbove(root: string, covered: (dir: string) => boolean, owner = root): void {
     for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
-      if (!covered(dir)) this.watchFolder(dir, root);
+      if (!covered(dir)) this.watchFolder(dir, owner);
       if (path.dirname(dir) === dir) return;
     }
   }
 
-  /** The company at `root` is gone: the folders only it asked for are let go. */
+  /** The company at `root` (or the owner given to `watchAbove`) is gone: the folders only it asked for are let go. */
   unwatchAbove(root: string): void {
     for (const [dir, w] of this.folders) {
       if (!w.roots.delete(root) || w.roots.size > 0) continue;
@@ -57,8 +60,8 @@ export class SettingsAboveWatcher {
     try {
       // (Not persistent: a watch never keeps the server alive.)
       handle = fs.watch(dir, { persistent: false }, (event, name) => {
-        if (name !== SANOMARC) return;
-        const file = path.join(dir, SANOMARC);
+        if (name !== SANOMARC && name !== CONFIG_FILE) return;
+        const file = path.join(dir, name);
         const there = fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
         this.onChange(file, !there ? "deleted" : event === "rename" ? "created" : "changed");
       });
