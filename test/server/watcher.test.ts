@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { writeFixture } from "../support/fixture.ts";
 import { uri } from "../support/lsp.ts";
 import { withServer } from "../support/server.ts";
-import { CLEAN, CLOUD_NEXT_VERSION } from "../support/companies.ts";
+import { CLEAN, CLOUD_NEXT_VERSION, SHARED_CONNECTOR, SHARED_WITHOUT_HOOK, writeLinkedMonorepo } from "../support/companies.ts";
 
 test("server's own watcher: a workspace folder deleted while indexing and made again is indexed again, its company back", async () => {
   const source = writeFixture(CLEAN);
@@ -282,3 +282,24 @@ export const bill = (ctx: any) => ctx.call("data.nope.get", {});
     }, { folders: [folder], dynamicWatch });
   });
 }
+/**
+ * A monorepo opened one company at a time (the editor on `packages/b`): the workspace connector
+ * `@acme/shared` is read through `packages/b/node_modules/@acme/shared`, a path inside the folder,
+ * but that is a link to `packages/shared`, outside it, where the client reports nothing (and no
+ * client reports a change through a link in `node_modules`). The server watched no package inside
+ * a folder the client watches: an edit of the connector was seen by a restart only.
+ */
+test("a client that watches: a workspace connector linked into node_modules whose real folder lies outside every workspace folder (an editor opened on the companies of a monorepo) is watched by the server, for each company that links it", async () => {
+  const top = writeLinkedMonorepo();
+  const shared = join(top, "packages/shared/index.ts");
+  const infra = ["b", "c"].map((name) => join(top, "packages", name, "resources/infra.ts"));
+  await withServer({ path: top }, async ({ c }) => {
+    await c.waitIdle();
+    for (const file of infra) assert.deepEqual(c.diagnosticsFor(file), [], `clean at first: ${file}`);
+    // Written with no event from the client: only the server's own watch can see it.
+    writeFileSync(shared, SHARED_WITHOUT_HOOK);
+    await c.waitFor(() => infra.every((file) => countOf(c.diagnosticsFor(file), "resource-type") === 1), "both companies judge the connector without `hook`");
+    writeFileSync(shared, SHARED_CONNECTOR);
+    await c.waitFor(() => infra.every((file) => c.diagnosticsFor(file).length === 0), "the connector written back: both clean again");
+  }, { dynamicWatch: true, folders: [join(top, "packages/b"), join(top, "packages/c")] });
+});

@@ -306,6 +306,11 @@ export class ConnectorResolver {
     return this.packageFolders;
   }
 
+  /** The linked packages resolutions went into: each one's real folder, and its path as resolved (see `linkedPackages`). */
+  linkedPackageFolders(): ReadonlyMap<string, string> {
+    return this.linkedPackages;
+  }
+
   /** `#name`: the `imports` of the nearest package.json above the importing file, as Node reads them. */
   private resolvePackageImport(dir: string, specifier: string): string | undefined {
     for (let d = dir; ; ) {

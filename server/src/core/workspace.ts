@@ -296,6 +296,14 @@ export class Workspace {
     return this.states.get(root)?.resolver.watchedPackageFolders() ?? new Set();
   }
 
+  /**
+   * The linked packages a company's connector reading went into (a monorepo's workspace packages):
+   * each one's real folder, and its path in `node_modules` (`ConnectorResolver.linkedPackageFolders`).
+   */
+  linkedPackageFoldersOf(root: string): ReadonlyMap<string, string> {
+    return this.states.get(root)?.resolver.linkedPackageFolders() ?? new Map();
+  }
+
   /** Whether `file` is, or holds, a linked package some company's connectors were read from (a monorepo's workspace package): see `ConnectorResolver`. */
   readsLinkedPackageAt(file: string): boolean {
     for (const st of this.states.values()) if (st.resolver.readsLinkedPackageAt(file)) return true;

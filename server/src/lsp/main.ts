@@ -307,7 +307,8 @@ function watchSettingsAbove(s: Session): void {
  * `npm install` seen by a restart only. Each such folder is watched whole, as a tree of its own
  * (one missing is looked for until it is made); the set is taken after each check, when the
  * connector reading has gone where it goes. With a client that watches, only packages outside its
- * workspace folders (whose changes it reports) are.
+ * workspace folders (whose changes it reports) are, and the real folders of the linked packages
+ * (a monorepo's) that lie outside them.
  */
 function watchPackages(s: Session): void {
   const w = packageWatcher ??= new FolderWatcher((file, kind) => s.diskChanged(file, kind), log);
@@ -318,12 +319,16 @@ function watchPackages(s: Session): void {
     checked: (root) => {
       let mine = asked.get(root);
       if (!mine) asked.set(root, mine = new Set());
+      const watch = (dir: string) => { if (!mine.has(dir)) { mine.add(dir); w.watchTree(dir, root); } };
       for (const dir of s.ws.packageFoldersOf(root)) {
         // (`watcher`: the server watches everything itself, the client having refused or being unable.)
-        if (mine.has(dir) || (!watcher && inFolder(dir))) continue;
-        mine.add(dir);
-        w.watchTree(dir, root);
+        if (watcher || !inFolder(dir)) watch(dir);
       }
+      // A monorepo's workspace package linked into a `node_modules` the client watches, its real
+      // folder outside every workspace folder (the editor opened on one company): no client reports
+      // a change there, nor through the link. Its real folder is watched; the session takes an
+      // event there as the linked package's (`readsLinkedPackageAt`).
+      if (!watcher) for (const [real, dir] of s.ws.linkedPackageFoldersOf(root)) if (inFolder(dir) && !inFolder(real)) watch(real);
     },
     gone: (root) => {
       for (const dir of asked.get(root) ?? []) w.unwatchTree(dir, root);
