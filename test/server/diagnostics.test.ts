@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { LspClient, SERVER, uri, type Diag } from "../support/lsp.ts";
 import { withCompanies, withServer } from "../support/server.ts";
 import { diffExpected, parseFixture, removeFixture, writeFixture, type Found } from "../support/fixture.ts";
-import { CLEAN, CLOUD_NEXT_VERSION, CLOUD_PACKAGE } from "../support/companies.ts";
+import { CLEAN, CLOUD_NEXT_VERSION, CLOUD_PACKAGE, SHARED_CONNECTOR, SHARED_WITHOUT_HOOK, writeLinkedMonorepo } from "../support/companies.ts";
 import { tmpdir } from "node:os";
 import { spawn, spawnSync } from "node:child_process";
 // @ts-expect-error the benchmark's generator is plain JavaScript
@@ -158,6 +158,43 @@ for (const dynamicWatch of [true, false]) {
     } finally { rmSync(top, { recursive: true, force: true }); }
   });
 }
+
+/**
+ * A monorepo's workspace connector (`packages/shared/index.ts`, linked into each company's
+ * `node_modules`) edited in the editor, unsaved. An editor opens it at its real path, which names
+ * no `node_modules` and belongs to no company: its text was taken by nothing, and the resolvers,
+ * reading it through the links, looked an open text up by the link's path. B1: the unsaved text
+ * wins over the disk, for every company that reads the file, by whatever path it is opened.
+ */
+test("server: a linked workspace connector's unsaved text wins over the disk for every company that reads it through a link, opened at its real path or through a company's link; closed, the disk's text counts again", async () => {
+  const top = writeLinkedMonorepo();
+  const real = join(top, "packages/shared/index.ts");
+  const infra = ["b", "c"].map((name) => join(top, "packages", name, "resources/infra.ts"));
+  await withServer({ path: top }, async ({ c }) => {
+    const withoutHook = () => infra.every((file) => codes(c.diagnosticsFor(file)).filter((x) => x === "resource-type").length === 1);
+    const clean = () => infra.every((file) => c.diagnosticsFor(file).length === 0);
+    await c.waitIdle();
+    assert.ok(clean(), "clean at first");
+    c.open(real, SHARED_CONNECTOR);
+    c.change(real, SHARED_WITHOUT_HOOK);
+    await c.waitFor(withoutHook, "the unsaved text without `hook`, judged by both companies");
+    // The disk's text changed meanwhile (and reported): the editor's still wins.
+    writeFileSync(real, `${SHARED_CONNECTOR}// written elsewhere\n`);
+    c.watched([{ file: real, type: 2 }]);
+    await new Promise((r) => setTimeout(r, 300));
+    await c.waitIdle();
+    assert.ok(withoutHook(), "an open document's disk text does not count");
+    c.close(real);
+    await c.waitFor(clean, "closed: the disk's text (with `hook`) counts again for both companies");
+    // Opened through company c's link: company b reads the same file through its own.
+    const viaC = join(top, "packages/c/node_modules/@acme/shared/index.ts");
+    c.open(viaC, readFileSync(real, "utf8"));
+    c.change(viaC, SHARED_WITHOUT_HOOK);
+    await c.waitFor(withoutHook, "the unsaved text opened through c's link, judged by both companies");
+    c.close(viaC);
+    await c.waitFor(clean, "closed through c's link: the disk's text counts again for both companies");
+  }, { folders: [top] });
+});
 
 test("server: renaming a collection in a buffer flags its references in other files, and only changed files are republished", async () => {
   await withServer(BROKEN, async ({ c, root }) => {

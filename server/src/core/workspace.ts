@@ -286,9 +286,18 @@ export class Workspace {
     }
   }
 
-  /** A file under a `node_modules` folder changed: forget what was read of it. */
+  /**
+   * A file under a `node_modules` folder changed: forget what was read of it. A file of a linked
+   * package (a monorepo's workspace package) is forgotten by its real path too: every company that
+   * links it read it through a link of its own (`packages/c/node_modules/@acme/shared` and
+   * `packages/b/…`), each forgotten from there (`ConnectorResolver.forgetDiskFile`).
+   */
   packageFileChanged(file: string): void {
     for (const st of this.states.values()) st.resolver.forgetDiskFile(file);
+    if (![...this.states.values()].some((st) => st.resolver.linkedPackageFolders().size > 0)) return;
+    const real = this.fs.realPath(file);
+    if (real === undefined || real === file || isInNodeModules(real)) return;
+    for (const st of this.states.values()) st.resolver.forgetDiskFile(real);
   }
 
   /** The package folders a company's connector reading went into or looked for (`ConnectorResolver.watchedPackageFolders`): none for a company not known. */

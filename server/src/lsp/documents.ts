@@ -59,6 +59,27 @@ export class OpenDocuments {
     return this.byPath().get(file)?.getText();
   }
 
+  private byRealMemo: { byPath: Map<string, TextDocument>; byReal: Map<string, TextDocument> } | undefined;
+
+  /**
+   * The editor's text of a file read through a link (a monorepo's workspace package, read by a
+   * company's connector resolver by its path in `node_modules`) that the editor has open by another
+   * path: its real one (as an editor opens it), or through another company's link. Matched by real
+   * path; the open documents' real paths are asked of the disk when they or the companies change.
+   */
+  openTextByRealPath(file: string): string | undefined {
+    const byPath = this.byPath();
+    if (byPath.size === 0) return undefined;
+    let memo = this.byRealMemo;
+    if (memo?.byPath !== byPath) {
+      const byReal = new Map<string, TextDocument>();
+      for (const [p, d] of byPath) byReal.set(this.ws.fs.realPath(p) ?? p, d);
+      memo = this.byRealMemo = { byPath, byReal };
+    }
+    const real = this.ws.fs.realPath(file);
+    return real === undefined ? undefined : memo.byReal.get(real)?.getText();
+  }
+
   /** A company root's real path (links resolved), asked of the disk once per root. */
   realOf(root: string): string {
     let real = this.realRoots.get(root);

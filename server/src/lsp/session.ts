@@ -87,7 +87,10 @@ export class Session {
 
   constructor(fs: FileSystem, readonly client: Client, documents: DocumentSource, readonly options: SessionOptions) {
     // A file's text now: the editor's, else the disk's (what a fact that let its text go reads again).
-    this.ws = new Workspace(fs, { textOf: (file) => this.documents.openText(file) ?? fs.readFile(file), listsWorkflows: true, onSkip: (s) => options.log(`skipped ${s.path}: ${s.reason}`) });
+    // A package's file read through a link (a monorepo's workspace package) is the editor's when open
+    // by any path to it: at its real path, as an editor opens it, or through another link.
+    const textOf = (file: string) => this.documents.openText(file) ?? (isInNodeModules(file) ? this.documents.openTextByRealPath(file) : undefined) ?? fs.readFile(file);
+    this.ws = new Workspace(fs, { textOf, listsWorkflows: true, onSkip: (s) => options.log(`skipped ${s.path}: ${s.reason}`) });
     this.documents = new OpenDocuments(documents, this.ws);
     this.publisher = new Publisher(client, this.documents, options.docsUrl ?? ruleDocsUrl);
     this.settings = new SettingsSource(client, this.ws, this.documents, this.publisher, { ...options, lateAnswer: () => void this.settingsChanged() });
@@ -432,6 +435,10 @@ export class Session {
     if (path.basename(file) === SANOMARC) { this.sharedSettingsChanged(file); return; }
     // A package's file (a connector, its package.json): no company's, but what the resolver reads.
     if (isInNodeModules(file)) { this.packageChanged(file); return; }
+    // A monorepo's workspace package linked into `node_modules`, open at its real path (as editors
+    // open it): read through the link, by the companies that link it (see the workspace's `textOf`).
+    // It may also be a company's file: taken as such below.
+    if (this.ws.readsLinkedPackageAt(file)) this.packageChanged(file);
     const company = this.ensureCompanyFor(file);
     // A file the company's walk skips (a dot folder, a non-code file) stays out of it, open or not.
     if (!company || !this.ws.reads(company.root, file)) return;
@@ -450,6 +457,8 @@ export class Session {
     if (!file) return;
     if (path.basename(file) === SANOMARC) { this.sharedSettingsChanged(file); return; }
     if (isInNodeModules(file)) { this.packageChanged(file); return; }
+    // (A linked workspace package, open at its real path: its disk text counts again through the links.)
+    if (this.ws.readsLinkedPackageAt(file)) this.packageChanged(file);
     const company = this.ws.companyOf(file);
     // (Not known yet, its indexing queued or under way: the same drop is queued, after that indexing.)
     const root = company?.root ?? this.ws.rootOf(file);
