@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import Ajv from "ajv";
-import { excludeFor, findSanomaRc, layer, parseSanomaRc, personalExclude, readJson, readSanomaRc } from "../../server/src/core/sanomarc.ts";
+import { excludeFor, findSanomaRc, layer, leftOutWholeBy, parseSanomaRc, personalBases, personalExclude, personalExcludeFor, readJson, readSanomaRc } from "../../server/src/core/sanomarc.ts";
 import type { FileSystem } from "../../server/src/core/types.ts";
 import { RULE_IDS } from "../../server/src/core/rules/index.ts";
 import { parseSettings } from "../../server/src/lsp/settings.ts";
@@ -224,6 +224,33 @@ test("excludeFor: a name holds everywhere; a path is from the file's folder, rea
   assert.deepEqual(layer({ rules: { "one-wakeup": "off", lockfile: "hint" }, exclude: ["gen"] }, { rules: { lockfile: "error" }, exclude: ["gen", "tmp"] }), { rules: { "one-wakeup": "off", lockfile: "error" }, exclude: ["gen", "tmp"] });
 });
 
+test("personalBases, personalExcludeFor: a person's folder is read from each company root around a company, and from a folder searched that lies in no company; a company whose root lies in a folder so named is left out whole, by that entry", () => {
+  const roots = new Set(["/m/acme", "/m/acme/test/fixtures/broken-co", "/m/acme/test/fixtures/broken-co/deeper/co"]);
+  const isRoot = (d: string) => roots.has(d);
+  assert.deepEqual(personalBases("/m/acme/test/fixtures/broken-co", ["/m"], isRoot), ["/m/acme/test/fixtures/broken-co", "/m/acme", "/m"]);
+  assert.deepEqual(personalBases("/m/acme/test/fixtures/broken-co", ["/m/acme/test"], isRoot), ["/m/acme/test/fixtures/broken-co", "/m/acme"], "a folder searched inside a company is none");
+  assert.deepEqual(personalBases("/m/other", ["/m", "/elsewhere"], isRoot), ["/m"], "not a company: only what holds it");
+  const broken = "/m/acme/test/fixtures/broken-co";
+  const bases = personalBases(broken, ["/m"], isRoot);
+  // [given, the walk's entries, the entry that leaves the company out whole]
+  const cases: [string[], string[], string | undefined][] = [
+    [["test/fixtures"], ["test/fixtures", "."], "test/fixtures"],
+    [["fixtures"], ["fixtures", "."], "fixtures"],
+    [["acme/test/fixtures"], ["acme/test/fixtures", "."], "acme/test/fixtures"],
+    [["test/fixtures/broken-co/workflows"], ["test/fixtures/broken-co/workflows", "workflows"], undefined],
+    [["gen", "apps/legacy"], ["gen", "apps/legacy"], undefined],
+    [["test"], ["test", "."], "test"],
+    [["fixtures/broken-co"], ["fixtures/broken-co"], undefined],
+  ];
+  for (const [given, exclude, whole] of cases) assert.deepEqual(personalExcludeFor(given, broken, bases), { exclude, whole }, given.join(" "));
+  // The company's own root alone: as the walk reads it, nothing left out whole.
+  assert.deepEqual(personalExcludeFor(["test/fixtures"], "/m/acme", personalBases("/m/acme", ["/m"], isRoot)), { exclude: ["test/fixtures"], whole: undefined });
+  // A .sanomarc.json's entry that leaves a company out whole, as written there.
+  assert.equal(leftOutWholeBy("/m/.sanomarc.json", ["gen", "fixtures"], broken), "fixtures");
+  assert.equal(leftOutWholeBy("/m/.sanomarc.json", ["acme/test"], broken), "acme/test");
+  assert.equal(leftOutWholeBy("/m/.sanomarc.json", ["acme/apps"], broken), undefined);
+});
+
 const COMPANY = `
 //- /co/sanoma.config.ts
 export default { secrets: { bindings: {} } };
@@ -265,6 +292,55 @@ test("sanoma-check: --rule and --exclude are laid over .sanomarc.json (a flag's 
   const dir = company(`{ "rules": { "collection-op": "warn", "secret-bindings": "off" }, "exclude": ["generated"] }`);
   assert.deepEqual(found(dir, ["--rule", "collection-op=error", "--exclude", "apps"]).problems, ["co/workflows/w.ts collection-op error"]);
   assert.deepEqual(found(dir, ["--rule=secret-bindings=warn"]).problems, ["co/apps/legacy/workflows/l.ts collection-op warning", "co/resources/keys.ts secret-bindings warning", "co/workflows/w.ts collection-op warning"]);
+});
+
+// A person's folder (--exclude) leaves out the folder it names, and a company whose root lies in it
+// (a fixture company under a company's test/fixtures): by name or by path, from each company root
+// around it, or from a folder given that lies in no company (the monorepo's top).
+const NESTED = `
+//- /mono/acme/sanoma.config.ts
+export default {};
+//- /mono/acme/workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nope.get", {});
+//- /mono/acme/test/fixtures/loose.ts
+export const l = (ctx: any) => ctx.call("data.nope.get", {});
+//- /mono/acme/test/fixtures/broken-co/sanoma.config.ts
+export default {};
+//- /mono/acme/test/fixtures/broken-co/workflows/b.ts
+export const b = (ctx: any) => ctx.call("data.nope.get", {});
+//- /mono/legacy/old/sanoma.config.ts
+export default {};
+//- /mono/legacy/old/workflows/o.ts
+export const o = (ctx: any) => ctx.call("data.nope.get", {});
+`;
+const NESTED_CASES: { args: string[]; companies: string[]; problems: string[] }[] = [
+  { args: ["mono/acme", "--exclude", "test/fixtures"], companies: ["mono/acme"], problems: ["mono/acme/workflows/w.ts"] },
+  { args: ["mono/acme", "--exclude", "./test/fixtures/"], companies: ["mono/acme"], problems: ["mono/acme/workflows/w.ts"] },
+  { args: ["mono/acme", "--exclude", "fixtures"], companies: ["mono/acme"], problems: ["mono/acme/workflows/w.ts"] },
+  // A folder given inside the company: the path is still from its root.
+  { args: ["mono/acme/test", "--exclude", "test/fixtures"], companies: ["mono/acme"], problems: ["mono/acme/workflows/w.ts"] },
+  { args: ["mono", "--exclude", "test/fixtures"], companies: ["mono/acme", "mono/legacy/old"], problems: ["mono/acme/workflows/w.ts", "mono/legacy/old/workflows/o.ts"] },
+  // From the folder given, which lies in no company: into a company, and over one.
+  { args: ["mono", "--exclude", "acme/test/fixtures"], companies: ["mono/acme", "mono/legacy/old"], problems: ["mono/acme/workflows/w.ts", "mono/legacy/old/workflows/o.ts"] },
+  { args: ["mono", "--exclude", "legacy/old"], companies: ["mono/acme", "mono/acme/test/fixtures/broken-co"], problems: ["mono/acme/test/fixtures/broken-co/workflows/b.ts", "mono/acme/test/fixtures/loose.ts", "mono/acme/workflows/w.ts"] },
+  // A path from the company around it into the nested company: that folder of it.
+  { args: ["mono/acme", "--exclude", "test/fixtures/broken-co/workflows"], companies: ["mono/acme", "mono/acme/test/fixtures/broken-co"], problems: ["mono/acme/test/fixtures/loose.ts", "mono/acme/workflows/w.ts"] },
+  // The nested company asked for by its own folder: found, and left out whole (nothing judged).
+  { args: ["mono/acme/test/fixtures/broken-co", "--exclude", "test/fixtures"], companies: ["mono/acme/test/fixtures/broken-co"], problems: [] },
+  // Nothing left out: all of them.
+  { args: ["mono"], companies: ["mono/acme", "mono/acme/test/fixtures/broken-co", "mono/legacy/old"], problems: ["mono/acme/test/fixtures/broken-co/workflows/b.ts", "mono/acme/test/fixtures/loose.ts", "mono/acme/workflows/w.ts", "mono/legacy/old/workflows/o.ts"] },
+];
+
+test("sanoma-check --exclude: a path leaves out the folder it names and a company whose root lies in it (a fixture company under test/fixtures), as a name does, from each company root around it or a folder given in no company", () => {
+  const dir = writeFixture(NESTED, "sanoma-exclude-nested-");
+  dirs.push(dir);
+  for (const c of NESTED_CASES) {
+    const r = run([...c.args, "--format", "json"], dir);
+    assert.ok(r.status === 0 || r.status === 1, `${c.args.join(" ")}: exit ${r.status}: ${r.stderr}`);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual({ args: c.args, companies: out.companies, problems: [...new Set(out.problems.map((p: any) => p.file))].sort() }, { args: c.args, companies: c.companies, problems: c.problems });
+    assert.equal(r.status, c.problems.length > 0 ? 1 : 0, c.args.join(" "));
+  }
 });
 
 test("sanoma-check: a bad .sanomarc.json is a line at its place (exit 1), the rest of it still applied; one that is not JSON applies nothing; never a crash", () => {

@@ -684,6 +684,43 @@ export const s = (ctx: any) => ctx.call("data.nope.get", {});
   }, { folders: [top], settings: { exclude: ["templates"] } });
 });
 
+test("server: a path in sanoma.exclude leaves out a company whose root lies in the folder it names (a fixture company under test/fixtures), from each company root around it or the workspace folder in no company, at the start, opened, and changed at run time, as sanoma-check --exclude does", async () => {
+  const top = writeFixture(`
+//- /mono/acme/sanoma.config.ts
+export default {};
+//- /mono/acme/workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nope.get", {});
+//- /mono/acme/test/fixtures/loose.ts
+export const l = (ctx: any) => ctx.call("data.nope.get", {});
+//- /mono/acme/test/fixtures/broken-co/sanoma.config.ts
+export default {};
+//- /mono/acme/test/fixtures/broken-co/workflows/b.ts
+export const b = (ctx: any) => ctx.call("data.nope.get", {});
+//- /mono/legacy/old/sanoma.config.ts
+export default {};
+//- /mono/legacy/old/workflows/o.ts
+export const o = (ctx: any) => ctx.call("data.nope.get", {});
+`, "sanoma-exclude-path-");
+  const mono = join(top, "mono");
+  const files = { w: "acme/workflows/w.ts", loose: "acme/test/fixtures/loose.ts", b: "acme/test/fixtures/broken-co/workflows/b.ts", o: "legacy/old/workflows/o.ts" };
+  const judged = (c: LspClient) => Object.entries(files).filter(([, f]) => c.diagnosticsFor(join(mono, f)).length > 0).map(([k]) => k).sort().join(" ");
+  await withServer({ path: top }, async ({ c }) => {
+    // At the start: a path from acme's root, and one from the workspace folder (in no company).
+    await c.waitFor(() => judged(c) !== "", "acme's problem");
+    assert.equal(judged(c), "w");
+    // A file of the company left out, opened: still nothing of it judged.
+    c.open(join(mono, files.b), readFileSync(join(mono, files.b), "utf8"));
+    await c.waitIdle();
+    assert.equal(judged(c), "w");
+    c.settings = { exclude: [] };
+    c.notify("workspace/didChangeConfiguration", { settings: null });
+    await c.waitFor(() => judged(c) === "b loose o w", "let back in");
+    c.settings = { exclude: ["./test/fixtures/"] };
+    c.notify("workspace/didChangeConfiguration", { settings: null });
+    await c.waitFor(() => judged(c) === "o w", "left out again, whole");
+  }, { folders: [mono], settings: { exclude: ["test/fixtures", "legacy/old"] } });
+});
+
 test("server: a client that cannot be asked for settings pushes them; they hold until the next push", async () => {
   await withServer(BROKEN, async ({ c, root }) => {
     const nightly = join(root, "workflows/nightly.ts");

@@ -359,6 +359,28 @@ test("a company inside a folder that a .sanomarc.json above it leaves out is lef
   }
 });
 
+test("configurePlugin { exclude } with a path leaves out whole a company whose root lies in the folder it names from the company around it (a fixture company under test/fixtures), as sanoma.exclude and --exclude do", async () => {
+  const top = join(dirname(dir), "nested-fixtures");
+  const fixture = join(top, "test", "fixtures", "broken-co");
+  rmSync(top, { recursive: true, force: true });
+  mkdirSync(join(fixture, "workflows"), { recursive: true });
+  writeFileSync(join(top, "sanoma.config.ts"), "export default {};\n");
+  writeFileSync(join(fixture, "sanoma.config.ts"), "export default {};\n");
+  const b = join(fixture, "workflows", "b.ts");
+  writeFileSync(b, `export const b = (ctx: { call(id: string, input: unknown): unknown }) => ctx.call("data.nope.get", {});\n`);
+  writeTsconfig(top);
+  const ours = async () => sanoma((await s.geterr([b])).byFile.get(b)?.semantic ?? []).map((d) => d.code);
+  try {
+    s.open(b);
+    assert.deepEqual(await ours(), [RULE_CODES["collection-op"]], "judged while nothing leaves it out");
+    await s.request("configurePlugin", { pluginName: PLUGIN, configuration: { exclude: ["test/fixtures/"] } });
+    assert.deepEqual(await ours(), [], "left out whole");
+  } finally {
+    await s.request("configurePlugin", { pluginName: PLUGIN, configuration: { exclude: [] } });
+    rmSync(top, { recursive: true, force: true });
+  }
+});
+
 test("configurePlugin { exclude } leaves a folder out of a company read already (it was taken by companies read later only), written as sanoma.exclude is; an option of no name the plugin knows is said", async () => {
   assert.equal(sanoma(await semanticOf("workflows/nightly.ts")).length, 1);
   try {

@@ -21,7 +21,7 @@ import type { CheckOptions, CheckResult } from "../../server/src/core/check.ts";
 import { CONFIG_FILE, LOCK_FILE, isInNodeModules, isSkippedDirName } from "../../server/src/core/company.ts";
 import type { Company } from "../../server/src/core/model.ts";
 import { RULE_IDS } from "../../server/src/core/rules/ids.ts";
-import { excludeFor, findSanomaRc, layer, readSanomaRc, type Level } from "../../server/src/core/sanomarc.ts";
+import { excludeFor, findSanomaRc, layer, personalBases, personalExcludeFor, readSanomaRc, type Level } from "../../server/src/core/sanomarc.ts";
 import type { Located } from "../../server/src/core/target.ts";
 import { Workspace } from "../../server/src/core/workspace.ts";
 import { FolderWatcher } from "../../server/src/node/folder-watcher.ts";
@@ -142,9 +142,14 @@ export class Companies {
     if (had && JSON.stringify(had.exclude) !== JSON.stringify(next.exclude) && this.modes.has(root)) this.forget(root, "the folders .sanomarc.json leaves out changed");
   }
 
-  /** The folders a company's walk leaves out: its `.sanomarc.json`'s, and the plugin's `exclude` option's. */
+  /**
+   * The folders a company's walk leaves out: its `.sanomarc.json`'s, and the plugin's `exclude`
+   * option's, read from each company root around it too (`personalBases`: tsserver searches no
+   * folder), so a company whose root lies in a folder they leave out is left out whole.
+   */
   private excludeOf(root: string): string[] {
-    return layer({ rules: {}, exclude: this.shared.get(root)?.exclude ?? [] }, { exclude: this.exclude }).exclude;
+    const own = this.exclude.length > 0 ? personalExcludeFor(this.exclude, root, personalBases(root, [], (d) => this.ws.fs.isFile(path.join(d, CONFIG_FILE)))).exclude : [];
+    return layer({ rules: {}, exclude: this.shared.get(root)?.exclude ?? [] }, { exclude: own }).exclude;
   }
 
   private analysis(company: Company): Analysis {

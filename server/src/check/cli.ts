@@ -6,12 +6,13 @@
  */
 import * as path from "node:path";
 import { z } from "zod";
+import { CONFIG_FILE } from "../core/company.ts";
 import { isWithin } from "../core/model.ts";
 import { Workspace } from "../core/workspace.ts";
 import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
 import { applyEdits, planFixes } from "../core/fixes.ts";
-import { excludeFor, layer, leftOutBelow, LEVELS, personalExclude, readSanomaRc, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
+import { excludeFor, layer, leftOutBelow, LEVELS, personalBases, personalExclude, personalExcludeFor, readSanomaRc, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
 import { didYouMean } from "../core/text.ts";
 import type { FileSystem, Problem, ReadAhead, Severity } from "../core/types.ts";
 import { unifiedDiff } from "./diff.ts";
@@ -37,8 +38,9 @@ company checks that whole company. Settings a team shares are read from the near
   -f FORMAT          the same as --format FORMAT
   --rule id=level    a rule's severity, as the editor's sanoma.rules setting: off, error, warning
                      (or warn), info or hint (repeatable)
-  --exclude folder   a folder to leave out, by name or by its path in the company, as the editor's
-                     sanoma.exclude setting (repeatable)
+  --exclude folder   a folder to leave out, by name or by its path from a company root, as the
+                     editor's sanoma.exclude setting; a company whose root lies in it is left out
+                     whole (repeatable)
   --quiet, -q        errors only (the summary still counts every severity)
   --max-warnings N   exit 1 when there are more than N warnings
   --fix              apply the certain fixes (those the editor marks preferred) and report what is
@@ -232,7 +234,10 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
   for (const root of roots) {
     const start = io.now();
     const rc = rcOf(root);
-    const mine = layer({ rules: rc.settings.rules, exclude: excludeFor(rc.file, rc.settings.exclude, root) }, { rules: args.rules as Record<string, Level>, exclude: args.exclude });
+    // --exclude's folders, read from each company root around this one and from a folder given
+    // that lies in no company (a path there leaves out a company whose root lies in it).
+    const own = args.exclude.length > 0 ? personalExcludeFor(args.exclude, root, personalBases(root, dirs, (d) => fs.isFile(path.join(d, CONFIG_FILE)))) : { exclude: [], whole: undefined };
+    const mine = layer({ rules: rc.settings.rules, exclude: excludeFor(rc.file, rc.settings.exclude, root) }, { rules: args.rules as Record<string, Level>, exclude: own.exclude });
     if (verbose && rc.file) io.err(`${shownPath(io.cwd, root)}: settings from ${shownPath(io.cwd, rc.file)}\n`);
     ws.setExclude(root, mine.exclude);
     const syntaxAsked = mine.rules["syntax-error"] !== "off";

@@ -204,26 +204,88 @@ export const WHOLE_COMPANY = ".";
  */
 export function excludeFor(rcFile: string | undefined, exclude: readonly string[], root: string): string[] {
   if (rcFile === undefined) return [];
-  const dir = path.dirname(rcFile);
+  const { out, whole } = readFrom(path.dirname(rcFile), exclude, root);
+  if (whole !== undefined) out.push(WHOLE_COMPANY);
+  return out;
+}
+
+/** The entry of a file's `exclude` that leaves out whole the company at `root` (see `excludeFor`), as written there; undefined when none does. */
+export function leftOutWholeBy(rcFile: string | undefined, exclude: readonly string[], root: string): string | undefined {
+  return rcFile === undefined ? undefined : readFrom(path.dirname(rcFile), exclude, root).whole;
+}
+
+/**
+ * `exclude` entries read from the folder `dir` (a `.sanomarc.json`'s, or a company root's for a
+ * person's), as the company at `root` reads them: its walk's entries, and the first entry that
+ * leaves it out whole (its root lies in the folder it names), if one does.
+ */
+function readFrom(dir: string, exclude: readonly string[], root: string): { out: string[]; whole: string | undefined } {
   const out: string[] = [];
   const above = path.relative(dir, root);
   const between = above === "" || above.startsWith("..") || path.isAbsolute(above) ? [] : above.split(path.sep);
-  let whole = false;
+  let whole: string | undefined;
   for (const entry of exclude) {
     const e = entry.replace(/^\/+/, "");
     if (!entry.includes("/")) {
       out.push(e);
-      if (between.includes(e)) whole = true;
+      if (between.includes(e)) whole ??= entry;
       continue;
     }
     const abs = path.join(dir, e);
     const rel = path.relative(root, abs);
     if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel)) out.push(rel.split(path.sep).join("/"));
     // (The root itself, or a folder above it: the path leads from the root up out of the company.)
-    else if (rel === "" || rel.split(path.sep).every((part) => part === "..")) whole = true;
+    else if (rel === "" || rel.split(path.sep).every((part) => part === "..")) whole ??= entry;
   }
-  if (whole) out.push(WHOLE_COMPANY);
+  return { out, whole };
+}
+
+/**
+ * The folders a person's excluded folders (`--exclude`, the editor's `sanoma.exclude`, the
+ * TypeScript plugin's `exclude`) are read from for what lies at `dir` (a company root, or a folder
+ * a search for companies starts from): every company root at or above it, each of which leaves
+ * those folders out of its own walk (a fixture company at `test/fixtures/broken-co` lies in the
+ * `test/fixtures` of the company around it); and each folder of `searched` (the folders a search
+ * for companies was given, the editor's workspace folders) that holds `dir` and lies in no company
+ * itself (a monorepo's top), read as a company root would be. `isCompanyRoot`: whether a folder
+ * holds a `sanoma.config.ts` (A1).
+ */
+export function personalBases(dir: string, searched: readonly string[], isCompanyRoot: (dir: string) => boolean): string[] {
+  const out: string[] = [];
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (isCompanyRoot(d)) out.push(d);
+    if (path.dirname(d) === d) break;
+  }
+  for (const s of searched) {
+    if (!atOrUnder(s, dir) || out.includes(s) || out.some((r) => atOrUnder(r, s))) continue;
+    out.push(s);
+  }
   return out;
+}
+
+/** Whether `inner` is `outer` or lies under it. */
+function atOrUnder(outer: string, inner: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/**
+ * A person's excluded folders as the walk of the company at `root` reads them: each read from each
+ * of `bases` (`personalBases`) as a `.sanomarc.json` there would hold it (`excludeFor`). A name
+ * leaves out every folder of that name, a path the folder it names under a base; a company whose
+ * root lies in such a folder is left out whole (`WHOLE_COMPANY` in `exclude`, and `whole` the
+ * entry that does it), as a `.sanomarc.json`'s folders leave one out.
+ */
+export function personalExcludeFor(exclude: readonly string[], root: string, bases: readonly string[]): { exclude: string[]; whole: string | undefined } {
+  const out: string[] = [];
+  let whole: string | undefined;
+  for (const base of bases.includes(root) ? bases : [root, ...bases]) {
+    const read = readFrom(base, exclude, root);
+    for (const e of read.out) if (!out.includes(e)) out.push(e);
+    whole ??= read.whole;
+  }
+  if (whole !== undefined) out.push(WHOLE_COMPANY);
+  return { exclude: out, whole };
 }
 
 /**

@@ -9,6 +9,7 @@ import { ConnectorResolver } from "./connectors.ts";
 import { CompanyChecker, type CheckOptions, type CheckResult } from "./check.ts";
 import { CompanyAnalyzer, type Analysis } from "./analysis.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
+import { personalBases } from "./sanomarc.ts";
 import { Company, listCompanyFilesSteps, walkReads, type Skipped } from "./model.ts";
 import { knowSyntax, syntaxVerdict, textAwaitingSyntax, workflowsRead, type SyntaxVerdict } from "./facts.ts";
 import { fileRuleProblems } from "./check.ts";
@@ -52,40 +53,63 @@ export class Workspace {
   }
 
   /**
-   * `discoverRoots`, yielding every `WALK_STEP` folders (see `steps.ts`). `exclude`: the folder
-   * names the search leaves out (the settings of the folders searched), by default the options'.
+   * `discoverRoots`, yielding every `WALK_STEP` folders (see `steps.ts`). `exclude`: the folders
+   * the search leaves out (a person's, the settings of the folders searched), by default the
+   * options': a name, every folder of that name; a path, the folder at that path from each company
+   * root on the way (one at or above the start included), or from the start where it lies in no
+   * company (`personalBases`), as each company's walk leaves it out. Only folders below a start
+   * are left out: a company at or below a start that lies in one is found, and its settings leave
+   * it out whole.
    */
   *discoverRootsSteps(dirs: string[], exclude: readonly string[] = this.options.exclude ?? []): Steps<string[]> {
     let n = 0;
     // By real path: one company reached by two paths (a symlink, two folders given) is found once.
     const roots = new Map<string, string>();
     const addRoot = (root: string) => { const real = this.fs.realPath(root) ?? root; if (!roots.has(real)) roots.set(real, root); };
-    const excluded = new Set(exclude);
+    const excluded = new Set(exclude.filter((e) => !e.includes("/")));
+    const paths = new Set(exclude.filter((e) => e.includes("/")).map((e) => e.replace(/^\/+/, "")));
+    const isRoot = (d: string) => this.fs.isFile(path.join(d, CONFIG_FILE));
     const seen = new Set<string>();
     for (const dir of dirs) {
-      const up = findCompanyRoot(dir, (d) => this.fs.isFile(path.join(d, CONFIG_FILE)), true);
+      const up = findCompanyRoot(dir, isRoot, true);
       if (up) addRoot(up);
       // Nothing inside `node_modules` belongs to a company (A1), even when the walk starts there.
       if (isInNodeModules(dir)) continue;
       // Each folder with its real path: the start's asked of the disk, a folder below it its
-      // parent's and its name (no link is followed: see below).
+      // parent's and its name (no link is followed: see below). With paths to leave out, each
+      // with the folders they are read from (the company roots around it).
       const stack = [dir];
       const reals = [this.fs.realPath(dir)];
+      const basesOf = paths.size > 0 ? [personalBases(dir, [dir], isRoot)] : undefined;
       while (stack.length) {
         if (++n % WALK_STEP === 0) yield;
         const d = stack.pop()!;
         const real = reals.pop();
+        let bases = basesOf?.pop();
         if (real === undefined || seen.has(real)) continue;
         seen.add(real);
+        const below: string[] | undefined = bases ? [] : undefined;
         for (const e of this.fs.readDir(d) ?? []) {
           // (A path made only for what needs one: most entries are files, passed over.)
           // A config that is a symlink to a file counts, as it does for a file's walk up (A1).
-          if (e.name === CONFIG_FILE && (e.kind === "file" || (e.kind === "symlink" && this.fs.isFile(childPath(dir, d, e.name))))) addRoot(d);
+          if (e.name === CONFIG_FILE && (e.kind === "file" || (e.kind === "symlink" && this.fs.isFile(childPath(dir, d, e.name))))) {
+            addRoot(d);
+            if (bases && !bases.includes(d)) bases = [...bases, d];
+          }
           // No link to a folder is followed, as in a company's walk: one outside the folder searched
           // leads to what is not under it (its parent would hold this very folder), one inside to
           // a folder the search reaches by its own path, where its companies are found (and
           // reported) by their real paths.
-          else if (e.kind === "dir" && !isSkippedDirName(e.name) && !excluded.has(e.name)) { stack.push(childPath(dir, d, e.name)); reals.push(realChild(real, e.name)); }
+          else if (e.kind === "dir" && !isSkippedDirName(e.name) && !excluded.has(e.name)) {
+            if (below) below.push(e.name);
+            else { stack.push(childPath(dir, d, e.name)); reals.push(realChild(real, e.name)); }
+          }
+        }
+        if (!below || !bases) continue;
+        for (const name of below) {
+          const child = childPath(dir, d, name);
+          if (bases.some((b) => paths.has(path.relative(b, child).split(path.sep).join("/")))) continue;
+          stack.push(child); reals.push(realChild(real, name)); basesOf!.push(bases);
         }
       }
     }

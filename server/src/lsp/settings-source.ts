@@ -80,7 +80,7 @@ export class SettingsSource {
     const rc = readSanomaRc(this.ws.fs, root, RULE_IDS, (f) => this.docs.openText(f));
     this.hold(root, rc.file);
     if (rc.file !== undefined) this.publisher.file(rc.file, rc.problems.map(settingsDiagnostic));
-    return withShared(own, rc, root, this.options.folders);
+    return withShared(own, rc, root, this.options.folders, (d) => this.ws.fs.isFile(path.join(d, CONFIG_FILE)));
   }
 
   /** The `.sanomarc.json` each company's settings were last read from: its problems are published while one holds for a company. */

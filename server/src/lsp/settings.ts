@@ -5,14 +5,12 @@
  * extension's package.json (a test keeps them in step). A company's settings are the editor's laid
  * over the team's `.sanomarc.json` (`withShared`), read by the core as `sanoma-check` reads it.
  */
-import * as path from "node:path";
 import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver/node";
 import { z } from "zod";
 import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
 import { didYouMean } from "../core/text.ts";
-import { excludeFor, layer, personalExclude, SANOMARC, SANOMARC_DOCS_URL, WHOLE_COMPANY, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
-import { isWithin } from "../core/model.ts";
+import { excludeFor, layer, personalBases, personalExclude, personalExcludeFor, SANOMARC_DOCS_URL, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
 
 // (`warn` is `warning`, as `.sanomarc.json`, `--rule` and the TypeScript plugin read it.)
 const Level = z.preprocess((v) => (v === "warn" ? "warning" : v), z.enum(["off", "error", "warning", "info", "hint"]));
@@ -80,16 +78,18 @@ export function checkOptions(s: Settings): CheckOptions {
   return { rules: s.rules as CheckOptions["rules"] };
 }
 
-/** A company's settings: the editor's laid over the team's `.sanomarc.json` (the editor's levels win, its folders add). */
-export function withShared(own: Settings, rc: SanomaRc, root: string, folders: readonly string[] = []): Settings {
-  const merged = layer({ rules: rc.settings.rules, exclude: excludeFor(rc.file, rc.settings.exclude, root) }, { rules: own.rules as Record<string, Level>, exclude: own.exclude });
-  // A company whose root lies in a folder the editor's settings leave out by name, below the
-  // workspace folder that holds it, is left out whole, as the search for companies leaves it out
-  // at a start (and `sanoma-check --exclude`): a setting changed later left it judged.
-  // (Its names read as a .sanomarc.json in that folder would hold them; its paths are each company's own.)
-  const folder = folders.filter((f) => isWithin(f, root)).sort((a, b) => b.length - a.length)[0];
-  const names = own.exclude.filter((e) => !e.includes("/"));
-  if (folder !== undefined && !merged.exclude.includes(WHOLE_COMPANY) && excludeFor(path.join(folder, SANOMARC), names, root).includes(WHOLE_COMPANY)) merged.exclude.push(WHOLE_COMPANY);
+/**
+ * A company's settings: the editor's laid over the team's `.sanomarc.json` (the editor's levels
+ * win, its folders add). The editor's folders are read from each company root around this one and
+ * from a workspace folder (`folders`) that holds it and lies in no company (`personalBases`): a
+ * company whose root lies in a folder they leave out (a fixture company under
+ * `sanoma.exclude: ["test/fixtures"]`, or `["fixtures"]`) is left out whole, as the search for
+ * companies leaves it out at a start (and `sanoma-check --exclude`): a setting changed later left
+ * it judged. `isCompanyRoot`: whether a folder holds a `sanoma.config.ts`.
+ */
+export function withShared(own: Settings, rc: SanomaRc, root: string, folders: readonly string[] = [], isCompanyRoot: (dir: string) => boolean = () => false): Settings {
+  const mine = own.exclude.length > 0 ? personalExcludeFor(own.exclude, root, personalBases(root, folders, isCompanyRoot)).exclude : [];
+  const merged = layer({ rules: rc.settings.rules, exclude: excludeFor(rc.file, rc.settings.exclude, root) }, { rules: own.rules as Record<string, Level>, exclude: mine });
   return { ...own, rules: merged.rules, exclude: merged.exclude };
 }
 
