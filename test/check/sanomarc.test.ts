@@ -343,6 +343,74 @@ test("sanoma-check --exclude: a path leaves out the folder it names and a compan
   }
 });
 
+// A company found but left out whole (its own folder given, or a folder at or above the one given
+// left out) was listed as a company with no problem: "0 errors … in 1 company", exit 0, and
+// --verbose said only "0 files". The run now says which, and by what, in every format.
+const LEFT_OUT = `
+//- /top/.sanomarc.json
+{ "exclude": ["fixtures"] }
+//- /top/co/sanoma.config.ts
+export default {};
+//- /top/co/workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nope.get", {});
+//- /top/co/test/fixtures/broken-co/sanoma.config.ts
+export default {};
+//- /top/co/test/fixtures/broken-co/workflows/b.ts
+export const b = (ctx: any) => ctx.call("data.nope.get", {});
+//- /plain/co/sanoma.config.ts
+export default {};
+//- /plain/co/test/fixtures/broken-co/sanoma.config.ts
+export default {};
+//- /plain/co/test/fixtures/broken-co/workflows/b.ts
+export const b = (ctx: any) => ctx.call("data.nope.get", {});
+`;
+const LEFT_OUT_CASES: { cwd?: string; args: string[]; status: number; summary: string; leftOut: { company: string; by: string; exclude: string }[] }[] = [
+  {
+    args: ["top/co/test/fixtures/broken-co"], status: 0,
+    summary: `0 errors, 0 warnings, 0 info, 0 hints in 1 company (top/co/test/fixtures/broken-co: left out whole by top/.sanomarc.json's exclude "fixtures": nothing judged)`,
+    leftOut: [{ company: "top/co/test/fixtures/broken-co", by: "top/.sanomarc.json", exclude: "fixtures" }],
+  },
+  {
+    cwd: "top/co/test/fixtures/broken-co", args: [], status: 0,
+    summary: `0 errors, 0 warnings, 0 info, 0 hints in 1 company (.: left out whole by ../../../../.sanomarc.json's exclude "fixtures": nothing judged)`,
+    leftOut: [{ company: ".", by: "../../../../.sanomarc.json", exclude: "fixtures" }],
+  },
+  {
+    args: ["top/co/test/fixtures"], status: 1,
+    summary: `1 error, 0 warnings, 0 info, 0 hints in 2 companies (top/co/test/fixtures/broken-co: left out whole by top/.sanomarc.json's exclude "fixtures")`,
+    leftOut: [{ company: "top/co/test/fixtures/broken-co", by: "top/.sanomarc.json", exclude: "fixtures" }],
+  },
+  {
+    args: ["plain/co/test/fixtures/broken-co", "--exclude", "test/fixtures"], status: 0,
+    summary: `0 errors, 0 warnings, 0 info, 0 hints in 1 company (plain/co/test/fixtures/broken-co: left out whole by --exclude "test/fixtures": nothing judged)`,
+    leftOut: [{ company: "plain/co/test/fixtures/broken-co", by: "--exclude", exclude: "test/fixtures" }],
+  },
+  // Below the folder given: passed over, not listed (as before).
+  { args: ["top"], status: 1, summary: "1 error, 0 warnings, 0 info, 0 hints in 1 company", leftOut: [] },
+];
+
+test("sanoma-check: a company found but left out whole is said so, and by what (the .sanomarc.json and its entry, or --exclude): in the summary, in JSON (leftOut), in SARIF (a notification) and in GitHub's format (a notice); the exit status is what was judged", () => {
+  const dir = writeFixture(LEFT_OUT, "sanoma-left-out-");
+  dirs.push(dir);
+  for (const c of LEFT_OUT_CASES) {
+    const cwd = join(dir, c.cwd ?? ".");
+    const what = `${c.cwd ?? "."}: ${c.args.join(" ")}`;
+    const text = run(c.args, cwd);
+    assert.equal(text.stderr, c.summary + "\n", what);
+    assert.equal(text.status, c.status, what);
+    const json = run([...c.args, "--format", "json"], cwd);
+    assert.deepEqual(JSON.parse(json.stdout).leftOut, c.leftOut, what);
+    const said = c.leftOut.map((l) => `${l.company}: left out whole by ${l.by === "--exclude" ? "--exclude" : `${l.by}'s exclude`} "${l.exclude}": none of its files is judged`);
+    const sarif = JSON.parse(run([...c.args, "--format", "sarif"], cwd).stdout);
+    assert.deepEqual(sarif.runs[0].invocations[0].toolExecutionNotifications.filter((n: any) => n.message.text.includes("left out whole")).map((n: any) => `${n.level} ${n.message.text}`), said.map((t) => `note ${t}`), what);
+    const github = run([...c.args, "--format", "github"], cwd).stdout.split("\n").filter((l) => l.startsWith("::notice"));
+    assert.deepEqual(github, said.map((t) => `::notice title=sanoma::${t}`), what);
+  }
+  // --verbose says it too, where it said "0 files".
+  const verbose = run(["top/co/test/fixtures/broken-co", "--verbose"], dir);
+  assert.match(verbose.stderr, /^top\/co\/test\/fixtures\/broken-co: left out whole by top\/\.sanomarc\.json's exclude "fixtures"$/m);
+});
+
 test("sanoma-check: a bad .sanomarc.json is a line at its place (exit 1), the rest of it still applied; one that is not JSON applies nothing; never a crash", () => {
   const dir = company(`{\n  "rules": {\n    "collection-op": "warn",\n    "secret-binding": "off"\n  }\n}\n`);
   const r = run(["co"], dir);

@@ -12,11 +12,11 @@ import { Workspace } from "../core/workspace.ts";
 import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
 import { applyEdits, planFixes } from "../core/fixes.ts";
-import { excludeFor, layer, leftOutBelow, LEVELS, personalBases, personalExclude, personalExcludeFor, readSanomaRc, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
+import { excludeFor, layer, leftOutBelow, leftOutWholeBy, LEVELS, personalBases, personalExclude, personalExcludeFor, readSanomaRc, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
 import { didYouMean } from "../core/text.ts";
 import type { FileSystem, Problem, ReadAhead, Severity } from "../core/types.ts";
 import { unifiedDiff } from "./diff.ts";
-import { paint, renderPieces, shownPath, type NotInstalled, type Report } from "./formats.ts";
+import { leftOutText, paint, renderPieces, shownPath, type NotInstalled, type Report } from "./formats.ts";
 import { unfoundText } from "../core/connectors.ts";
 
 /** Kept equal to the package's version by a test. */
@@ -32,7 +32,8 @@ company checks that whole company. Settings a team shares are read from the near
   --format text      one problem a line: file:line:col  severity  rule  message (default); a line
                      break in a message or a path is written \\n, so each problem is one line
   --format json      { companies, problems: [ { file, line, column, endLine, endColumn, severity,
-                     rule, message, docs, related, fixes } ], settings, skipped, notInstalled }
+                     rule, message, docs, related, fixes } ], settings, skipped, notInstalled,
+                     leftOut: [ { company, by, exclude } ] }
   --format sarif     SARIF 2.1.0 (one run, every rule in the driver), for code scanning
   --format github    GitHub Actions annotations, one per problem
   -f FORMAT          the same as --format FORMAT
@@ -174,6 +175,8 @@ interface Run {
   skipped: { file: string; reason: string }[];
   /** Packages that declarations call into but that are not installed: how many declarations each (their types unknown, unchecked), and what was found instead. */
   notInstalled: Map<string, NotInstalled>;
+  /** The companies found but left out whole (none of their files judged), and by what: the `.sanomarc.json` (undefined: `--exclude`) and its entry. */
+  leftOut: { root: string; file: string | undefined; exclude: string }[];
 }
 
 /** Checks every company under the folders: what it found, or a usage error. */
@@ -231,6 +234,7 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
   const problems: Problem[] = [];
   const skipped: Run["skipped"] = [];
   const notInstalled: Run["notInstalled"] = new Map();
+  const leftOut: Run["leftOut"] = [];
   for (const root of roots) {
     const start = io.now();
     const rc = rcOf(root);
@@ -239,6 +243,14 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
     const own = args.exclude.length > 0 ? personalExcludeFor(args.exclude, root, personalBases(root, dirs, (d) => fs.isFile(path.join(d, CONFIG_FILE)))) : { exclude: [], whole: undefined };
     const mine = layer({ rules: rc.settings.rules, exclude: excludeFor(rc.file, rc.settings.exclude, root) }, { rules: args.rules as Record<string, Level>, exclude: own.exclude });
     if (verbose && rc.file) io.err(`${shownPath(io.cwd, root)}: settings from ${shownPath(io.cwd, rc.file)}\n`);
+    // A company left out whole (its own folder given, or a folder at or above the one given left
+    // out) is listed and said, not passed as a company with no problem.
+    const wholeByFile = leftOutWholeBy(rc.file, rc.settings.exclude, root);
+    const whole = wholeByFile !== undefined ? { root, file: rc.file, exclude: wholeByFile } : own.whole !== undefined ? { root, file: undefined, exclude: own.whole } : undefined;
+    if (whole) {
+      leftOut.push(whole);
+      if (verbose) io.err(`${leftOutText(shownLeftOut(io.cwd, whole))}\n`);
+    }
     ws.setExclude(root, mine.exclude);
     const syntaxAsked = mine.rules["syntax-error"] !== "off";
     // (Counted for --verbose.)
@@ -271,7 +283,12 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
   const settings = [...rcs.values()].flatMap((rc) => rc.problems);
   for (const [file, reason] of passedOver) skipped.push({ file, reason });
   skipped.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { roots, problems, settings, skipped, notInstalled };
+  return { roots, problems, settings, skipped, notInstalled, leftOut };
+}
+
+/** A company left out whole, as the formats print it: its path, and what left it out (a `.sanomarc.json`'s path, or `--exclude`), from the working folder. */
+function shownLeftOut(cwd: string, l: Run["leftOut"][number]): { company: string; by: string; exclude: string } {
+  return { company: shownPath(cwd, l.root), by: l.file === undefined ? "--exclude" : shownPath(cwd, l.file), exclude: l.exclude };
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -391,7 +408,7 @@ export function runCheck(argv: string[], io: Io): number {
   const shown = args.quiet ? run.problems.filter((p) => p.severity === "error") : run.problems;
   const shownSettings = args.quiet ? run.settings.filter((p) => p.severity === "error") : run.settings;
   const outColor = args.format === "text" && colorFor(env, io.tty?.out ?? false);
-  const report: Report = { cwd: io.cwd, version: VERSION, companies: run.roots, problems: shown, settings: shownSettings, skipped: run.skipped, notInstalled: [...run.notInstalled].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, n]) => n), color: outColor };
+  const report: Report = { cwd: io.cwd, version: VERSION, companies: run.roots, problems: shown, settings: shownSettings, skipped: run.skipped, notInstalled: [...run.notInstalled].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, n]) => n), leftOut: run.leftOut.map((l) => shownLeftOut(io.cwd, l)), color: outColor };
   if (!args.fixDryRun) for (const piece of renderPieces(args.format, report)) io.out(piece);
 
   // The summary, last: every severity counted, the files skipped and why.
@@ -403,6 +420,11 @@ export function runCheck(argv: string[], io: Io): number {
     `${count.info} info`,
     plural(count.hint, "hint", "hints"),
   ].join(", ") + ` in ${plural(run.roots.length, "company", "companies")}`;
+  // (Exit status as what was judged says: the team's file, or the flag, chose to leave them out.)
+  if (run.leftOut.length) {
+    const said = run.leftOut.slice(0, 3).map((l) => leftOutText(shownLeftOut(io.cwd, l)));
+    summary += ` (${said.join("; ")}${run.leftOut.length > 3 ? `; ${run.leftOut.length - 3} more left out whole: --format json lists them` : ""}${run.leftOut.length === run.roots.length ? ": nothing judged" : ""})`;
+  }
   if (args.quiet && count.warning + count.info + count.hint > 0) summary += " (errors shown only: --quiet)";
   if (run.skipped.length) {
     const reasons = new Map<string, number>();

@@ -27,6 +27,8 @@ export interface Report {
   skipped: { file: string; reason: string }[];
   /** Packages that declarations call into but that are not installed, and how many declarations each (their types unknown: not checked), and what was found instead if anything. */
   notInstalled?: NotInstalled[];
+  /** Companies found but left out whole, none of their files judged, and by what: a `.sanomarc.json`'s path or `--exclude` (`by`), and the entry (`exclude`); paths as printed. */
+  leftOut?: LeftOut[];
   /** Whether text output is coloured. */
   color: boolean;
 }
@@ -46,6 +48,14 @@ function notInstalledJson(cwd: string, n: NotInstalled): Record<string, unknown>
     package: n.package, declarations: n.declarations, reason: why?.kind ?? "not-installed",
     ...(why?.kind === "plug-n-play" ? { file: shownPath(cwd, why.file) } : why?.kind === "not-built" ? { entry: why.entry } : {}),
   };
+}
+
+/** A company left out whole: its path, what left it out (a `.sanomarc.json`'s path, or `--exclude`) and the entry, as printed. */
+export interface LeftOut { company: string; by: string; exclude: string }
+
+/** What a run is told of a company left out whole: `test/fixtures/broken-co: left out whole by ../../.sanomarc.json's exclude "fixtures"`. */
+export function leftOutText(l: LeftOut): string {
+  return `${l.company}: left out whole by ${l.by === "--exclude" ? "--exclude" : `${l.by}'s exclude`} ${JSON.stringify(l.exclude)}`;
 }
 
 /** Where the settings file's problems point for their documentation. */
@@ -192,6 +202,7 @@ function json(r: Report) {
     settings: r.settings.map((p) => ({ ...place(r, p.file, p.range), severity: p.severity, message: p.message, docs: SETTINGS_DOCS_URL })),
     skipped: r.skipped.map((s) => ({ file: shownPath(r.cwd, s.file), reason: s.reason })),
     notInstalled: (r.notInstalled ?? []).map((n) => notInstalledJson(r.cwd, n)),
+    leftOut: r.leftOut ?? [],
   };
 }
 
@@ -259,6 +270,9 @@ function sarif(r: Report) {
           ...(r.notInstalled ?? []).map((n) => ({
             level: "warning", message: { text: notInstalledText(r.cwd, n) },
           })),
+          ...(r.leftOut ?? []).map((l) => ({
+            level: "note", message: { text: `${leftOutText(l)}: none of its files is judged` },
+          })),
         ],
       }],
       results: new Mapped(r.problems, (p) => {
@@ -309,6 +323,7 @@ function* github(r: Report): Generator<string, void, void> {
     ];
     return `::${GITHUB_LEVEL[severity]} ${props.join(",")}::${escapeData(message)}\n`;
   };
+  for (const l of r.leftOut ?? []) yield `::notice title=${escapeProperty("sanoma")}::${escapeData(`${leftOutText(l)}: none of its files is judged`)}\n`;
   for (const p of r.settings) yield annotate(p.file, p.range, p.severity, "sanoma settings", `${p.message}\n${SETTINGS_DOCS_URL}`);
   for (const p of r.problems) yield annotate(p.file, p.range, p.severity, `sanoma(${p.rule})`, `${p.message}\n${ruleDocsUrl(p.rule)}`);
   // (A declaration not checked passes in silence otherwise: an annotation of the run, on no file.)
