@@ -19,6 +19,43 @@ import type { Range } from "./types.ts";
 
 interface Options { isConfig?: boolean }
 
+type Assignment = ts.BinaryExpression & { operatorToken: { kind: ts.SyntaxKind.EqualsToken } };
+
+/** `a = b` (not `a += b`). */
+function isAssignment(e: ts.Expression): e is Assignment {
+  return ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+}
+
+/** `module.exports`. */
+function isModuleExportsNode(e: ts.Expression): boolean {
+  e = unwrap(e);
+  return ts.isPropertyAccessExpression(e) && e.name.text === "exports" && ts.isIdentifier(e.expression) && e.expression.text === "module";
+}
+
+/**
+ * The objects a CommonJS module fills and makes its `module.exports`: a top-level `var x = {…}`
+ * assigned to `module.exports` whole, or through a call given it alone (esbuild's, and so tsup's:
+ * `var x_exports = {}; __export(x_exports, {…}); module.exports = __toCommonJS(x_exports);`,
+ * minified too; by hand, `const api = {}; api.machine = …; module.exports = api;`).
+ */
+function commonJsAliases(sf: ts.SourceFile): Set<string> {
+  const objects = new Set<string>();
+  const aliases = new Set<string>();
+  for (const st of sf.statements) {
+    if (ts.isVariableStatement(st)) {
+      for (const d of st.declarationList.declarations) {
+        const init = d.initializer && unwrap(d.initializer);
+        if (ts.isIdentifier(d.name) && init && ts.isObjectLiteralExpression(init)) objects.add(d.name.text);
+      }
+    } else if (ts.isExpressionStatement(st) && isAssignment(st.expression) && isModuleExportsNode(st.expression.left)) {
+      const right = unwrap(st.expression.right);
+      const whole = ts.isCallExpression(right) && right.arguments.length === 1 ? unwrap(right.arguments[0]) : right;
+      if (ts.isIdentifier(whole) && objects.has(whole.text)) aliases.add(whole.text);
+    }
+  }
+  return aliases;
+}
+
 /** What a file nested too deeply to parse is read as: nothing (`unread` says why); whether it loads, only its depth tells (`LOAD_DEPTH`). */
 export const TOO_DEEP = "nested too deeply to be read (the parser ran out of stack)";
 
@@ -188,6 +225,8 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
     while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isNonNullExpression(e) || ts.isTypeAssertionExpression(e)) e = e.expression;
     if (ts.isIdentifier(e)) return { kind: "local", name: e.text };
     if (ts.isPropertyAccessExpression(e)) return { kind: "member", base: refOf(e.expression), member: e.name.text };
+    // `const machine = exports.machine = …` (Babel): what is assigned.
+    if (isAssignment(e)) return refOf(e.right);
     if (ts.isCallExpression(e)) {
       const spec = specOfCall(e);
       if (spec !== undefined) return { kind: "spec", spec };
@@ -216,6 +255,9 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
       ? call.arguments[0].text : undefined;
 
   const bindLocal = (name: string, ref: Ref) => { facts.locals.set(name, ref); };
+
+  /** The objects a CommonJS module fills and makes its `module.exports` (esbuild's `x_exports`). */
+  const exportAliases = text.includes("module.exports") ? commonJsAliases(sf) : new Set<string>();
 
   for (const st of sf.statements) {
     if (ts.isImportDeclaration(st) && ts.isStringLiteralLike(st.moduleSpecifier)) {
@@ -275,6 +317,8 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
         if (ts.isIdentifier(d.name)) {
           const ref = d.initializer ? refOf(d.initializer) : { kind: "other" as const };
           bindLocal(d.name.text, ref);
+          if (d.initializer && isAssignment(unwrap(d.initializer))) readAssignment(unwrap(d.initializer) as Assignment);
+          if (exportAliases.has(d.name.text) && d.initializer) exportsFrom(refOf(d.initializer));
           if (exported) facts.exports.set(d.name.text, { kind: "local", name: d.name.text });
           if (d.initializer && ts.isCallExpression(unwrap(d.initializer))) {
             const req = requireSpecifier(unwrap(d.initializer) as ts.CallExpression);
@@ -313,28 +357,64 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
       readCompiledExport(st.expression);
       continue;
     }
-    if (ts.isExpressionStatement(st) && ts.isBinaryExpression(st.expression) && st.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
-      // CommonJS: exports.x = ..., module.exports.x = ..., module.exports = { ... }
-      const { left, right } = st.expression;
-      if (ts.isPropertyAccessExpression(left)) {
-        const target = left.expression;
-        const isExports = ts.isIdentifier(target) && target.text === "exports";
-        const isModuleExports = ts.isPropertyAccessExpression(target) && ts.isIdentifier(target.expression) && target.expression.text === "module" && target.name.text === "exports";
-        if (isExports || isModuleExports) facts.exports.set(left.name.text, refOf(right));
-        else if (ts.isIdentifier(target) && target.text === "module" && left.name.text === "exports") {
-          const ref = refOf(right);
-          if (ref.kind === "object") for (const [k, v] of ref.props) facts.exports.set(k, v);
-          else facts.exports.set("module.exports", ref);
-        }
+    if (ts.isExpressionStatement(st) && isAssignment(st.expression)) {
+      // CommonJS: exports.x = ..., module.exports.x = ..., module.exports = { ... }, chains of them
+      readAssignment(st.expression);
+      continue;
+    }
+  }
+
+  /** An object literal that is `module.exports`: its properties are exports. */
+  function exportsFrom(ref: Ref): void {
+    if (ref.kind !== "object") return;
+    for (const [k, v] of ref.props) facts.exports.set(k, v);
+  }
+
+  /**
+   * An assignment statement (or a const's initializer): `exports.x = …`, `module.exports.x = …`,
+   * `module.exports = …`, and chains of them (`exports.a = exports.b = void 0`, Babel's
+   * `const a = exports.a = …`), each target given what the last right-hand side holds.
+   */
+  function readAssignment(e: Assignment): void {
+    const targets: ts.Expression[] = [];
+    let value: ts.Expression = e;
+    while (isAssignment(value)) { targets.push(unwrap(value.left)); value = unwrap(value.right); }
+    for (const left of targets) {
+      if (ts.isElementAccessExpression(left) && isExportsObject(left.expression)) {
+        // `exports["x"] = …`
+        const key = unwrap(left.argumentExpression);
+        if (ts.isStringLiteralLike(key)) facts.exports.set(key.text, refOf(value));
       }
+      if (!ts.isPropertyAccessExpression(left)) continue;
+      if (ts.isIdentifier(left.expression) && left.expression.text === "module" && left.name.text === "exports") moduleExportsAssigned(value);
+      else if (isExportsObject(left.expression)) facts.exports.set(left.name.text, refOf(value));
     }
   }
 
   /**
-   * The exports of ES modules compiled to CommonJS by tsc (and tslib, Babel's loose mode alike):
-   * `Object.defineProperty(exports, "x", { enumerable: true, get: function () { return m.x; } })`
-   * (`export { x } from "m"`) and `__exportStar(require("m"), exports)` (`export * from "m"`),
-   * a published connector package's usual form (A4).
+   * `module.exports = …`: an object literal's properties are the exports; an object the module
+   * fills (`exportAliases`: `api`, or esbuild's `__toCommonJS(x_exports)`) is read where it is
+   * filled; anything else is the whole `module.exports`.
+   */
+  function moduleExportsAssigned(e: ts.Expression): void {
+    e = unwrap(e);
+    const whole = ts.isCallExpression(e) && e.arguments.length === 1 ? unwrap(e.arguments[0]) : e;
+    if (ts.isIdentifier(whole) && exportAliases.has(whole.text)) return;
+    const ref = refOf(e);
+    if (ref.kind === "object") exportsFrom(ref);
+    else facts.exports.set("module.exports", ref);
+  }
+
+  /**
+   * The exports of ES modules compiled to CommonJS, a published connector package's usual form
+   * (A4), read by what each helper is given rather than by its name (a minified bundle renames them):
+   *   - tsc (tslib, Babel alike): `Object.defineProperty(exports, "x", { enumerable: true, get:
+   *     function () { return m.x; } })` (`export { x } from "m"`) and `__exportStar(require("m"),
+   *     exports)` (`export * from "m"`; SWC's `_export_star` alike);
+   *   - esbuild (tsup): `__export(x_exports, { a: () => a })` of the object that becomes
+   *     `module.exports` (`exportAliases`), and `__reExport(x_exports, require("m"), module.exports)`;
+   *   - SWC: `_export(exports, { a: function() { return a; } })`, or `{ get a() { return a; } }`;
+   *   - Babel: `Object.keys(_m).forEach(function (key) { … exports … })` of `var _m = require("m")`.
    */
   function readCompiledExport(call: ts.CallExpression): void {
     let callee = unwrap(call.expression);
@@ -342,23 +422,61 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
     if (ts.isBinaryExpression(callee) && callee.operatorToken.kind === ts.SyntaxKind.CommaToken) callee = unwrap(callee.right);
     const name = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
     const [first, second, third] = call.arguments;
+    const requiredBy = (e: ts.Expression | undefined): string | undefined => {
+      const required = e && unwrap(e);
+      return required && ts.isCallExpression(required) ? requireSpecifier(required) : undefined;
+    };
     if (name === "defineProperty" && ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === "Object") {
       if (!first || !isExportsObject(first) || !second || !ts.isStringLiteralLike(second) || second.text === "__esModule") return;
       const descriptor = third && unwrap(third);
       if (!descriptor || !ts.isObjectLiteralExpression(descriptor)) return;
       facts.exports.set(second.text, descriptorValue(descriptor));
-    } else if ((name === "__exportStar" || name === "__export") && first) {
-      const required = unwrap(first);
-      const source = ts.isCallExpression(required) ? requireSpecifier(required) : undefined;
-      if (source !== undefined && (second === undefined || isExportsObject(second))) facts.starExports.push(source);
+      return;
+    }
+    // `export * from "m"`: tsc's and SWC's `(require("m"), exports)`, tsc's old `__export(require("m"))`, esbuild's `(x_exports, require("m"), module.exports)`.
+    const starOf = requiredBy(first) !== undefined && (second === undefined ? name === "__exportStar" || name === "__export" : isExportsObject(second)) ? requiredBy(first)
+      : first && isExportsObject(first) && (third === undefined || isModuleExportsNode(third)) ? requiredBy(second) : undefined;
+    if (starOf !== undefined) { facts.starExports.push(starOf); return; }
+    // esbuild's `__export(x_exports, { … })`, SWC's `_export(exports, { … })`: each property a getter.
+    const getters = second && unwrap(second);
+    if (first && isExportsObject(first) && getters && ts.isObjectLiteralExpression(getters) && third === undefined && !(name === "assign" || name === "defineProperties")) {
+      for (const p of getters.properties) {
+        const key = p.name && nameText(p.name);
+        if (key !== undefined) facts.exports.set(key, getterValue(p) ?? { kind: "other" });
+      }
+      return;
+    }
+    // Babel: `Object.keys(_m).forEach(function (key) { … exports[key] … })`
+    if (name === "forEach" && ts.isPropertyAccessExpression(callee)) {
+      const keys = unwrap(callee.expression);
+      const of = ts.isCallExpression(keys) && keys.arguments.length === 1 ? unwrap(keys.arguments[0]) : undefined;
+      const isKeys = ts.isCallExpression(keys) && ts.isPropertyAccessExpression(keys.expression) && keys.expression.name.text === "keys" && ts.isIdentifier(keys.expression.expression) && keys.expression.expression.text === "Object";
+      const binding = of && ts.isIdentifier(of) ? facts.bindings.get(of.text) : undefined;
+      if (isKeys && binding && binding.imported === "*" && first && mentionsExports(first)) facts.starExports.push(binding.source);
     }
   }
 
-  /** `exports` or `module.exports`. */
+  /** Whether `exports` is named inside a node (Babel's callback that copies a module's keys onto it). */
+  function mentionsExports(node: ts.Node): boolean {
+    return ts.isIdentifier(node) ? node.text === "exports" : !!ts.forEachChild(node, (c) => mentionsExports(c) || undefined);
+  }
+
+  /** `exports`, `module.exports`, or the object a bundle makes `module.exports` (`exportAliases`). */
   function isExportsObject(e: ts.Expression): boolean {
     e = unwrap(e);
-    if (ts.isIdentifier(e)) return e.text === "exports";
-    return ts.isPropertyAccessExpression(e) && e.name.text === "exports" && ts.isIdentifier(e.expression) && e.expression.text === "module";
+    if (ts.isIdentifier(e)) return e.text === "exports" || exportAliases.has(e.text);
+    return isModuleExportsNode(e);
+  }
+
+  /** What a getter returns: `a: () => x`, `a: function () { return x; }`, `get a() { return x; }`, `a() { return x; }`; undefined for anything else. */
+  function getterValue(p: ts.ObjectLiteralElementLike): Ref | undefined {
+    const fn = ts.isPropertyAssignment(p) ? unwrap(p.initializer) : p;
+    if (ts.isArrowFunction(fn) && !ts.isBlock(fn.body)) return refOf(fn.body);
+    if ((ts.isFunctionExpression(fn) || ts.isArrowFunction(fn) || ts.isMethodDeclaration(fn) || ts.isGetAccessorDeclaration(fn)) && fn.body && ts.isBlock(fn.body)) {
+      const only = fn.body.statements.length === 1 ? fn.body.statements[0] : undefined;
+      if (only && ts.isReturnStatement(only) && only.expression) return refOf(only.expression);
+    }
+    return undefined;
   }
 
   /** What a property descriptor's `value`, or its getter's one returned expression, holds. */
@@ -366,13 +484,7 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
     for (const p of descriptor.properties) {
       const key = p.name && nameText(p.name);
       if (key === "value" && ts.isPropertyAssignment(p)) return refOf(p.initializer);
-      if (key !== "get") continue;
-      const fn = ts.isPropertyAssignment(p) ? unwrap(p.initializer) : p;
-      if (ts.isArrowFunction(fn) && !ts.isBlock(fn.body)) return refOf(fn.body);
-      if ((ts.isFunctionExpression(fn) || ts.isArrowFunction(fn) || ts.isMethodDeclaration(fn)) && fn.body && ts.isBlock(fn.body)) {
-        const only = fn.body.statements.length === 1 ? fn.body.statements[0] : undefined;
-        if (only && ts.isReturnStatement(only) && only.expression) return refOf(only.expression);
-      }
+      if (key === "get") return getterValue(p) ?? { kind: "other" };
     }
     return { kind: "other" };
   }

@@ -227,4 +227,199 @@ export const e = queue({ name: "e" });
 export const f = m1.hook({ path: "/f" });
 ${CYCLIC_PACKAGES}`,
   },
+  {
+    name: "connector packages compiled to CommonJS by esbuild (tsup's default; minified too), SWC and Babel are read as tsc's: their export getters, named re-exports and export * (A4)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import * as esb from "@x/esb";
+import { machine, volume, queue } from "@x/swc";
+import * as babel from "@x/babel";
+export const a = esb.machine({ name: "a", bogus: 1 });
+//                                        ^^^^^ resource-fields
+export const b = esb.volume({ size: 1, nope: 2 });
+//           ^ lockfile bound as esb.machine but declared as esb.volume
+//                                     ^^^^ resource-fields
+export const c = esb.queue({ name: "c", nope: 2 });
+//                                      ^^^^ resource-fields
+export const d = esb.machin({ name: "d" });
+//                   ^^^^^^ resource-type \`@x/esb\` has no resource type \`machin\`; did you mean \`machine\`?
+export const e = machine({ name: "e", bogus: 1 });
+//                                    ^^^^^ resource-fields
+export const f = volume({ size: 1, nope: 2 });
+//                                 ^^^^ resource-fields
+export const g = queue({ name: "g", nope: 2 });
+//                                  ^^^^ resource-fields
+export const h = babel.machine({ name: "h", bogus: 1 });
+//                                          ^^^^^ resource-fields
+export const i = babel.volume({ size: 1, nope: 2 });
+//                                       ^^^^ resource-fields
+export const j = babel.queue({ name: "j", nope: 2 });
+//                                        ^^^^ resource-fields
+export const k = babel.queues({ name: "k" });
+//                     ^^^^^^ resource-type
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#a": { "type": "esb.machine", "object": "o:1" },
+  "resources/infra.ts#b": { "type": "esb.machine", "object": "o:2" },
+//^^^^^^^^^^^^^^^^^^^^^^ lockfile bound as esb.machine but declared as esb.volume
+  "resources/infra.ts#g": { "type": "swc.queue", "object": "o:3" },
+  "resources/infra.ts#j": { "type": "babel.queue", "object": "o:4" }
+} }
+//- /node_modules/@x/esb/package.json
+{ "name": "@x/esb", "main": "./dist/index.js", "exports": { ".": { "types": "./dist/index.d.ts", "require": "./dist/index.js" } } }
+//- /node_modules/@x/esb/dist/index.js
+var __defProp = Object.defineProperty;
+var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
+var __getOwnPropNames = Object.getOwnPropertyNames;
+var __hasOwnProp = Object.prototype.hasOwnProperty;
+var __export = (target, all) => {
+  for (var name in all)
+    __defProp(target, name, { get: all[name], enumerable: true });
+};
+var __copyProps = (to, from, except, desc) => {
+  if (from && typeof from === "object" || typeof from === "function") {
+    for (let key of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key) && key !== except)
+        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+  }
+  return to;
+};
+var __reExport = (target, mod, secondTarget) => (__copyProps(target, mod, "default"), secondTarget && __copyProps(secondTarget, mod, "default"));
+var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
+var stdin_exports = {};
+__export(stdin_exports, {
+  machine: () => machine,
+  volume: () => import_volume.volume
+});
+module.exports = __toCommonJS(stdin_exports);
+var import_workflows = require("@sanoma-ai/workflows");
+var import_zod = require("zod");
+var import_volume = require("./volume");
+__reExport(stdin_exports, require("./more"), module.exports);
+const machine = (0, import_workflows.defineResource)({ vendor: "esb", type: "machine", schema: import_zod.z.object({ name: import_zod.z.string() }) });
+// Annotate the CommonJS export names for ESM import in node:
+0 && (module.exports = {
+  machine,
+  volume,
+  ...require("./more")
+});
+//- /node_modules/@x/esb/dist/volume.js
+var t=Object.defineProperty;var c=Object.getOwnPropertyDescriptor;var p=Object.getOwnPropertyNames;var u=Object.prototype.hasOwnProperty;var b=(o,e)=>{for(var r in e)t(o,r,{get:e[r],enumerable:!0})},f=(o,e,r,n)=>{if(e&&typeof e=="object"||typeof e=="function")for(let m of p(e))!u.call(o,m)&&m!==r&&t(o,m,{get:()=>e[m],enumerable:!(n=c(e,m))||n.enumerable});return o};var v=o=>f(t({},"__esModule",{value:!0}),o);var l={};b(l,{volume:()=>d});module.exports=v(l);var s=require("@sanoma-ai/workflows"),i=require("zod");const d=(0,s.defineResource)({vendor:"esb",type:"volume",schema:i.z.object({size:i.z.number()})});0&&(module.exports={volume});
+//- /node_modules/@x/esb/dist/more.js
+var t=Object.defineProperty;var u=Object.getOwnPropertyDescriptor;var c=Object.getOwnPropertyNames;var p=Object.prototype.hasOwnProperty;var f=(o,e)=>{for(var m in e)t(o,m,{get:e[m],enumerable:!0})},a=(o,e,m,i)=>{if(e&&typeof e=="object"||typeof e=="function")for(let r of c(e))!p.call(o,r)&&r!==m&&t(o,r,{get:()=>e[r],enumerable:!(i=u(e,r))||i.enumerable});return o};var b=o=>a(t({},"__esModule",{value:!0}),o);var q={};f(q,{queue:()=>d});module.exports=b(q);var s=require("@sanoma-ai/workflows"),n=require("zod");const d=(0,s.defineResource)({vendor:"esb",type:"queue",schema:n.z.object({name:n.z.string()})});0&&(module.exports={queue});
+//- /node_modules/@x/swc/package.json
+{ "name": "@x/swc", "main": "dist/index.js" }
+//- /node_modules/@x/swc/dist/index.js
+"use strict";
+Object.defineProperty(exports, "__esModule", {
+    value: true
+});
+function _export(target, all) {
+    for(var name in all)Object.defineProperty(target, name, {
+        enumerable: true,
+        get: Object.getOwnPropertyDescriptor(all, name).get
+    });
+}
+_export(exports, {
+    get machine () {
+        return machine;
+    },
+    get volume () {
+        return _volume.volume;
+    }
+});
+const _workflows = require("@sanoma-ai/workflows");
+const _zod = require("zod");
+const _volume = require("./volume");
+_export_star(require("./more"), exports);
+function _export_star(from, to) {
+    Object.keys(from).forEach(function(k) {
+        if (k !== "default" && !Object.prototype.hasOwnProperty.call(to, k)) {
+            Object.defineProperty(to, k, {
+                enumerable: true,
+                get: function() {
+                    return from[k];
+                }
+            });
+        }
+    });
+    return from;
+}
+const machine = (0, _workflows.defineResource)({ vendor: "swc", type: "machine", schema: _zod.z.object({ name: _zod.z.string() }) });
+//- /node_modules/@x/swc/dist/volume.js
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+function _export(target, all) {
+    for(var name in all)Object.defineProperty(target, name, { enumerable: true, get: all[name] });
+}
+_export(exports, {
+    volume: function() { return volume; },
+    helper: function() { return helper; }
+});
+const _workflows = require("@sanoma-ai/workflows");
+const _zod = require("zod");
+const volume = (0, _workflows.defineResource)({ vendor: "swc", type: "volume", schema: _zod.z.object({ size: _zod.z.number() }) });
+const helper = (x) => x;
+//- /node_modules/@x/swc/dist/more.js
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+Object.defineProperty(exports, "queue", { enumerable: true, get: function() { return queue; } });
+const _workflows = require("@sanoma-ai/workflows");
+const _zod = require("zod");
+const queue = (0, _workflows.defineResource)({ vendor: "swc", type: "queue", schema: _zod.z.object({ name: _zod.z.string() }) });
+//- /node_modules/@x/babel/package.json
+{ "name": "@x/babel", "main": "dist/index.js" }
+//- /node_modules/@x/babel/dist/index.js
+"use strict";
+Object.defineProperty(exports, "__esModule", {
+  value: true
+});
+var _exportNames = {
+  machine: true,
+  volume: true
+};
+exports.machine = void 0;
+Object.defineProperty(exports, "volume", {
+  enumerable: true,
+  get: function () {
+    return _volume.volume;
+  }
+});
+var _workflows = require("@sanoma-ai/workflows");
+var _zod = require("zod");
+var _volume = require("./volume");
+var _more = require("./more");
+Object.keys(_more).forEach(function (key) {
+  if (key === "default" || key === "__esModule") return;
+  if (Object.prototype.hasOwnProperty.call(_exportNames, key)) return;
+  if (key in exports && exports[key] === _more[key]) return;
+  Object.defineProperty(exports, key, {
+    enumerable: true,
+    get: function () {
+      return _more[key];
+    }
+  });
+});
+const machine = exports.machine = (0, _workflows.defineResource)({ vendor: "babel", type: "machine", schema: _zod.z.object({ name: _zod.z.string() }) });
+//- /node_modules/@x/babel/dist/volume.js
+"use strict";
+Object.defineProperty(exports, "__esModule", {
+  value: true
+});
+exports.volume = void 0;
+var _workflows = require("@sanoma-ai/workflows");
+var _zod = require("zod");
+const volume = exports.volume = (0, _workflows.defineResource)({ vendor: "babel", type: "volume", schema: _zod.z.object({ size: _zod.z.number() }) });
+//- /node_modules/@x/babel/dist/more.js
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.queue = void 0;
+var _workflows = require("@sanoma-ai/workflows");
+var _zod = require("zod");
+const queue = (0, _workflows.defineResource)({ vendor: "babel", type: "queue", schema: _zod.z.object({ name: _zod.z.string() }) });
+exports.queue = queue;
+${FRAMEWORK_PACKAGE}`,
+  },
 ];
