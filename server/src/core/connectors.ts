@@ -7,7 +7,7 @@
  */
 import { isBuiltin } from "node:module";
 import * as path from "node:path";
-import { CODE_EXTENSIONS, isInNodeModules, TS_EXTENSIONS } from "./company.ts";
+import { CODE_EXTENSIONS, isFrameworkModule, isInNodeModules, TS_EXTENSIONS } from "./company.ts";
 import { readFacts, type FileFacts, type Ref, type ResourceSpecFact } from "./facts.ts";
 import type { FileSystem, Range } from "./types.ts";
 
@@ -38,7 +38,14 @@ export type Resolution =
    * found instead, when the answer is not simply "nothing" (`Unfound`).
    */
   | { kind: "unresolved"; module: string; why?: Unfound }
-  /** Something else (a helper, a value), or a module that cannot be read: no declaration. */
+  /**
+   * A module this reading cannot see into as far as this name (a CommonJS `module.exports` it
+   * cannot follow, an `export *` of a module that cannot be read, syntax errors): a declaration of
+   * an unknown type, as for a package not installed, never "no such export". `module` is the
+   * data file's import.
+   */
+  | { kind: "unknown"; module: string }
+  /** Something else (a helper, a value), a file the data file imports that is not there, a type more than 8 hops away: no declaration. */
   | { kind: "none" };
 
 /**
@@ -72,11 +79,28 @@ export function contractsOf(spec: ResourceSpecFact, hostSourceIds: ReadonlySet<s
  */
 type ModuleValue =
   | { kind: "type"; type: ResourceType; hops: number }
-  /** `open`: it may hold members not in `members` (a spread, an `export *` of a module that cannot be read): none is said to be missing. */
-  | { kind: "object"; members: Map<string, () => ModuleValue>; definesTypes: () => boolean; open?: boolean }
-  | { kind: "other" };
+  /**
+   * `open`: it may hold members not in `members` (a spread, an `export *` of a module that cannot
+   * be read, a CommonJS `module.exports` that cannot be followed): none is said to be missing, each
+   * is what `open` says (unknown; `other` where only the framework's or Node's own modules were not
+   * read, which define no resource types).
+   */
+  | { kind: "object"; members: Map<string, () => ModuleValue>; definesTypes: () => boolean; open?: Open }
+  | Unknown
+  | Other;
 
-const OTHER: ModuleValue = { kind: "other" };
+/** What cannot be read: a declaration calling it is of an unknown type. */
+type Unknown = { kind: "unknown" };
+type Other = { kind: "other" };
+type Open = Unknown | Other;
+
+/** What an object or module with two reasons to be open holds where it lists nothing: unknown over other, the first unknown kept. */
+function moreOpen(a: Open | undefined, b: Open | undefined): Open | undefined {
+  return a?.kind === "unknown" ? a : b ?? a;
+}
+
+const OTHER: Other = { kind: "other" };
+const UNKNOWN: Unknown = { kind: "unknown" };
 /** A bound on steps inside one file (`const a = b`, members of members): cycles end here. */
 const MAX_LOCAL_STEPS = 32;
 
@@ -400,23 +424,24 @@ export class ConnectorResolver {
     let value = this.imported(file, imported);
     let missingIn: { name: string; module: string; available: string[] } | undefined;
     if (value === undefined) {
-      // The name is not exported: a problem only when the module defines resource types, and
-      // exports nothing this reading cannot see (an `export *` of a module that cannot be read).
-      const available = this.typesOfModule(file);
-      const ns = this.namespaceOf(file);
-      // (A module with syntax errors was read in part: what it lacks is unknown, as with an open one.)
-      if (available.length > 0 && !(ns.kind === "object" && ns.open) && !this.facts(file)?.syntaxErrors) missingIn = { name: imported, module: specifier, available };
+      // The name is not exported: unknown where the module cannot be read whole (an `export *`
+      // of a module that cannot be read, syntax errors…), else a problem only when the module
+      // defines resource types.
+      value = this.absent(file);
+      const available = value ? [] : this.typesOfModule(file);
+      if (available.length > 0) missingIn = { name: imported, module: specifier, available };
     } else {
       let owner = imported === "*" ? specifier : imported;
       for (const member of members) {
         value = withinReach(value);
-        if (value === undefined) break;
+        if (value === undefined || value.kind === "unknown") break; // (a member of what is unknown is unknown)
         if (value.kind !== "object") { value = OTHER; break; }
         const next = value.members.get(member);
         if (next) { value = next(); owner = member; continue; }
+        if (value.open) { value = value.open; break; }
         const known = value.members;
         const available = [...known.keys()].filter((k) => withinReach(known.get(k)!())?.kind === "type");
-        if (value.definesTypes() && !value.open) missingIn = { name: member, module: owner, available };
+        if (value.definesTypes()) missingIn = { name: member, module: owner, available };
         value = undefined;
         break;
       }
@@ -424,7 +449,26 @@ export class ConnectorResolver {
     if (missingIn) return { kind: "missing", ...missingIn };
     value = withinReach(value);
     if (value && value.kind === "type") return { kind: "type", type: value.type };
+    if (value && value.kind === "unknown") return { kind: "unknown", module: specifier };
     return { kind: "none" };
+  }
+
+  /**
+   * What a name a module does not export is, where this reading cannot see the module whole: its
+   * namespace's `open` (an `export *` of a module that cannot be read, a CommonJS `module.exports`
+   * that cannot be followed), or unknown for a module that cannot be read or has syntax errors
+   * (read in part). Undefined where the module is read whole: the name is not there.
+   */
+  private absent(file: string): Open | undefined {
+    const facts = this.facts(file);
+    if (!facts || facts.syntaxErrors) return UNKNOWN;
+    const ns = this.namespaceOf(file);
+    return ns.kind === "object" ? ns.open : undefined;
+  }
+
+  /** What a module that cannot be resolved holds: unknown, or no type (Node's or the framework's own modules). */
+  private unresolvedValue(specifier: string): Open {
+    return isBuiltin(specifier) || isFrameworkModule(specifier) ? OTHER : UNKNOWN;
   }
 
   /** The names of the resource types reachable as members of an import (`fly.` after `import * as fly` or `import { fly }`). */
@@ -459,7 +503,8 @@ export class ConnectorResolver {
       for (const source of facts.starExports) {
         const target = this.resolveModule(file, source);
         if (target === file) continue;
-        if (!target || !this.starsReadable(target, new Set([file]))) { value.open = true; if (!target) continue; }
+        value.open = moreOpen(value.open, target ? this.starsUnread(target, new Set([file])) : this.unresolvedValue(source));
+        if (!target) continue;
         for (const k of this.exportNames(target, new Set([file]))) if (!members.has(k)) members.set(k, lazy(() => { const v = this.exportOf(target, k); return v ? further(v) : OTHER; }));
       }
       const cjs = facts.exports.get("module.exports");
@@ -467,24 +512,34 @@ export class ConnectorResolver {
         const v = this.valueOf(file, facts, cjs, 0);
         if (v.kind === "object") {
           for (const [k, m] of v.members) if (!members.has(k)) members.set(k, m);
-          if (v.open) value.open = true;
-        }
+          value.open = moreOpen(value.open, v.open);
+        } else if (v.kind === "unknown") value.open = moreOpen(value.open, v);
       }
-    }
+    } else value.open = UNKNOWN;
     return value;
   }
 
-  /** Whether a module, and every module its `export *`s reach, can be read (cycles cut). */
-  private starsReadable(file: string, seen: Set<string>): boolean {
-    if (seen.has(file)) return true;
+  /**
+   * What a module, and every module its `export *`s reach, cannot be read as (cycles cut): a
+   * module that cannot be read or resolved, or a CommonJS `module.exports` that cannot be
+   * followed. Undefined when all can be read.
+   */
+  private starsUnread(file: string, seen: Set<string>): Open | undefined {
+    if (seen.has(file)) return undefined;
     seen.add(file);
     const facts = this.facts(file);
-    if (!facts) return false;
+    if (!facts) return UNKNOWN;
+    let open: Open | undefined;
     for (const source of facts.starExports) {
       const target = this.resolveModule(file, source);
-      if (!target || !this.starsReadable(target, seen)) return false;
+      open = moreOpen(open, target ? this.starsUnread(target, seen) : this.unresolvedValue(source));
     }
-    return true;
+    const cjs = facts.exports.get("module.exports");
+    if (cjs) {
+      const v = this.valueOf(file, facts, cjs, 0);
+      open = moreOpen(open, v.kind === "unknown" ? v : v.kind === "object" ? v.open : undefined);
+    }
+    return open;
   }
 
   /** The names a module exports, `export *` included (cycles cut). */
@@ -546,7 +601,7 @@ export class ConnectorResolver {
           if (v.kind === "object") { const m = v.members.get(name); if (m) result = m(); }
         }
       }
-    } else result = OTHER;
+    } else result = UNKNOWN;
     return result;
   }
 
@@ -567,24 +622,27 @@ export class ConnectorResolver {
       }
       case "import": {
         const target = this.resolveModule(file, ref.source);
-        if (!target) return OTHER;
-        return this.imported(target, ref.imported) ?? OTHER;
+        if (!target) return this.unresolvedValue(ref.source);
+        return this.imported(target, ref.imported) ?? this.absent(target) ?? OTHER;
       }
       case "member": {
         const base = this.valueOf(file, facts, ref.base, steps + 1);
+        if (base.kind === "unknown") return base;
         if (base.kind !== "object") return OTHER;
-        return base.members.get(ref.member)?.() ?? OTHER;
+        return base.members.get(ref.member)?.() ?? base.open ?? OTHER;
       }
+      case "unknown":
+        return UNKNOWN;
       case "object": {
         const members = new Map<string, () => ModuleValue>();
-        let open = ref.open ?? false;
+        let open: Open | undefined = ref.open ? UNKNOWN : undefined;
         // `{ ...compute, machine }`: the members of a spread object this reading knows, then the
         // object's own (a spread of anything else leaves the object open).
         for (const spread of ref.spreads ?? []) {
           const v = this.valueOf(file, facts, spread, steps + 1);
-          if (v.kind !== "object") { open = true; continue; }
+          if (v.kind !== "object") { open = moreOpen(open, v.kind === "unknown" ? v : UNKNOWN); continue; }
           for (const [k, m] of v.members) members.set(k, m);
-          if (v.open) open = true;
+          open = moreOpen(open, v.open);
         }
         for (const [k, v] of ref.props) members.set(k, lazy(() => this.valueOf(file, facts, v, steps + 1)));
         return { kind: "object", members, definesTypes: () => definesTypes(members), open };

@@ -41,6 +41,13 @@ export type Ref =
   | { kind: "spec"; spec: number }
   /** `spreads`: what `...x` spreads into it; `open`: a computed key makes more members than `props` possible. */
   | { kind: "object"; props: Map<string, Ref>; spreads?: Ref[]; open?: boolean }
+  /**
+   * What this reading cannot know, where a module's exports are concerned: a CommonJS
+   * `module.exports` assigned a call (`__toCommonJS(x)` of an unknown `x`) or a value it cannot
+   * follow, an export only a bundler's annotation names. Whatever is asked of it is unknown, never
+   * absent (a declaration of an unknown type, not "no declaration").
+   */
+  | { kind: "unknown" }
   | { kind: "other" };
 
 export interface SpecFlag {

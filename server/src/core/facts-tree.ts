@@ -32,6 +32,9 @@ function isModuleExportsNode(e: ts.Expression): boolean {
   return ts.isPropertyAccessExpression(e) && e.name.text === "exports" && ts.isIdentifier(e.expression) && e.expression.text === "module";
 }
 
+/** How many names a CommonJS `module.exports` is followed through inside its file (`module.exports = a`, `const a = b`…). */
+const MAX_FOLLOW = 8;
+
 /**
  * The objects a CommonJS module fills and makes its `module.exports`: a top-level `var x = {…}`
  * assigned to `module.exports` whole, or through a call given it alone (esbuild's, and so tsup's:
@@ -258,6 +261,11 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
 
   /** The objects a CommonJS module fills and makes its `module.exports` (esbuild's `x_exports`). */
   const exportAliases = text.includes("module.exports") ? commonJsAliases(sf) : new Set<string>();
+  /** What `module.exports` holds besides the names read: spreads of objects, or something unknown (`moreUnknown`). */
+  const moreExports: Ref[] = [];
+  let moreUnknown = false;
+  const unknownMore = () => { if (!moreUnknown) { moreUnknown = true; moreExports.push({ kind: "unknown" }); } };
+  let topValues: Map<string, ts.Expression | null> | undefined;
 
   for (const st of sf.statements) {
     if (ts.isImportDeclaration(st) && ts.isStringLiteralLike(st.moduleSpecifier)) {
@@ -362,12 +370,20 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
       readAssignment(st.expression);
       continue;
     }
+    if (ts.isExpressionStatement(st)) readExportNames(st.expression);
+  }
+  // What else `module.exports` holds (a spread, what a call not read here put in it): the whole, read as an object of them.
+  if (moreExports.length > 0) {
+    const whole = facts.exports.get("module.exports");
+    facts.exports.set("module.exports", { kind: "object", props: new Map(), spreads: whole ? [whole, ...moreExports] : moreExports });
   }
 
-  /** An object literal that is `module.exports`: its properties are exports. */
+  /** An object literal that is `module.exports`: its properties are exports, its spreads (and a computed key: unknown) more of them. */
   function exportsFrom(ref: Ref): void {
     if (ref.kind !== "object") return;
     for (const [k, v] of ref.props) facts.exports.set(k, v);
+    if (ref.spreads) moreExports.push(...ref.spreads);
+    if (ref.open) unknownMore();
   }
 
   /**
@@ -381,9 +397,10 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
     while (isAssignment(value)) { targets.push(unwrap(value.left)); value = unwrap(value.right); }
     for (const left of targets) {
       if (ts.isElementAccessExpression(left) && isExportsObject(left.expression)) {
-        // `exports["x"] = …`
+        // `exports["x"] = …`; a key not written as a literal may be any name.
         const key = unwrap(left.argumentExpression);
         if (ts.isStringLiteralLike(key)) facts.exports.set(key.text, refOf(value));
+        else unknownMore();
       }
       if (!ts.isPropertyAccessExpression(left)) continue;
       if (ts.isIdentifier(left.expression) && left.expression.text === "module" && left.name.text === "exports") moduleExportsAssigned(value);
@@ -394,7 +411,8 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
   /**
    * `module.exports = …`: an object literal's properties are the exports; an object the module
    * fills (`exportAliases`: `api`, or esbuild's `__toCommonJS(x_exports)`) is read where it is
-   * filled; anything else is the whole `module.exports`.
+   * filled; anything else is the whole `module.exports`, unknown when this reading cannot follow
+   * it (a call, a value assigned elsewhere): then a name asked of the module is unknown, not absent.
    */
   function moduleExportsAssigned(e: ts.Expression): void {
     e = unwrap(e);
@@ -402,7 +420,67 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
     if (ts.isIdentifier(whole) && exportAliases.has(whole.text)) return;
     const ref = refOf(e);
     if (ref.kind === "object") exportsFrom(ref);
-    else facts.exports.set("module.exports", ref);
+    else facts.exports.set("module.exports", unreadable(e, 0) ? { kind: "unknown" } : ref);
+  }
+
+  /**
+   * Whether what an expression holds cannot be followed from here: a call (not `require` nor
+   * `defineResource`), a name assigned nowhere this reading sees, or a computed value. A function,
+   * a class or a literal holds no resource type (it is read, as `other`).
+   */
+  function unreadable(e: ts.Expression, depth: number): boolean {
+    e = unwrap(e);
+    if (depth > MAX_FOLLOW) return true;
+    if (ts.isCallExpression(e)) return specOfCall(e) === undefined && requireSpecifier(e) === undefined;
+    if (ts.isIdentifier(e)) {
+      if (e.text === "undefined" || e.text === "exports" || facts.bindings.has(e.text)) return false;
+      const init = topLevelValues().get(e.text);
+      return init === undefined ? true : init === null ? false : unreadable(init, depth + 1);
+    }
+    if (ts.isPropertyAccessExpression(e)) return unreadable(e.expression, depth + 1);
+    if (isAssignment(e)) return unreadable(e.right, depth + 1);
+    return !(ts.isObjectLiteralExpression(e) || ts.isFunctionExpression(e) || ts.isArrowFunction(e) || ts.isClassExpression(e) || ts.isArrayLiteralExpression(e)
+      || ts.isLiteralExpression(e) || ts.isTemplateExpression(e) || ts.isVoidExpression(e) || ts.isPrefixUnaryExpression(e)
+      || e.kind === ts.SyntaxKind.TrueKeyword || e.kind === ts.SyntaxKind.FalseKeyword || e.kind === ts.SyntaxKind.NullKeyword);
+  }
+
+  /** Top-level names → their initializer (`null`: a function or a class). Built on first use (`topValues`). */
+  function topLevelValues(): Map<string, ts.Expression | null> {
+    if (topValues) return topValues;
+    topValues = new Map();
+    for (const st of sf.statements) {
+      if (ts.isVariableStatement(st)) { for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) topValues.set(d.name.text, d.initializer); }
+      else if ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) && st.name) topValues.set(st.name.text, null);
+    }
+    return topValues;
+  }
+
+  /**
+   * esbuild's note of a CommonJS bundle's export names for Node's ES module loader,
+   * `0 && (module.exports = { a, b, ...require("m") })`, which never runs: names only. A name it
+   * gives that was not read elsewhere is an export of an unknown value; a spread of a `require` is
+   * an `export *`.
+   */
+  function readExportNames(e: ts.Expression): void {
+    e = unwrap(e);
+    if (!ts.isBinaryExpression(e) || e.operatorToken.kind !== ts.SyntaxKind.AmpersandAmpersandToken) return;
+    const zero = unwrap(e.left);
+    if (!ts.isNumericLiteral(zero) || zero.text !== "0") return;
+    const assigned = unwrap(e.right);
+    if (!isAssignment(assigned) || !isModuleExportsNode(assigned.left)) return;
+    const names = unwrap(assigned.right);
+    if (!ts.isObjectLiteralExpression(names)) return;
+    for (const p of names.properties) {
+      if (ts.isSpreadAssignment(p)) {
+        const required = unwrap(p.expression);
+        const source = ts.isCallExpression(required) ? requireSpecifier(required) : undefined;
+        if (source !== undefined) { if (!facts.starExports.includes(source)) facts.starExports.push(source); }
+        else unknownMore();
+        continue;
+      }
+      const name = p.name && nameText(p.name);
+      if (name !== undefined && !facts.exports.has(name)) facts.exports.set(name, { kind: "unknown" });
+    }
   }
 
   /**
@@ -415,6 +493,8 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
    *     `module.exports` (`exportAliases`), and `__reExport(x_exports, require("m"), module.exports)`;
    *   - SWC: `_export(exports, { a: function() { return a; } })`, or `{ get a() { return a; } }`;
    *   - Babel: `Object.keys(_m).forEach(function (key) { … exports … })` of `var _m = require("m")`.
+   * Any other call given an exports object first, and something more, may put anything in it: what
+   * else it holds is unknown (`unknownMore`).
    */
   function readCompiledExport(call: ts.CallExpression): void {
     let callee = unwrap(call.expression);
@@ -442,7 +522,8 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
     if (first && isExportsObject(first) && getters && ts.isObjectLiteralExpression(getters) && third === undefined && !(name === "assign" || name === "defineProperties")) {
       for (const p of getters.properties) {
         const key = p.name && nameText(p.name);
-        if (key !== undefined) facts.exports.set(key, getterValue(p) ?? { kind: "other" });
+        if (key === undefined) { unknownMore(); continue; }
+        facts.exports.set(key, getterValue(p) ?? { kind: "unknown" });
       }
       return;
     }
@@ -452,8 +533,9 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
       const of = ts.isCallExpression(keys) && keys.arguments.length === 1 ? unwrap(keys.arguments[0]) : undefined;
       const isKeys = ts.isCallExpression(keys) && ts.isPropertyAccessExpression(keys.expression) && keys.expression.name.text === "keys" && ts.isIdentifier(keys.expression.expression) && keys.expression.expression.text === "Object";
       const binding = of && ts.isIdentifier(of) ? facts.bindings.get(of.text) : undefined;
-      if (isKeys && binding && binding.imported === "*" && first && mentionsExports(first)) facts.starExports.push(binding.source);
+      if (isKeys && binding && binding.imported === "*" && first && mentionsExports(first)) { facts.starExports.push(binding.source); return; }
     }
+    if (first && second && isExportsObject(first)) unknownMore();
   }
 
   /** Whether `exports` is named inside a node (Babel's callback that copies a module's keys onto it). */

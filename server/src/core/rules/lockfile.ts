@@ -478,4 +478,104 @@ export const web = vm({ name: "web" });
 { "version": 1, "bindings": {} }
 ${CLOUD_PACKAGE}`,
   },
+  {
+    name: "a CommonJS connector whose module.exports this reading cannot follow (a call, a computed require, a condition) declares types unknown, not absent: no binding is an orphan, no name is said to be missing (A5, A6)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import * as made from "@x/made";
+import { machine } from "@x/platform";
+import * as cond from "@x/cond";
+import * as fn from "@x/fn";
+import * as plugins from "@x/plugins";
+import * as api from "@x/api";
+export const a = made.machine({ name: "a", bogus: 1 });
+export const b = made.machin({ name: "b" });
+export const c = machine({ name: "c", bogus: 1 });
+export const d = cond.machine({ name: "d" });
+export const e = fn.machine({ name: "e", bogus: 1 });
+//                                       ^^^^^ resource-fields
+export const f = fn.machin({ name: "f" });
+//                  ^^^^^^ resource-type \`@x/fn\` has no resource type \`machin\`; did you mean \`machine\`?
+export const g = plugins.machine({ name: "g", bogus: 1 });
+//                                            ^^^^^ resource-fields
+export const h = plugins.volume({ size: 1 });
+export const i = plugins.machin({ name: "i" });
+export const j = api.machine({ name: "j", bogus: 1 });
+//                                        ^^^^^ resource-fields
+export const k = api.disk({ size: 1 });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#a": { "type": "x.machine", "object": "o:1" },
+  "resources/infra.ts#b": { "type": "x.machine", "object": "o:2" },
+  "resources/infra.ts#c": { "type": "x.machine", "object": "o:3" },
+  "resources/infra.ts#d": { "type": "x.machine", "object": "o:4" },
+  "resources/infra.ts#e": { "type": "x.machine", "object": "o:5" },
+  "resources/infra.ts#h": { "type": "x.volume", "object": "o:7" },
+  "resources/infra.ts#i": { "type": "x.machine", "object": "o:8" },
+  "resources/infra.ts#k": { "type": "x.disk", "object": "o:9" },
+  "resources/infra.ts#gone": { "type": "x.machine", "object": "o:6" }
+//^^^^^^^^^^^^^^^^^^^^^^^^^ lockfile declares no
+} }
+//- /node_modules/@x/made/package.json
+{ "name": "@x/made", "main": "dist/index.js" }
+//- /node_modules/@x/made/dist/index.js
+var __toCommonJS = (mod) => mod;
+var made_exports = makeExports();
+module.exports = __toCommonJS(made_exports);
+// Annotate the CommonJS export names for ESM import in node:
+0 && (module.exports = {
+  machine
+});
+//- /node_modules/@x/plugins/package.json
+{ "name": "@x/plugins", "main": "dist/index.js" }
+//- /node_modules/@x/plugins/dist/index.js
+var __defProp = Object.defineProperty;
+var __export = (target, all) => {
+  for (var name in all)
+    __defProp(target, name, { get: all[name], enumerable: true });
+};
+var __toCommonJS = (mod) => mod;
+var plugins_exports = {};
+__export(plugins_exports, {
+  machine: () => machine
+});
+__addPlugins(plugins_exports, loadPlugins());
+module.exports = __toCommonJS(plugins_exports);
+var import_workflows = require("@sanoma-ai/workflows");
+const machine = (0, import_workflows.defineResource)({ vendor: "x", type: "machine", schema: z.object({ name: z.string() }) });
+0 && (module.exports = {
+  machine,
+  volume
+});
+//- /node_modules/@x/api/package.json
+{ "name": "@x/api", "main": "index.js" }
+//- /node_modules/@x/api/index.js
+const { defineResource } = require("@sanoma-ai/workflows");
+const api = {};
+api.machine = defineResource({ vendor: "x", type: "machine", schema: z.object({ name: z.string() }) });
+Object.assign(api, require("./" + process.env.X_DRIVER));
+module.exports = api;
+//- /node_modules/@x/platform/package.json
+{ "name": "@x/platform", "main": "index.js" }
+//- /node_modules/@x/platform/index.js
+module.exports = require("./lib/" + process.platform + ".js");
+//- /node_modules/@x/platform/lib/linux.js
+exports.machine = require("@sanoma-ai/workflows").defineResource({ vendor: "x", type: "machine", schema: z.object({ name: z.string() }) });
+//- /node_modules/@x/cond/package.json
+{ "name": "@x/cond", "main": "index.js" }
+//- /node_modules/@x/cond/index.js
+"use strict";
+const impl = process.env.NODE_ENV === "production" ? require("./prod.js") : require("./dev.js");
+module.exports = impl;
+//- /node_modules/@x/fn/package.json
+{ "name": "@x/fn", "main": "index.js" }
+//- /node_modules/@x/fn/index.js
+const { defineResource } = require("@sanoma-ai/workflows");
+const { z } = require("zod");
+module.exports = function connect() {};
+module.exports.machine = defineResource({ vendor: "x", type: "machine", schema: z.object({ name: z.string() }) });
+`,
+  },
 ];
