@@ -6,16 +6,20 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { compareExpectations } from "../support/expect-comments.ts";
+import { removeFixture, writeFixture } from "../support/fixture.ts";
+import { caseNamed, casesOf } from "../support/rule-cases.ts";
 import { RULE_IDS } from "../../server/src/core/rules/ids.ts";
 import { Workspace } from "../../server/src/core/workspace.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
 
 const REPO = resolve(import.meta.dirname, "..", "..");
 const CHECK = join(REPO, "dist", "check.js");
+/** The lockfile rule's case of a pnpm phantom dependency (server/src/core/rules/lockfile.ts). */
+const PHANTOM_CASE = "a connector whose export * names a package not installed where Node looks (a phantom dependency under pnpm) declares types unknown, in that package: no binding is an orphan, no name is said to be missing (A5, A6)";
 const run = (args: string[], cwd = REPO) => spawnSync(process.execPath, [CHECK, ...args], { cwd, encoding: "utf8", timeout: 60000 });
 
 function copyExample(name: string): string {
@@ -65,6 +69,28 @@ test("sanoma-check: the clean example before its packages are installed (a CI st
     ]);
   } finally {
     rmSync(resolve(root, ".."), { recursive: true, force: true });
+  }
+});
+
+test("sanoma-check: a connector whose export * names a package not installed where Node looks (a phantom dependency in pnpm's layout) names that package as not installed, and counts the declarations it leaves unchecked", () => {
+  const root = writeFixture(caseNamed(casesOf("lockfile"), PHANTOM_CASE));
+  try {
+    // pnpm's layout: the connector's real folder in .pnpm, linked into node_modules; no @x/base beside it nor above.
+    const real = join(root, "node_modules/.pnpm/@x+conn@1.0.0/node_modules/@x");
+    mkdirSync(real, { recursive: true });
+    renameSync(join(root, "node_modules/@x/conn"), join(real, "conn"));
+    symlinkSync(join(real, "conn"), join(root, "node_modules/@x/conn"), "dir");
+    const r = run([root, "--format", "json"]);
+    assert.equal(r.status, 1, r.stderr);
+    const json = JSON.parse(r.stdout);
+    assert.deepEqual(json.problems.map((p: { rule: string; message: string }) => `${p.rule} ${p.message}`), [
+      "resource-fields `bogus` is not a field of x.machine (its fields: `name`, `region`)",
+      "lockfile Orphan binding: resources/infra.ts declares no `gone`; apply will ask to delete o:4",
+    ]);
+    assert.deepEqual(json.notInstalled, [{ package: "@x/base", declarations: 3 }]);
+    assert.match(r.stderr, /; 3 declarations not checked: `@x\/base` is not installed \(install the company's packages first\)\n$/);
+  } finally {
+    removeFixture(root);
   }
 });
 

@@ -34,8 +34,10 @@ export type Resolution =
   | { kind: "missing"; name: string; module: string; available: string[] }
   /**
    * A package that is not installed (a fresh clone before `npm install`): a declaration of a type
-   * unknown until it is. Its lock binding is no orphan: the declaration is there. `why`: what was
-   * found instead, when the answer is not simply "nothing" (`Unfound`).
+   * unknown until it is. Its lock binding is no orphan: the declaration is there. `module` is the
+   * package not installed: the data file's import, or one its connector re-exports (`export *
+   * from "@x/base"` where Node finds no `@x/base`). `why`: what was found instead, when the
+   * answer is not simply "nothing" (`Unfound`).
    */
   | { kind: "unresolved"; module: string; why?: Unfound }
   /**
@@ -82,15 +84,15 @@ type ModuleValue =
   /**
    * `open`: it may hold members not in `members` (a spread, an `export *` of a module that cannot
    * be read, a CommonJS `module.exports` that cannot be followed): none is said to be missing, each
-   * is what `open` says (unknown; `other` where only the framework's or Node's own modules were not
-   * read, which define no resource types).
+   * is what `open` says (unknown, or in a package not installed; `other` where only the framework's
+   * or Node's own modules were not read, which define no resource types).
    */
   | { kind: "object"; members: Map<string, () => ModuleValue>; definesTypes: () => boolean; open?: Open }
   | Unknown
   | Other;
 
-/** What cannot be read: a declaration calling it is of an unknown type. */
-type Unknown = { kind: "unknown" };
+/** What cannot be read: a declaration calling it is of an unknown type. `notInstalled`: because that package is not installed. */
+type Unknown = { kind: "unknown"; notInstalled?: string };
 type Other = { kind: "other" };
 type Open = Unknown | Other;
 
@@ -449,7 +451,7 @@ export class ConnectorResolver {
     if (missingIn) return { kind: "missing", ...missingIn };
     value = withinReach(value);
     if (value && value.kind === "type") return { kind: "type", type: value.type };
-    if (value && value.kind === "unknown") return { kind: "unknown", module: specifier };
+    if (value && value.kind === "unknown") return value.notInstalled !== undefined ? { kind: "unresolved", module: value.notInstalled } : { kind: "unknown", module: specifier };
     return { kind: "none" };
   }
 
@@ -466,9 +468,10 @@ export class ConnectorResolver {
     return ns.kind === "object" ? ns.open : undefined;
   }
 
-  /** What a module that cannot be resolved holds: unknown, or no type (Node's or the framework's own modules). */
+  /** What a module that cannot be resolved holds: unknown (a package not installed, named), or no type (Node's or the framework's own modules). */
   private unresolvedValue(specifier: string): Open {
-    return isBuiltin(specifier) || isFrameworkModule(specifier) ? OTHER : UNKNOWN;
+    if (isBuiltin(specifier) || isFrameworkModule(specifier)) return OTHER;
+    return isPackageSpecifier(specifier) ? { kind: "unknown", notInstalled: specifier } : UNKNOWN;
   }
 
   /** The names of the resource types reachable as members of an import (`fly.` after `import * as fly` or `import { fly }`). */
@@ -521,8 +524,8 @@ export class ConnectorResolver {
 
   /**
    * What a module, and every module its `export *`s reach, cannot be read as (cycles cut): a
-   * module that cannot be read or resolved, or a CommonJS `module.exports` that cannot be
-   * followed. Undefined when all can be read.
+   * module that cannot be read or resolved (a package not installed, named), or a CommonJS
+   * `module.exports` that cannot be followed. Undefined when all can be read.
    */
   private starsUnread(file: string, seen: Set<string>): Open | undefined {
     if (seen.has(file)) return undefined;

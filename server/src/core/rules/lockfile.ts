@@ -578,4 +578,36 @@ module.exports = function connect() {};
 module.exports.machine = defineResource({ vendor: "x", type: "machine", schema: z.object({ name: z.string() }) });
 `,
   },
+  {
+    name: "a connector whose export * names a package not installed where Node looks (a phantom dependency under pnpm) declares types unknown, in that package: no binding is an orphan, no name is said to be missing (A5, A6)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import * as x from "@x/conn";
+import { hook } from "@x/conn";
+export const web = x.machine({ name: "web", bogus: 1 });
+//                                          ^^^^^ resource-fields
+export const typo = x.machin({ name: "typo" });
+export const h1 = hook({ path: "/a" });
+export const h2 = x.hook({ path: "/b" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#web": { "type": "x.machine", "object": "o:1" },
+  "resources/infra.ts#typo": { "type": "x.machine", "object": "o:2" },
+  "resources/infra.ts#h1": { "type": "x.hook", "object": "o:3" },
+  "resources/infra.ts#gone": { "type": "x.machine", "object": "o:4" }
+//^^^^^^^^^^^^^^^^^^^^^^^^^ lockfile declares no
+} }
+//- /node_modules/@x/conn/package.json
+{ "name": "@x/conn", "version": "1.0.0", "type": "module", "main": "index.js" }
+//- /node_modules/@x/conn/index.js
+export * from "@x/base";
+export { machine } from "./machine.js";
+//- /node_modules/@x/conn/machine.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const machine = defineResource({ vendor: "x", type: "machine", schema: z.object({ name: z.string(), region: z.string().optional() }) });
+`,
+  },
 ];
