@@ -629,6 +629,10 @@ export class ConnectorResolver {
         return this.imported(target, ref.imported) ?? this.absent(target) ?? OTHER;
       }
       case "member": {
+        // `ns.default` of a namespace import (tsc's `__importDefault(require("m")).default`,
+        // esbuild's `__toESM(require("m")).default`): the default export, as a default import takes it.
+        const star = ref.member === "default" ? namespaceImportOf(facts, ref.base) : undefined;
+        if (star !== undefined) return this.valueOf(file, facts, { kind: "import", source: star, imported: "default" }, steps + 1);
         const base = this.valueOf(file, facts, ref.base, steps + 1);
         if (base.kind === "unknown") return base;
         if (base.kind !== "object") return OTHER;
@@ -665,6 +669,19 @@ export class ConnectorResolver {
     }
     return t;
   }
+}
+
+/** The module a reference is a namespace import of (`import * as ns`, `const ns = require("m")`, through consts), or undefined. */
+function namespaceImportOf(facts: FileFacts, ref: Ref): string | undefined {
+  for (let steps = 0; steps < MAX_LOCAL_STEPS; steps++) {
+    if (ref.kind === "import") return ref.imported === "*" ? ref.source : undefined;
+    if (ref.kind !== "local") return undefined;
+    const local = facts.locals.get(ref.name);
+    if (local && !(local.kind === "local" && local.name === ref.name)) { ref = local; continue; }
+    const b = facts.bindings.get(ref.name);
+    return b?.imported === "*" ? b.source : undefined;
+  }
+  return undefined;
 }
 
 function definesTypes(members: Map<string, () => ModuleValue>): boolean {

@@ -233,7 +233,7 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
     if (ts.isCallExpression(e)) {
       const spec = specOfCall(e);
       if (spec !== undefined) return { kind: "spec", spec };
-      const req = requireSpecifier(e);
+      const req = requiredModule(e);
       if (req !== undefined) return { kind: "import", source: req, imported: "*" };
       return { kind: "other" };
     }
@@ -256,6 +256,20 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
   const requireSpecifier = (call: ts.CallExpression): string | undefined =>
     ts.isIdentifier(call.expression) && call.expression.text === "require" && call.arguments.length === 1 && ts.isStringLiteralLike(call.arguments[0])
       ? call.arguments[0].text : undefined;
+
+  /**
+   * The module a `require("m")` gives, alone or wrapped by the helper a compiler puts around it for
+   * an ES namespace or default import (tsc's `__importStar`, `__importDefault`; esbuild's
+   * `__toESM(require("m"), 1)`; SWC's `_interop_require_wildcard`; Babel's
+   * `_interopRequireDefault`): read as the namespace, whose `.default` is the default export.
+   */
+  const requiredModule = (call: ts.CallExpression): string | undefined => {
+    const own = requireSpecifier(call);
+    if (own !== undefined || call.arguments.length === 0 || call.arguments.length > 2) return own;
+    const [inner, flag] = call.arguments.map(unwrap);
+    if (flag !== undefined && !(ts.isNumericLiteral(flag) || flag.kind === ts.SyntaxKind.TrueKeyword || flag.kind === ts.SyntaxKind.FalseKeyword)) return undefined;
+    return ts.isCallExpression(inner) ? requireSpecifier(inner) : undefined;
+  };
 
   const bindLocal = (name: string, ref: Ref) => { facts.locals.set(name, ref); };
 
@@ -329,7 +343,7 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
           if (exportAliases.has(d.name.text) && d.initializer) exportsFrom(refOf(d.initializer));
           if (exported) facts.exports.set(d.name.text, { kind: "local", name: d.name.text });
           if (d.initializer && ts.isCallExpression(unwrap(d.initializer))) {
-            const req = requireSpecifier(unwrap(d.initializer) as ts.CallExpression);
+            const req = requiredModule(unwrap(d.initializer) as ts.CallExpression);
             if (req !== undefined) facts.bindings.set(d.name.text, { source: req, imported: "*", typeOnly: false });
           }
           // A declaration is an exported *const* (A5): `export let web = vm(…)` declares nothing.
@@ -431,7 +445,7 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
   function unreadable(e: ts.Expression, depth: number): boolean {
     e = unwrap(e);
     if (depth > MAX_FOLLOW) return true;
-    if (ts.isCallExpression(e)) return specOfCall(e) === undefined && requireSpecifier(e) === undefined;
+    if (ts.isCallExpression(e)) return specOfCall(e) === undefined && requiredModule(e) === undefined;
     if (ts.isIdentifier(e)) {
       if (e.text === "undefined" || e.text === "exports" || facts.bindings.has(e.text)) return false;
       const init = topLevelValues().get(e.text);

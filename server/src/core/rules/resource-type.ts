@@ -422,4 +422,130 @@ const queue = (0, _workflows.defineResource)({ vendor: "babel", type: "queue", s
 exports.queue = queue;
 ${FRAMEWORK_PACKAGE}`,
   },
+  {
+    name: "a CommonJS connector whose modules import each other by namespace or by default, through the helper its compiler wraps require in (tsc's __importStar and __importDefault, esbuild's __toESM, Babel's interop), is followed (A4)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { volume as ev, disk as ed } from "@x/esb";
+import { volume as tv, disk as td } from "@x/tsc";
+import { volume as bv, disk as bd } from "@x/babel";
+export const a = ev({ size: 1, nope: 2 });
+//                             ^^^^ resource-fields
+export const b = ed({ size: 1, nope: 2 });
+//                             ^^^^ resource-fields
+export const c = tv({ size: 1, nope: 2 });
+//                             ^^^^ resource-fields
+export const d = td({ size: 1, nope: 2 });
+//                             ^^^^ resource-fields
+export const e = bv({ size: 1, nope: 2 });
+//                             ^^^^ resource-fields
+export const f = bd({ size: 1, nope: 2 });
+//                             ^^^^ resource-fields
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#a": { "type": "esb.volume", "object": "o:1" },
+  "resources/infra.ts#b": { "type": "esb.disk", "object": "o:2" },
+  "resources/infra.ts#d": { "type": "tsc.disk", "object": "o:3" },
+  "resources/infra.ts#f": { "type": "babel.disk", "object": "o:4" }
+} }
+//- /node_modules/@x/esb/package.json
+{ "name": "@x/esb", "main": "dist/index.js" }
+//- /node_modules/@x/esb/dist/index.js
+var v=Object.create;var s=Object.defineProperty;var c=Object.getOwnPropertyDescriptor;var f=Object.getOwnPropertyNames;var k=Object.getPrototypeOf,l=Object.prototype.hasOwnProperty;var n=(o,m)=>{for(var r in m)s(o,r,{get:m[r],enumerable:!0})},i=(o,m,r,e)=>{if(m&&typeof m=="object"||typeof m=="function")for(let t of f(m))!l.call(o,t)&&t!==r&&s(o,t,{get:()=>m[t],enumerable:!(e=c(m,t))||e.enumerable});return o};var p=(o,m,r)=>(r=o!=null?v(k(o)):{},i(m||!o||!o.__esModule?s(r,"default",{value:o,enumerable:!0}):r,o)),u=o=>i(s({},"__esModule",{value:!0}),o);var g={};n(g,{disk:()=>b,volume:()=>a});module.exports=u(g);var x=p(require("./volume")),d=p(require("./disk"));const a=x.volume,b=d.default.disk;0&&(module.exports={disk,volume});
+//- /node_modules/@x/esb/dist/volume.js
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const workflows_1 = require("@sanoma-ai/workflows");
+exports.volume = (0, workflows_1.defineResource)({ vendor: "esb", type: "volume", schema: z.object({ size: z.number() }) });
+//- /node_modules/@x/esb/dist/disk.js
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const workflows_1 = require("@sanoma-ai/workflows");
+exports.default = { disk: (0, workflows_1.defineResource)({ vendor: "esb", type: "disk", schema: z.object({ size: z.number() }) }) };
+//- /node_modules/@x/tsc/package.json
+{ "name": "@x/tsc", "main": "dist/index.js" }
+//- /node_modules/@x/tsc/dist/index.js
+"use strict";
+var __createBinding = (this && this.__createBinding) || (Object.create ? (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    var desc = Object.getOwnPropertyDescriptor(m, k);
+    if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+      desc = { enumerable: true, get: function() { return m[k]; } };
+    }
+    Object.defineProperty(o, k2, desc);
+}) : (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    o[k2] = m[k];
+}));
+var __setModuleDefault = (this && this.__setModuleDefault) || (Object.create ? (function(o, v) {
+    Object.defineProperty(o, "default", { enumerable: true, value: v });
+}) : function(o, v) {
+    o["default"] = v;
+});
+var __importStar = (this && this.__importStar) || (function () {
+    var ownKeys = function(o) {
+        ownKeys = Object.getOwnPropertyNames || function (o) {
+            var ar = [];
+            for (var k in o) if (Object.prototype.hasOwnProperty.call(o, k)) ar[ar.length] = k;
+            return ar;
+        };
+        return ownKeys(o);
+    };
+    return function (mod) {
+        if (mod && mod.__esModule) return mod;
+        var result = {};
+        if (mod != null) for (var k = ownKeys(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
+        __setModuleDefault(result, mod);
+        return result;
+    };
+})();
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.disk = exports.volume = void 0;
+const v = __importStar(require("./volume"));
+const disk_1 = __importDefault(require("./disk"));
+exports.volume = v.volume;
+exports.disk = disk_1.default.disk;
+
+//- /node_modules/@x/tsc/dist/volume.js
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const workflows_1 = require("@sanoma-ai/workflows");
+exports.volume = (0, workflows_1.defineResource)({ vendor: "tsc", type: "volume", schema: z.object({ size: z.number() }) });
+//- /node_modules/@x/tsc/dist/disk.js
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const workflows_1 = require("@sanoma-ai/workflows");
+exports.default = { disk: (0, workflows_1.defineResource)({ vendor: "tsc", type: "disk", schema: z.object({ size: z.number() }) }) };
+//- /node_modules/@x/babel/package.json
+{ "name": "@x/babel", "main": "dist/index.js" }
+//- /node_modules/@x/babel/dist/index.js
+"use strict";
+Object.defineProperty(exports, "__esModule", {
+  value: true
+});
+exports.volume = exports.disk = void 0;
+var v = _interopRequireWildcard(require("./volume"));
+var _disk = _interopRequireDefault(require("./disk"));
+function _interopRequireDefault(e) { return e && e.__esModule ? e : { default: e }; }
+var cache;
+function _interopRequireWildcard(e, t) { if (!t && e && e.__esModule) return e; var r, c, a = Object.defineProperty, n = { __proto__: null, default: e }; if (Object(e) !== e) return n; if (cache || "function" != typeof WeakMap || (cache = new WeakMap()), cache) { if (cache.has(e)) return cache.get(e); cache.set(e, n); } for (c in e) "default" !== c && {}.hasOwnProperty.call(e, c) && ((r = a && Object.getOwnPropertyDescriptor(e, c)) && (r.get || r.set) ? a(n, c, r) : n[c] = e[c]); return n; }
+const volume = exports.volume = v.volume;
+const disk = exports.disk = _disk.default.disk;
+//- /node_modules/@x/babel/dist/volume.js
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const workflows_1 = require("@sanoma-ai/workflows");
+exports.volume = (0, workflows_1.defineResource)({ vendor: "babel", type: "volume", schema: z.object({ size: z.number() }) });
+//- /node_modules/@x/babel/dist/disk.js
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const workflows_1 = require("@sanoma-ai/workflows");
+exports.default = { disk: (0, workflows_1.defineResource)({ vendor: "babel", type: "disk", schema: z.object({ size: z.number() }) }) };
+`,
+  },
 ];
