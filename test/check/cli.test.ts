@@ -87,7 +87,7 @@ test("sanoma-check: a connector whose export * names a package not installed whe
       "resource-fields `bogus` is not a field of x.machine (its fields: `name`, `region`)",
       "lockfile Orphan binding: resources/infra.ts declares no `gone`; apply will ask to delete o:4",
     ]);
-    assert.deepEqual(json.notInstalled, [{ package: "@x/base", declarations: 3 }]);
+    assert.deepEqual(json.notInstalled, [{ package: "@x/base", declarations: 3, reason: "not-installed" }]);
     assert.match(r.stderr, /; 3 declarations not checked: `@x\/base` is not installed \(install the company's packages first\)\n$/);
   } finally {
     removeFixture(root);
