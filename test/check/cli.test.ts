@@ -375,3 +375,31 @@ ${CLOUD_PACKAGE.replaceAll("//- /node_modules/", "//- /self/co/node_modules/")}
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("sanoma-check: declarations of a connector whose exports cannot be read as far as their names are counted as not checked, and say why (they passed in silence)", async () => {
+  const { writeFixture } = await import("../support/fixture.ts");
+  const dir = writeFixture(`
+//- /co/sanoma.config.ts
+export default {};
+//- /co/resources/infra.ts
+import { cloud } from "@x/made";
+export const web = cloud.vm({ name: "web" });
+export const api = cloud.vmm({ name: "api" });
+//- /co/sanoma.lock.json
+{ "version": 1, "bindings": { "resources/infra.ts#web": { "type": "cloud.vm", "object": "o:1" } } }
+//- /co/node_modules/@x/made/package.json
+{ "name": "@x/made", "main": "index.js" }
+//- /co/node_modules/@x/made/index.js
+module.exports = makeConnectors(require("./impl"));
+`, "sanoma-unreadable-");
+  try {
+    const r = run(["co", "--format", "json"], dir);
+    assert.equal(r.status, 0, r.stderr);
+    const json = JSON.parse(r.stdout);
+    assert.deepEqual(json.problems, [], "no orphan, no type said to be missing");
+    assert.deepEqual(json.notInstalled, [{ package: "@x/made", declarations: 2, reason: "unreadable" }]);
+    assert.match(r.stderr, /; 2 declarations not checked: `@x\/made` cannot be read as far as their types \(its CommonJS exports, or a module it re-exports\)\n$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -16,8 +16,7 @@ import { excludeFor, layer, leftOutBelow, leftOutWholeBy, LEVELS, personalBases,
 import { didYouMean } from "../core/text.ts";
 import type { FileSystem, Problem, ReadAhead, Severity } from "../core/types.ts";
 import { unifiedDiff } from "./diff.ts";
-import { leftOutText, paint, renderPieces, shownPath, type NotInstalled, type Report } from "./formats.ts";
-import { unfoundText } from "../core/connectors.ts";
+import { leftOutText, notCheckedBecause, paint, renderPieces, shownPath, type NotInstalled, type Report } from "./formats.ts";
 
 /** Kept equal to the package's version by a test. */
 export const VERSION = "0.1.0";
@@ -267,9 +266,10 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
     for (const f of company.files.values()) if (f.skipped) passedOver.set(f.path, f.skipped);
     // A CI run before the install: those declarations pass unchecked, and the summary says why.
     for (const d of result.analysis.declarations) {
-      if (d.resolution.kind !== "unresolved") continue;
+      if (d.resolution.kind !== "unresolved" && d.resolution.kind !== "unknown") continue;
       // (One entry per package and what was found of it: two companies may find one package apart.)
-      const { module, why } = d.resolution;
+      const { module } = d.resolution;
+      const why = d.resolution.kind === "unknown" ? { kind: "unreadable" as const } : d.resolution.why;
       const key = `${module}\0${why?.kind ?? ""}\0${why?.kind === "plug-n-play" ? why.file : why?.kind === "not-built" ? why.entry : ""}`;
       const known = notInstalled.get(key);
       if (known) known.declarations++;
@@ -436,7 +436,7 @@ export function runCheck(argv: string[], io: Io): number {
     const declarations = notFound.reduce((a, n) => a + n.declarations, 0);
     // Those simply not there named together; one found otherwise (Plug'n'Play, not built) said apart, as it is.
     const absent = notFound.filter((n) => !n.why).map((n) => n.package);
-    const clauses = notFound.filter((n) => n.why).map((n) => unfoundText(n.package, n.why, (f) => shownPath(io.cwd, f)));
+    const clauses = notFound.filter((n) => n.why).map((n) => notCheckedBecause(io.cwd, n));
     if (absent.length) clauses.unshift(`${absent.slice(0, 3).map((m) => `\`${m}\``).join(", ")}${absent.length > 3 ? ` and ${absent.length - 3} more` : ""} ${absent.length === 1 ? "is" : "are"} not installed (install the company's packages first)`);
     summary += `; ${plural(declarations, "declaration", "declarations")} not checked: ${clauses.join("; ")}`;
   }

@@ -33,15 +33,25 @@ export interface Report {
   color: boolean;
 }
 
-/** A package declarations call into that was not found, how many declarations each, and what was found instead (`Unfound`) if anything. */
-export interface NotInstalled { package: string; declarations: number; why?: Unfound }
+/**
+ * A package declarations call into that was not found, how many declarations each, and what was
+ * found instead (`Unfound`) if anything; or ("unreadable") one found whose exports this reading
+ * cannot follow as far as those declarations' names (their types unknown too: `Resolution` "unknown").
+ */
+export interface NotInstalled { package: string; declarations: number; why?: Unfound | { kind: "unreadable" } }
 
-/** What a run before the install is told of a package it could not find. */
+/** What a run is told of a package whose declarations it could not check. */
 export function notInstalledText(cwd: string, n: NotInstalled): string {
-  return `${n.declarations} ${n.declarations === 1 ? "declaration" : "declarations"} not checked: ${unfoundText(n.package, n.why, (f) => shownPath(cwd, f))}`;
+  return `${n.declarations} ${n.declarations === 1 ? "declaration" : "declarations"} not checked: ${notCheckedBecause(cwd, n)}`;
 }
 
-/** A package not found as JSON gives it: `reason` "not-installed", "plug-n-play" (with the `.pnp.cjs`'s `file`) or "not-built" (with the `entry` not there). */
+/** Why a package's declarations were not checked, in a clause. */
+export function notCheckedBecause(cwd: string, n: NotInstalled): string {
+  if (n.why?.kind === "unreadable") return `\`${n.package}\` cannot be read as far as their types (its CommonJS exports, or a module it re-exports)`;
+  return unfoundText(n.package, n.why, (f) => shownPath(cwd, f));
+}
+
+/** A package not found as JSON gives it: `reason` "not-installed", "plug-n-play" (with the `.pnp.cjs`'s `file`), "not-built" (with the `entry` not there) or "unreadable". */
 function notInstalledJson(cwd: string, n: NotInstalled): Record<string, unknown> {
   const { why } = n;
   return {
