@@ -264,7 +264,8 @@ export class Companies {
       // A company came or went: the companies it touches are read again when next asked about.
       if (path.basename(p) === CONFIG_FILE) { this.companiesChanged(path.dirname(p)); continue; }
       if (this.open.has(p)) continue; // the editor's text wins
-      const company = this.loadedCompanyOf(p);
+      // (A company's root itself, replaced: its whole tree is listed again below.)
+      const company = this.modes.has(p) ? this.ws.companies.get(p) : this.loadedCompanyOf(p);
       if (!company) continue;
       const root = company.root;
       const slim = this.modes.get(root) === "slim";
@@ -274,7 +275,7 @@ export class Companies {
         this.taken.delete(p);
         this.ws.readFromDisk(company, p);
       } else if (fs.isDir(p)) {
-        if (!slim) for (const f of this.ws.listFiles(root, p)) if (!company.files.has(f)) this.ws.readFromDisk(company, f);
+        if (!slim) this.relist(company, p);
       } else {
         // Gone: the file, or a folder with everything under it (but open buffers: the editor's text wins).
         this.taken.delete(p);
@@ -283,6 +284,24 @@ export class Companies {
         for (const f of Array.from(company.files.keys())) if (f.startsWith(prefix) && !this.open.has(f)) { this.taken.delete(f); this.ws.setFile(company, f, undefined); }
       }
     }
+  }
+
+  /**
+   * A folder came, went and came back, or changed: listed again, as the language server reads a
+   * folder deleted then created. The watchers' events of one path are one pending path here
+   * (`mv resources away; mv new resources` is a deletion and a creation of `resources`, and
+   * tsserver's watching says no more than the path): the files indexed under it that are gone now
+   * go, those still there are read again (they may be other files of the same name), new ones
+   * are read; the editor's open files keep their text.
+   */
+  private relist(company: Company, dir: string): void {
+    const now = new Set(this.ws.listFiles(company.root, dir));
+    const prefix = dir + path.sep;
+    const drop = (f: string) => { this.taken.delete(f); this.ws.setFile(company, f, undefined); };
+    if (company.files.has(dir) && !this.open.has(dir)) drop(dir); // (a file, now a folder)
+    for (const f of Array.from(company.files.keys())) if (f.startsWith(prefix) && !now.has(f) && !this.open.has(f)) drop(f);
+    for (const f of now) if (!this.open.has(f)) { this.taken.delete(f); this.ws.readFromDisk(company, f); }
+    if (company.lockPath.startsWith(prefix) && !this.open.has(company.lockPath)) this.ws.readFromDisk(company, company.lockPath);
   }
 
   /** A config was created or deleted in `dir`: that company, and any enclosing one (its files change), are forgotten. */

@@ -1,0 +1,99 @@
+/**
+ * The TypeScript plugin kept current from the disk in a real tsserver, the plugin installed from
+ * its tarball (`test/support/tsserver.ts`): a folder of the company swapped in place (moved away,
+ * another moved in under its name). Each test waits, up to a deadline, for the problems to come
+ * right, and asserts what they are then.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { parseFixture } from "../support/fixture.ts";
+import { CLOUD_PACKAGE } from "../support/companies.ts";
+import { installProject, TsServer, writeTsconfig, type ProtocolDiagnostic } from "../support/tsserver.ts";
+import { RULE_CODES } from "../../ts-plugin/src/codes.ts";
+
+const COMPANY = `
+//- /sanoma.config.ts
+import { defineConfig } from "@sanoma-ai/workflows";
+export default defineConfig({ name: "acme", secrets: { bindings: { CLOUD_KEY: { env: "K", host: true } } } });
+//- /resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const orders = collection({ key: "id", fields: { id: "string", total: "number" } });
+//- /resources/infra.ts
+import { vm, trigger } from "@hooli/cloud";
+import { secret } from "@sanoma-ai/workflows/resources";
+export const web = vm({ name: "web" });
+export const hook = trigger({ path: "/a" });
+export const key = secret("CLOUD_KEY");
+//- /apps/billing/resources/data.ts
+import { collection } from "@sanoma-ai/workflows/data";
+export const invoices = collection({ key: "id", fields: { id: "string" } });
+//- /apps/billing/resources/hooks.ts
+import { trigger } from "@hooli/cloud";
+export const billingHook = trigger({ path: "/b" });
+//- /apps/billing/workflows/bill.ts
+export const bill = async (ctx: any) => ctx.call("data.invoices.list", {}) && ctx.call("data.orders.count", {});
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#web": { "type": "cloud.vm", "object": "cloud:vm/1" }
+} }
+${CLOUD_PACKAGE}`;
+
+const servers: TsServer[] = [];
+after(async () => { for (const s of servers) await s.close(); });
+
+function writeCompany(project: string, name: string): string {
+  const dir = join(project, name);
+  rmSync(dir, { recursive: true, force: true });
+  for (const [rel, content] of Object.entries(parseFixture(COMPANY).files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), content);
+  }
+  writeTsconfig(dir);
+  return dir;
+}
+
+const sanoma = (ds: ProtocolDiagnostic[]) => ds.filter((d) => d.source === "sanoma");
+
+/** The Sanoma problems' codes of each file, as `geterr` gives them, asked again until they are `want` or the deadline passes. */
+async function until(s: TsServer, want: Record<string, number[]>, why: string, ms = 20_000): Promise<void> {
+  const files = Object.keys(want);
+  const deadline = Date.now() + ms;
+  let got: Record<string, number[]> = {};
+  for (;;) {
+    const { byFile } = await s.geterr(files);
+    got = Object.fromEntries(files.map((f) => [f, sanoma(byFile.get(f)?.semantic ?? []).map((d) => d.code).sort()]));
+    if (JSON.stringify(got) === JSON.stringify(want) || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.deepEqual(got, want, why);
+}
+
+test("a folder swapped in place (moved away, another moved in under its name): its files gone go, those of the same name are read anew", { timeout: 120_000 }, async () => {
+  const project = installProject();
+  const dir = writeCompany(project, "swapped");
+  const s = new TsServer({ cwd: project, logFile: join(project, "swapped.log") });
+  servers.push(s);
+  const bill = join(dir, "apps/billing/workflows/bill.ts");
+  const infra = join(dir, "resources/infra.ts");
+  s.open(bill);
+  s.open(infra);
+  await until(s, { [bill]: [], [infra]: [RULE_CODES["one-wakeup"]] }, "the company as written: two wakeups, hooks.ts's and infra.ts's");
+  // `apps/billing/resources` swapped as a generator or a checkout tool does it: the folder moved
+  // away, a new one made beside the company moved in. `data.ts` has another collection now; `hooks.ts` is gone.
+  const resources = join(dir, "apps/billing/resources");
+  const staged = join(project, "swapped-staged");
+  rmSync(staged, { recursive: true, force: true });
+  mkdirSync(staged);
+  writeFileSync(join(staged, "data.ts"), `import { collection } from "@sanoma-ai/workflows/data";\nexport const invoicez = collection({ key: "id", fields: { id: "string" } });\n`);
+  renameSync(resources, join(project, "swapped-old"));
+  renameSync(staged, resources);
+  try {
+    await until(s, { [bill]: [RULE_CODES["collection-op"]], [infra]: [] }, "data.ts read anew (no collection invoices), hooks.ts gone (one wakeup left)");
+  } finally {
+    s.send("close", { file: bill });
+    s.send("close", { file: infra });
+    rmSync(join(project, "swapped-old"), { recursive: true, force: true });
+  }
+});
