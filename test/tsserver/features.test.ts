@@ -410,6 +410,8 @@ test("the lockfile edited in the editor and closed unsaved: the problems of its 
 test("an edit of tsconfig.json (tsserver makes the plugin again, over the service it had wrapped): each problem once, a lock key renamed once", async () => {
   const made = () => (s.log().match(/Plugin validation succeeded/g) ?? []).length;
   const before = made();
+  const forgotten = () => (s.log().match(/\[sanoma\] forgot the company \S*\/features: /g) ?? []).length;
+  const forgottenBefore = forgotten();
   writeTsconfig(dir, {}, { noUnusedLocals: true });
   try {
     const deadline = Date.now() + 30_000;
@@ -419,6 +421,8 @@ test("an edit of tsconfig.json (tsserver makes the plugin again, over the servic
     const r = await s.request("rename", { ...at("resources/infra.ts", "web =", 1), findInStrings: false, findInComments: false });
     const lockGroup = r.locs.find((g: { file: string }) => g.file === file("sanoma.lock.json"));
     assert.equal(lockGroup?.locs.length, 1, "the key renamed once");
+    // The service replaced let go of its share of the companies once the new one had taken it: the company was not read again.
+    assert.equal(forgotten(), forgottenBefore);
   } finally {
     writeTsconfig(dir);
   }

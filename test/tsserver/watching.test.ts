@@ -1,12 +1,13 @@
 /**
  * The TypeScript plugin kept current from the disk in a real tsserver, the plugin installed from
  * its tarball (`test/support/tsserver.ts`): a folder of the company swapped in place (moved away,
- * another moved in under its name). Each test waits, up to a deadline, for the problems to come
+ * another moved in under its name); every file closed and the project gone, the company let go
+ * (its watches closed) and read anew when a file is opened again. Each test waits, up to a deadline, for the problems to come
  * right, and asserts what they are then.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseFixture } from "../support/fixture.ts";
 import { CLOUD_PACKAGE } from "../support/companies.ts";
@@ -96,4 +97,33 @@ test("a folder swapped in place (moved away, another moved in under its name): i
     s.send("close", { file: infra });
     rmSync(join(project, "swapped-old"), { recursive: true, force: true });
   }
+});
+
+test("every file of a company closed and its project gone: the company is let go, its watches closed; opened again, it is read anew", { timeout: 120_000 }, async () => {
+  const project = installProject();
+  const dir = writeCompany(project, "released");
+  const log = join(project, "released.log");
+  const s = new TsServer({ cwd: project, logFile: log });
+  servers.push(s);
+  const infra = join(dir, "resources/infra.ts");
+  const forgot = () => (s.log().match(new RegExp(`\\[sanoma\\] forgot the company ${dir}: no project reads it`, "g")) ?? []).length;
+  s.open(infra);
+  await until(s, { [infra]: [RULE_CODES["one-wakeup"]] }, "the company as written");
+  assert.equal(forgot(), 0);
+  // Closed, and a file of no project of the company opened: tsserver closes the project then.
+  s.send("close", { file: infra });
+  const other = join(project, "released-other.ts");
+  writeFileSync(other, "export const x = 1;\n");
+  s.open(other);
+  await s.geterr([other]);
+  const deadline = Date.now() + 20_000;
+  while (forgot() === 0 && Date.now() < deadline) { await s.geterr([other]); await new Promise((r) => setTimeout(r, 200)); }
+  assert.equal(forgot(), 1, "the company was let go with the last project that read it");
+  assert.match(readFileSync(log, "utf8"), /\[sanoma\] project .*released\/tsconfig\.json: a service let go of its companies/);
+  // Meanwhile hooks.ts went; the company, read anew, knows.
+  rmSync(join(dir, "apps/billing/resources/hooks.ts"));
+  s.send("close", { file: other });
+  s.open(infra);
+  await until(s, { [infra]: [] }, "read anew: one wakeup left");
+  s.send("close", { file: infra });
 });

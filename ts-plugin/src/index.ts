@@ -30,6 +30,13 @@ const CONFIG_FILE = "sanoma.config.ts";
 const WRAPS = Symbol.for("sanoma.typescript-plugin.wraps");
 
 /**
+ * Lets go of what a service of ours holds (its project's share of the companies). tsserver calls
+ * a project's `dispose` when it closes the project, but never that of a service it replaces when
+ * it enables the plugins again: the service wrapping ours instead lets go of it.
+ */
+const RELEASE = Symbol.for("sanoma.typescript-plugin.release");
+
+/**
  * The factory. `defaults`: options laid under the plugin's entry and what an editor sends (the copy
  * of the plugin in the VS Code extension passes `languageServer: true`: see
  * scripts/vsix-ts-plugin.mjs).
@@ -70,8 +77,12 @@ function init(modules: { typescript: typeof TS }, defaults: Record<string, unkno
 }
 
 function wrap(ts: typeof TS, info: TS.server.PluginCreateInfo, defaults: Record<string, unknown>, log: (m: string) => void): { service: TS.LanguageService; configure(raw: unknown): void; preload(): void } {
-  const given = info.languageService as TS.LanguageService & { [WRAPS]?: TS.LanguageService };
+  const given = info.languageService as TS.LanguageService & { [WRAPS]?: TS.LanguageService; [RELEASE]?: () => void };
   const ls = given[WRAPS] ?? given;
+  // (Let go once this service has taken the companies in its turn: a company read by this project
+  // alone is not forgotten and read again whole.)
+  let previous = given[RELEASE];
+  const releasePrevious = () => { const p = previous; previous = undefined; p?.(); };
   const host = info.serverHost;
   const failing = new Set((process.env.SANOMA_TS_PLUGIN_FAIL ?? "").split(",").map((s) => s.trim()).filter(Boolean));
   let config: Record<string, unknown> = { ...defaults, ...info.config };
@@ -87,6 +98,7 @@ function wrap(ts: typeof TS, info: TS.server.PluginCreateInfo, defaults: Record<
       const { createPlugin } = require("./plugin.ts") as typeof import("./plugin.ts");
       plugin = createPlugin(ts, info, config, log);
       log(`loaded in ${Math.round(performance.now() - started)} ms`);
+      releasePrevious();
     }
     return plugin;
   };
@@ -127,10 +139,22 @@ function wrap(ts: typeof TS, info: TS.server.PluginCreateInfo, defaults: Record<
 
   const service = Object.create(null) as TS.LanguageService & { [WRAPS]?: TS.LanguageService };
   Object.defineProperty(service, WRAPS, { value: ls });
+  /** The project closed (or this service was replaced): its share of the companies is let go; the last project's going closes them and their watches. */
+  const release = () => {
+    try {
+      releasePrevious();
+      plugin?.dispose();
+      plugin = undefined;
+    } catch (e) {
+      log(`letting go failed: ${(e as Error)?.stack ?? e}`);
+    }
+  };
+  Object.defineProperty(service, RELEASE, { value: release });
   for (const k of Object.keys(ls) as (keyof TS.LanguageService)[]) {
     const f = ls[k];
     if (typeof f === "function") (service as unknown as Record<string, unknown>)[k] = (...args: unknown[]) => (f as (...a: unknown[]) => unknown).apply(ls, args);
   }
+  service.dispose = () => { release(); ls.dispose(); };
   service.getSemanticDiagnostics = hook("getSemanticDiagnostics", ls.getSemanticDiagnostics, inCompany, (p, prior, f) => p.semanticDiagnostics(f, prior));
   service.getSupportedCodeFixes = hook("getSupportedCodeFixes", ls.getSupportedCodeFixes, (f) => f === undefined || inCompany(f), (p, prior) => p.supportedCodeFixes(prior));
   service.getCodeFixesAtPosition = hook("getCodeFixesAtPosition", ls.getCodeFixesAtPosition, inCompany, (p, prior, f, start, end, codes) => p.codeFixes(f, start, end, codes, prior));

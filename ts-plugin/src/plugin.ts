@@ -103,6 +103,8 @@ const OPTION_NAMES = ["languageServer", "rules", "exclude"] as const;
 
 export interface Plugin {
   configure(raw: unknown): void;
+  /** The project closed: its share of the companies is let go (the last project's going closes them, their watches with them). */
+  dispose(): void;
   /** Reads a file's company whole and checks it, ahead of its first diagnostics (where this server reports them). */
   preload(fileName: string): void;
   semanticDiagnostics(fileName: string, prior: TS.Diagnostic[]): TS.Diagnostic[];
@@ -143,6 +145,12 @@ export function createPlugin(ts: typeof TS, info: TS.server.PluginCreateInfo, co
     configure(raw) {
       configure(raw);
       log(`configured: languageServer ${options.languageServer}; ${cx.reports ? "reports problems" : "reports no problems"}`);
+    },
+    dispose() {
+      if (exclude === undefined) return;
+      releaseCompanies(exclude);
+      exclude = undefined;
+      log(`project ${info.project.getProjectName()}: a service let go of its companies (the project closed, or tsserver made the plugin again)`);
     },
     preload: (f) => features.preload(cx, f),
     semanticDiagnostics: (f, prior) => features.semanticDiagnostics(cx, f, prior),
