@@ -115,20 +115,29 @@ export class TsServer {
     this.send("change", { file, line: start.line, offset: start.offset, endLine: end.line, endOffset: end.offset, insertString });
   }
 
-  /** `geterr` for the files, and each file's diagnostics once tsserver says it is done; `ms` is the time to `requestCompleted`. */
+  /**
+   * `geterr` for the files, and each file's diagnostics once tsserver says it is done; `ms` is the
+   * time to `requestCompleted`. tsserver drops a `geterr` under way when the projects are updated
+   * in the background (a change on disk it saw, or the plugin's `refreshDiagnostics`): its
+   * `requestCompleted` comes without the diagnostics, and an editor asks again, as this does.
+   */
   async geterr(files: string[]): Promise<{ byFile: Map<string, FileDiagnostics>; ms: number }> {
-    const from = this.events.length;
     const t0 = performance.now();
-    const seq = this.send("geterr", { files, delay: 0 });
-    const done = await this.waitEvent((e) => e.event === "requestCompleted" && e.body.request_seq === seq, from);
-    const byFile = new Map<string, FileDiagnostics>();
-    for (const e of this.events.slice(from)) {
-      if (e.event !== "syntaxDiag" && e.event !== "semanticDiag" && e.event !== "suggestionDiag") continue;
-      const entry = byFile.get(e.body.file) ?? { syntax: [], semantic: [], suggestion: [] };
-      entry[e.event === "syntaxDiag" ? "syntax" : e.event === "semanticDiag" ? "semantic" : "suggestion"] = e.body.diagnostics;
-      byFile.set(e.body.file, entry);
+    for (let attempt = 1; ; attempt++) {
+      const from = this.events.length;
+      const seq = this.send("geterr", { files, delay: 0 });
+      const done = await this.waitEvent((e) => e.event === "requestCompleted" && e.body.request_seq === seq, from);
+      const byFile = new Map<string, FileDiagnostics>();
+      const semantic = new Set<string>();
+      for (const e of this.events.slice(from)) {
+        if (e.event !== "syntaxDiag" && e.event !== "semanticDiag" && e.event !== "suggestionDiag") continue;
+        const entry = byFile.get(e.body.file) ?? { syntax: [], semantic: [], suggestion: [] };
+        entry[e.event === "syntaxDiag" ? "syntax" : e.event === "semanticDiag" ? "semantic" : "suggestion"] = e.body.diagnostics;
+        byFile.set(e.body.file, entry);
+        if (e.event === "semanticDiag") semantic.add(e.body.file);
+      }
+      if (attempt === 5 || files.every((f) => semantic.has(f))) return { byFile, ms: done.at - t0 };
     }
-    return { byFile, ms: done.at - t0 };
   }
 
   /** The semantic diagnostics of one file, with offsets (`includeLinePosition`). */

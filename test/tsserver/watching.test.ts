@@ -2,15 +2,18 @@
  * The TypeScript plugin kept current from the disk in a real tsserver, the plugin installed from
  * its tarball (`test/support/tsserver.ts`): a folder of the company swapped in place (moved away,
  * another moved in under its name); every file closed and the project gone, the company let go
- * (its watches closed) and read anew when a file is opened again. Each test waits, up to a deadline, for the problems to come
+ * (its watches closed) and read anew when a file is opened again; an editor that asks for problems
+ * only on its own edits and on `projectsUpdatedInBackground` shown the right ones, with no edit,
+ * after a change on disk that tsserver knows nothing of (the lockfile, a `.sanomarc.json` in the
+ * company or above it, a connector package's file). Each test waits, up to a deadline, for the problems to come
  * right, and asserts what they are then.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseFixture } from "../support/fixture.ts";
-import { CLOUD_PACKAGE } from "../support/companies.ts";
+import { CLOUD_NEXT_VERSION, CLOUD_PACKAGE } from "../support/companies.ts";
 import { installProject, TsServer, writeTsconfig, type ProtocolDiagnostic } from "../support/tsserver.ts";
 import { RULE_CODES } from "../../ts-plugin/src/codes.ts";
 
@@ -44,12 +47,16 @@ ${CLOUD_PACKAGE}`;
 const servers: TsServer[] = [];
 after(async () => { for (const s of servers) await s.close(); });
 
-function writeCompany(project: string, name: string): string {
+function writeCompany(project: string, name: string, changes: Record<string, string | null> = {}): string {
   const dir = join(project, name);
   rmSync(dir, { recursive: true, force: true });
   for (const [rel, content] of Object.entries(parseFixture(COMPANY).files)) {
     mkdirSync(dirname(join(dir, rel)), { recursive: true });
     writeFileSync(join(dir, rel), content);
+  }
+  for (const [rel, content] of Object.entries(changes)) {
+    if (content === null) rmSync(join(dir, rel));
+    else { mkdirSync(dirname(join(dir, rel)), { recursive: true }); writeFileSync(join(dir, rel), content); }
   }
   writeTsconfig(dir);
   return dir;
@@ -126,4 +133,78 @@ test("every file of a company closed and its project gone: the company is let go
   s.open(infra);
   await until(s, { [infra]: [] }, "read anew: one wakeup left");
   s.send("close", { file: infra });
+});
+
+test("an editor that asks for problems on its own edits and on projectsUpdatedInBackground only shows the right ones, with no edit, after changes on disk tsserver knows nothing of", { timeout: 180_000 }, async () => {
+  const project = installProject();
+  // (A folder above the company, for a .sanomarc.json there.)
+  const top = join(project, "told");
+  rmSync(top, { recursive: true, force: true });
+  const dir = writeCompany(project, "told/co", {
+    "apps/billing/resources/hooks.ts": null,
+    "workflows/nightly.ts": `export const nightly = (ctx: { call(id: string, input: unknown): unknown }) => ctx.call("data.orderz.get", {});\n`,
+  });
+  // VS Code's way, and typescript-language-server's with --noGetErrOnBackgroundUpdate: tsserver
+  // checks nothing of itself on a change; the editor asks.
+  const s = new TsServer({ cwd: project, args: ["--noGetErrOnBackgroundUpdate"], logFile: join(project, "told.log") });
+  servers.push(s);
+  const infra = join(dir, "resources/infra.ts");
+  const nightly = join(dir, "workflows/nightly.ts");
+  const files = [infra, nightly];
+  s.open(infra);
+  s.open(nightly);
+  /** What the editor shows: each file's Sanoma problems, as code and category, from its last geterr. */
+  let shown: Record<string, string[]> = {};
+  const ask = async () => {
+    const { byFile } = await s.geterr(files);
+    shown = Object.fromEntries(files.map((f) => [f, sanoma(byFile.get(f)?.semantic ?? []).map((d) => `${d.code} ${d.category}`).sort()]));
+  };
+  await ask();
+  const collectionOp = (category: string) => [`${RULE_CODES["collection-op"]} ${category}`];
+  assert.deepEqual(shown, { [infra]: [], [nightly]: collectionOp("error") }, "the company as written");
+  /** `act`, then what the editor shows once it asked again on each projectsUpdatedInBackground since, until it is `want` or the deadline passes. */
+  const shownAfter = async (act: () => void, want: Record<string, string[]>, why: string) => {
+    let from = s.events.length;
+    act();
+    const deadline = Date.now() + 20_000;
+    while (JSON.stringify(shown) !== JSON.stringify(want)) {
+      let event;
+      try { event = await s.waitEvent((e) => e.event === "projectsUpdatedInBackground", from, Math.max(0, deadline - Date.now())); } catch { break; }
+      from = s.events.indexOf(event) + 1;
+      await ask();
+    }
+    assert.deepEqual(shown, want, why);
+  };
+  const lock = join(dir, "sanoma.lock.json");
+  const lockText = readFileSync(lock, "utf8");
+  await shownAfter(() => writeFileSync(lock, lockText.replace(`"cloud.vm"`, `"cloud.bucket"`)), { [infra]: [`${RULE_CODES.lockfile} error`], [nightly]: collectionOp("error") }, "the lockfile rewritten in place");
+  await shownAfter(() => writeFileSync(lock, lockText), { [infra]: [], [nightly]: collectionOp("error") }, "and put back");
+  const rc = join(dir, ".sanomarc.json");
+  await shownAfter(() => writeFileSync(rc, `{ "rules": { "collection-op": "warning" } }\n`), { [infra]: [], [nightly]: collectionOp("warning") }, "the company's .sanomarc.json made");
+  await shownAfter(() => writeFileSync(rc, `{ "rules": { "collection-op": "info" } }\n`), { [infra]: [], [nightly]: collectionOp("message") }, "and rewritten in place");
+  await shownAfter(() => unlinkSync(rc), { [infra]: [], [nightly]: collectionOp("error") }, "and deleted");
+  const above = join(top, ".sanomarc.json");
+  try {
+    await shownAfter(() => writeFileSync(above, `{ "rules": { "collection-op": "hint" } }\n`), { [infra]: [], [nightly]: collectionOp("suggestion") }, "a .sanomarc.json made above the company");
+    await shownAfter(() => writeFileSync(above, `{ "rules": { "collection-op": "warning" } }\n`), { [infra]: [], [nightly]: collectionOp("warning") }, "and rewritten in place");
+    await shownAfter(() => unlinkSync(above), { [infra]: [], [nightly]: collectionOp("error") }, "and deleted");
+  } finally { rmSync(above, { force: true }); }
+  const cloud = join(dir, "node_modules/@hooli/cloud");
+  const compute = join(cloud, "src/compute.js");
+  const computeText = readFileSync(compute, "utf8");
+  await shownAfter(() => writeFileSync(compute, CLOUD_NEXT_VERSION(computeText)), { [infra]: [`${RULE_CODES["resource-fields"]} error`], [nightly]: collectionOp("error") }, "a connector package's file edited in place");
+  await shownAfter(() => writeFileSync(compute, computeText), { [infra]: [], [nightly]: collectionOp("error") }, "and put back");
+  // The package replaced as npm install replaces it: the next version unpacked apart, the one there moved away and deleted, the new one moved in.
+  const staged = join(project, "told-staged");
+  rmSync(staged, { recursive: true, force: true });
+  cpSync(cloud, staged, { recursive: true });
+  writeFileSync(join(staged, "src/compute.js"), CLOUD_NEXT_VERSION(computeText));
+  await shownAfter(() => {
+    renameSync(cloud, `${cloud}.old`);
+    rmSync(`${cloud}.old`, { recursive: true });
+    renameSync(staged, cloud);
+  }, { [infra]: [`${RULE_CODES["resource-fields"]} error`], [nightly]: collectionOp("error") }, "a connector package replaced by its next version");
+  assert.match(s.log(), /\[sanoma\] a change on disk feeds the company \S*\/told\/co: tsserver is told the projects changed/);
+  s.send("close", { file: infra });
+  s.send("close", { file: nightly });
 });

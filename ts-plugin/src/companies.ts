@@ -4,7 +4,9 @@
  * company's files read as the language server reads them (every file of the company, not only
  * the program's), kept current from tsserver itself: open buffers from its script infos, files on
  * disk through its own watching (`serverHost.watchDirectory`). Nothing is read before a request
- * needs it, and what the watchers report is only noted, to be read at the next request.
+ * needs it, and what the watchers report is only noted, to be read at the next request; when it
+ * feeds a full company's rules, tsserver is told the projects changed (`onChange`), for the
+ * editors that ask for problems again only then.
  *
  * A company is read `full` (every file: what diagnostics and quick fixes need) or `slim` (the
  * config, the lockfile, the collections files and the files asked about: what completion,
@@ -19,15 +21,19 @@ import type * as TS from "typescript";
 import type { Analysis } from "../../server/src/core/analysis.ts";
 import type { CheckOptions, CheckResult } from "../../server/src/core/check.ts";
 import { CONFIG_FILE, LOCK_FILE, isInNodeModules, isSkippedDirName } from "../../server/src/core/company.ts";
-import type { Company } from "../../server/src/core/model.ts";
+import { isWithin, type Company } from "../../server/src/core/model.ts";
 import { RULE_IDS } from "../../server/src/core/rules/ids.ts";
-import { excludeFor, findSanomaRc, layer, personalBases, personalExcludeFor, readSanomaRc, type Level } from "../../server/src/core/sanomarc.ts";
+import { excludeFor, findSanomaRc, layer, personalBases, personalExcludeFor, readSanomaRc, SANOMARC, type Level } from "../../server/src/core/sanomarc.ts";
 import type { Located } from "../../server/src/core/target.ts";
 import { Workspace } from "../../server/src/core/workspace.ts";
 import { FolderWatcher } from "../../server/src/node/folder-watcher.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
+import { SettingsAboveWatcher } from "../../server/src/node/settings-above-watcher.ts";
 
 export type Mode = "slim" | "full";
+
+/** How long after the last change the watchers saw tsserver is told of them. */
+const REFRESH_DELAY_MS = 150;
 
 /** A path as tsserver spells it (`/` separators) and as the core does (the platform's). */
 export const toNative = (f: string): string => (path.sep === "/" ? f : f.replace(/\//g, path.sep));
@@ -65,6 +71,11 @@ export class Companies {
     for (const root of Array.from(this.modes.keys())) this.forget(root, "no project reads it with these options any more");
     this.folderWatcher?.close();
     this.folderWatcher = undefined;
+    this.aboveWatcher?.close();
+    this.aboveWatcher = undefined;
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    this.refreshTimer = undefined;
+    this.changedRoots.clear();
   }
 
   /**
@@ -327,6 +338,85 @@ export class Companies {
 
   /** The watcher of the full companies' trees (the language server's own: a watch per folder), made on first need. */
   private folderWatcher: FolderWatcher | undefined;
+  /** The watcher of the folders above the full companies, for a `.sanomarc.json` there (the language server's own). */
+  private aboveWatcher: SettingsAboveWatcher | undefined;
+
+  // ---- Telling tsserver -------------------------------------------------------------------------
+
+  /** Those told when what a full company's rules read changed on disk (`onChange`). */
+  private readonly listeners = new Set<(roots: ReadonlySet<string>) => boolean>();
+  /** The full companies whose input changed since tsserver was last told. */
+  private readonly changedRoots = new Set<string>();
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private refreshSince = 0;
+
+  /**
+   * Calls `listener` (debounced) with the roots of the full companies whose input the watchers saw
+   * change: a file of theirs, their lockfile, a `.sanomarc.json` that holds for them, a package
+   * their connectors were read from. The first listener that says it told tsserver (one
+   * `projectsUpdatedInBackground` is about every open file) ends the round. Returns the undoing.
+   */
+  onChange(listener: (roots: ReadonlySet<string>) => boolean): () => void {
+    this.listeners.add(listener);
+    return () => { this.listeners.delete(listener); };
+  }
+
+  /**
+   * A path the watchers reported: noted, to be read at the next request; and when it feeds a full
+   * company's rules, tsserver is told, soon, that the projects changed. tsserver knows of the
+   * program's files only: a lockfile or a `.sanomarc.json` rewritten in place, a connector's file
+   * edited, gave no sign to an editor that asks for problems only on its own edits and on
+   * `projectsUpdatedInBackground` (VS Code, typescript-language-server), which then showed the
+   * old ones until the user typed.
+   */
+  private note(file: string): void {
+    const p = path.resolve(file);
+    this.pending.add(p);
+    let any = false;
+    for (const root of this.rootsFed(p)) { this.changedRoots.add(root); any = true; }
+    if (!any) return;
+    const now = Date.now();
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    else this.refreshSince = now;
+    // (A burst, a checkout, is told once it is over, or every second while it lasts.)
+    this.refreshTimer = setTimeout(() => this.tell(), now - this.refreshSince > 1000 ? 0 : REFRESH_DELAY_MS);
+    this.refreshTimer.unref?.();
+  }
+
+  private tell(): void {
+    this.refreshTimer = undefined;
+    const roots = new Set(this.changedRoots);
+    this.changedRoots.clear();
+    for (const root of roots) if (this.modes.get(root) !== "full") roots.delete(root);
+    if (roots.size === 0) return;
+    for (const listener of this.listeners) {
+      try { if (listener(roots)) return; } catch (e) { this.host.log(`telling tsserver of a change failed: ${(e as Error)?.stack ?? e}`); }
+    }
+  }
+
+  /** The full companies whose rules read `p` (a path reported by a watcher: a file or a folder, there or gone). */
+  private rootsFed(p: string): string[] {
+    const out: string[] = [];
+    const name = path.basename(p);
+    for (const [root, mode] of this.modes) {
+      if (mode !== "full") continue;
+      if (name === SANOMARC) { if (isWithin(path.dirname(p), root)) out.push(root); continue; }
+      if (isInNodeModules(p)) {
+        for (const dir of this.ws.packageFoldersOf(root)) if (isWithin(dir, p) || isWithin(p, dir)) { out.push(root); break; }
+        continue;
+      }
+      if (!isWithin(root, p) || this.open.has(p)) continue;
+      const company = this.ws.companies.get(root);
+      if (!company || (p !== root && this.ws.rootOf(p) !== root)) continue; // (a nested company's)
+      if (p === root || p === company.lockPath || name === CONFIG_FILE || company.files.has(p) || this.ws.reads(root, p)) { out.push(root); continue; }
+      // A folder the company's walk goes into (not a dot folder's, not one left out): made, or gone with files of the company in it.
+      if (!this.ws.reads(root, path.join(p, "x.ts"))) continue;
+      if (this.ws.fs.isDir(p)) { out.push(root); continue; }
+      const prefix = p + path.sep;
+      for (const f of company.files.keys()) if (f.startsWith(prefix)) { out.push(root); break; }
+    }
+    return out;
+  }
 
   /**
    * A full company is watched whole: by tsserver's recursive directory watching (which it shares
@@ -341,12 +431,15 @@ export class Companies {
     if (mode !== "full") return;
     const root = company.root;
     this.unwatch(root);
-    const note = (p: string) => { this.pending.add(path.resolve(toNative(p))); };
-    const list: TS.FileWatcher[] = [this.host.serverHost.watchDirectory(toTs(root), note, true)];
+    const list: TS.FileWatcher[] = [this.host.serverHost.watchDirectory(toTs(root), (p) => this.note(toNative(p)), true)];
     try {
-      const folders = (this.folderWatcher ??= new FolderWatcher((file) => { this.pending.add(path.resolve(file)); }, (m) => this.host.log(m)));
+      const folders = (this.folderWatcher ??= new FolderWatcher((file) => this.note(file), (m) => this.host.log(m)));
       folders.watchTree(root, root);
       list.push({ close: () => folders.unwatchTree(root, root) });
+      // A `.sanomarc.json` above the company (a monorepo's top): none of the trees watched holds it.
+      const above = (this.aboveWatcher ??= new SettingsAboveWatcher((file) => this.note(file), (m) => this.host.log(m)));
+      above.watchAbove(root, () => false);
+      list.push({ close: () => above.unwatchAbove(root) });
     } catch (e) {
       this.host.log(`cannot watch ${root} for changes in place: ${(e as Error).message}`);
     }
@@ -385,7 +478,7 @@ export class Companies {
     if (!files) this.watchedFiles.set(root, (files = new Set()));
     if (files.has(file)) return;
     files.add(file);
-    const w = this.host.serverHost.watchFile(toTs(file), (p) => { this.pending.add(path.resolve(toNative(p))); });
+    const w = this.host.serverHost.watchFile(toTs(file), (p) => this.note(toNative(p)));
     const list = this.watchers.get(root);
     if (list) list.push(w); else this.watchers.set(root, [w]);
   }

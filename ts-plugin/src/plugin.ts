@@ -10,7 +10,8 @@ import { RULE_IDS } from "../../server/src/core/rules/index.ts";
 import { personalExclude } from "../../server/src/core/sanomarc.ts";
 import { didYouMean } from "../../server/src/core/text.ts";
 import type { RuleId } from "../../server/src/core/types.ts";
-import { Companies } from "./companies.ts";
+import { isWithin } from "../../server/src/core/model.ts";
+import { Companies, toNative } from "./companies.ts";
 import * as features from "./features.ts";
 
 /**
@@ -126,6 +127,28 @@ export function createPlugin(ts: typeof TS, info: TS.server.PluginCreateInfo, co
   let options: Options = { languageServer: false, rules: {}, exclude: [] };
   let exclude: string[] | undefined;
   const cx = { ts, info, check: {}, reports: false, navigates: false } as features.Context;
+  /**
+   * What the watchers saw change feeds a company with a file open in this project, whose problems
+   * it reports: tsserver is told the projects changed (`refreshDiagnostics`: the event
+   * `projectsUpdatedInBackground`, about every open file), so that an editor asks for their
+   * problems again without waiting for an edit.
+   */
+  const changed = (roots: ReadonlySet<string>): boolean => {
+    if (!cx.reports) return false;
+    for (const p of ps.openFiles.keys()) {
+      const script = ps.getScriptInfoForPath(p);
+      if (!script || !info.project.containsScriptInfo(script)) continue;
+      const file = toNative(script.fileName);
+      for (const root of roots) {
+        if (!isWithin(root, file)) continue;
+        log(`a change on disk feeds the company ${root}: tsserver is told the projects changed`);
+        info.project.refreshDiagnostics();
+        return true;
+      }
+    }
+    return false;
+  };
+  let unlisten: (() => void) | undefined;
   const configure = (raw: unknown) => {
     options = { ...options, ...readOptions(raw, log) };
     cx.check = { rules: options.rules } satisfies CheckOptions;
@@ -137,6 +160,8 @@ export function createPlugin(ts: typeof TS, info: TS.server.PluginCreateInfo, co
       if (exclude !== undefined) releaseCompanies(exclude);
       exclude = options.exclude;
       cx.companies = next;
+      unlisten?.();
+      unlisten = next.onChange(changed);
     }
   };
   configure(config);
@@ -148,6 +173,8 @@ export function createPlugin(ts: typeof TS, info: TS.server.PluginCreateInfo, co
     },
     dispose() {
       if (exclude === undefined) return;
+      unlisten?.();
+      unlisten = undefined;
       releaseCompanies(exclude);
       exclude = undefined;
       log(`project ${info.project.getProjectName()}: a service let go of its companies (the project closed, or tsserver made the plugin again)`);
