@@ -5,7 +5,8 @@
  * (its watches closed) and read anew when a file is opened again; an editor that asks for problems
  * only on its own edits and on `projectsUpdatedInBackground` shown the right ones, with no edit,
  * after a change on disk that tsserver knows nothing of (the lockfile, a `.sanomarc.json` in the
- * company or above it, a connector package's file). Each test waits, up to a deadline, for the problems to come
+ * company or above it, a connector package's file); a connector package's file open in the editor,
+ * its unsaved text read, the disk's again once it is closed. Each test waits, up to a deadline, for the problems to come
  * right, and asserts what they are then.
  */
 import { after, test } from "node:test";
@@ -207,4 +208,31 @@ test("an editor that asks for problems on its own edits and on projectsUpdatedIn
   assert.match(s.log(), /\[sanoma\] a change on disk feeds the company \S*\/told\/co: tsserver is told the projects changed/);
   s.send("close", { file: infra });
   s.send("close", { file: nightly });
+});
+
+test("a connector package's file open in the editor: its unsaved text is what the connectors are read from, edited or not; closed unsaved, the disk's again", { timeout: 120_000 }, async () => {
+  const project = installProject();
+  const dir = writeCompany(project, "buffer", { "apps/billing/resources/hooks.ts": null });
+  const s = new TsServer({ cwd: project, logFile: join(project, "buffer.log") });
+  servers.push(s);
+  const infra = join(dir, "resources/infra.ts");
+  const compute = join(dir, "node_modules/@hooli/cloud/src/compute.js");
+  const disk = readFileSync(compute, "utf8");
+  const next = CLOUD_NEXT_VERSION(disk);
+  assert.notEqual(next, disk);
+  const fields = [RULE_CODES["resource-fields"]];
+  s.open(infra);
+  await until(s, { [infra]: [] }, "the vm's fields as the package on disk has them");
+  // The package's next version typed in the editor, not saved: the vm's zone renamed and made required.
+  s.open(compute, next);
+  await until(s, { [infra]: fields }, "the unsaved text of the connector's file");
+  const whole = (text: string) => { const lines = text.split("\n"); return { line: lines.length, offset: lines[lines.length - 1].length + 1 }; };
+  s.change(compute, { line: 1, offset: 1 }, whole(next), disk);
+  await until(s, { [infra]: [] }, "edited back, unsaved");
+  s.change(compute, { line: 1, offset: 1 }, whole(disk), next);
+  await until(s, { [infra]: fields }, "edited again");
+  s.send("close", { file: compute });
+  await until(s, { [infra]: [] }, "closed unsaved: the disk's text again");
+  assert.equal(readFileSync(compute, "utf8"), disk, "(nothing was written)");
+  s.send("close", { file: infra });
 });

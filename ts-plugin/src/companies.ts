@@ -25,12 +25,21 @@ import { isWithin, type Company } from "../../server/src/core/model.ts";
 import { RULE_IDS } from "../../server/src/core/rules/ids.ts";
 import { excludeFor, findSanomaRc, layer, personalBases, personalExcludeFor, readSanomaRc, SANOMARC, type Level } from "../../server/src/core/sanomarc.ts";
 import type { Located } from "../../server/src/core/target.ts";
+import type { FileSystem } from "../../server/src/core/types.ts";
 import { Workspace } from "../../server/src/core/workspace.ts";
 import { FolderWatcher } from "../../server/src/node/folder-watcher.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
 import { SettingsAboveWatcher } from "../../server/src/node/settings-above-watcher.ts";
 
 export type Mode = "slim" | "full";
+
+/** The text of a file open in tsserver (an editor's buffer), if it is open. */
+function openText(ps: TS.server.ProjectService, file: string): string | undefined {
+  const info = ps.getScriptInfo(toTs(file));
+  if (!info?.isScriptOpen()) return undefined;
+  const snapshot = info.getSnapshot();
+  return snapshot.getText(0, snapshot.getLength());
+}
 
 /** How long after the last change the watchers saw tsserver is told of them. */
 const REFRESH_DELAY_MS = 150;
@@ -55,12 +64,22 @@ export class Companies {
   private readonly taken = new Map<string, { info: TS.server.ScriptInfo; version: string }>();
   /** The company files open in the editor at the last sync (their text is the editor's). */
   private open = new Set<string>();
+  /** The package files (under a `node_modules`) open in the editor at the last sync, and the version of their text read. */
+  private openPackages = new Map<string, string>();
 
   readonly log: (message: string) => void;
 
   constructor(private readonly host: Host) {
     this.log = host.log;
-    this.ws = new Workspace(nodeFileSystem, { onSkip: (s) => host.log(`skipped ${s.path}: ${s.reason}`) });
+    // A package's file (a connector, its package.json) open in the editor is read as the editor
+    // has it, as the language server reads it (B1: unsaved text wins). Only those: a company's
+    // files are taken from tsserver's script infos as they are asked about (`take`).
+    const ps = host.projectService;
+    const fs: FileSystem = {
+      ...nodeFileSystem,
+      readFile: (file) => (isInNodeModules(file) ? openText(ps, file) : undefined) ?? nodeFileSystem.readFile(file),
+    };
+    this.ws = new Workspace(fs, { onSkip: (s) => host.log(`skipped ${s.path}: ${s.reason}`) });
   }
 
   /** Folders each company's walk leaves out (the plugin's `exclude` option). */
@@ -236,10 +255,12 @@ export class Companies {
   private syncOpenFiles(): void {
     const ps = this.host.projectService;
     const now = new Set<string>();
+    const packages = new Map<string, string>();
     for (const p of ps.openFiles.keys()) {
       const info = ps.getScriptInfoForPath(p);
       if (!info) continue;
       const file = toNative(info.fileName);
+      if (isInNodeModules(file)) { packages.set(file, info.getLatestVersion()); continue; }
       let root = this.openRoots.get(file);
       if (root === undefined) {
         const c = this.loadedCompanyOf(file);
@@ -263,6 +284,11 @@ export class Companies {
       if (company && (company.files.has(file) || file === company.lockPath)) this.ws.readFromDisk(company, file);
     }
     this.open = now;
+    // A package's file opened, edited or closed: what the connectors read of it is read again
+    // (through `fs`: the editor's text while it is open, the disk's once closed).
+    for (const [file, version] of packages) if (this.openPackages.get(file) !== version) this.ws.packageFileChanged(file);
+    for (const file of this.openPackages.keys()) if (!packages.has(file)) this.ws.packageFileChanged(file);
+    this.openPackages = packages;
   }
 
   private applyDiskChanges(): void {
@@ -271,7 +297,7 @@ export class Companies {
     this.pending.clear();
     const fs = this.ws.fs;
     for (const p of paths) {
-      if (isInNodeModules(p)) { this.ws.packageFileChanged(p); continue; }
+      if (isInNodeModules(p)) { if (!this.openPackages.has(p)) this.ws.packageFileChanged(p); continue; } // (the editor's text wins)
       // A company came or went: the companies it touches are read again when next asked about.
       if (path.basename(p) === CONFIG_FILE) { this.companiesChanged(path.dirname(p)); continue; }
       if (this.open.has(p)) continue; // the editor's text wins
@@ -402,6 +428,7 @@ export class Companies {
       if (mode !== "full") continue;
       if (name === SANOMARC) { if (isWithin(path.dirname(p), root)) out.push(root); continue; }
       if (isInNodeModules(p)) {
+        if (this.openPackages.has(p)) continue; // (the editor's text wins)
         for (const dir of this.ws.packageFoldersOf(root)) if (isWithin(dir, p) || isWithin(p, dir)) { out.push(root); break; }
         continue;
       }
