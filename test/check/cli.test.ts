@@ -376,7 +376,7 @@ ${CLOUD_PACKAGE.replaceAll("//- /node_modules/", "//- /self/co/node_modules/")}
   }
 });
 
-test("sanoma-check: declarations of a connector whose exports cannot be read as far as their names are counted as not checked, and say why (they passed in silence)", async () => {
+test("sanoma-check: declarations of a connector whose exports cannot be read as far as their names are counted as not checked, and say why (they passed in silence); a helper package that cannot be read holds no type, and hides no connector's typo", async () => {
   const { writeFixture } = await import("../support/fixture.ts");
   const dir = writeFixture(`
 //- /co/sanoma.config.ts
@@ -388,9 +388,36 @@ export const api = cloud.vmm({ name: "api" });
 //- /co/sanoma.lock.json
 { "version": 1, "bindings": { "resources/infra.ts#web": { "type": "cloud.vm", "object": "o:1" } } }
 //- /co/node_modules/@x/made/package.json
-{ "name": "@x/made", "main": "index.js" }
+{ "name": "@x/made", "main": "index.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
 //- /co/node_modules/@x/made/index.js
 module.exports = makeConnectors(require("./impl"));
+//- /helper/sanoma.config.ts
+export default {};
+//- /helper/resources/infra.ts
+import Handlebars from "handlebars";
+export const greeting = Handlebars.compile("hello");
+//- /helper/sanoma.lock.json
+{ "version": 1, "bindings": { "resources/infra.ts#greeting": { "type": "cloud.vm", "object": "o:2" } } }
+//- /helper/node_modules/handlebars/package.json
+{ "name": "handlebars", "main": "index.js" }
+//- /helper/node_modules/handlebars/index.js
+module.exports = create();
+//- /esm/sanoma.config.ts
+export default {};
+//- /esm/resources/infra.ts
+import { fly } from "@x/fly";
+export const web = fly.machin({ name: "web" });
+//- /esm/node_modules/@x/fly/package.json
+{ "name": "@x/fly", "type": "module", "main": "index.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
+//- /esm/node_modules/@x/fly/index.js
+import { defineResource } from "@sanoma-ai/workflows";
+const machine = defineResource({ vendor: "fly", type: "machine" });
+export const fly = { machine };
+export * from "fly-sdk";
+//- /esm/node_modules/fly-sdk/package.json
+{ "name": "fly-sdk", "main": "index.js" }
+//- /esm/node_modules/fly-sdk/index.js
+module.exports = createClient();
 `, "sanoma-unreadable-");
   try {
     const r = run(["co", "--format", "json"], dir);
@@ -399,6 +426,15 @@ module.exports = makeConnectors(require("./impl"));
     assert.deepEqual(json.problems, [], "no orphan, no type said to be missing");
     assert.deepEqual(json.notInstalled, [{ package: "@x/made", declarations: 2, reason: "unreadable" }]);
     assert.match(r.stderr, /; 2 declarations not checked: `@x\/made` cannot be read as far as their types \(its CommonJS exports, or a module it re-exports\)\n$/);
+    // A helper package (no dependency on the framework) that cannot be read holds no type: a call
+    // of it is no declaration (A5), and the stale binding is an orphan, as it always was.
+    const helper = JSON.parse(run(["helper", "--format", "json"], dir).stdout);
+    assert.deepEqual(helper.problems.map((p: { rule: string; message: string }) => `${p.rule} ${p.message}`), ["lockfile Orphan binding: resources/infra.ts declares no `greeting`; apply will ask to delete o:2"]);
+    assert.deepEqual(helper.notInstalled, []);
+    // A connector's `export *` of a helper's CommonJS module it cannot read adds no unknown names:
+    // the typo is still said (Node passes on none of such a module's names through `export *`).
+    const esm = JSON.parse(run(["esm", "--format", "json"], dir).stdout);
+    assert.deepEqual(esm.problems.map((p: { rule: string }) => p.rule), ["resource-type"]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -166,6 +166,7 @@ export class ConnectorResolver {
     this.moduleCache.clear();
     this.unfound.clear();
     this.scopes.clear();
+    this.aware.clear();
     this.exportCache.clear();
     this.typesOfModuleCache.clear();
     this.consulted.clear();
@@ -463,15 +464,60 @@ export class ConnectorResolver {
    */
   private absent(file: string): Open | undefined {
     const facts = this.facts(file);
-    if (!facts || facts.syntaxErrors) return UNKNOWN;
+    if (!facts || facts.syntaxErrors) return this.unknownIn(file);
     const ns = this.namespaceOf(file);
     return ns.kind === "object" ? ns.open : undefined;
   }
 
-  /** What a module that cannot be resolved holds: unknown (a package not installed, named), or no type (Node's or the framework's own modules). */
-  private unresolvedValue(specifier: string): Open {
-    if (isBuiltin(specifier) || isFrameworkModule(specifier)) return OTHER;
+  /**
+   * What a module that cannot be resolved holds, imported from `from`: unknown (a package not
+   * installed, named), or no type (Node's or the framework's own modules, or any import of a module
+   * that is no connector's: `frameworkAware`).
+   */
+  private unresolvedValue(specifier: string, from: string): Open {
+    if (isBuiltin(specifier) || isFrameworkModule(specifier) || !this.frameworkAware(from)) return OTHER;
     return isPackageSpecifier(specifier) ? { kind: "unknown", notInstalled: specifier } : UNKNOWN;
+  }
+
+  /**
+   * What a module this reading cannot see into holds where it lists nothing: unknown in a
+   * connector's module (`frameworkAware`), where it may hold resource types; elsewhere nothing of
+   * the kind (a helper package's `module.exports = factory()`: A5, a helper call is no declaration).
+   */
+  private unknownIn(file: string): Open {
+    return this.frameworkAware(file) ? UNKNOWN : OTHER;
+  }
+
+  /** Whether a module is a connector's, as far as can be told without reading it whole (`frameworkAware`), by file. */
+  private readonly aware = new Map<string, boolean>();
+
+  /**
+   * Whether a module may define resource types: it imports the framework (A4: types are made by
+   * its `defineResource`), or its package (the nearest `package.json` above it) names the framework
+   * among its dependencies. A helper package (lodash, handlebars, chalk) does neither: what this
+   * reading cannot see into there holds no type, and a call of it stays no declaration.
+   */
+  private frameworkAware(file: string): boolean {
+    let known = this.aware.get(file);
+    if (known !== undefined) return known;
+    known = !!this.facts(file)?.imports.some((i) => isFrameworkModule(i.specifier));
+    if (!known) {
+      for (let d = path.dirname(file); ; d = path.dirname(d)) {
+        const text = path.basename(d) === "node_modules" ? undefined : this.fs.readFile(path.join(d, "package.json"));
+        if (text !== undefined) {
+          let pj: Record<string, unknown> | undefined;
+          try { pj = JSON.parse(text); } catch {}
+          known = !!pj && ["dependencies", "peerDependencies", "devDependencies", "optionalDependencies"].some((field) => {
+            const deps = pj![field];
+            return !!deps && typeof deps === "object" && Object.keys(deps).some((name) => isFrameworkModule(name));
+          });
+          break;
+        }
+        if (path.basename(d) === "node_modules" || path.dirname(d) === d) break;
+      }
+    }
+    this.aware.set(file, known);
+    return known;
   }
 
   /** The names of the resource types reachable as members of an import (`fly.` after `import * as fly` or `import { fly }`). */
@@ -506,7 +552,7 @@ export class ConnectorResolver {
       for (const source of facts.starExports) {
         const target = this.resolveModule(file, source);
         if (target === file) continue;
-        value.open = moreOpen(value.open, target ? this.starsUnread(target, new Set([file])) : this.unresolvedValue(source));
+        value.open = moreOpen(value.open, target ? this.starsUnread(target, new Set([file])) : this.unresolvedValue(source, file));
         if (!target) continue;
         for (const k of this.exportNames(target, new Set([file]))) if (!members.has(k)) members.set(k, lazy(() => { const v = this.exportOf(target, k); return v ? further(v) : OTHER; }));
       }
@@ -518,7 +564,7 @@ export class ConnectorResolver {
           value.open = moreOpen(value.open, v.open);
         } else if (v.kind === "unknown") value.open = moreOpen(value.open, v);
       }
-    } else value.open = UNKNOWN;
+    } else value.open = this.unknownIn(file);
     return value;
   }
 
@@ -531,11 +577,11 @@ export class ConnectorResolver {
     if (seen.has(file)) return undefined;
     seen.add(file);
     const facts = this.facts(file);
-    if (!facts) return UNKNOWN;
+    if (!facts) return this.unknownIn(file);
     let open: Open | undefined;
     for (const source of facts.starExports) {
       const target = this.resolveModule(file, source);
-      open = moreOpen(open, target ? this.starsUnread(target, seen) : this.unresolvedValue(source));
+      open = moreOpen(open, target ? this.starsUnread(target, seen) : this.unresolvedValue(source, file));
     }
     const cjs = facts.exports.get("module.exports");
     if (cjs) {
@@ -604,7 +650,7 @@ export class ConnectorResolver {
           if (v.kind === "object") { const m = v.members.get(name); if (m) result = m(); }
         }
       }
-    } else result = UNKNOWN;
+    } else result = this.unknownIn(file);
     return result;
   }
 
@@ -625,7 +671,7 @@ export class ConnectorResolver {
       }
       case "import": {
         const target = this.resolveModule(file, ref.source);
-        if (!target) return this.unresolvedValue(ref.source);
+        if (!target) return this.unresolvedValue(ref.source, file);
         return this.imported(target, ref.imported) ?? this.absent(target) ?? OTHER;
       }
       case "member": {
@@ -639,15 +685,15 @@ export class ConnectorResolver {
         return base.members.get(ref.member)?.() ?? base.open ?? OTHER;
       }
       case "unknown":
-        return UNKNOWN;
+        return this.unknownIn(file);
       case "object": {
         const members = new Map<string, () => ModuleValue>();
-        let open: Open | undefined = ref.open ? UNKNOWN : undefined;
+        let open: Open | undefined = ref.open ? this.unknownIn(file) : undefined;
         // `{ ...compute, machine }`: the members of a spread object this reading knows, then the
         // object's own (a spread of anything else leaves the object open).
         for (const spread of ref.spreads ?? []) {
           const v = this.valueOf(file, facts, spread, steps + 1);
-          if (v.kind !== "object") { open = moreOpen(open, v.kind === "unknown" ? v : UNKNOWN); continue; }
+          if (v.kind !== "object") { open = moreOpen(open, v.kind === "unknown" ? v : this.unknownIn(file)); continue; }
           for (const [k, m] of v.members) members.set(k, m);
           open = moreOpen(open, v.open);
         }

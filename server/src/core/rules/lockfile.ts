@@ -519,7 +519,7 @@ export const k = api.disk({ size: 1 });
 //^^^^^^^^^^^^^^^^^^^^^^^^^ lockfile declares no
 } }
 //- /node_modules/@x/made/package.json
-{ "name": "@x/made", "main": "dist/index.js" }
+{ "name": "@x/made", "main": "dist/index.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
 //- /node_modules/@x/made/dist/index.js
 var __toCommonJS = (mod) => mod;
 var made_exports = makeExports();
@@ -529,7 +529,7 @@ module.exports = __toCommonJS(made_exports);
   machine
 });
 //- /node_modules/@x/plugins/package.json
-{ "name": "@x/plugins", "main": "dist/index.js" }
+{ "name": "@x/plugins", "main": "dist/index.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
 //- /node_modules/@x/plugins/dist/index.js
 var __defProp = Object.defineProperty;
 var __export = (target, all) => {
@@ -550,7 +550,7 @@ const machine = (0, import_workflows.defineResource)({ vendor: "x", type: "machi
   volume
 });
 //- /node_modules/@x/api/package.json
-{ "name": "@x/api", "main": "index.js" }
+{ "name": "@x/api", "main": "index.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
 //- /node_modules/@x/api/index.js
 const { defineResource } = require("@sanoma-ai/workflows");
 const api = {};
@@ -558,19 +558,19 @@ api.machine = defineResource({ vendor: "x", type: "machine", schema: z.object({ 
 Object.assign(api, require("./" + process.env.X_DRIVER));
 module.exports = api;
 //- /node_modules/@x/platform/package.json
-{ "name": "@x/platform", "main": "index.js" }
+{ "name": "@x/platform", "main": "index.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
 //- /node_modules/@x/platform/index.js
 module.exports = require("./lib/" + process.platform + ".js");
 //- /node_modules/@x/platform/lib/linux.js
 exports.machine = require("@sanoma-ai/workflows").defineResource({ vendor: "x", type: "machine", schema: z.object({ name: z.string() }) });
 //- /node_modules/@x/cond/package.json
-{ "name": "@x/cond", "main": "index.js" }
+{ "name": "@x/cond", "main": "index.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
 //- /node_modules/@x/cond/index.js
 "use strict";
 const impl = process.env.NODE_ENV === "production" ? require("./prod.js") : require("./dev.js");
 module.exports = impl;
 //- /node_modules/@x/fn/package.json
-{ "name": "@x/fn", "main": "index.js" }
+{ "name": "@x/fn", "main": "index.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
 //- /node_modules/@x/fn/index.js
 const { defineResource } = require("@sanoma-ai/workflows");
 const { z } = require("zod");
@@ -600,7 +600,7 @@ export const h2 = x.hook({ path: "/b" });
 //^^^^^^^^^^^^^^^^^^^^^^^^^ lockfile declares no
 } }
 //- /node_modules/@x/conn/package.json
-{ "name": "@x/conn", "version": "1.0.0", "type": "module", "main": "index.js" }
+{ "name": "@x/conn", "version": "1.0.0", "type": "module", "main": "index.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
 //- /node_modules/@x/conn/index.js
 export * from "@x/base";
 export { machine } from "./machine.js";
