@@ -332,6 +332,14 @@ module.exports = {};
 export default {};
 //- /pnp/co/resources/infra.ts
 ${infra("@hooli/cloud")}
+//- /stray/.pnp.cjs
+module.exports = {};
+//- /stray/home/co/sanoma.config.ts
+export default {};
+//- /stray/home/co/resources/infra.ts
+${infra("@hooli/cloud")}
+//- /stray/home/co/node_modules/left-pad/package.json
+{ "name": "left-pad" }
 //- /unbuilt/co/sanoma.config.ts
 export default {};
 //- /unbuilt/co/resources/infra.ts
@@ -359,6 +367,8 @@ ${CLOUD_PACKAGE.replaceAll("//- /node_modules/", "//- /self/co/node_modules/")}
     assert.deepEqual(each("unbuilt").notInstalled, [{ package: "@hooli/cloud", declarations: 1, reason: "not-built", entry: "./dist/index.js" }],
       "the package of the company's own node_modules, not built: Node stops there, the built copy above is not reached");
     assert.deepEqual(each("pnp").notInstalled, [{ package: "@hooli/cloud", declarations: 1, reason: "plug-n-play", file: "pnp/.pnp.cjs" }]);
+    // A company installed otherwise (a node_modules of its own), under a .pnp.cjs left above it: not installed, simply.
+    assert.deepEqual(each("stray").notInstalled, [{ package: "@hooli/cloud", declarations: 1, reason: "not-installed" }]);
     // Importing itself by its name, through its exports: the type is found, and its typo reported.
     const self = each("self");
     assert.deepEqual(self.notInstalled, []);

@@ -303,3 +303,31 @@ test("a client that watches: a workspace connector linked into node_modules whos
     await c.waitFor(() => infra.every((file) => c.diagnosticsFor(file).length === 0), "the connector written back: both clean again");
   }, { dynamicWatch: true, folders: [join(top, "packages/b"), join(top, "packages/c")] });
 });
+
+for (const dynamicWatch of [true, false]) {
+  test(`a company's own package.json edited (the exports it imports itself through) is read anew: what resolved through it is judged again (${dynamicWatch ? "the client's event" : "the server's own watcher"})`, async () => {
+    const { CLOUD_PACKAGE } = await import("../../server/src/core/rules/case-packages.ts");
+    const co = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /package.json
+{ "name": "acme", "exports": { "./conn": "./lib/conn.js" } }
+//- /lib/conn.js
+export { cloud } from "@hooli/cloud";
+//- /lib/other.js
+import { cloud as c } from "@hooli/cloud";
+export const cloud = { vmm: c.vm };
+//- /resources/infra.ts
+import { cloud } from "acme/conn";
+export const web = cloud.vmm({ name: "web" });
+${CLOUD_PACKAGE}`, "sanoma-self-ref-");
+    await withServer({ path: co }, async ({ c }) => {
+      const infra = join(co, "resources/infra.ts");
+      await c.waitFor(() => c.diagnosticsFor(infra).some((d) => d.code === "resource-type"), "vmm is no type of the package's own conn");
+      const pj = join(co, "package.json");
+      writeFileSync(pj, `{ "name": "acme", "exports": { "./conn": "./lib/other.js" } }`);
+      if (dynamicWatch) c.watched([{ file: pj, type: 2 }]);
+      await c.waitFor(() => c.diagnosticsFor(infra).length === 0, "its exports now lead to a conn where vmm is a type");
+    }, { dynamicWatch });
+  });
+}

@@ -318,10 +318,15 @@ export class ConnectorResolver {
     return scope;
   }
 
-  /** The `.pnp.cjs` (or `.pnp.js`) of Yarn's Plug'n'Play at or above `dir`'s real folder: an install with no `node_modules` to read. */
+  /**
+   * The `.pnp.cjs` (or `.pnp.js`) of Yarn's Plug'n'Play at or above `dir`'s real folder: an install
+   * with no `node_modules` to read. A folder on the way that holds a `node_modules` is an install of
+   * another kind: one left above it (`yarn` once run in a home folder) says nothing of it.
+   */
   private plugNPlayAbove(dir: string): string | undefined {
     for (let d = this.fs.realPath(dir) ?? dir; ; ) {
       for (const name of [".pnp.cjs", ".pnp.js"]) if (this.fs.isFile(path.join(d, name))) return path.join(d, name);
+      if (this.fs.isDir(path.join(d, "node_modules"))) return undefined;
       const up = path.dirname(d);
       if (up === d) return undefined;
       d = up;

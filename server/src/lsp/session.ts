@@ -497,6 +497,13 @@ export class Session {
       if (!this.documents.isOpen(file)) this.packageChanged(file);
       return;
     }
+    // A company's own `package.json` (its `exports`, which a package importing itself by name goes
+    // through; its dependencies, which tell a connector) or a `.pnp.cjs`: what the resolvers found
+    // through them is forgotten. Neither is a company's file.
+    if (base === "package.json" || base === ".pnp.cjs" || base === ".pnp.js") {
+      if (!this.documents.isOpen(file)) this.packageChanged(file);
+      return;
+    }
     if (kind !== "deleted" && this.linkTargetGone.size > 0) this.linkTargetsBack();
     // A workspace package linked into `node_modules` (a monorepo's), changed at its real path: what
     // was read of it is forgotten (it may also be a company's file: read as such below).
