@@ -203,8 +203,11 @@ class LightFacts implements FileFacts {
     this.imports = sites.map((site) => ({ specifier: intern(site.specifier), range: range(site.specifierRange), names: site.names.map((n) => ({ imported: intern(n.imported), range: range(n.range) })) }));
     if (strings.length > 0) {
       const opRefs: OpRefFact[] = [];
+      // Where the sites' specifiers start: a string there is a module's name (looked up, not
+      // searched for in every site: a file of thousands of imports and op strings).
+      const specifiers = new Set(sites.map((site) => site.specifierRange.range[0]));
       for (const s of strings) {
-        const op = sites.some((site) => site.specifierRange.range[0] === s.range[0]) ? undefined : heldOpId(s.value);
+        const op = specifiers.has(s.range[0]) ? undefined : heldOpId(s.value);
         if (op) opRefs.push({ collection: op.collection, op: op.op, range: lines.range(s.range[0], s.range[1]) });
       }
       if (opRefs.length > 0) this.opRefs = opRefs;
