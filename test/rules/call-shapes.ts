@@ -18,19 +18,30 @@ export const HEADER = [
 
 const OPS = ["data.orders.get", "data.orders.list", "data.users.save", "data.é.ü", "data.a.b"];
 
+/**
+ * Strings written with escapes: operation references whose value only says so (an escape at their
+ * start, or after `d`, `da`, `dat`, `data`; a line continuation), and others (escapes after
+ * `data.`, which the text search sees; no op id; the escape of a quote).
+ */
+const ESCAPED = [
+  `"\\x64ata.esc.aped"`, `'d\\u0061ta.esc.aped'`, `"da\\u{74}a.esc.aped"`, `"dat\\x61.esc.aped"`, "`data\\x2eesc.aped`",
+  `"da\\\nta.esc.aped"`, `"data.\\x61.b"`, `"\\n"`, `'\\'data.a.b'`, `"d\\"ata.a.b"`, `"\\x64ata.not an op"`, "`\\u0064ata.a.b`",
+];
+
 /** An expression `depth` levels deep at most. */
 export function expression(r: () => number, depth: number): string {
   const at = (n: number) => Math.floor(r() * n);
   const op = () => OPS[at(OPS.length)];
   const e = () => expression(r, depth - 1);
   if (depth <= 0) {
-    switch (at(9)) {
+    switch (at(12)) {
       case 0: return `'${op()}'`;
       case 1: return `\`${op()}\``;
-      case 2: return `"\\x64ata.esc.aped"`;
+      case 2: return ESCAPED[at(ESCAPED.length)];
       case 3: return `"data.not an op"`;
       case 4: return "e.id";
       case 5: return String(at(100));
+      case 6: return `/"\\d'\\/"/g`;
       default: return `"${op()}"`;
     }
   }

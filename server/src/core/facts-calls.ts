@@ -7,7 +7,6 @@
 import ts from "./typescript.ts";
 import { isFrameworkModule } from "./company.ts";
 import { parseOpId, type CollectionFact, type ImportedName } from "./fact-types.ts";
-import { hasBackslash } from "./scan.ts";
 import { readWorkflows } from "./facts-workflows.ts";
 import type { TreeContext } from "./tree-context.ts";
 import { hasModifier, isModuleName, prop, unwrap } from "./ts-nodes.ts";
@@ -227,7 +226,7 @@ export function readCalls(ctx: TreeContext): void {
     return false;
   };
 
-  /** A string literal that starts with `data.` at `offset - 1` (its quote). */
+  /** A string literal whose quote is at `offset - 1` (its text starting with `data.`, or with an escape before that). */
   const opRefAt = (offset: number): void => {
     const chain = chainAt(offset);
     const node = chain[chain.length - 1];
@@ -259,24 +258,21 @@ export function readCalls(ctx: TreeContext): void {
     const q = text.charCodeAt(i - 1);
     if (q === 34 || q === 39 || q === 96) opRefAt(i); // " ' `
   }
-  // A string's text is its value (A8): `"\x64ata.orders.get"` is an operation reference too. The
-  // strings written with an escape, which the search above cannot see, are read from the tree.
-  if (text.includes("\\")) {
-    const before = facts.opRefs.length;
-    const visit = (node: ts.Node, parent: ts.Node | undefined, grandparent: ts.Node | undefined): void => {
-      if (node.kind === ts.SyntaxKind.StringLiteral || node.kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral) {
-        const start = node.getStart(sf);
-        if (text.startsWith("data.", start + 1) || !hasBackslash(text, start, node.end) || specifierNodes.has(node) || isModuleName(node, parent, grandparent)) return;
-        const op = parseOpId((node as ts.StringLiteralLike).text);
-        if (op) facts.opRefs.push({ collection: op.collection, op: op.op, range: r(node) });
-        return;
-      }
-      ts.forEachChild(node, (child) => visit(child, node, parent));
-    };
-    visit(sf, undefined, undefined);
-    // In the text's order, as the text scan gives them.
-    if (facts.opRefs.length > before) facts.opRefs.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
+  // A string's text is its value (A8): `"\x64ata.orders.get"` is an operation reference too. What
+  // such a string holds before its first backslash is its value's start: not all of `data.` (the
+  // search above found those), so at most `data`. Found from each backslash, as `data.` is found
+  // (no visit of every node, which cost as much as the rest of the reading: a bundle's regular
+  // expressions put a backslash in nearly every file).
+  const found = facts.opRefs.length;
+  for (let b = text.indexOf("\\"); b >= 0; b = text.indexOf("\\", b + 1)) {
+    // The quote that opens the string, 0 to 4 characters before the backslash (`"\x64…`, `"dat\x61…`).
+    for (let k = 0; k <= 4 && k < b; k++) {
+      const q = text.charCodeAt(b - k - 1);
+      if (q === 34 || q === 39 || q === 96) { if (text.startsWith("data".slice(0, k), b - k)) opRefAt(b - k); break; } // " ' `
+    }
   }
+  // In the text's order, as the text scan gives them.
+  if (facts.opRefs.length > found) facts.opRefs.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
 
   function readCollection(call: ts.CallExpression) {
     const exported = exportedCollectionCalls.get(call);
