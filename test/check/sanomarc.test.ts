@@ -15,6 +15,7 @@ import { excludeFor, findSanomaRc, layer, leftOutWholeBy, parseSanomaRc, persona
 import type { FileSystem } from "../../server/src/core/types.ts";
 import { RULE_IDS } from "../../server/src/core/rules/index.ts";
 import { parseSettings } from "../../server/src/lsp/settings.ts";
+import { NESTED_FIXTURE_COMPANIES } from "../support/companies.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
 import { sanomarcSchema } from "../../scripts/sanomarc-schema.ts";
 import { removeFixture, writeFixture } from "../support/fixture.ts";
@@ -297,22 +298,6 @@ test("sanoma-check: --rule and --exclude are laid over .sanomarc.json (a flag's 
 // A person's folder (--exclude) leaves out the folder it names, and a company whose root lies in it
 // (a fixture company under a company's test/fixtures): by name or by path, from each company root
 // around it, or from a folder given that lies in no company (the monorepo's top).
-const NESTED = `
-//- /mono/acme/sanoma.config.ts
-export default {};
-//- /mono/acme/workflows/w.ts
-export const w = (ctx: any) => ctx.call("data.nope.get", {});
-//- /mono/acme/test/fixtures/loose.ts
-export const l = (ctx: any) => ctx.call("data.nope.get", {});
-//- /mono/acme/test/fixtures/broken-co/sanoma.config.ts
-export default {};
-//- /mono/acme/test/fixtures/broken-co/workflows/b.ts
-export const b = (ctx: any) => ctx.call("data.nope.get", {});
-//- /mono/legacy/old/sanoma.config.ts
-export default {};
-//- /mono/legacy/old/workflows/o.ts
-export const o = (ctx: any) => ctx.call("data.nope.get", {});
-`;
 const NESTED_CASES: { args: string[]; companies: string[]; problems: string[] }[] = [
   { args: ["mono/acme", "--exclude", "test/fixtures"], companies: ["mono/acme"], problems: ["mono/acme/workflows/w.ts"] },
   { args: ["mono/acme", "--exclude", "./test/fixtures/"], companies: ["mono/acme"], problems: ["mono/acme/workflows/w.ts"] },
@@ -332,7 +317,7 @@ const NESTED_CASES: { args: string[]; companies: string[]; problems: string[] }[
 ];
 
 test("sanoma-check --exclude: a path leaves out the folder it names and a company whose root lies in it (a fixture company under test/fixtures), as a name does, from each company root around it or a folder given in no company", () => {
-  const dir = writeFixture(NESTED, "sanoma-exclude-nested-");
+  const dir = writeFixture(NESTED_FIXTURE_COMPANIES, "sanoma-exclude-nested-");
   dirs.push(dir);
   for (const c of NESTED_CASES) {
     const r = run([...c.args, "--format", "json"], dir);

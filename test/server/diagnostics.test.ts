@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { LspClient, SERVER, uri, type Diag } from "../support/lsp.ts";
 import { withCompanies, withServer } from "../support/server.ts";
 import { diffExpected, parseFixture, removeFixture, writeFixture, type Found } from "../support/fixture.ts";
-import { CLEAN, CLOUD_NEXT_VERSION, CLOUD_PACKAGE, SHARED_CONNECTOR, SHARED_WITHOUT_HOOK, writeLinkedMonorepo } from "../support/companies.ts";
+import { CLEAN, CLOUD_NEXT_VERSION, CLOUD_PACKAGE, NESTED_FIXTURE_COMPANIES, SHARED_CONNECTOR, SHARED_WITHOUT_HOOK, writeLinkedMonorepo } from "../support/companies.ts";
 import { tmpdir } from "node:os";
 import { spawn, spawnSync } from "node:child_process";
 // @ts-expect-error the benchmark's generator is plain JavaScript
@@ -685,22 +685,7 @@ export const s = (ctx: any) => ctx.call("data.nope.get", {});
 });
 
 test("server: a path in sanoma.exclude leaves out a company whose root lies in the folder it names (a fixture company under test/fixtures), from each company root around it or the workspace folder in no company, at the start, opened, and changed at run time, as sanoma-check --exclude does", async () => {
-  const top = writeFixture(`
-//- /mono/acme/sanoma.config.ts
-export default {};
-//- /mono/acme/workflows/w.ts
-export const w = (ctx: any) => ctx.call("data.nope.get", {});
-//- /mono/acme/test/fixtures/loose.ts
-export const l = (ctx: any) => ctx.call("data.nope.get", {});
-//- /mono/acme/test/fixtures/broken-co/sanoma.config.ts
-export default {};
-//- /mono/acme/test/fixtures/broken-co/workflows/b.ts
-export const b = (ctx: any) => ctx.call("data.nope.get", {});
-//- /mono/legacy/old/sanoma.config.ts
-export default {};
-//- /mono/legacy/old/workflows/o.ts
-export const o = (ctx: any) => ctx.call("data.nope.get", {});
-`, "sanoma-exclude-path-");
+  const top = writeFixture(NESTED_FIXTURE_COMPANIES, "sanoma-exclude-path-");
   const mono = join(top, "mono");
   const files = { w: "acme/workflows/w.ts", loose: "acme/test/fixtures/loose.ts", b: "acme/test/fixtures/broken-co/workflows/b.ts", o: "legacy/old/workflows/o.ts" };
   const judged = (c: LspClient) => Object.entries(files).filter(([, f]) => c.diagnosticsFor(join(mono, f)).length > 0).map(([k]) => k).sort().join(" ");

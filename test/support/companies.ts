@@ -85,3 +85,25 @@ ${SHARED_CONNECTOR}${company("b")}${company("c")}${CLOUD_PACKAGE}`, "sanoma-mono
   }
   return top;
 }
+
+/**
+ * A monorepo's top that is no company, holding a company with a fixture company under its
+ * `test/fixtures` (and a loose file there) and a legacy company: what `exclude` paths and names
+ * leave out, in the check and in the server alike.
+ */
+export const NESTED_FIXTURE_COMPANIES = `
+//- /mono/acme/sanoma.config.ts
+export default {};
+//- /mono/acme/workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nope.get", {});
+//- /mono/acme/test/fixtures/loose.ts
+export const l = (ctx: any) => ctx.call("data.nope.get", {});
+//- /mono/acme/test/fixtures/broken-co/sanoma.config.ts
+export default {};
+//- /mono/acme/test/fixtures/broken-co/workflows/b.ts
+export const b = (ctx: any) => ctx.call("data.nope.get", {});
+//- /mono/legacy/old/sanoma.config.ts
+export default {};
+//- /mono/legacy/old/workflows/o.ts
+export const o = (ctx: any) => ctx.call("data.nope.get", {});
+`;
