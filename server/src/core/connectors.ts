@@ -165,7 +165,7 @@ export class ConnectorResolver {
     this.generation++;
     this.moduleCache.clear();
     this.unfound.clear();
-    this.scopes.clear();
+    this.packageJsons.clear();
     this.aware.clear();
     this.exportCache.clear();
     this.typesOfModuleCache.clear();
@@ -301,21 +301,32 @@ export class ConnectorResolver {
     return scope !== null && scope.name === pkg ? scope.dir : undefined;
   }
 
-  /** The nearest package above a folder, by folder (null: none, or one without `exports` or a name). */
-  private readonly scopes = new Map<string, { dir: string; name: string } | null>();
-
   private packageScope(dir: string): { dir: string; name: string } | null {
-    let scope = this.scopes.get(dir);
-    if (scope !== undefined) return scope;
-    scope = null;
+    const found = this.packageJsonAbove(dir);
+    const pj = found?.json;
+    return pj && typeof pj.name === "string" && pj.exports !== undefined && pj.exports !== null ? { dir: found.dir, name: pj.name } : null;
+  }
+
+  /** `packageJsonAbove`'s answers, by folder. */
+  private readonly packageJsons = new Map<string, { dir: string; json: Record<string, unknown> | undefined } | null>();
+
+  /**
+   * The nearest `package.json` at or above a folder, never above a `node_modules` (the package a
+   * module belongs to, as Node finds it), with its folder and what it holds (`json` undefined: it
+   * is not a JSON object); null where there is none.
+   */
+  private packageJsonAbove(dir: string): { dir: string; json: Record<string, unknown> | undefined } | null {
+    let found = this.packageJsons.get(dir);
+    if (found !== undefined) return found;
+    found = null;
     const text = path.basename(dir) === "node_modules" ? undefined : this.fs.readFile(path.join(dir, "package.json"));
     if (text !== undefined) {
-      let pj: { name?: unknown; exports?: unknown } | undefined;
-      try { pj = JSON.parse(text); } catch {}
-      if (pj && typeof pj.name === "string" && pj.exports !== undefined && pj.exports !== null) scope = { dir, name: pj.name };
-    } else if (path.basename(dir) !== "node_modules" && path.dirname(dir) !== dir) scope = this.packageScope(path.dirname(dir));
-    this.scopes.set(dir, scope);
-    return scope;
+      let json: unknown;
+      try { json = JSON.parse(text); } catch {}
+      found = { dir, json: json !== null && typeof json === "object" && !Array.isArray(json) ? json as Record<string, unknown> : undefined };
+    } else if (path.basename(dir) !== "node_modules" && path.dirname(dir) !== dir) found = this.packageJsonAbove(path.dirname(dir));
+    this.packageJsons.set(dir, found);
+    return found;
   }
 
   /**
@@ -506,20 +517,12 @@ export class ConnectorResolver {
     let known = this.aware.get(file);
     if (known !== undefined) return known;
     known = !!this.facts(file)?.imports.some((i) => isFrameworkModule(i.specifier));
-    if (!known) {
-      for (let d = path.dirname(file); ; d = path.dirname(d)) {
-        const text = path.basename(d) === "node_modules" ? undefined : this.fs.readFile(path.join(d, "package.json"));
-        if (text !== undefined) {
-          let pj: Record<string, unknown> | undefined;
-          try { pj = JSON.parse(text); } catch {}
-          known = !!pj && ["dependencies", "peerDependencies", "devDependencies", "optionalDependencies"].some((field) => {
-            const deps = pj![field];
-            return !!deps && typeof deps === "object" && Object.keys(deps).some((name) => isFrameworkModule(name));
-          });
-          break;
-        }
-        if (path.basename(d) === "node_modules" || path.dirname(d) === d) break;
-      }
+    const pj = known ? undefined : this.packageJsonAbove(path.dirname(file))?.json;
+    if (pj) {
+      known = ["dependencies", "peerDependencies", "devDependencies", "optionalDependencies"].some((field) => {
+        const deps = pj[field];
+        return !!deps && typeof deps === "object" && Object.keys(deps).some((name) => isFrameworkModule(name));
+      });
     }
     this.aware.set(file, known);
     return known;
