@@ -84,6 +84,8 @@ export class Companies {
 
   /** Folders each company's walk leaves out (the plugin's `exclude` option). */
   private exclude: string[] = [];
+  /** The folders its paths are read from besides the company roots, where one lies in no company: the project's (`projectFolder` in plugin.ts). */
+  private excludeFrom: string[] = [];
 
   /** No project reads through these companies any more: each is forgotten, its watches closed. */
   close(): void {
@@ -98,12 +100,15 @@ export class Companies {
   }
 
   /**
-   * Sets the plugin's `exclude` option: the companies read already are read again when next asked
-   * about, with it (set through `configurePlugin`, it was taken only by companies read later).
+   * Sets the plugin's `exclude` option, and the folders its paths are read from besides the company
+   * roots (`from`: the project's folder, as `sanoma-check`'s folders given and the server's
+   * workspace folders): the companies read already are read again when next asked about, with it
+   * (set through `configurePlugin`, it was taken only by companies read later).
    */
-  setExclude(folders: string[]): void {
-    if (JSON.stringify(this.exclude) === JSON.stringify(folders)) return;
+  setExclude(folders: string[], from: string[] = []): void {
+    if (JSON.stringify([this.exclude, this.excludeFrom]) === JSON.stringify([folders, from])) return;
     this.exclude = folders;
+    this.excludeFrom = from;
     for (const root of Array.from(this.modes.keys())) this.forget(root, "the exclude option changed");
   }
 
@@ -174,11 +179,13 @@ export class Companies {
 
   /**
    * The folders a company's walk leaves out: its `.sanomarc.json`'s, and the plugin's `exclude`
-   * option's, read from each company root around it too (`personalBases`: tsserver searches no
-   * folder), so a company whose root lies in a folder they leave out is left out whole.
+   * option's, read from each company root around it too and from the project's folder where that
+   * holds it and lies in no company (`personalBases`, given the project's folder where
+   * `sanoma-check` is given the folders it searches), so a company whose root lies in a folder
+   * they leave out is left out whole.
    */
   private excludeOf(root: string): string[] {
-    const own = this.exclude.length > 0 ? personalExcludeFor(this.exclude, root, personalBases(root, [], (d) => this.ws.fs.isFile(path.join(d, CONFIG_FILE)))).exclude : [];
+    const own = this.exclude.length > 0 ? personalExcludeFor(this.exclude, root, personalBases(root, this.excludeFrom, (d) => this.ws.fs.isFile(path.join(d, CONFIG_FILE)))).exclude : [];
     return layer({ rules: {}, exclude: this.shared.get(root)?.exclude ?? [] }, { exclude: own }).exclude;
   }
 

@@ -16,31 +16,49 @@ import * as features from "./features.ts";
 
 /**
  * The companies of a tsserver process, one set for each value of the `exclude` option its projects
- * have (most have one: every project reads the companies through it). Two projects that leave
+ * have, with the folder its paths are read from besides the company roots (`projectFolder`; most
+ * projects have one set: every project reads the companies through it). Two projects that leave
  * different folders out read a company each their way, as two `sanoma-check --exclude` runs do;
  * with one set, the last project configured chose for all.
  */
 const companiesByExclude = new Map<string, { companies: Companies; projects: number }>();
 
-function companiesFor(exclude: string[], host: ConstructorParameters<typeof Companies>[0]): Companies {
-  const key = JSON.stringify(exclude);
+/** The key of a set: the folders, and the project's folder only where there are any (without them, no folder changes a thing). */
+const keyOf = (exclude: readonly string[], folder: string | undefined): string => JSON.stringify(exclude.length > 0 ? [exclude, folder ?? null] : [exclude]);
+
+function companiesFor(exclude: string[], folder: string | undefined, host: ConstructorParameters<typeof Companies>[0]): Companies {
+  const key = keyOf(exclude, folder);
   let entry = companiesByExclude.get(key);
   if (!entry) {
     const companies = new Companies(host);
-    companies.setExclude(exclude);
+    companies.setExclude(exclude, folder === undefined ? [] : [folder]);
     companiesByExclude.set(key, (entry = { companies, projects: 0 }));
   }
   entry.projects++;
   return entry.companies;
 }
 
-/** A project no longer reads through the set for `exclude`: a set no project reads through is closed. */
-function releaseCompanies(exclude: string[]): void {
-  const key = JSON.stringify(exclude);
+/** A project no longer reads through the set for `key`: a set no project reads through is closed. */
+function releaseCompanies(key: string): void {
   const entry = companiesByExclude.get(key);
   if (!entry || --entry.projects > 0) return;
   companiesByExclude.delete(key);
   entry.companies.close();
+}
+
+/**
+ * The folder a project stands for, from which the `exclude` option's paths are read too where it
+ * lies in no company (`personalBases`), as `sanoma-check` reads `--exclude` from a folder it is
+ * given and the language server reads `sanoma.exclude` from a workspace folder: a tsconfig.json's
+ * folder (an external project's, its file's); for the files of no tsconfig, the root folder the
+ * editor gave when it opened them (`projectRootPath`: its workspace folder). None for an inferred
+ * project without one: its folder is then a file's own or tsserver's working folder, neither of
+ * them a folder the user chose.
+ */
+function projectFolder(ts: typeof TS, project: TS.server.Project): string | undefined {
+  if (project.projectKind === ts.server.ProjectKind.Inferred && (project as TS.server.InferredProject).projectRootPath === undefined) return undefined;
+  const dir = project.getCurrentDirectory();
+  return dir ? toNative(dir) : undefined;
 }
 
 export interface Options {
@@ -125,7 +143,9 @@ export function createPlugin(ts: typeof TS, info: TS.server.PluginCreateInfo, co
   const host = { serverHost: info.serverHost, projectService: ps, log };
   const semantic = ps.serverMode === undefined || ps.serverMode === ts.LanguageServiceMode.Semantic;
   let options: Options = { languageServer: false, rules: {}, exclude: [] };
-  let exclude: string[] | undefined;
+  /** The key of the set of companies this project reads through (`keyOf`), once it has one. */
+  let readsThrough: string | undefined;
+  const folder = projectFolder(ts, info.project);
   const cx = { ts, info, check: {}, reports: false, navigates: false } as features.Context;
   /**
    * What the watchers saw change feeds a company with a file open in this project, whose problems
@@ -154,11 +174,12 @@ export function createPlugin(ts: typeof TS, info: TS.server.PluginCreateInfo, co
     cx.check = { rules: options.rules } satisfies CheckOptions;
     cx.reports = semantic && !options.languageServer;
     cx.navigates = !options.languageServer;
-    if (exclude === undefined || JSON.stringify(exclude) !== JSON.stringify(options.exclude)) {
+    const key = keyOf(options.exclude, folder);
+    if (readsThrough !== key) {
       // (Taken before the old set is let go: one this project alone read through is not closed and made again.)
-      const next = companiesFor(options.exclude, host);
-      if (exclude !== undefined) releaseCompanies(exclude);
-      exclude = options.exclude;
+      const next = companiesFor(options.exclude, folder, host);
+      if (readsThrough !== undefined) releaseCompanies(readsThrough);
+      readsThrough = key;
       cx.companies = next;
       unlisten?.();
       unlisten = next.onChange(changed);
@@ -172,11 +193,11 @@ export function createPlugin(ts: typeof TS, info: TS.server.PluginCreateInfo, co
       log(`configured: languageServer ${options.languageServer}; ${cx.reports ? "reports problems" : "reports no problems"}`);
     },
     dispose() {
-      if (exclude === undefined) return;
+      if (readsThrough === undefined) return;
       unlisten?.();
       unlisten = undefined;
-      releaseCompanies(exclude);
-      exclude = undefined;
+      releaseCompanies(readsThrough);
+      readsThrough = undefined;
       log(`project ${info.project.getProjectName()}: a service let go of its companies (the project closed, or tsserver made the plugin again)`);
     },
     preload: (f) => features.preload(cx, f),
