@@ -7,7 +7,9 @@
  *   editor gives a file in no tsconfig), as the check reads `--exclude` from a folder given and
  *   the server reads `sanoma.exclude` from a workspace folder: a monorepo's top with a fixture
  *   company under `acme/test/fixtures` and a company at `legacy/old` (`NESTED_FIXTURE_COMPANIES`),
- *   each file's problems compared with `sanoma-check`'s, case by case.
+ *   each file's problems compared with `sanoma-check`'s, case by case;
+ * - a `.sanomarc.json` open in tsserver (an editor that opens it there) is read from its unsaved
+ *   text, as the language server reads an open document's.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -16,7 +18,8 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { parseFixture } from "../support/fixture.ts";
 import { NESTED_FIXTURE_COMPANIES } from "../support/companies.ts";
-import { installProject, PLUGIN, REPO, TsServer, writeTsconfig, type ProtocolDiagnostic } from "../support/tsserver.ts";
+import { installProject, locationOf, PLUGIN, REPO, TsServer, writeTsconfig, type ProtocolDiagnostic } from "../support/tsserver.ts";
+import { RULE_CODES } from "../../ts-plugin/src/codes.ts";
 
 const servers: TsServer[] = [];
 after(async () => { for (const s of servers) await s.close(); });
@@ -140,4 +143,54 @@ test("a .sanomarc.json at a monorepo's top that is no company: its paths leave o
     const want = judgedByCheck(mono, []);
     assert.deepEqual({ exclude, judged: await eventually(() => judgedByTsserver(s, mono, NESTED_FILES), want) }, { exclude, judged: want });
   }
+});
+
+test("a .sanomarc.json open in tsserver is read from the editor's unsaved text, made, edited and closed unsaved, as the language server reads an open document", { timeout: 180_000 }, async () => {
+  const project = installProject();
+  const dir = join(project, "sanomarc-open");
+  write(dir, `
+//- /co/sanoma.config.ts
+export default {};
+//- /co/workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nope.get", {});
+//- /co/generated/g.ts
+export const g = (ctx: any) => ctx.call("data.nope.get", {});
+`);
+  const co = join(dir, "co");
+  writeTsconfig(co);
+  const s = new TsServer({ cwd: project });
+  servers.push(s);
+  const w = join(co, "workflows/w.ts");
+  const g = join(co, "generated/g.ts");
+  s.open(w);
+  s.open(g);
+  const problems = async () => {
+    const { byFile } = await s.geterr([w, g]);
+    return Object.fromEntries([["w", w], ["g", g]].map(([k, f]) => [k, sanoma(byFile.get(f)?.semantic ?? []).map((d) => `${d.code === RULE_CODES["collection-op"] ? "collection-op" : d.code} ${d.category}`)]));
+  };
+  assert.deepEqual(await problems(), { w: ["collection-op error"], g: ["collection-op error"] }, "no settings");
+  // A file made in the editor, not saved: its text counts.
+  const rc = join(co, ".sanomarc.json");
+  const first = `{ "rules": { "collection-op": "warning" }, "exclude": ["generated"] }`;
+  s.open(rc, first);
+  assert.deepEqual(await problems(), { w: ["collection-op warning"], g: [] }, "the unsaved file's level and folder");
+  // Edited, still unsaved.
+  const at = locationOf(first, `"warning"`, 1);
+  s.change(rc, at, { line: at.line, offset: at.offset + "warning".length }, "info");
+  assert.deepEqual(await problems(), { w: ["collection-op message"], g: [] }, "the edit's level");
+  const open = locationOf(first.replace(`"warning"`, `"info"`), `["generated"]`, 1);
+  s.change(rc, open, { line: open.line, offset: open.offset + `"generated"`.length }, "");
+  assert.deepEqual(await problems(), { w: ["collection-op message"], g: ["collection-op message"] }, "no folder left out any more");
+  // Closed unsaved: the disk's (none), as the server reads it.
+  s.send("close", { file: rc });
+  assert.deepEqual(await problems(), { w: ["collection-op error"], g: ["collection-op error"] }, "closed unsaved: no file");
+  // On disk, then open and edited: the editor's text wins over the disk's.
+  writeFileSync(rc, `{ "rules": { "collection-op": "off" } }\n`);
+  assert.deepEqual(await eventually(problems, { w: [], g: [] }), { w: [], g: [] }, "the disk's file");
+  s.open(rc);
+  const off = locationOf(`{ "rules": { "collection-op": "off" } }`, `"off"`, 1);
+  s.change(rc, off, { line: off.line, offset: off.offset + "off".length }, "warning");
+  assert.deepEqual(await problems(), { w: ["collection-op warning"], g: ["collection-op warning"] }, "the open file's unsaved level");
+  s.send("close", { file: rc });
+  assert.deepEqual(await problems(), { w: [], g: [] }, "closed unsaved: the disk's again");
 });

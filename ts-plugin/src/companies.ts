@@ -33,10 +33,16 @@ import { SettingsAboveWatcher } from "../../server/src/node/settings-above-watch
 
 export type Mode = "slim" | "full";
 
+/** The script info of a file open in tsserver (an editor's buffer), if it is open. */
+function openInfo(ps: TS.server.ProjectService, file: string): TS.server.ScriptInfo | undefined {
+  const info = ps.getScriptInfo(toTs(file));
+  return info?.isScriptOpen() ? info : undefined;
+}
+
 /** The text of a file open in tsserver (an editor's buffer), if it is open. */
 function openText(ps: TS.server.ProjectService, file: string): string | undefined {
-  const info = ps.getScriptInfo(toTs(file));
-  if (!info?.isScriptOpen()) return undefined;
+  const info = openInfo(ps, file);
+  if (!info) return undefined;
   const snapshot = info.getSnapshot();
   return snapshot.getText(0, snapshot.getLength());
 }
@@ -158,19 +164,27 @@ export class Companies {
 
   /**
    * Reads the company's `.sanomarc.json` again when the nearest one is another file, or was
-   * written since (its stamp: modification time and size), as the language server and
-   * `sanoma-check` read it. Its problems go to tsserver's log (a JSON file has no diagnostics of
-   * tsserver's). The folders it leaves out changed: the company is read anew, as they say.
+   * written since (its stamp: modification time and size; the version of its text, while it is
+   * open in tsserver), as the language server and `sanoma-check` read it. A file open in tsserver
+   * (an editor that opens it there) is read from its unsaved text, as the language server reads
+   * an open document's: one not saved yet counts too, and closed, the disk's counts again. Its
+   * problems go to tsserver's log (a JSON file has no diagnostics of tsserver's). The folders it
+   * leaves out changed: the company is read anew, as they say.
    */
   private refreshShared(root: string): void {
-    const file = findSanomaRc(this.ws.fs, root);
+    const ps = this.host.projectService;
+    const textOf = (file: string) => openText(ps, file);
+    // (Whether a folder holds one open asks for no text.)
+    const file = findSanomaRc(this.ws.fs, root, (f) => (openInfo(ps, f) ? "" : undefined));
     let stamp = "";
     if (file !== undefined) {
-      try { const st = fs.statSync(file); stamp = `${file}\0${st.mtimeMs}\0${st.size}\0${st.isDirectory()}`; } catch { stamp = `${file}\0gone`; }
+      const info = openInfo(ps, file);
+      if (info) stamp = `${file}\0open\0${info.getLatestVersion()}`;
+      else try { const st = fs.statSync(file); stamp = `${file}\0${st.mtimeMs}\0${st.size}\0${st.isDirectory()}`; } catch { stamp = `${file}\0gone`; }
     }
     const had = this.shared.get(root);
     if (had?.stamp === stamp) return;
-    const rc = readSanomaRc(this.ws.fs, root, RULE_IDS);
+    const rc = readSanomaRc(this.ws.fs, root, RULE_IDS, textOf);
     for (const p of rc.problems) this.host.log(`${p.file}:${p.range.start.line + 1}:${p.range.start.character + 1}: ${p.message}`);
     const next = { stamp, rules: rc.settings.rules, exclude: excludeFor(rc.file, rc.settings.exclude, root) };
     this.shared.set(root, next);
@@ -433,7 +447,8 @@ export class Companies {
     const name = path.basename(p);
     for (const [root, mode] of this.modes) {
       if (mode !== "full") continue;
-      if (name === SANOMARC) { if (isWithin(path.dirname(p), root)) out.push(root); continue; }
+      // (Open in tsserver: the editor's text wins.)
+      if (name === SANOMARC) { if (isWithin(path.dirname(p), root) && !openInfo(this.host.projectService, p)) out.push(root); continue; }
       if (isInNodeModules(p)) {
         if (this.openPackages.has(p)) continue; // (the editor's text wins)
         for (const dir of this.ws.packageFoldersOf(root)) if (isWithin(dir, p) || isWithin(p, dir)) { out.push(root); break; }
