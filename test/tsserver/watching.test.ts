@@ -11,7 +11,7 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseFixture } from "../support/fixture.ts";
 import { CLOUD_NEXT_VERSION, CLOUD_PACKAGE } from "../support/companies.ts";
@@ -226,6 +226,36 @@ test("a connector package's file open in the editor: its unsaved text is what th
   // The package's next version typed in the editor, not saved: the vm's zone renamed and made required.
   s.open(compute, next);
   await until(s, { [infra]: fields }, "the unsaved text of the connector's file");
+  const whole = (text: string) => { const lines = text.split("\n"); return { line: lines.length, offset: lines[lines.length - 1].length + 1 }; };
+  s.change(compute, { line: 1, offset: 1 }, whole(next), disk);
+  await until(s, { [infra]: [] }, "edited back, unsaved");
+  s.change(compute, { line: 1, offset: 1 }, whole(disk), next);
+  await until(s, { [infra]: fields }, "edited again");
+  s.send("close", { file: compute });
+  await until(s, { [infra]: [] }, "closed unsaved: the disk's text again");
+  assert.equal(readFileSync(compute, "utf8"), disk, "(nothing was written)");
+  s.send("close", { file: infra });
+});
+
+test("a monorepo's workspace connector linked into node_modules and open in the editor at its real path (as editors open it): its unsaved text is what the connectors are read from, as the language server reads it; closed unsaved, the disk's again", { timeout: 120_000 }, async () => {
+  const project = installProject();
+  const top = join(project, "linked-buffer");
+  const co = writeCompany(top, "co", { "apps/billing/resources/hooks.ts": null });
+  // @hooli/cloud moved to packages/cloud beside the company, and linked back as a workspace manager links it.
+  mkdirSync(join(top, "packages"));
+  renameSync(join(co, "node_modules/@hooli/cloud"), join(top, "packages/cloud"));
+  symlinkSync("../../../packages/cloud", join(co, "node_modules/@hooli/cloud"));
+  const s = new TsServer({ cwd: project, logFile: join(project, "linked-buffer.log") });
+  servers.push(s);
+  const infra = join(co, "resources/infra.ts");
+  const compute = join(top, "packages/cloud/src/compute.js");
+  const disk = readFileSync(compute, "utf8");
+  const next = CLOUD_NEXT_VERSION(disk);
+  const fields = [RULE_CODES["resource-fields"]];
+  s.open(infra);
+  await until(s, { [infra]: [] }, "the vm's fields as the package on disk has them");
+  s.open(compute, next);
+  await until(s, { [infra]: fields }, "the unsaved text of the connector's file, open at its real path");
   const whole = (text: string) => { const lines = text.split("\n"); return { line: lines.length, offset: lines[lines.length - 1].length + 1 }; };
   s.change(compute, { line: 1, offset: 1 }, whole(next), disk);
   await until(s, { [infra]: [] }, "edited back, unsaved");

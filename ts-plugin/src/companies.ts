@@ -70,7 +70,7 @@ export class Companies {
   private readonly taken = new Map<string, { info: TS.server.ScriptInfo; version: string }>();
   /** The company files open in the editor at the last sync (their text is the editor's). */
   private open = new Set<string>();
-  /** The package files (under a `node_modules`) open in the editor at the last sync, and the version of their text read. */
+  /** The package files open in the editor at the last sync (under a `node_modules`, or a linked workspace package's at its real path), and the version of their text read. */
   private openPackages = new Map<string, string>();
 
   readonly log: (message: string) => void;
@@ -78,12 +78,20 @@ export class Companies {
   constructor(private readonly host: Host) {
     this.log = host.log;
     // A package's file (a connector, its package.json) open in the editor is read as the editor
-    // has it, as the language server reads it (B1: unsaved text wins). Only those: a company's
-    // files are taken from tsserver's script infos as they are asked about (`take`).
+    // has it, as the language server reads it (B1: unsaved text wins): open by the path read, or,
+    // a monorepo's workspace package linked into `node_modules`, at its real path (as editors
+    // open it: `packages/shared/index.ts`), as the server's `openTextByRealPath`. Only those: a
+    // company's files are taken from tsserver's script infos as they are asked about (`take`).
     const ps = host.projectService;
+    const packageText = (file: string): string | undefined => {
+      const text = openText(ps, file);
+      if (text !== undefined) return text;
+      const real = nodeFileSystem.realPath(file);
+      return real === undefined || real === file ? undefined : openText(ps, real);
+    };
     const fs: FileSystem = {
       ...nodeFileSystem,
-      readFile: (file) => (isInNodeModules(file) ? openText(ps, file) : undefined) ?? nodeFileSystem.readFile(file),
+      readFile: (file) => (isInNodeModules(file) ? packageText(file) : undefined) ?? nodeFileSystem.readFile(file),
     };
     this.ws = new Workspace(fs, { onSkip: (s) => host.log(`skipped ${s.path}: ${s.reason}`) });
   }
@@ -282,6 +290,8 @@ export class Companies {
       if (!info) continue;
       const file = toNative(info.fileName);
       if (isInNodeModules(file)) { packages.set(file, info.getLatestVersion()); continue; }
+      // (A linked workspace package open at its real path: read through the links. It may be a company's file too: taken as such below.)
+      if (this.ws.readsLinkedPackageAt(file)) packages.set(file, info.getLatestVersion());
       let root = this.openRoots.get(file);
       if (root === undefined) {
         const c = this.loadedCompanyOf(file);
