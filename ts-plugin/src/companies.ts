@@ -89,6 +89,12 @@ export class Companies {
       const real = nodeFileSystem.realPath(file);
       return real === undefined || real === file ? undefined : openText(ps, real);
     };
+    // (Not the workspace's `textOf`, the server's way: given it, a company lets a text read without
+    // a tree go and reads it again through it should a parse be asked for; the texts the plugin
+    // sets are tsserver's snapshots (an open buffer's as it was at the last request; a closed
+    // program file's older than the disk's until tsserver reads it again), which no later read
+    // gives back. So the plugin keeps its texts, and only
+    // what the resolver reads goes through this.)
     const fs: FileSystem = {
       ...nodeFileSystem,
       readFile: (file) => (isInNodeModules(file) ? packageText(file) : undefined) ?? nodeFileSystem.readFile(file),
