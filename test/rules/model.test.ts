@@ -20,6 +20,7 @@ import { exportsTarget } from "../../server/src/core/connectors.ts";
 import { caseNamed } from "../support/rule-cases.ts";
 import { cases as resourceFieldsCases } from "../../server/src/core/rules/resource-fields.ts";
 import { cases as collectionOpCases } from "../../server/src/core/rules/collection-op.ts";
+import { cases as resourceTypeCases } from "../../server/src/core/rules/resource-type.ts";
 import { join, relative } from "node:path";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 
@@ -105,10 +106,31 @@ function typesOf(fixture: string): Record<string, string | undefined> {
   } finally { removeFixture(dir); }
 }
 
+/** Each declaration's type, or what its resolution is where it has none (`unknown`, `unresolved @x/base not-built`, `missing`, `none`). */
+function resolutionsOf(fixture: string): Record<string, string> {
+  const dir = writeFixture(fixture);
+  try {
+    const ws = new Workspace(nodeFileSystem);
+    const [root] = ws.discoverRoots([dir]);
+    ws.loadCompany(root);
+    return Object.fromEntries(ws.check(root).analysis.declarations.map((d) => {
+      const r = d.resolution;
+      return [d.fact.exportName, r.kind === "type" ? r.type.id : r.kind === "unresolved" ? `unresolved ${r.module}${r.why ? ` ${r.why.kind}` : ""}` : r.kind];
+    }));
+  } finally { removeFixture(dir); }
+}
+
 const THROUGH_EVERY_FORM = caseNamed(resourceFieldsCases(), "resource types through aliases, namespaces, objects, export *, CommonJS and package exports conditions");
 
 test("model: resource types through aliases, namespaces, objects, export *, CommonJS and package exports conditions", () => {
   assert.deepEqual(typesOf(THROUGH_EVERY_FORM), { a: "x.vm", b: "x.vm", c: "x.vm", d: "x.queue", e: "x.queue", f: "x.db", g: "x.sub", h: "x.deep", i: undefined });
+});
+
+test("model: a CommonJS connector's Object.assign(exports, { … }) and Object.assign(module.exports, …) are read as module.exports = { … } is (A4): names, members and requires given, a require's exports; a call given it is unknown", () => {
+  const assigned = caseNamed(resourceTypeCases(), "a CommonJS connector that fills its exports with Object.assign(exports, { … }) or Object.assign(module.exports, …) is read as module.exports = { … } is: names, members and requires given, a require's exports, and a call's unknown (A4, A5)");
+  assert.deepEqual(resolutionsOf(assigned), {
+    a: "x.machine", b: "x.volume", c: "x.queue", d: "missing", e: "x.disk", f: "x.extra", g: "missing", h: "x.machine", i: "unknown",
+  });
 });
 
 test("model: a link to a folder of the company is not followed: each file is read by its own path, with its own role (res-alias -> resources hid resources/data.ts)", () => {

@@ -506,7 +506,8 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
    *   - esbuild (tsup): `__export(x_exports, { a: () => a })` of the object that becomes
    *     `module.exports` (`exportAliases`), and `__reExport(x_exports, require("m"), module.exports)`;
    *   - SWC: `_export(exports, { a: function() { return a; } })`, or `{ get a() { return a; } }`;
-   *   - Babel: `Object.keys(_m).forEach(function (key) { … exports … })` of `var _m = require("m")`.
+   *   - Babel: `Object.keys(_m).forEach(function (key) { … exports … })` of `var _m = require("m")`;
+   *   - by hand: `Object.assign(exports, { a, b })`, read as `module.exports = { a, b }` is.
    * Any other call given an exports object first, and something more, may put anything in it: what
    * else it holds is unknown (`unknownMore`).
    */
@@ -538,6 +539,18 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
         const key = p.name && nameText(p.name);
         if (key === undefined) { unknownMore(); continue; }
         facts.exports.set(key, getterValue(p) ?? { kind: "unknown" });
+      }
+      return;
+    }
+    // By hand: `Object.assign(exports, { machine, other }, …)` (or `module.exports`): an object
+    // literal's properties are exports, as `module.exports = { … }`'s are; anything else given is
+    // a spread of what it holds (`require("./more")`: its exports; a call: unknown).
+    if (name === "assign" && ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === "Object" && first && isExportsObject(first)) {
+      for (const arg of call.arguments.slice(1)) {
+        const ref = ts.isSpreadElement(arg) ? undefined : refOf(arg);
+        if (ref === undefined) unknownMore();
+        else if (ref.kind === "object") exportsFrom(ref);
+        else moreExports.push(ref);
       }
       return;
     }

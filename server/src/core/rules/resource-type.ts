@@ -548,4 +548,61 @@ const workflows_1 = require("@sanoma-ai/workflows");
 exports.default = { disk: (0, workflows_1.defineResource)({ vendor: "babel", type: "disk", schema: z.object({ size: z.number() }) }) };
 `,
   },
+  {
+    name: "a CommonJS connector that fills its exports with Object.assign(exports, { … }) or Object.assign(module.exports, …) is read as module.exports = { … } is: names, members and requires given, a require's exports, and a call's unknown (A4, A5)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { machine, volume, queue, nope } from "@x/assign";
+import * as mod from "@x/assign-mod";
+import * as made from "@x/assign-made";
+export const a = machine({ name: "a", bogus: 1 });
+//                                    ^^^^^ resource-fields
+export const b = volume({ size: 1, nope: 2 });
+//                                 ^^^^ resource-fields
+export const c = queue({ name: "c", bogus: 1 });
+//                                  ^^^^^ resource-fields
+export const d = nope({ name: "d" });
+//               ^^^^ resource-type \`@x/assign\` has no resource type \`nope\`; it defines \`machine\`, \`queue\`, \`volume\`
+export const e = mod.disk({ size: 1, nope: 2 });
+//                                   ^^^^ resource-fields
+export const f = mod.extra({ name: "f", bogus: 1 });
+//                                      ^^^^^ resource-fields
+export const g = mod.disc({ size: 1 });
+//                   ^^^^ resource-type
+export const h = made.machine({ name: "h", bogus: 1 });
+//                                         ^^^^^ resource-fields
+export const i = made.other({ anything: 1 });
+//- /node_modules/@x/assign/package.json
+{ "name": "@x/assign", "main": "index.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
+//- /node_modules/@x/assign/index.js
+"use strict";
+const { defineResource } = require("@sanoma-ai/workflows");
+const compute = require("./compute");
+const queue = defineResource({ vendor: "x", type: "queue", schema: z.object({ name: z.string() }) });
+Object.assign(exports, { machine: compute.machine, volume: require("./volume"), queue });
+//- /node_modules/@x/assign/compute.js
+const { defineResource } = require("@sanoma-ai/workflows");
+exports.machine = defineResource({ vendor: "x", type: "machine", schema: z.object({ name: z.string() }) });
+//- /node_modules/@x/assign/volume.js
+const { defineResource } = require("@sanoma-ai/workflows");
+module.exports = defineResource({ vendor: "x", type: "volume", schema: z.object({ size: z.number() }) });
+//- /node_modules/@x/assign-mod/package.json
+{ "name": "@x/assign-mod", "main": "index.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
+//- /node_modules/@x/assign-mod/index.js
+const { defineResource } = require("@sanoma-ai/workflows");
+const extra = defineResource({ vendor: "x", type: "extra", schema: z.object({ name: z.string() }) });
+Object.assign(module.exports, require("./disk"), { extra });
+//- /node_modules/@x/assign-mod/disk.js
+const { defineResource } = require("@sanoma-ai/workflows");
+exports.disk = defineResource({ vendor: "x", type: "disk", schema: z.object({ size: z.number() }) });
+//- /node_modules/@x/assign-made/package.json
+{ "name": "@x/assign-made", "main": "index.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
+//- /node_modules/@x/assign-made/index.js
+const { defineResource } = require("@sanoma-ai/workflows");
+const machine = defineResource({ vendor: "x", type: "machine", schema: z.object({ name: z.string() }) });
+Object.assign(exports, { machine }, makeMore());
+${FRAMEWORK_PACKAGE}`,
+  },
 ];
