@@ -133,6 +133,11 @@ test("model: a CommonJS connector's Object.assign(exports, { … }) and Object.a
   });
 });
 
+test("model: TypeScript's export = is read as module.exports = is (A4): an object literal's names, a namespace or an object named (or filled where it is filled); a call, or a value a .d.ts only declares, is unknown in a connector's module", () => {
+  const exportEquals = caseNamed(resourceTypeCases(), "TypeScript's export = in a connector is read as module.exports = is: an object literal's names, a namespace or an object named (or filled), and a call or a value declared only (a .d.ts) unknown (A4, A5)");
+  assert.deepEqual(resolutionsOf(exportEquals), { a: "x.machine", b: "missing", c: "x.machine", d: "x.machine", e: "missing", f: "unknown", g: "unknown", h: "x.machine" });
+});
+
 test("model: a link to a folder of the company is not followed: each file is read by its own path, with its own role (res-alias -> resources hid resources/data.ts)", () => {
   const fx = parseFixture(`
 //- /sanoma.config.ts

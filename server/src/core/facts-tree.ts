@@ -32,6 +32,9 @@ function isModuleExportsNode(e: ts.Expression): boolean {
   return ts.isPropertyAccessExpression(e) && e.name.text === "exports" && ts.isIdentifier(e.expression) && e.expression.text === "module";
 }
 
+/** TypeScript's `export = …` somewhere in a text (a comment too: the statements say). */
+const EXPORT_EQUALS = /\bexport\s*=/;
+
 /** How many names a CommonJS `module.exports` is followed through inside its file (`module.exports = a`, `const a = b`…). */
 const MAX_FOLLOW = 8;
 
@@ -50,8 +53,9 @@ function commonJsAliases(sf: ts.SourceFile): Set<string> {
         const init = d.initializer && unwrap(d.initializer);
         if (ts.isIdentifier(d.name) && init && ts.isObjectLiteralExpression(init)) objects.add(d.name.text);
       }
-    } else if (ts.isExpressionStatement(st) && isAssignment(st.expression) && isModuleExportsNode(st.expression.left)) {
-      const right = unwrap(st.expression.right);
+    } else if ((ts.isExpressionStatement(st) && isAssignment(st.expression) && isModuleExportsNode(st.expression.left)) || (ts.isExportAssignment(st) && st.isExportEquals)) {
+      // (TypeScript's `export = api` is `module.exports = api`.)
+      const right = unwrap(ts.isExportAssignment(st) ? st.expression : (st.expression as Assignment).right);
       const whole = ts.isCallExpression(right) && right.arguments.length === 1 ? unwrap(right.arguments[0]) : right;
       if (ts.isIdentifier(whole) && objects.has(whole.text)) aliases.add(whole.text);
     }
@@ -274,7 +278,7 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
   const bindLocal = (name: string, ref: Ref) => { facts.locals.set(name, ref); };
 
   /** The objects a CommonJS module fills and makes its `module.exports` (esbuild's `x_exports`). */
-  const exportAliases = text.includes("module.exports") ? commonJsAliases(sf) : new Set<string>();
+  const exportAliases = text.includes("module.exports") || EXPORT_EQUALS.test(text) ? commonJsAliases(sf) : new Set<string>();
   /** What `module.exports` holds besides the names read: spreads of objects, or something unknown (`moreUnknown`). */
   const moreExports: Ref[] = [];
   let moreUnknown = false;
@@ -371,7 +375,9 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
       continue;
     }
     if (ts.isExportAssignment(st)) {
-      facts.exports.set(st.isExportEquals ? "module.exports" : "default", refOf(st.expression));
+      // TypeScript's `export = …` is compiled to `module.exports = …`, and read as that is.
+      if (st.isExportEquals) moduleExportsAssigned(st.expression);
+      else facts.exports.set("default", refOf(st.expression));
       if (options.isConfig && !st.isExportEquals) facts.config = readConfig(st.expression);
       continue;
     }

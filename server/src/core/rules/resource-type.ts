@@ -605,4 +605,63 @@ const machine = defineResource({ vendor: "x", type: "machine", schema: z.object(
 Object.assign(exports, { machine }, makeMore());
 ${FRAMEWORK_PACKAGE}`,
   },
+  {
+    name: "TypeScript's export = in a connector is read as module.exports = is: an object literal's names, a namespace or an object named (or filled), and a call or a value declared only (a .d.ts) unknown (A4, A5)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import * as lit from "../conn/literal";
+import * as ns from "../conn/ns";
+import * as api from "../conn/api";
+import * as made from "../conn/made";
+import * as typed from "@x/typed";
+import * as filled from "../conn/filled";
+export const a = lit.machine({ name: "a", bogus: 1 });
+//                                        ^^^^^ resource-fields
+export const b = lit.machin({ name: "b" });
+//                   ^^^^^^ resource-type
+export const c = ns.machine({ name: "c", bogus: 1 });
+//                                       ^^^^^ resource-fields
+export const d = api.machine({ name: "d", bogus: 1 });
+//                                        ^^^^^ resource-fields
+export const e = api.nope({ name: "e" });
+//                   ^^^^ resource-type
+export const f = made.machine({ name: "f", bogus: 1 });
+export const g = typed.machine({ name: "g", bogus: 1 });
+export const h = filled.machine({ name: "h", bogus: 1 });
+//                                           ^^^^^ resource-fields
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#f": { "type": "x.machine", "object": "o:1" },
+  "resources/infra.ts#g": { "type": "x.machine", "object": "o:2" }
+} }
+//- /conn/machine.ts
+import { defineResource } from "@sanoma-ai/workflows";
+export const machine = defineResource({ vendor: "x", type: "machine", schema: z.object({ name: z.string() }) });
+//- /conn/literal.ts
+import { machine } from "./machine";
+export = { machine };
+//- /conn/ns.ts
+import * as compute from "./machine";
+export = compute;
+//- /conn/api.ts
+import { machine } from "./machine";
+const api = { machine };
+export = api;
+//- /conn/filled.ts
+import { machine } from "./machine";
+const api: any = {};
+api.machine = machine;
+export = api;
+//- /conn/made.ts
+import { defineResource } from "@sanoma-ai/workflows";
+export = makeConnector(defineResource);
+//- /node_modules/@x/typed/package.json
+{ "name": "@x/typed", "main": "index.d.ts", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
+//- /node_modules/@x/typed/index.d.ts
+declare const connector: { machine: unknown };
+export = connector;
+${FRAMEWORK_PACKAGE}`,
+  },
 ];
