@@ -138,6 +138,30 @@ test("model: TypeScript's export = is read as module.exports = is (A4): an objec
   assert.deepEqual(resolutionsOf(exportEquals), { a: "x.machine", b: "missing", c: "x.machine", d: "x.machine", e: "missing", f: "unknown", g: "unknown", h: "x.machine" });
 });
 
+test("model: a package a connector re-exports (export *) that Node finds but not built says so, as the data file's own import of it does: not built, not 'not installed' (A4)", () => {
+  const peer = `"peerDependencies": { "@sanoma-ai/workflows": "*" }`;
+  assert.deepEqual(resolutionsOf(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import * as x from "@x/conn";
+import { hook } from "@x/base";
+export const a = x.hook({ path: "/a" });
+export const b = hook({ path: "/b" });
+export const c = x.machine({ name: "c" });
+//- /node_modules/@x/base/package.json
+{ "name": "@x/base", "exports": { ".": "./dist/index.js" }, ${peer} }
+//- /node_modules/@x/conn/package.json
+{ "name": "@x/conn", "type": "module", "main": "index.js", ${peer} }
+//- /node_modules/@x/conn/index.js
+export * from "@x/base";
+export { machine } from "./machine.js";
+//- /node_modules/@x/conn/machine.js
+import { defineResource } from "@sanoma-ai/workflows";
+export const machine = defineResource({ vendor: "x", type: "machine", schema: z.object({ name: z.string() }) });
+`), { a: "unresolved @x/base not-built", b: "unresolved @x/base not-built", c: "x.machine" });
+});
+
 test("model: a link to a folder of the company is not followed: each file is read by its own path, with its own role (res-alias -> resources hid resources/data.ts)", () => {
   const fx = parseFixture(`
 //- /sanoma.config.ts

@@ -91,8 +91,11 @@ type ModuleValue =
   | Unknown
   | Other;
 
-/** What cannot be read: a declaration calling it is of an unknown type. `notInstalled`: because that package is not installed. */
-type Unknown = { kind: "unknown"; notInstalled?: string };
+/**
+ * What cannot be read: a declaration calling it is of an unknown type. `notInstalled`: because that
+ * package is not installed, and `why` what was found of it instead, if anything (`Unfound`).
+ */
+type Unknown = { kind: "unknown"; notInstalled?: string; why?: Unfound };
 type Other = { kind: "other" };
 type Open = Unknown | Other;
 
@@ -468,7 +471,7 @@ export class ConnectorResolver {
     if (missingIn) return { kind: "missing", ...missingIn };
     value = withinReach(value);
     if (value && value.kind === "type") return { kind: "type", type: value.type };
-    if (value && value.kind === "unknown") return value.notInstalled !== undefined ? { kind: "unresolved", module: value.notInstalled } : { kind: "unknown", module: specifier };
+    if (value && value.kind === "unknown") return value.notInstalled !== undefined ? { kind: "unresolved", module: value.notInstalled, ...(value.why ? { why: value.why } : {}) } : { kind: "unknown", module: specifier };
     return { kind: "none" };
   }
 
@@ -492,7 +495,10 @@ export class ConnectorResolver {
    */
   private unresolvedValue(specifier: string, from: string): Open {
     if (isBuiltin(specifier) || isFrameworkModule(specifier) || !this.frameworkAware(from)) return OTHER;
-    return isPackageSpecifier(specifier) ? { kind: "unknown", notInstalled: specifier } : UNKNOWN;
+    if (!isPackageSpecifier(specifier)) return UNKNOWN;
+    // (What `resolveModule` found of it from there: a package not built, Plug'n'Play.)
+    const why = this.unfoundFor(from, specifier);
+    return { kind: "unknown", notInstalled: specifier, ...(why ? { why } : {}) };
   }
 
   /**
