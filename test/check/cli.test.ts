@@ -94,6 +94,49 @@ test("sanoma-check: a connector whose export * names a package not installed whe
   }
 });
 
+test("sanoma-check: a package both a pnpm phantom (a connector's export * of it, Node finds nothing from the connector's real folder) and not built (the company's own import of it) is one entry, with the reason that holds first: not built", () => {
+  const peer = `"peerDependencies": { "@sanoma-ai/workflows": "*" }`;
+  const dir = writeFixture(`
+//- /mono/co/sanoma.config.ts
+export default {};
+//- /mono/co/resources/infra.ts
+import * as x from "@x/conn";
+import { hook } from "@x/base";
+export const h1 = x.hook({ path: "/a" });
+export const h2 = x.queue({ name: "b" });
+export const h3 = hook({ path: "/c" });
+export const web = x.machine({ name: "web", bogus: 1 });
+//- /mono/co/node_modules/@x/base/package.json
+{ "name": "@x/base", "exports": { ".": "./dist/index.js" }, ${peer} }
+//- /mono/co/node_modules/@x/conn/package.json
+{ "name": "@x/conn", "type": "module", "main": "index.js", ${peer} }
+//- /mono/co/node_modules/@x/conn/index.js
+export * from "@x/base";
+export { machine } from "./machine.js";
+//- /mono/co/node_modules/@x/conn/machine.js
+import { defineResource } from "@sanoma-ai/workflows";
+export const machine = defineResource({ vendor: "x", type: "machine", schema: z.object({ name: z.string() }) });
+`, "sanoma-phantom-unbuilt-");
+  try {
+    // pnpm's store at the monorepo's root: @x/conn's real folder there, and no @x/base beside it or above it.
+    const real = join(dir, "mono/node_modules/.pnpm/@x+conn@1.0.0/node_modules/@x");
+    mkdirSync(real, { recursive: true });
+    renameSync(join(dir, "mono/co/node_modules/@x/conn"), join(real, "conn"));
+    symlinkSync(join(real, "conn"), join(dir, "mono/co/node_modules/@x/conn"), "dir");
+    const json = JSON.parse(run(["mono/co", "--format", "json"], dir).stdout);
+    assert.deepEqual(json.problems.map((p: { rule: string }) => p.rule), ["resource-fields"]);
+    assert.deepEqual(json.notInstalled, [{ package: "@x/base", declarations: 3, reason: "not-built", entry: "./dist/index.js" }]);
+    const text = run(["mono/co"], dir);
+    assert.match(text.stderr, /; 3 declarations not checked: the package `@x\/base` is there, but not its entry `\.\/dist\/index\.js` \(build it first\)\n$/);
+    // Built, the company's own import resolves; the connector's export * still finds nothing: not installed, said alone.
+    mkdirSync(join(dir, "mono/co/node_modules/@x/base/dist"));
+    writeFileSync(join(dir, "mono/co/node_modules/@x/base/dist/index.js"), `import { defineResource } from "@sanoma-ai/workflows";\nexport const hook = defineResource({ vendor: "x", type: "hook", schema: z.object({ path: z.string() }) });\n`);
+    assert.deepEqual(JSON.parse(run(["mono/co", "--format", "json"], dir).stdout).notInstalled, [{ package: "@x/base", declarations: 2, reason: "not-installed" }]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("sanoma-check --format json: the broken example reports exactly its marked problems, with files relative to the working folder and 1-based positions", () => {
   const root = copyExample("acme-broken");
   const cwd = resolve(root, "..");

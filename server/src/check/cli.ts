@@ -7,6 +7,7 @@
 import * as path from "node:path";
 import { z } from "zod";
 import { CONFIG_FILE } from "../core/company.ts";
+import type { Resolution } from "../core/connectors.ts";
 import { isWithin } from "../core/model.ts";
 import { Workspace } from "../core/workspace.ts";
 import { RULE_IDS } from "../core/rules/index.ts";
@@ -265,15 +266,13 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
     for (const p of result.problems) problems.push(p);
     for (const f of company.files.values()) if (f.skipped) passedOver.set(f.path, f.skipped);
     // A CI run before the install: those declarations pass unchecked, and the summary says why.
-    for (const d of result.analysis.declarations) {
-      if (d.resolution.kind !== "unresolved" && d.resolution.kind !== "unknown") continue;
+    for (const n of uncheckedIn(result.analysis.declarations)) {
       // (One entry per package and what was found of it: two companies may find one package apart.)
-      const { module } = d.resolution;
-      const why = d.resolution.kind === "unknown" ? { kind: "unreadable" as const } : d.resolution.why;
-      const key = `${module}\0${why?.kind ?? ""}\0${why?.kind === "plug-n-play" ? why.file : why?.kind === "not-built" ? why.entry : ""}`;
+      const { why } = n;
+      const key = `${n.package}\0${why?.kind ?? ""}\0${why?.kind === "plug-n-play" ? why.file : why?.kind === "not-built" ? why.entry : ""}`;
       const known = notInstalled.get(key);
-      if (known) known.declarations++;
-      else notInstalled.set(key, { package: module, declarations: 1, ...(why ? { why } : {}) });
+      if (known) known.declarations += n.declarations;
+      else notInstalled.set(key, n);
     }
     if (verbose) io.err(`${shownPath(io.cwd, root)}: ${company.files.size} files${readAhead ? ` (${readAheadGiven} read ahead by another thread)` : ""}, ${result.problems.length} problems, ${io.now() - start} ms\n`);
   }
@@ -284,6 +283,30 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
   for (const [file, reason] of passedOver) skipped.push({ file, reason });
   skipped.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { roots, problems, settings, skipped, notInstalled, leftOut };
+}
+
+/**
+ * A company's declarations that were not checked, by package: those of a package not found, and
+ * those of one found whose exports cannot be followed as far as their names ("unreadable"). A
+ * package not found is one entry, whatever each lookup found of it (from the company a package not
+ * built, from a connector's real folder under pnpm nothing: a phantom), with the reason that holds
+ * first, as one lookup orders them (`resolveModule`): a package found not built, then Yarn's
+ * Plug'n'Play, then not installed. Node meets a package's folder before it can say nothing is
+ * there, and what is not built must be built first: then a run says what is still not found.
+ */
+function uncheckedIn(declarations: readonly { resolution: Resolution }[]): NotInstalled[] {
+  const byPackage = new Map<string, NotInstalled>();
+  const rank = (why: NotInstalled["why"]) => (why?.kind === "not-built" ? 0 : why?.kind === "plug-n-play" ? 1 : 2);
+  for (const { resolution: r } of declarations) {
+    if (r.kind !== "unresolved" && r.kind !== "unknown") continue;
+    const why = r.kind === "unknown" ? { kind: "unreadable" as const } : r.why;
+    const key = `${r.module}\0${r.kind}`;
+    const known = byPackage.get(key);
+    if (!known) { byPackage.set(key, { package: r.module, declarations: 1, ...(why ? { why } : {}) }); continue; }
+    known.declarations++;
+    if (r.kind === "unresolved" && rank(why) < rank(known.why)) known.why = why;
+  }
+  return [...byPackage.values()];
 }
 
 /** A company left out whole, as the formats print it: its path, and what left it out (a `.sanomarc.json`'s path, or `--exclude`), from the working folder. */
