@@ -273,6 +273,41 @@ test("model: a type is followed up to 8 hops (each import or re-export into anot
   assert.deepEqual(typesOf(chain(9)), {}, "9 hops: not known, so no declaration");
 });
 
+test("model: what cannot be read is followed up to 8 hops too, as a type is (A4): further, no declaration; a package not installed lies one hop beyond its importer; each module at its nearest; a nearer unknown holds where the first is out of reach; a cycle ends", () => {
+  /** `@x/far`'s modules (`h1.js` its main) and a data file calling `far` from it and `ns.far` through its namespace. */
+  const company = (modules: Record<string, string>) => {
+    let fx = `//- /sanoma.config.ts\nexport default {};\n//- /resources/r.ts\nimport { far } from "@x/far";\nimport * as ns from "@x/far";\nexport const c = far({ name: "x" });\nexport const d = ns.far({ name: "x" });\n`;
+    fx += `//- /node_modules/@x/far/package.json\n{ "name": "@x/far", "main": "h1.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }\n`;
+    for (const [name, text] of Object.entries(modules)) fx += `//- /node_modules/@x/far/${name}\n${text}\n`;
+    return fx;
+  };
+  /** r.ts → h1 → … → h`n` (n hops), the last module's text given. */
+  const chain = (n: number, last: string, more: Record<string, string> = {}) => {
+    const modules: Record<string, string> = {};
+    for (let i = 1; i < n; i++) modules[`h${i}.js`] = `export * from "./h${i + 1}.js";`;
+    modules[`h${n}.js`] = last;
+    return company({ ...modules, ...more });
+  };
+  const both = (v: string) => ({ c: v, d: v });
+  const unreadable = "module.exports = makeConnector();";
+  assert.deepEqual(resolutionsOf(chain(8, unreadable)), both("unknown"), "a module that cannot be read 8 hops away");
+  assert.deepEqual(resolutionsOf(chain(9, unreadable)), {}, "9 hops: no more known than a type there, so no declaration");
+  assert.deepEqual(resolutionsOf(chain(7, `export * from "@x/gone";`)), both("unresolved @x/gone"), "a package not installed, 8 hops away");
+  assert.deepEqual(resolutionsOf(chain(8, `export * from "@x/gone";`)), {}, "9 hops");
+  // Reached first down a long way, and by a short one: at its nearest (r.ts → h1 → a → mid: 3 hops, not 12).
+  const long: Record<string, string> = { "a.js": `export * from "./b1.js";\nexport * from "./mid.js";`, "mid.js": unreadable };
+  for (let i = 1; i <= 8; i++) long[`b${i}.js`] = `export * from "./${i === 8 ? "mid" : `b${i + 1}`}.js";`;
+  assert.deepEqual(resolutionsOf(company({ "h1.js": `export * from "./a.js";`, ...long })), both("unknown"));
+  // Two things h1 cannot read: the first out of reach, the second not: the second holds; both within reach, the first.
+  const deep = (first: string) => chain(10, unreadable, { "h1.js": `export * from "${first}";\nexport * from "@x/gone";` });
+  assert.deepEqual(resolutionsOf(deep("./h2.js")), both("unresolved @x/gone"));
+  assert.deepEqual(resolutionsOf(deep("./h9.js")), both("unknown"));
+  // A cycle of export * (each module re-exports the one before it too): it ends, and h12 is 3 hops away (r.ts → h1 → h11 → h12).
+  const cycle: Record<string, string> = {};
+  for (let i = 1; i < 12; i++) cycle[`h${i}.js`] = `export * from "./h${i === 1 ? 11 : i - 1}.js";\nexport * from "./h${i + 1}.js";`;
+  assert.deepEqual(resolutionsOf(company({ ...cycle, "h12.js": unreadable })), both("unknown"));
+});
+
 test("model: listing the files under one folder finds what the walk from the root finds there, and nothing in folders the walk skips", () => {
   const dir = writeFixture(`
 //- /sanoma.config.ts

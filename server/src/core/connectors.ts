@@ -94,18 +94,66 @@ type ModuleValue =
 /**
  * What cannot be read: a declaration calling it is of an unknown type. `notInstalled`: because that
  * package is not installed, and `why` what was found of it instead, if anything (`Unfound`).
+ * `hops`: the steps between the module asking and the module that cannot be read (a package not
+ * installed: one step beyond the module importing it), the fewest a type in it could lie: past
+ * MAX_HOPS it is no more known than a type would be there (A4). `nearer`: an unknown fewer steps
+ * away, what the value is where this one is out of reach (`moreOpen`, `withinReach`).
  */
-type Unknown = { kind: "unknown"; notInstalled?: string; why?: Unfound };
+type Unknown = { kind: "unknown"; hops: number; notInstalled?: string; why?: Unfound; nearer?: Unknown };
 type Other = { kind: "other" };
 type Open = Unknown | Other;
 
-/** What an object or module with two reasons to be open holds where it lists nothing: unknown over other, the first unknown kept. */
+/**
+ * What an object or module with two reasons to be open holds where it lists nothing: unknown over
+ * other, the first unknown kept; of the second (and the nearer ones it keeps), those nearer than
+ * every one the first keeps, as what holds where the first is out of reach.
+ */
 function moreOpen(a: Open | undefined, b: Open | undefined): Open | undefined {
-  return a?.kind === "unknown" ? a : b ?? a;
+  if (a?.kind !== "unknown") return b ?? a;
+  if (b?.kind !== "unknown") return a;
+  const kept = chainOf(a);
+  const before = kept.length;
+  for (const u of chainOf(b)) if (u.hops < kept[kept.length - 1].hops) kept.push(u);
+  if (kept.length === before) return a;
+  // Linked anew, from the nearest back; those out of reach before a nearer one left out (they
+  // only get farther): a chain holds at most MAX_HOPS + 2.
+  let first = 0;
+  while (first < kept.length - 1 && kept[first].hops > MAX_HOPS) first++;
+  let next: Unknown | undefined;
+  for (let i = kept.length - 1; i >= first; i--) next = withNearer(kept[i], next);
+  return next;
+}
+
+/** An unknown and the nearer ones it keeps, farthest first. */
+function chainOf(u: Unknown): Unknown[] {
+  const out: Unknown[] = [];
+  for (let x: Unknown | undefined = u; x; x = x.nearer) out.push(x);
+  return out;
+}
+
+/** `u`, with `nearer` (or none) as the nearer one it keeps. */
+function withNearer(u: Unknown, nearer: Unknown | undefined): Unknown {
+  const { nearer: _, ...own } = u;
+  return nearer ? { ...own, nearer } : own;
+}
+
+/** An unknown seen from `steps` modules further away (one out of reach left out before a nearer one). */
+function fartherBy(u: Unknown, steps: number): Unknown {
+  if (steps === 0) return u;
+  if (u.nearer && u.hops + steps > MAX_HOPS) return fartherBy(u.nearer, steps);
+  return withNearer({ ...u, hops: u.hops + steps }, u.nearer && fartherBy(u.nearer, steps));
+}
+
+/** What an object is open to, seen from `steps` modules further away. */
+function openFartherBy(o: Open | undefined, steps: number): Open | undefined {
+  return o?.kind === "unknown" ? fartherBy(o, steps) : o;
 }
 
 const OTHER: Other = { kind: "other" };
-const UNKNOWN: Unknown = { kind: "unknown" };
+/** What cannot be read, in the module asking. */
+const UNKNOWN: Unknown = { kind: "unknown", hops: 0 };
+/** What cannot be read, one module beyond the module asking (a file it imports that is not there). */
+const BEYOND_UNKNOWN: Unknown = { kind: "unknown", hops: 1 };
 /** A bound on steps inside one file (`const a = b`, members of members): cycles end here. */
 const MAX_LOCAL_STEPS = 32;
 
@@ -115,14 +163,23 @@ function further(v: ModuleValue): ModuleValue {
   if (v.kind === "object") {
     const members = new Map<string, () => ModuleValue>();
     for (const [k, m] of v.members) members.set(k, lazy(() => further(m())));
-    return { kind: "object", members, definesTypes: v.definesTypes, open: v.open };
+    return { kind: "object", members, definesTypes: v.definesTypes, open: openFartherBy(v.open, 1) };
   }
+  if (v.kind === "unknown") return fartherBy(v, 1);
   return v;
 }
 
-/** A type reached in more than MAX_HOPS steps is not known (A4). */
+/**
+ * A type reached in more than MAX_HOPS steps is not known (A4), nor is what cannot be read that
+ * far away (a type there would be farther): an unknown is the nearest it keeps within reach.
+ */
 function withinReach(v: ModuleValue | undefined): ModuleValue | undefined {
-  return v && v.kind === "type" && v.hops > MAX_HOPS ? OTHER : v;
+  if (v?.kind === "type") return v.hops > MAX_HOPS ? OTHER : v;
+  if (v?.kind === "unknown") {
+    for (let u: Unknown | undefined = v; u; u = u.nearer) if (u.hops <= MAX_HOPS) return u;
+    return OTHER;
+  }
+  return v;
 }
 
 /**
@@ -448,8 +505,8 @@ export class ConnectorResolver {
     if (value === undefined) {
       // The name is not exported: unknown where the module cannot be read whole (an `export *`
       // of a module that cannot be read, syntax errors…), else a problem only when the module
-      // defines resource types.
-      value = this.absent(file);
+      // defines resource types. (What the module is open to, seen from the data file.)
+      value = openFartherBy(this.absent(file), 1);
       const available = value ? [] : this.typesOfModule(file);
       if (available.length > 0) missingIn = { name: imported, module: specifier, available };
     } else {
@@ -495,10 +552,11 @@ export class ConnectorResolver {
    */
   private unresolvedValue(specifier: string, from: string): Open {
     if (isBuiltin(specifier) || isFrameworkModule(specifier) || !this.frameworkAware(from)) return OTHER;
-    if (!isPackageSpecifier(specifier)) return UNKNOWN;
+    // (One step beyond `from`: where a type it holds would lie, once it is there.)
+    if (!isPackageSpecifier(specifier)) return BEYOND_UNKNOWN;
     // (What `resolveModule` found of it from there: a package not built, Plug'n'Play.)
     const why = this.unfoundFor(from, specifier);
-    return { kind: "unknown", notInstalled: specifier, ...(why ? { why } : {}) };
+    return { kind: "unknown", hops: 1, notInstalled: specifier, ...(why ? { why } : {}) };
   }
 
   /**
@@ -566,7 +624,7 @@ export class ConnectorResolver {
       for (const source of facts.starExports) {
         const target = this.resolveModule(file, source);
         if (target === file) continue;
-        value.open = moreOpen(value.open, target ? this.starsUnread(target, new Set([file])) : this.unresolvedValue(source, file));
+        value.open = moreOpen(value.open, target ? openFartherBy(this.starsUnread(target, file), 1) : this.unresolvedValue(source, file));
         if (!target) continue;
         for (const k of this.exportNames(target, new Set([file]))) if (!members.has(k)) members.set(k, lazy(() => { const v = this.exportOf(target, k); return v ? further(v) : OTHER; }));
       }
@@ -583,24 +641,40 @@ export class ConnectorResolver {
   }
 
   /**
-   * What a module, and every module its `export *`s reach, cannot be read as (cycles cut): a
-   * module that cannot be read or resolved (a package not installed, named), or a CommonJS
-   * `module.exports` that cannot be followed. Undefined when all can be read.
+   * What a module, and every module its `export *`s reach (not through `from`, the module asking),
+   * cannot be read as (cycles cut): a module that cannot be read or resolved (a package not
+   * installed, named), or a CommonJS `module.exports` that cannot be followed; the first found
+   * kept, depth first, each as far from `start` as the fewest `export *` steps to its module (a
+   * module reached two ways is visited once, by the first, but lies at the nearest). Undefined
+   * when all can be read.
    */
-  private starsUnread(file: string, seen: Set<string>): Open | undefined {
+  private starsUnread(start: string, from: string): Open | undefined {
+    const steps = new Map<string, number>([[from, -1], [start, 0]]);
+    for (let queue = [start], i = 0; i < queue.length; i++) {
+      const file = queue[i];
+      for (const source of this.facts(file)?.starExports ?? []) {
+        const target = this.resolveModule(file, source);
+        if (target !== undefined && !steps.has(target)) { steps.set(target, steps.get(file)! + 1); queue.push(target); }
+      }
+    }
+    return this.starsUnreadFrom(start, new Set([from]), steps);
+  }
+
+  private starsUnreadFrom(file: string, seen: Set<string>, steps: ReadonlyMap<string, number>): Open | undefined {
     if (seen.has(file)) return undefined;
     seen.add(file);
+    const at = steps.get(file)!;
     const facts = this.facts(file);
-    if (!facts) return this.unknownIn(file);
+    if (!facts) return openFartherBy(this.unknownIn(file), at);
     let open: Open | undefined;
     for (const source of facts.starExports) {
       const target = this.resolveModule(file, source);
-      open = moreOpen(open, target ? this.starsUnread(target, seen) : this.unresolvedValue(source, file));
+      open = moreOpen(open, target ? this.starsUnreadFrom(target, seen, steps) : openFartherBy(this.unresolvedValue(source, file), at));
     }
     const cjs = facts.exports.get("module.exports");
     if (cjs) {
       const v = this.valueOf(file, facts, cjs, 0);
-      open = moreOpen(open, v.kind === "unknown" ? v : v.kind === "object" ? v.open : undefined);
+      open = moreOpen(open, openFartherBy(v.kind === "unknown" ? v : v.kind === "object" ? v.open : undefined, at));
     }
     return open;
   }
@@ -686,7 +760,7 @@ export class ConnectorResolver {
       case "import": {
         const target = this.resolveModule(file, ref.source);
         if (!target) return this.unresolvedValue(ref.source, file);
-        return this.imported(target, ref.imported) ?? this.absent(target) ?? OTHER;
+        return this.imported(target, ref.imported) ?? openFartherBy(this.absent(target), 1) ?? OTHER;
       }
       case "member": {
         // `ns.default` of a namespace import (tsc's `__importDefault(require("m")).default`,
