@@ -328,6 +328,27 @@ test("sanoma-check --exclude: a path leaves out the folder it names and a compan
   }
 });
 
+// Every company under the folder given hidden from the search by --exclude (a monorepo whose
+// companies all lie under the `companies` it names): it said "no company (no sanoma.config.ts)",
+// and the user looked for a missing config. Still a usage error (nothing would be judged), that
+// says the companies found and what left them out, as a run says a company left out whole.
+test("sanoma-check --exclude: a folder whose companies --exclude all leaves out is a usage error that names them and the entry, not \"no sanoma.config.ts\"", () => {
+  const dir = writeFixture(NESTED_FIXTURE_COMPANIES, "sanoma-exclude-all-");
+  dirs.push(dir);
+  const both = run(["mono", "--exclude", "acme", "--exclude", "legacy/old"], dir);
+  assert.equal(both.status, 2);
+  assert.equal(both.stdout, "");
+  assert.equal(both.stderr, `sanoma-check: no company to check in or under mono: the 3 found there lie in folders --exclude leaves out (mono/acme: left out whole by --exclude "acme"; mono/acme/test/fixtures/broken-co: left out whole by --exclude "acme"; mono/legacy/old: left out whole by --exclude "legacy/old")\n`);
+  const one = run(["mono/legacy", "--exclude", "old", "--format", "json"], dir);
+  assert.equal(one.status, 2);
+  assert.equal(one.stderr, `sanoma-check: no company to check in or under mono/legacy: the one found there lies in a folder --exclude leaves out (mono/legacy/old: left out whole by --exclude "old")\n`);
+  // Where there is none, left out or not, it still says so.
+  mkdirSync(join(dir, "empty"));
+  const empty = run(["empty", "--exclude", "acme"], dir);
+  assert.equal(empty.status, 2);
+  assert.equal(empty.stderr, "sanoma-check: no company (no sanoma.config.ts) in, under or above empty\n");
+});
+
 // A company found but left out whole (its own folder given, or a folder at or above the one given
 // left out) was listed as a company with no problem: "0 errors … in 1 company", exit 0, and
 // --verbose said only "0 files". The run now says which, and by what, in every format.

@@ -225,7 +225,20 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
       const by = shownPath(io.cwd, rcOf(first).file!);
       return { usage: `no company to check in or under ${shownPath(io.cwd, dir)}: ${all.length === 1 ? `${shownPath(io.cwd, first)} lies in a folder ${by} leaves out` : `the ${all.length} there lie in folders their .sanomarc.json leaves out (${shownPath(io.cwd, first)}: ${by})`}` };
     }
-    if (found.length === 0) return { usage: `no company (no sanoma.config.ts) in, under or above ${shownPath(io.cwd, dir)}` };
+    if (found.length === 0) {
+      // Companies there that --exclude's folders hid from the search (every company of a monorepo
+      // under the `companies` it names): said, and by what, as a run says a company left out whole.
+      // It said "no sanoma.config.ts", and the user looked for a missing config.
+      const hidden = args.exclude.length === 0 ? [] : ws.discoverRoots([dir], []).flatMap((root) => {
+        const whole = personalExcludeFor(args.exclude, root, personalBases(root, [dir], (d) => fs.isFile(path.join(d, CONFIG_FILE)))).whole;
+        return whole === undefined ? [] : [leftOutText(shownLeftOut(io.cwd, { root, file: undefined, exclude: whole }))];
+      });
+      if (hidden.length > 0) {
+        const more = hidden.length > 3 ? `; ${hidden.length - 3} more` : "";
+        return { usage: `no company to check in or under ${shownPath(io.cwd, dir)}: ${hidden.length === 1 ? "the one found there lies in a folder" : `the ${hidden.length} found there lie in folders`} --exclude leaves out (${hidden.slice(0, 3).join("; ")}${more})` };
+      }
+      return { usage: `no company (no sanoma.config.ts) in, under or above ${shownPath(io.cwd, dir)}` };
+    }
     // One company reached by two of the folders (one through a link) is checked once.
     for (const r of found) { const real = fs.realPath(r) ?? r; if (!reals.has(real)) { reals.add(real); roots.push(r); } }
   }
