@@ -688,21 +688,26 @@ test("server: a path in sanoma.exclude leaves out a company whose root lies in t
   const top = writeFixture(NESTED_FIXTURE_COMPANIES, "sanoma-exclude-path-");
   const mono = join(top, "mono");
   const files = { w: "acme/workflows/w.ts", loose: "acme/test/fixtures/loose.ts", b: "acme/test/fixtures/broken-co/workflows/b.ts", o: "legacy/old/workflows/o.ts" };
-  const judged = (c: LspClient) => Object.entries(files).filter(([, f]) => c.diagnosticsFor(join(mono, f)).length > 0).map(([k]) => k).sort().join(" ");
+  // (A file judged: one with a rule's problem; an open file of a company left out whole has a note, "left-out", instead.)
+  const judged = (c: LspClient) => Object.entries(files).filter(([, f]) => c.diagnosticsFor(join(mono, f)).some((d) => d.code !== "left-out")).map(([k]) => k).sort().join(" ");
+  const noted = (c: LspClient) => Object.entries(files).filter(([, f]) => c.diagnosticsFor(join(mono, f)).some((d) => d.code === "left-out")).map(([k]) => k).sort().join(" ");
   await withServer({ path: top }, async ({ c }) => {
     // At the start: a path from acme's root, and one from the workspace folder (in no company).
     await c.waitFor(() => judged(c) !== "", "acme's problem");
     assert.equal(judged(c), "w");
-    // A file of the company left out, opened: still nothing of it judged.
+    // A file of the company left out, opened: still nothing of it judged, and a note that says why
+    // (it showed nothing, as a clean file does), and by what: the entry of sanoma.exclude.
     c.open(join(mono, files.b), readFileSync(join(mono, files.b), "utf8"));
     await c.waitIdle();
     assert.equal(judged(c), "w");
+    assert.deepEqual(c.diagnosticsFor(join(mono, files.b)).map((d) => `${d.severity} ${d.message}`), [`3 This file's company (broken-co) is left out whole by sanoma.exclude "test/fixtures": Sanoma judges none of its files, this one included`]);
     c.settings = { exclude: [] };
     c.notify("workspace/didChangeConfiguration", { settings: null });
     await c.waitFor(() => judged(c) === "b loose o w", "let back in");
+    assert.equal(noted(c), "", "the note gone with the exclude");
     c.settings = { exclude: ["./test/fixtures/"] };
     c.notify("workspace/didChangeConfiguration", { settings: null });
-    await c.waitFor(() => judged(c) === "o w", "left out again, whole");
+    await c.waitFor(() => judged(c) === "o w" && noted(c) === "b", "left out again, whole; the open file noted again");
   }, { folders: [mono], settings: { exclude: ["test/fixtures", "legacy/old"] } });
 });
 

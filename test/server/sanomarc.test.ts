@@ -8,6 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { unlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { LspClient } from "../support/lsp.ts";
 import { parseFixture, removeFixture, writeFixture } from "../support/fixture.ts";
 import { expectedOf, RC_CASES, spot } from "../support/sanomarc-cases.ts";
@@ -153,7 +154,9 @@ export const w = (ctx: any) => ctx.call("data.nope.get", {});
   });
 }
 
-test("server: a company inside a folder the .sanomarc.json above it leaves out is left out whole, its files opened or not; without the file, it is checked", async () => {
+// An open file of a company left out whole showed nothing, as a clean file does: it now has one
+// Information diagnostic at its start that says so, and by what (any LSP client shows it).
+test("server: a company inside a folder the .sanomarc.json above it leaves out is left out whole, its files opened or not, an open one noted as such; without the file, it is checked", async () => {
   const top = writeFixture(`
 //- /co/.sanomarc.json
 { "exclude": ["templates"] }
@@ -173,11 +176,28 @@ export const t = (ctx: any) => ctx.call("data.nope.get", {});
     c.open(starter, `export const t = (ctx: any) => ctx.call("data.nope.list", {});\n`);
     await c.waitIdle();
     await c.waitIdle();
-    assert.deepEqual(c.diagnosticsFor(starter), [], "left out, opened or not");
-    // The folder no longer left out: the company is checked.
+    // Nothing of it judged; opened, the one sign that says why.
+    assert.deepEqual(c.diagnosticsFor(starter).map((d) => ({ code: d.code, severity: d.severity, source: d.source, range: d.range, message: d.message, href: d.codeDescription?.href, related: d.relatedInformation?.map((r) => r.location.uri) })), [{
+      code: "left-out", severity: 3, source: "sanoma", range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      message: `This file's company (starter) is left out whole by ../../.sanomarc.json's exclude "templates": Sanoma judges none of its files, this one included`,
+      href: "https://github.com/sanoma-ai/sanoma-tooling/blob/main/docs/settings.md#a-company-left-out-whole",
+      related: [pathToFileURL(join(root, ".sanomarc.json")).href],
+    }]);
+    assert.deepEqual(c.diagnosticsFor(join(root, "templates/starter/workflows/other.ts")), [], "(a file not open: nothing)");
+    // Closed: the note goes; opened again, it is back.
+    c.close(starter);
+    await c.waitFor(() => c.diagnosticsFor(starter).length === 0, "the note gone with the file");
+    c.open(starter, `export const t = (ctx: any) => ctx.call("data.nope.list", {});\n`);
+    await c.waitFor(() => c.diagnosticsFor(starter).map((d) => d.code).join() === "left-out", "the note back");
+    // The folder no longer left out: the company is checked, the note gone.
     writeFileSync(join(root, ".sanomarc.json"), `{ "exclude": [] }`);
     c.watched([{ file: join(root, ".sanomarc.json"), type: 2 }]);
     await c.waitFor(() => c.diagnosticsFor(starter).map((d) => d.code).join() === "collection-op", "checked once no longer left out");
+    // Left out again: the note replaces its problems.
+    writeFileSync(join(root, ".sanomarc.json"), `{ "exclude": ["starter"] }`);
+    c.watched([{ file: join(root, ".sanomarc.json"), type: 2 }]);
+    await c.waitFor(() => c.diagnosticsFor(starter).map((d) => d.code).join() === "left-out", "noted again");
+    assert.match(c.diagnosticsFor(starter)[0].message, /left out whole by \.\.\/\.\.\/\.sanomarc\.json's exclude "starter"/);
   }, { folders: [root] });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Diagnostics as the client has them: published only when a file's list changed, to the URI the
  * client has for the file now (and taken away from a URI it had before), each file's current
- * problems kept for code actions.
+ * problems kept for code actions, and a file's note (why nothing of it is judged) shown first
+ * whatever a check publishes for it.
  */
 import * as path from "node:path";
 import type { Diagnostic } from "vscode-languageserver/node";
@@ -18,6 +19,9 @@ export class Publisher {
   /** file → the URI its diagnostics were last published to, while they are not empty. */
   private readonly publishedTo = new Map<string, string>();
 
+  /** file → its note, published before its problems (an open file of a company left out whole: session.ts). */
+  private readonly notes = new Map<string, Diagnostic>();
+
   constructor(private readonly client: Client, private readonly docs: OpenDocuments, private readonly docsUrl: (rule: string) => string) {}
 
   /** A file as the client spells it (related locations included). */
@@ -29,12 +33,26 @@ export class Publisher {
     this.file(file, toDiagnostics(problems ?? [], this.docsUrl, this.uriOf));
   }
 
-  /** A file's diagnostics, to the URI the client has for it now (and none left where it had another). */
+  /** A file's diagnostics (after its note, if it has one), to the URI the client has for it now (and none left where it had another). */
   file(file: string, diagnostics: Diagnostic[]): void {
     const uri = this.docs.uriOf(file);
     const before = this.publishedTo.get(file);
     if (before !== undefined && before !== uri) this.publish(before, file, []);
-    this.publish(uri, file, diagnostics);
+    const note = this.notes.get(file);
+    this.publish(uri, file, note ? [note, ...diagnostics] : diagnostics);
+  }
+
+  /** Sets (or, undefined, takes away) a file's note, and publishes the file again if it changed. */
+  note(file: string, note: Diagnostic | undefined): void {
+    const before = this.notes.get(file);
+    if (note === undefined ? before === undefined : before !== undefined && JSON.stringify(before) === JSON.stringify(note)) return;
+    if (note) this.notes.set(file, note); else this.notes.delete(file);
+    this.file(file, toDiagnostics(this.problemsByFile.get(file) ?? [], this.docsUrl, this.uriOf));
+  }
+
+  /** The files that have a note. */
+  noted(): string[] {
+    return [...this.notes.keys()];
   }
 
   /** A file was opened or closed under another spelling than its problems were published to: they move. */
@@ -43,8 +61,9 @@ export class Publisher {
     if (before !== undefined && before !== this.docs.uriOf(file)) this.file(file, toDiagnostics(this.problemsByFile.get(file) ?? [], this.docsUrl, this.uriOf));
   }
 
-  /** Takes away the diagnostics of every file `gone` says, and forgets their problems. */
+  /** Takes away the diagnostics of every file `gone` says, and forgets their problems and notes. */
   clear(gone: (file: string) => boolean): void {
+    for (const file of this.notes.keys()) if (gone(file)) this.notes.delete(file);
     for (const [uri, { file }] of this.published) if (gone(file)) this.publish(uri, file, []);
     for (const file of this.problemsByFile.keys()) if (gone(file)) this.problemsByFile.delete(file);
   }

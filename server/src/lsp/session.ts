@@ -15,9 +15,9 @@
 import * as path from "node:path";
 import { CONFIG_FILE, isInNodeModules, isSkippedDirName } from "../core/company.ts";
 import type { CheckResult } from "../core/check.ts";
-import { isWithin, type Company } from "../core/model.ts";
+import { isWithin, walkReads, type Company } from "../core/model.ts";
 import { ruleDocsUrl } from "../core/rules/index.ts";
-import { SANOMARC } from "../core/sanomarc.ts";
+import { SANOMARC, WHOLE_COMPANY } from "../core/sanomarc.ts";
 import type { FileSystem, Problem } from "../core/types.ts";
 import { thousands } from "../core/text.ts";
 import { Workspace } from "../core/workspace.ts";
@@ -27,7 +27,7 @@ import type { Client, Progress } from "./client.ts";
 import { OpenDocuments, type DocumentSource } from "./documents.ts";
 import { Publisher } from "./publisher.ts";
 import { SettingsSource } from "./settings-source.ts";
-import { DEFAULT_SETTINGS, type Settings } from "./settings.ts";
+import { DEFAULT_SETTINGS, leftOutDiagnostic, type CompanySettings, type Settings } from "./settings.ts";
 import { readFiles, readLockText, readNewFilesUnder, rereadAfterIndex } from "./indexer.ts";
 import { inSlices } from "./slices.ts";
 import { readPendingWorkflows } from "./workflow-reading.ts";
@@ -47,7 +47,7 @@ interface CompanyState {
   /** Paths changed on disk while the company was being indexed. */
   changedWhileIndexing?: Set<string>;
   result?: CheckResult;
-  settings: Settings;
+  settings: CompanySettings;
   /** Reads of the lockfile started after a change on disk: only the newest one's text is taken. */
   lockReads?: number;
   /** Its config is reached through a link (it, or a folder above it): the deletion of any path may take it. */
@@ -189,7 +189,7 @@ export class Session {
     this.indexing++;
     this.notifyStatus();
     let progress: Progress | undefined;
-    let settingsOf = new Map<string, Promise<Settings>>();
+    let settingsOf = new Map<string, Promise<CompanySettings>>();
     try {
       // The companies of open documents first, in the order found; then the others.
       const open = new Set([...this.documents.roots()].map((r) => this.documents.realOf(r)));
@@ -222,7 +222,7 @@ export class Session {
   }
 
   /** Reads one company's files (its open documents' texts, else the disk's) in batches of `READ_BATCH_MS` (indexer.ts). */
-  private async indexCompany(root: string, settingsAsked: () => Promise<Settings>, generation: number, report: { progress: Progress; done: number; of: number } | undefined): Promise<void> {
+  private async indexCompany(root: string, settingsAsked: () => Promise<CompanySettings>, generation: number, report: { progress: Progress; done: number; of: number } | undefined): Promise<void> {
     // Its config deleted since the round was queued: no company (the deletion found none to
     // dissolve), and an enclosing company listed meanwhile left its files out.
     if (!this.ws.fs.isFile(path.join(root, CONFIG_FILE))) { this.enclosingTakesBack(root); return; }
@@ -242,6 +242,7 @@ export class Session {
     const config = path.join(root, CONFIG_FILE);
     this.state.set(root, { indexed: false, settings, configLinked: this.ws.fs.realPath(config) !== config });
     for (const l of this.settingsListeners) l(root, settings);
+    this.noteLeftOutOpen();
     // Each company walks with its own settings' folders left out.
     this.ws.setExclude(root, settings.exclude);
     const files = await inSlices(this.ws.listFilesSteps(root));
@@ -362,6 +363,7 @@ export class Session {
     this.publisher.clear((file) => file === company.lockPath || company.files.has(file));
     this.settings.release(root);
     if (!keepWatched) for (const l of this.companyListeners) l.gone(root);
+    this.noteLeftOutOpen();
     return true;
   }
 
@@ -370,6 +372,26 @@ export class Session {
     this.state.delete(root);
     this.ws.removeCompany(root);
     void this.enqueueIndex(() => this.indexRoots([root]));
+  }
+
+  /**
+   * An open file of a company left out whole (`sanoma.exclude`, `.sanomarc.json`: none of its
+   * files is judged) gets a note saying so, an Information diagnostic at its start: it showed
+   * nothing, as a clean file does. Only a file the company would read were it not left out (a
+   * code file, outside the folders it leaves out besides); a file closed, or whose company is
+   * judged again or gone, loses it.
+   */
+  private noteLeftOut(file: string, company: Company | undefined = this.ws.companyOf(file)): void {
+    const leftOut = company && this.documents.isOpen(file) ? this.state.get(company.root)?.settings.leftOut : undefined;
+    const note = company && leftOut && walkReads(company.root, file, { exclude: this.settingsOf(company.root).exclude.filter((e) => e !== WHOLE_COMPANY) })
+      ? leftOutDiagnostic(company, leftOut, (f) => this.documents.uriOf(f))
+      : undefined;
+    this.publisher.note(file, note);
+  }
+
+  /** `noteLeftOut` for every open file, and every file noted (a company's settings read, a company gone). */
+  private noteLeftOutOpen(): void {
+    for (const file of new Set([...this.documents.byPath().keys(), ...this.publisher.noted()])) this.noteLeftOut(file);
   }
 
   /** A company at `root` is no more (or never was): its files may now belong to an enclosing company, which is indexed anew. */
@@ -440,6 +462,7 @@ export class Session {
     // It may also be a company's file: taken as such below.
     if (this.ws.readsLinkedPackageAt(file)) this.packageChanged(file);
     const company = this.ensureCompanyFor(file);
+    this.noteLeftOut(file, company);
     // A file the company's walk skips (a dot folder, a non-code file) stays out of it, open or not.
     if (!company || !this.ws.reads(company.root, file)) return;
     this.ws.setFile(company, file, text);
@@ -455,6 +478,7 @@ export class Session {
   closed(uri: string): void {
     const file = this.documents.filePath(uri);
     if (!file) return;
+    this.publisher.note(file, undefined);
     if (path.basename(file) === SANOMARC) { this.sharedSettingsChanged(file); return; }
     if (isInNodeModules(file)) { this.packageChanged(file); return; }
     // (A linked workspace package, open at its real path: its disk text counts again through the links.)
@@ -646,7 +670,7 @@ export class Session {
       const excludeChanged = JSON.stringify(next.exclude) !== JSON.stringify(st.settings.exclude);
       st.settings = next;
       if (excludeChanged) { st.indexed = false; this.ws.removeCompany(root); void this.enqueueIndex(() => this.indexRoots([root])); }
-      else this.checks.markDirty(root);
+      else { this.checks.markDirty(root); this.noteLeftOutOpen(); }
     }
   }
 

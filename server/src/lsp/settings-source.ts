@@ -14,7 +14,7 @@ import { answeredWithin, NOT_ANSWERED, type Client } from "./client.ts";
 import { toUri } from "./convert.ts";
 import type { OpenDocuments } from "./documents.ts";
 import type { Publisher } from "./publisher.ts";
-import { DEFAULT_SETTINGS, parseSettings, settingsDiagnostic, withShared, type Settings } from "./settings.ts";
+import { DEFAULT_SETTINGS, parseSettings, settingsDiagnostic, withShared, type CompanySettings, type Settings } from "./settings.ts";
 
 /** How long a `workspace/configuration` request is waited for before the defaults hold (clients answer in milliseconds). */
 export const CONFIGURATION_WAIT_MS = 10_000;
@@ -75,7 +75,7 @@ export class SettingsSource {
   }
 
   /** A company's settings: the client's over the team's `.sanomarc.json`, whose problems are published in it. */
-  async forCompany(root: string): Promise<Settings> {
+  async forCompany(root: string): Promise<CompanySettings> {
     const own = await this.ofScope(root);
     const rc = readSanomaRc(this.ws.fs, root, RULE_IDS, (f) => this.docs.openText(f));
     this.hold(root, rc.file);

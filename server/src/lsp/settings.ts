@@ -10,7 +10,8 @@ import { z } from "zod";
 import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
 import { didYouMean } from "../core/text.ts";
-import { excludeFor, layer, personalBases, personalExclude, personalExcludeFor, SANOMARC_DOCS_URL, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
+import * as path from "node:path";
+import { excludeFor, layer, leftOutWholeBy, personalBases, personalExclude, personalExcludeFor, SANOMARC_DOCS_URL, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
 
 // (`warn` is `warning`, as `.sanomarc.json`, `--rule` and the TypeScript plugin read it.)
 const Level = z.preprocess((v) => (v === "warn" ? "warning" : v), z.enum(["off", "error", "warning", "info", "hint"]));
@@ -87,10 +88,42 @@ export function checkOptions(s: Settings): CheckOptions {
  * companies leaves it out at a start (and `sanoma-check --exclude`): a setting changed later left
  * it judged. `isCompanyRoot`: whether a folder holds a `sanoma.config.ts`.
  */
-export function withShared(own: Settings, rc: SanomaRc, root: string, folders: readonly string[] = [], isCompanyRoot: (dir: string) => boolean = () => false): Settings {
-  const mine = own.exclude.length > 0 ? personalExcludeFor(own.exclude, root, personalBases(root, folders, isCompanyRoot)).exclude : [];
-  const merged = layer({ rules: rc.settings.rules, exclude: excludeFor(rc.file, rc.settings.exclude, root) }, { rules: own.rules as Record<string, Level>, exclude: mine });
-  return { ...own, rules: merged.rules, exclude: merged.exclude };
+export function withShared(own: Settings, rc: SanomaRc, root: string, folders: readonly string[] = [], isCompanyRoot: (dir: string) => boolean = () => false): CompanySettings {
+  const mine = own.exclude.length > 0 ? personalExcludeFor(own.exclude, root, personalBases(root, folders, isCompanyRoot)) : { exclude: [], whole: undefined };
+  const merged = layer({ rules: rc.settings.rules, exclude: excludeFor(rc.file, rc.settings.exclude, root) }, { rules: own.rules as Record<string, Level>, exclude: mine.exclude });
+  const byFile = leftOutWholeBy(rc.file, rc.settings.exclude, root);
+  const leftOut = byFile !== undefined ? { file: rc.file, exclude: byFile } : mine.whole !== undefined ? { file: undefined, exclude: mine.whole } : undefined;
+  return { ...own, rules: merged.rules, exclude: merged.exclude, ...(leftOut ? { leftOut } : {}) };
+}
+
+/** What leaves a company out whole: a `.sanomarc.json`'s entry (`file`, its path) or one of the editor's `sanoma.exclude` (`file` undefined), as written. */
+export interface LeftOutWhole { file: string | undefined; exclude: string }
+
+/** A company's settings (`withShared`), and what leaves it out whole, if something does: then none of its files is judged. */
+export type CompanySettings = Settings & { leftOut?: LeftOutWhole };
+
+/** The URL of the docs' section on companies left out whole. */
+export const LEFT_OUT_DOCS_URL = `${SANOMARC_DOCS_URL}#a-company-left-out-whole`;
+
+/**
+ * The note on an open file of a company left out whole (`sanoma.exclude`, `.sanomarc.json`): one
+ * Information diagnostic at its start, so that a file that shows nothing is not taken for a clean
+ * one, in any LSP client (Neovim's too). Said as `sanoma-check` says it (`left out whole by …`),
+ * the `.sanomarc.json`'s path from the company root, and that file as related information.
+ */
+export function leftOutDiagnostic(company: { root: string; name: string }, leftOut: LeftOutWhole, uriOf: (file: string) => string): Diagnostic {
+  const at = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  const by = leftOut.file === undefined ? `sanoma.exclude ${JSON.stringify(leftOut.exclude)}` : `${path.relative(company.root, leftOut.file).split(path.sep).join("/")}'s exclude ${JSON.stringify(leftOut.exclude)}`;
+  const d: Diagnostic = {
+    range: at,
+    severity: DiagnosticSeverity.Information,
+    source: "sanoma",
+    code: "left-out",
+    codeDescription: { href: LEFT_OUT_DOCS_URL },
+    message: `This file's company (${company.name}) is left out whole by ${by}: Sanoma judges none of its files, this one included`,
+  };
+  if (leftOut.file !== undefined) d.relatedInformation = [{ location: { uri: uriOf(leftOut.file), range: at }, message: `the exclude ${JSON.stringify(leftOut.exclude)} that leaves it out` }];
+  return d;
 }
 
 /** A problem of a `.sanomarc.json`, as a diagnostic in that file. */
