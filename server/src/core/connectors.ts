@@ -247,9 +247,9 @@ export class ConnectorResolver {
    */
   forgetDiskFile(file: string): void {
     const forget = (p: string) => {
-      this.diskFacts.delete(p);
+      if (this.diskFacts.delete(p)) this.forgotten.add(p);
       const under = p.endsWith(path.sep) ? p : p + path.sep;
-      for (const known of this.diskFacts.keys()) if (known.startsWith(under)) this.diskFacts.delete(known);
+      for (const known of this.diskFacts.keys()) if (known.startsWith(under)) { this.diskFacts.delete(known); this.forgotten.add(known); }
     };
     forget(file);
     // By its real path: what was read of it by the linked path (a folder above the package: all of it).
@@ -274,11 +274,39 @@ export class ConnectorResolver {
     if (own) return own;
     let f = this.diskFacts.get(file);
     if (f === undefined) {
-      const text = this.fs.readFile(file);
-      f = text === undefined || text.length > 2_000_000 || text.includes("\u0000") ? null : readFacts(file, text);
+      f = this.readDiskFacts(file);
       this.diskFacts.set(file, f);
+      this.forgotten.delete(file);
     }
     return f ?? undefined;
+  }
+
+  /** A package file's facts as it is now (null: not there, too big, or binary). */
+  readDiskFacts(file: string): FileFacts | null {
+    const text = this.fs.readFile(file);
+    return text === undefined || text.length > 2_000_000 || text.includes("\u0000") ? null : readFacts(file, text);
+  }
+
+  /**
+   * Package files read before and forgotten since (`forgetDiskFile`), not read again yet: the next
+   * check would read them all in one of its steps (8 compiled bundles of 1.5 MB: seconds), so a
+   * server reads them ahead of it, a file at a time between requests (`readAgain`).
+   */
+  private readonly forgotten = new Set<string>();
+
+  /** The package files forgotten and not read again yet (see `forgotten`). */
+  forgottenFiles(): ReadonlySet<string> {
+    return this.forgotten;
+  }
+
+  /**
+   * Reads a forgotten package file's facts again, ahead of the check that will ask for them, unless
+   * it was not forgotten or a check read it meanwhile. `read` gives them (the workspace reads a file
+   * once for every company's resolver that forgot it).
+   */
+  readAgain(file: string, read: () => FileFacts | null): void {
+    if (!this.forgotten.delete(file) || this.diskFacts.has(file)) return;
+    this.diskFacts.set(file, read());
   }
 
   /** The file a specifier names from a file, or undefined. */

@@ -11,7 +11,7 @@ import { CompanyAnalyzer, type Analysis } from "./analysis.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
 import { personalBases } from "./sanomarc.ts";
 import { Company, listCompanyFilesSteps, walkReads, type Skipped } from "./model.ts";
-import { knowSyntax, syntaxVerdict, textAwaitingSyntax, workflowsRead, type SyntaxVerdict } from "./facts.ts";
+import { knowSyntax, syntaxVerdict, textAwaitingSyntax, workflowsRead, type FileFacts, type SyntaxVerdict } from "./facts.ts";
 import { fileRuleProblems } from "./check.ts";
 import type { LockFacts } from "./lockfile-read.ts";
 import type { DirEntry, FileSystem, LockText, ReadAhead } from "./types.ts";
@@ -322,6 +322,26 @@ export class Workspace {
     const real = this.fs.realPath(file);
     if (real === undefined || real === file || isInNodeModules(real)) return;
     for (const st of this.states.values()) st.resolver.forgetDiskFile(real);
+  }
+
+  /**
+   * Package files some company's connectors had read, forgotten since (`packageFileChanged`) and
+   * not read again: how many (of the company at `root`'s, or of all), and the first of them. A
+   * server reads them ahead of its next checks, one at a time between requests
+   * (`readPackageFileAgain`): a check reads those it needs in one of its steps.
+   */
+  packageFilesToReadAgain(root?: string): { count: number; first: string | undefined } {
+    const states = root === undefined ? [...this.states.values()] : [this.states.get(root)].filter((st) => st !== undefined);
+    if (states.length === 1) { const set = states[0].resolver.forgottenFiles(); return { count: set.size, first: set.values().next().value }; }
+    const all = new Set<string>();
+    for (const st of states) for (const f of st.resolver.forgottenFiles()) all.add(f);
+    return { count: all.size, first: all.values().next().value };
+  }
+
+  /** Reads a package file forgotten since it changed (`packageFilesToReadAgain`) once, for every company whose connectors had read it. */
+  readPackageFileAgain(file: string): void {
+    let facts: FileFacts | null | undefined;
+    for (const st of this.states.values()) st.resolver.readAgain(file, () => (facts === undefined ? (facts = st.resolver.readDiskFacts(file)) : facts));
   }
 
   /** The package folders a company's connector reading went into or looked for (`ConnectorResolver.watchedPackageFolders`): none for a company not known. */
