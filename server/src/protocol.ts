@@ -24,7 +24,9 @@ export const StatusRequest = "sanoma/status";
 export interface StatusResult {
   state: "indexing" | "idle";
   companies: number;
+  /** The companies' files, those listed for indexing and not read yet included, and the connector packages' files changed on disk and not read again yet. */
   files: number;
+  /** The companies' files read (those changed on disk and not read again yet left out). */
   indexedFiles: number;
   /** Milliseconds the last company-wide check took, and when it finished (epoch ms). */
   lastCheckMs: number | undefined;

@@ -36,6 +36,8 @@ export class Checks {
     private readonly log: (message: string) => void,
     /** Told after a company's check published (what its connector reading went into is known then). */
     private readonly published: (root: string) => void = () => {},
+    /** Whether a company's check waits (files changed on disk not read again yet: session.ts); `schedule` once it need not. */
+    private readonly waits: (root: string) => boolean = () => false,
   ) {}
 
   /** Whether a check is pending or running: the diagnostics on screen may change. */
@@ -64,6 +66,7 @@ export class Checks {
     for (const root of this.dirty) {
       const st = this.stateOf(root);
       if (!st?.indexed || !this.ws.companies.has(root)) { if (!this.ws.companies.has(root)) this.dirty.delete(root); continue; }
+      if (this.waits(root)) continue; // it stays dirty: checked once what it waits for is read
       const running = this.running.get(root);
       if (running) { waits.push(running); continue; } // it stays dirty: checked again when that one ends
       this.dirty.delete(root);

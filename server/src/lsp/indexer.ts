@@ -28,7 +28,7 @@ export interface ReadingFiles {
  * in the batches: at 100,000 files, 10 ms batches kept a request waiting up to 109–113 ms, 5 ms
  * ones 74–84 ms, the index no slower that we could measure (docs/bench.md).
  */
-const READ_BATCH_MS = BATCH_MS / 2;
+export const READ_BATCH_MS = BATCH_MS / 2;
 
 /** Reads `files` of `company`; resolves with how many were read (fewer when the company was dropped meanwhile). */
 export async function readFiles(ws: Workspace, documents: OpenDocuments, company: Company, files: readonly string[], on: ReadingFiles): Promise<number> {

@@ -28,8 +28,8 @@ import { OpenDocuments, type DocumentSource } from "./documents.ts";
 import { Publisher } from "./publisher.ts";
 import { SettingsSource } from "./settings-source.ts";
 import { DEFAULT_SETTINGS, leftOutDiagnostic, type CompanySettings, type Settings } from "./settings.ts";
-import { readFiles, readLockText, readNewFilesUnder, rereadAfterIndex } from "./indexer.ts";
-import { inSlices } from "./slices.ts";
+import { READ_BATCH_MS, readFiles, readLockText, readNewFilesUnder, rereadAfterIndex } from "./indexer.ts";
+import { BATCH_MS, inSlices, yieldToRequests, yieldToWaitingRequests } from "./slices.ts";
 import { readPendingWorkflows } from "./workflow-reading.ts";
 
 export interface SessionOptions {
@@ -94,7 +94,7 @@ export class Session {
     this.documents = new OpenDocuments(documents, this.ws);
     this.publisher = new Publisher(client, this.documents, options.docsUrl ?? ruleDocsUrl);
     this.settings = new SettingsSource(client, this.ws, this.documents, this.publisher, { ...options, lateAnswer: () => void this.settingsChanged() });
-    this.checks = new Checks(this.ws, this.publisher, (root) => this.state.get(root), () => this.notifyStatus(), options.log, (root) => { for (const l of this.companyListeners) l.checked?.(root); });
+    this.checks = new Checks(this.ws, this.publisher, (root) => this.state.get(root), () => this.notifyStatus(), options.log, (root) => { for (const l of this.companyListeners) l.checked?.(root); }, (root) => this.waitsForChanged(root));
   }
 
   // ---- Companies and indexing ----------------------------------------------------------------
@@ -506,6 +506,7 @@ export class Session {
   private packageChanged(file: string): void {
     this.ws.packageFileChanged(file);
     for (const root of this.ws.companies.keys()) this.checks.markDirty(root);
+    void this.readChanged();
   }
 
   /** A file changed, was created or deleted on disk (or a folder went away). */
@@ -580,15 +581,86 @@ export class Session {
       // Perhaps a folder: everything under it goes, but for open documents (the editor's text wins).
       const prefix = file + path.sep;
       const open = this.documents.byPath();
+      const queued = this.changedToRead.get(company.root)?.files;
+      for (const f of queued ?? []) if (f.startsWith(prefix)) queued!.delete(f);
       for (const f of company.files.keys()) if (f.startsWith(prefix) && !open.has(f)) this.ws.setFile(company, f, undefined);
       this.checks.markDirty(company.root);
       return;
     }
     if (kind !== "deleted" && this.ws.fs.isDir(file)) { if (this.isRealFolder(file)) this.rescanFolder(file); return; }
     if (!this.ws.reads(company.root, file)) return;
-    if (kind === "deleted") this.ws.setFile(company, file, undefined);
-    else this.ws.readFromDisk(company, file);
+    if (kind === "deleted") { this.changedToRead.get(company.root)?.files.delete(file); this.ws.setFile(company, file, undefined); }
+    else this.readLater(company, file);
     this.checks.markDirty(company.root);
+  }
+
+  // ---- Files changed on disk, read between requests -------------------------------------------
+
+  /**
+   * A company's files changed on disk, to be read again (`readChanged`), by root. A client reports
+   * a checkout, a build or an `npm install` as one `didChangeWatchedFiles` of hundreds of files:
+   * read in its handler, all of them (8 compiled bundles of 1.5 MB: 8–20 s), no request was
+   * answered until the last was read.
+   */
+  private readonly changedToRead = new Map<string, { company: Company; files: Set<string> }>();
+  /** Whether `readChanged` runs. */
+  private readingChanged = false;
+
+  /** A company's file changed on disk: read again soon, between requests (`readChanged`). */
+  private readLater(company: Company, file: string): void {
+    let queued = this.changedToRead.get(company.root);
+    if (queued?.company !== company) this.changedToRead.set(company.root, (queued = { company, files: new Set() }));
+    queued.files.add(file);
+    void this.readChanged();
+  }
+
+  /**
+   * Reads the files changed on disk (`readLater`), then the package files whose facts a change
+   * made the connectors forget (`packageChanged`: the next check read them all in one of its
+   * steps), in batches of `READ_BATCH_MS` with the requests answered between them, as indexing
+   * reads: a request waits for one file at most (a 1.5 MB bundle: about a second), not for the
+   * batch. A company's check waits meanwhile (`waitsForChanged`), so that what it publishes is of
+   * the whole batch, as before. A file opened meanwhile keeps the editor's text.
+   */
+  private async readChanged(): Promise<void> {
+    if (this.readingChanged) return; // (the loop under way takes it)
+    this.readingChanged = true;
+    this.notifyStatus();
+    try {
+      // The rest of the notification's changes first, and the requests already received.
+      await yieldToWaitingRequests();
+      let t = performance.now();
+      for (let read = this.nextChanged(); read; read = this.nextChanged()) {
+        read();
+        const held = performance.now() - t;
+        if (held > READ_BATCH_MS) { this.notifyStatus(); await (held > BATCH_MS ? yieldToWaitingRequests() : yieldToRequests()); t = performance.now(); }
+      }
+    } catch (e) {
+      this.options.log(`reading files changed on disk failed: ${(e as Error).stack}`);
+      this.changedToRead.clear();
+    } finally {
+      this.readingChanged = false;
+      this.checks.schedule();
+      this.notifyStatus();
+    }
+  }
+
+  /** The next read of `readChanged` (a company's file, then a package's), or undefined when none is left. */
+  private nextChanged(): (() => void) | undefined {
+    for (const [root, queued] of this.changedToRead) {
+      const [file] = queued.files;
+      // (Dropped or read anew whole meanwhile: nothing of this queue counts.)
+      if (file === undefined || this.ws.companies.get(root) !== queued.company) { this.changedToRead.delete(root); continue; }
+      queued.files.delete(file);
+      return () => { if (!this.documents.isOpen(file)) this.ws.readFromDisk(queued.company, file); };
+    }
+    const { first } = this.ws.packageFilesToReadAgain();
+    return first === undefined ? undefined : () => this.ws.readPackageFileAgain(first);
+  }
+
+  /** Whether the company's check waits for files changed on disk that `readChanged` has not read yet (its own, or packages its connectors read). */
+  private waitsForChanged(root: string): boolean {
+    return this.readingChanged && ((this.changedToRead.get(root)?.files.size ?? 0) > 0 || this.ws.packageFilesToReadAgain(root).count > 0);
   }
 
   /**
@@ -716,12 +788,16 @@ export class Session {
   status(): StatusResult {
     let indexed = 0;
     for (const c of this.ws.companies.values()) indexed += c.files.size;
+    // Files changed on disk not read again yet: a company's (counted as not indexed), and packages' (to read).
+    let changed = 0;
+    for (const { files } of this.changedToRead.values()) changed += files.size;
+    const packages = this.readingChanged ? this.ws.packageFilesToReadAgain().count : 0;
     return {
-      // Busy while indexing, reading changed settings or while a check is pending: "idle" means the published diagnostics are current.
-      state: this.indexing > 0 || this.settingsPending > 0 || this.checks.busy ? "indexing" : "idle",
+      // Busy while indexing, reading changed settings or files, or while a check is pending: "idle" means the published diagnostics are current.
+      state: this.indexing > 0 || this.settingsPending > 0 || this.readingChanged || this.checks.busy ? "indexing" : "idle",
       companies: this.ws.companies.size,
-      files: indexed + this.waitingToBeRead,
-      indexedFiles: indexed,
+      files: indexed + this.waitingToBeRead + packages,
+      indexedFiles: Math.max(0, indexed - changed),
       lastCheckMs: this.checks.lastCheckMs,
       lastCheckAt: this.checks.lastCheckAt,
     };
