@@ -195,7 +195,12 @@ export class ConnectorResolver {
   private readonly exportCache = new Map<string, ModuleValue>();
   private readonly typesOfModuleCache = new Map<string, string[]>();
 
-  constructor(private readonly fs: FileSystem, private readonly companyFacts: FactsSource) {}
+  constructor(
+    private readonly fs: FileSystem,
+    private readonly companyFacts: FactsSource,
+    /** Told when a package file joins `forgotten` (true) or leaves it (false): the workspace counts them. */
+    private readonly forgetting: (file: string, forgotten: boolean) => void = () => {},
+  ) {}
 
   /** The files whose facts the caches were derived from. */
   private readonly consulted = new Set<string>();
@@ -244,12 +249,13 @@ export class ConnectorResolver {
    * Forget a package file read from disk (a `node_modules` file changed), or, for a folder's path,
    * every file read under it: a client reports a package replaced (`npm install`) as its folder
    * deleted and created, and the files read of the old one were kept (their types judged on).
+   * `change` is the host's number for this change (increasing), kept with each file forgotten.
    */
-  forgetDiskFile(file: string): void {
+  forgetDiskFile(file: string, change = 0): void {
     const forget = (p: string) => {
-      if (this.diskFacts.delete(p)) this.forgotten.add(p);
+      if (this.diskFacts.delete(p)) this.addForgotten(p, change);
       const under = p.endsWith(path.sep) ? p : p + path.sep;
-      for (const known of this.diskFacts.keys()) if (known.startsWith(under)) { this.diskFacts.delete(known); this.forgotten.add(known); }
+      for (const known of this.diskFacts.keys()) if (known.startsWith(under)) { this.diskFacts.delete(known); this.addForgotten(known, change); }
     };
     forget(file);
     // By its real path: what was read of it by the linked path (a folder above the package: all of it).
@@ -276,7 +282,7 @@ export class ConnectorResolver {
     if (f === undefined) {
       f = this.readDiskFacts(file);
       this.diskFacts.set(file, f);
-      this.forgotten.delete(file);
+      this.removeForgotten(file);
     }
     return f ?? undefined;
   }
@@ -288,14 +294,28 @@ export class ConnectorResolver {
   }
 
   /**
-   * Package files read before and forgotten since (`forgetDiskFile`), not read again yet: the next
-   * check would read them all in one of its steps (8 compiled bundles of 1.5 MB: seconds), so a
-   * server reads them ahead of it, a file at a time between requests (`readAgain`).
+   * Package files read before and forgotten since (`forgetDiskFile`), not read again yet, each with
+   * the number of the change that made it forgotten, oldest first (a file is added only when it is
+   * not there): the next check would read them all in one of its steps (8 compiled bundles of
+   * 1.5 MB: seconds), so a server reads them ahead of it, a file at a time between requests
+   * (`readAgain`), oldest first.
    */
-  private readonly forgotten = new Set<string>();
+  private readonly forgotten = new Map<string, number>();
 
-  /** The package files forgotten and not read again yet (see `forgotten`). */
-  forgottenFiles(): ReadonlySet<string> {
+  private addForgotten(file: string, change: number): void {
+    if (this.forgotten.has(file)) return;
+    this.forgotten.set(file, change);
+    this.forgetting(file, true);
+  }
+
+  private removeForgotten(file: string): boolean {
+    if (!this.forgotten.delete(file)) return false;
+    this.forgetting(file, false);
+    return true;
+  }
+
+  /** The package files forgotten and not read again yet (see `forgotten`), with their changes' numbers, oldest first. */
+  forgottenFiles(): ReadonlyMap<string, number> {
     return this.forgotten;
   }
 
@@ -305,7 +325,7 @@ export class ConnectorResolver {
    * once for every company's resolver that forgot it).
    */
   readAgain(file: string, read: () => FileFacts | null): void {
-    if (!this.forgotten.delete(file) || this.diskFacts.has(file)) return;
+    if (!this.removeForgotten(file) || this.diskFacts.has(file)) return;
     this.diskFacts.set(file, read());
   }
 

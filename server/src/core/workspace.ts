@@ -139,7 +139,10 @@ export class Workspace {
       const textOf = this.options.textOf;
       const base = this.fs;
       const fs: FileSystem = textOf ? { readFile: (file) => textOf(file), readDir: (dir) => base.readDir(dir), isFile: (file) => base.isFile(file), isDir: (dir) => base.isDir(dir), realPath: (p) => base.realPath(p) } : base;
-      const resolver = new ConnectorResolver(fs, (file) => this.companyOf(file)?.files.get(file)?.facts);
+      // (What a resolver forgets is counted while it is the company's: a check under way may still hold one removed.)
+      const resolver: ConnectorResolver = new ConnectorResolver(fs, (file) => this.companyOf(file)?.files.get(file)?.facts, (file, forgotten) => {
+        if (this.states.get(root)?.resolver === resolver) this.countToReadAgain(file, forgotten);
+      });
       this.states.set(root, { resolver, checker: new CompanyChecker(new CompanyAnalyzer(c, resolver)) });
     }
     return c;
@@ -149,7 +152,9 @@ export class Workspace {
   removeCompany(root: string): void {
     this.excludes.delete(root);
     this.companies.delete(root);
-    this.states.get(root)?.checker.dispose();
+    const st = this.states.get(root);
+    st?.checker.dispose();
+    for (const file of st?.resolver.forgottenFiles().keys() ?? []) this.countToReadAgain(file, false);
     this.states.delete(root);
   }
 
@@ -316,26 +321,44 @@ export class Workspace {
    * links it read it through a link of its own (`packages/c/node_modules/@acme/shared` and
    * `packages/b/…`), each forgotten from there (`ConnectorResolver.forgetDiskFile`).
    */
-  packageFileChanged(file: string): void {
-    for (const st of this.states.values()) st.resolver.forgetDiskFile(file);
+  packageFileChanged(file: string, change = 0): void {
+    for (const st of this.states.values()) st.resolver.forgetDiskFile(file, change);
     if (![...this.states.values()].some((st) => st.resolver.linkedPackageFolders().size > 0)) return;
     const real = this.fs.realPath(file);
     if (real === undefined || real === file || isInNodeModules(real)) return;
-    for (const st of this.states.values()) st.resolver.forgetDiskFile(real);
+    for (const st of this.states.values()) st.resolver.forgetDiskFile(real, change);
   }
 
   /**
    * Package files some company's connectors had read, forgotten since (`packageFileChanged`) and
-   * not read again: how many (of the company at `root`'s, or of all), and the first of them. A
-   * server reads them ahead of its next checks, one at a time between requests
-   * (`readPackageFileAgain`): a check reads those it needs in one of its steps.
+   * not read again: how many (of the company at `root`'s, or of all, each once), and the one
+   * forgotten first, with the number of the change that made it forgotten (`packageFileChanged`'s
+   * `change`). A server reads them ahead of its next checks, one at a time between requests
+   * (`readPackageFileAgain`): a check reads those it needs in one of its steps. Costs one look per
+   * company (the files of all are counted as they come and go: `toReadAgain`), not one per file.
    */
-  packageFilesToReadAgain(root?: string): { count: number; first: string | undefined } {
-    const states = root === undefined ? [...this.states.values()] : [this.states.get(root)].filter((st) => st !== undefined);
-    if (states.length === 1) { const set = states[0].resolver.forgottenFiles(); return { count: set.size, first: set.values().next().value }; }
-    const all = new Set<string>();
-    for (const st of states) for (const f of st.resolver.forgottenFiles()) all.add(f);
-    return { count: all.size, first: all.values().next().value };
+  packageFilesToReadAgain(root?: string): { count: number; first: string | undefined; change: number | undefined } {
+    if (root !== undefined) {
+      const forgotten = this.states.get(root)?.resolver.forgottenFiles();
+      const [first, change] = forgotten?.entries().next().value ?? [];
+      return { count: forgotten?.size ?? 0, first, change };
+    }
+    let first: string | undefined;
+    let change: number | undefined;
+    for (const st of this.states.values()) {
+      const [f, n] = st.resolver.forgottenFiles().entries().next().value ?? [];
+      if (f !== undefined && (change === undefined || n! < change)) { first = f; change = n; }
+    }
+    return { count: this.toReadAgain.size, first, change };
+  }
+
+  /** The package files of `packageFilesToReadAgain`, each with how many companies' resolvers forgot it. */
+  private readonly toReadAgain = new Map<string, number>();
+
+  private countToReadAgain(file: string, forgotten: boolean): void {
+    const n = (this.toReadAgain.get(file) ?? 0) + (forgotten ? 1 : -1);
+    if (n > 0) this.toReadAgain.set(file, n);
+    else this.toReadAgain.delete(file);
   }
 
   /** Reads a package file forgotten since it changed (`packageFilesToReadAgain`) once, for every company whose connectors had read it. */
