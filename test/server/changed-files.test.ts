@@ -14,10 +14,10 @@ import { writeFixture } from "../support/fixture.ts";
 import { uri } from "../support/lsp.ts";
 import { withServer } from "../support/server.ts";
 
-/** About a megabyte of minified code (a bundler's output in one function), holding `extra` once: a parse of a good fraction of a second. */
-const bundle = (extra: string) => {
+/** About a megabyte of minified code (a bundler's output in one function; `chunks` of 113 characters), holding `extra` once: a parse of a good fraction of a second. */
+const bundle = (extra: string, chunks = 9_000) => {
   const chunk = "var a=function(e){return e.call(\"data.orders.get\",{id:e.id})},b=/x\\/y/g,c=`t${a}`;function d(e,t){return e+t>>1?e:t}";
-  return `(()=>{${chunk.repeat(9_000)}${extra}})();\n`;
+  return `(()=>{${chunk.repeat(chunks)}${extra}})();\n`;
 };
 /** A connector's module: a bundle that defines the type `name`. */
 const connectorChunk = (name: string) => `import { defineResource } from "@sanoma-ai/workflows";\n${bundle("")}export const ${name} = defineResource({ vendor: "big", type: "${name}", title: "T", schema: {}, fields: {}, writable: true });\n`;
@@ -90,6 +90,38 @@ test("server: a batch of big files changed on disk (a company's bundles, a conne
     const after = await c.request<{ files: number; indexedFiles: number }>("sanoma/status", null);
     assert.equal(after.indexedFiles, after.files, "all read");
   }, { folders: [top], idle: 180_000 });
+});
+
+test("server: a build rewriting a company's bundles faster than they are read, each change reported, holds the company's checks up one round of reads at most: an error typed meanwhile, and the bundles' own new problems, are published while it still writes", async () => {
+  const top = writeFixture(company("a"), "sanoma-changed-starve-");
+  const bundles = [0, 1].map((i) => join(top, `a/dist/app${i}.js`));
+  /** 1.8 MB (a company's file is read up to 2 MB): a parse of a second or two on a loaded machine, a few tenths on a fast one. */
+  const big = (extra: string) => bundle(extra, 16_000);
+  await withServer({ path: top }, async ({ c }) => {
+    const w = join(top, "a/workflows/w.ts");
+    c.open(w, `export const w = (ctx: any) => ctx.call("data.orders.get", {});\n`);
+    await c.waitIdle();
+    // A watch build: the bundles written (once, with a problem each), then reported changed every
+    // 150 ms, oftener than a bundle is parsed: the queue of files to read again is never empty. (A
+    // company's check waited for its queue to empty: it never ran.)
+    mkdirSync(join(top, "a/dist"), { recursive: true });
+    for (const f of bundles) writeFileSync(f, big(`;e.call("data.nope.get")`));
+    c.watched(bundles.map((file) => ({ file, type: 1 as const })));
+    let reports = 0;
+    const build = setInterval(() => { c.watched(bundles.map((file) => ({ file, type: 2 as const }))); reports++; }, 150);
+    try {
+      await c.waitFor(() => reports >= 3, "the build under way");
+      c.change(w, `export const w = (ctx: any) => ctx.call("data.nope.get", {});\n`);
+      const published = () => [w, ...bundles].every((f) => c.diagnosticsFor(f).some((d) => d.code === "collection-op"));
+      await c.waitFor(published, "the typed error and the bundles' problems, published while the build writes", 60_000);
+    } finally {
+      clearInterval(build);
+    }
+    await c.waitIdle(120_000);
+    for (const f of [w, ...bundles]) assert.ok(c.diagnosticsFor(f).some((d) => d.code === "collection-op"), `${f}'s problem at idle`);
+    const after = await c.request<{ files: number; indexedFiles: number }>("sanoma/status", null);
+    assert.equal(after.indexedFiles, after.files, "all read");
+  }, { folders: [top], idle: 120_000 });
 });
 
 test("server: a connector package of many modules, hoisted for several companies, changed on disk (an npm install) is read again in a time linear in its files: not in the square of them, every read listing every company's files to read", async () => {

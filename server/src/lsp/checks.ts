@@ -2,7 +2,11 @@
  * When checks run, and what they publish. A change marks its company dirty; checks run once the
  * messages already received are handled (`setImmediate`), so a burst of edits costs one check;
  * each runs in time slices, and publishes diagnostics only for the files whose problems it
- * recomputed. A company changed while its check runs is checked again when that one ends.
+ * recomputed. A company changed while its check runs is checked again when that one ends. A
+ * company's check may wait for the files changed on disk queued by the time it was first due (the
+ * messages then received handled: a notification's files all), never for those queued since
+ * (`Waits`): a build rewriting files faster than they are read holds it up for one round of reads
+ * at most, not for as long as it writes; an edit's check, likewise.
  */
 import * as path from "node:path";
 import type { CheckResult } from "../core/check.ts";
@@ -19,8 +23,19 @@ export interface Checked {
   result?: CheckResult;
 }
 
+/** What a company's check waits for before it runs (files changed on disk not read yet: session.ts). */
+export interface Waits {
+  /** How far the changes queued now go (increasing): taken when a dirty company's check is first due. */
+  mark(): number;
+  /** Whether the check of a company dirty since `mark` gave `since` still waits (changes queued by then not all read); `schedule` once it need not. */
+  waits(root: string, since: number): boolean;
+}
+
+const NO_WAITS: Waits = { mark: () => 0, waits: () => false };
+
 export class Checks {
-  private readonly dirty = new Set<string>();
+  /** The companies to check, each with the `Waits.mark` of when its check was first due (undefined: not yet). */
+  private readonly dirty = new Map<string, number | undefined>();
   private scheduled = false;
   /** Checks under way (suspended between time slices), by company root. */
   private readonly running = new Map<string, Promise<void>>();
@@ -36,8 +51,8 @@ export class Checks {
     private readonly log: (message: string) => void,
     /** Told after a company's check published (what its connector reading went into is known then). */
     private readonly published: (root: string) => void = () => {},
-    /** Whether a company's check waits (files changed on disk not read again yet: session.ts); `schedule` once it need not. */
-    private readonly waits: (root: string) => boolean = () => false,
+    /** What a company's check waits for (files changed on disk not read again yet: session.ts). */
+    private readonly waits: Waits = NO_WAITS,
   ) {}
 
   /** Whether a check is pending or running: the diagnostics on screen may change. */
@@ -47,7 +62,8 @@ export class Checks {
 
   /** The company changed: it is checked soon. */
   markDirty(root: string): void {
-    this.dirty.add(root);
+    // (Already dirty, it keeps its mark: what is queued since does not hold its check up.)
+    if (!this.dirty.has(root)) this.dirty.set(root, undefined);
     this.schedule();
   }
 
@@ -63,10 +79,12 @@ export class Checks {
   /** Starts a check of every dirty company that is indexed; resolves when they are done. */
   flush(): Promise<void> {
     const waits: Promise<void>[] = [];
-    for (const root of this.dirty) {
+    for (const [root, marked] of this.dirty) {
       const st = this.stateOf(root);
       if (!st?.indexed || !this.ws.companies.has(root)) { if (!this.ws.companies.has(root)) this.dirty.delete(root); continue; }
-      if (this.waits(root)) continue; // it stays dirty: checked once what it waits for is read
+      const since = marked ?? this.waits.mark();
+      if (marked === undefined) this.dirty.set(root, since);
+      if (this.waits.waits(root, since)) continue; // it stays dirty: checked once what it waits for is read
       const running = this.running.get(root);
       if (running) { waits.push(running); continue; } // it stays dirty: checked again when that one ends
       this.dirty.delete(root);

@@ -94,7 +94,7 @@ export class Session {
     this.documents = new OpenDocuments(documents, this.ws);
     this.publisher = new Publisher(client, this.documents, options.docsUrl ?? ruleDocsUrl);
     this.settings = new SettingsSource(client, this.ws, this.documents, this.publisher, { ...options, lateAnswer: () => void this.settingsChanged() });
-    this.checks = new Checks(this.ws, this.publisher, (root) => this.state.get(root), () => this.notifyStatus(), options.log, (root) => { for (const l of this.companyListeners) l.checked?.(root); }, (root) => this.waitsForChanged(root));
+    this.checks = new Checks(this.ws, this.publisher, (root) => this.state.get(root), () => this.notifyStatus(), options.log, (root) => { for (const l of this.companyListeners) l.checked?.(root); }, { mark: () => this.changes, waits: (root, since) => this.waitsForChanged(root, since) });
   }
 
   // ---- Companies and indexing ----------------------------------------------------------------
@@ -504,7 +504,7 @@ export class Session {
 
   /** A package's file changed (on disk, or in the editor): what was read of it is forgotten, and every company checked again. */
   private packageChanged(file: string): void {
-    this.ws.packageFileChanged(file);
+    this.ws.packageFileChanged(file, ++this.changes);
     for (const root of this.ws.companies.keys()) this.checks.markDirty(root);
     void this.readChanged();
   }
@@ -582,7 +582,7 @@ export class Session {
       const prefix = file + path.sep;
       const open = this.documents.byPath();
       const queued = this.changedToRead.get(company.root)?.files;
-      for (const f of queued ?? []) if (f.startsWith(prefix)) queued!.delete(f);
+      for (const f of queued?.keys() ?? []) if (f.startsWith(prefix)) queued!.delete(f);
       for (const f of company.files.keys()) if (f.startsWith(prefix) && !open.has(f)) this.ws.setFile(company, f, undefined);
       this.checks.markDirty(company.root);
       return;
@@ -600,27 +600,32 @@ export class Session {
    * A company's files changed on disk, to be read again (`readChanged`), by root. A client reports
    * a checkout, a build or an `npm install` as one `didChangeWatchedFiles` of hundreds of files:
    * read in its handler, all of them (8 compiled bundles of 1.5 MB: 8–20 s), no request was
-   * answered until the last was read.
+   * answered until the last was read. Each file with the number of the change that queued it
+   * (`changes`), oldest first (a file queued again before it is read keeps its place).
    */
-  private readonly changedToRead = new Map<string, { company: Company; files: Set<string> }>();
+  private readonly changedToRead = new Map<string, { company: Company; files: Map<string, number> }>();
+  /** Changes on disk numbered as they come: a company's files (`readLater`), a package's (`packageChanged`). */
+  private changes = 0;
   /** Whether `readChanged` runs. */
   private readingChanged = false;
 
   /** A company's file changed on disk: read again soon, between requests (`readChanged`). */
   private readLater(company: Company, file: string): void {
     let queued = this.changedToRead.get(company.root);
-    if (queued?.company !== company) this.changedToRead.set(company.root, (queued = { company, files: new Set() }));
-    queued.files.add(file);
+    if (queued?.company !== company) this.changedToRead.set(company.root, (queued = { company, files: new Map() }));
+    if (!queued.files.has(file)) queued.files.set(file, ++this.changes);
     void this.readChanged();
   }
 
   /**
-   * Reads the files changed on disk (`readLater`), then the package files whose facts a change
-   * made the connectors forget (`packageChanged`: the next check read them all in one of its
-   * steps), in batches of `READ_BATCH_MS` with the requests answered between them, as indexing
-   * reads: a request waits for one file at most (a 1.5 MB bundle: about a second), not for the
-   * batch. A company's check waits meanwhile (`waitsForChanged`), so that what it publishes is of
-   * the whole batch, as before. A file opened meanwhile keeps the editor's text.
+   * Reads the files changed on disk (`readLater`) and the package files whose facts a change made
+   * the connectors forget (`packageChanged`: the next check read them all in one of its steps),
+   * oldest change first, in batches of `READ_BATCH_MS` with the requests answered between them, as
+   * indexing reads: a request waits for one file at most (a 1.5 MB bundle: about a second), not for
+   * the batch. A company's check waits for the changes queued by the time it was due
+   * (`waitsForChanged`), so that what it publishes is of the whole batch, as before; not for those
+   * queued since, which a build rewriting files faster than they are read would queue for ever.
+   * A file opened meanwhile keeps the editor's text.
    */
   private async readChanged(): Promise<void> {
     if (this.readingChanged) return; // (the loop under way takes it)
@@ -645,22 +650,41 @@ export class Session {
     }
   }
 
-  /** The next read of `readChanged` (a company's file, then a package's), or undefined when none is left. */
+  /** The next read of `readChanged` (a company's file or a package's, of the oldest change), or undefined when none is left. */
   private nextChanged(): (() => void) | undefined {
+    let oldest: { root: string; company: Company; file: string; change: number } | undefined;
     for (const [root, queued] of this.changedToRead) {
-      const [file] = queued.files;
+      const [first] = queued.files;
       // (Dropped or read anew whole meanwhile: nothing of this queue counts.)
-      if (file === undefined || this.ws.companies.get(root) !== queued.company) { this.changedToRead.delete(root); continue; }
-      queued.files.delete(file);
-      return () => { if (!this.documents.isOpen(file)) this.ws.readFromDisk(queued.company, file); };
+      if (first === undefined || this.ws.companies.get(root) !== queued.company) { this.changedToRead.delete(root); continue; }
+      if (oldest === undefined || first[1] < oldest.change) oldest = { root, company: queued.company, file: first[0], change: first[1] };
     }
-    const { first } = this.ws.packageFilesToReadAgain();
-    return first === undefined ? undefined : () => this.ws.readPackageFileAgain(first);
+    const pkg = this.ws.packageFilesToReadAgain();
+    if (pkg.first !== undefined && (oldest === undefined || pkg.change! < oldest.change)) { const file = pkg.first; return () => this.ws.readPackageFileAgain(file); }
+    if (oldest === undefined) return undefined;
+    const { root, company, file } = oldest;
+    this.changedToRead.get(root)!.files.delete(file);
+    return () => {
+      if (this.documents.isOpen(file)) return;
+      this.ws.readFromDisk(company, file);
+      // (A check that did not wait for it, the change being newer than what it waited for, was of the file before.)
+      this.checks.markDirty(root);
+    };
   }
 
-  /** Whether the company's check waits for files changed on disk that `readChanged` has not read yet (its own, or packages its connectors read). */
-  private waitsForChanged(root: string): boolean {
-    return this.readingChanged && ((this.changedToRead.get(root)?.files.size ?? 0) > 0 || this.ws.packageFilesToReadAgain(root).count > 0);
+  /**
+   * Whether the check of a company, due since the changes numbered up to `since` were queued, waits
+   * for some of them that `readChanged` has not read yet (its own files, or packages' its
+   * connectors read). Those queued since are not waited for: the check after the one they missed
+   * takes them (`nextChanged` marks the company dirty again).
+   */
+  private waitsForChanged(root: string, since: number): boolean {
+    if (!this.readingChanged) return false;
+    const queued = this.changedToRead.get(root);
+    const [first] = queued?.company === this.ws.companies.get(root) ? (queued?.files.values() ?? []) : [];
+    if (first !== undefined && first <= since) return true;
+    const { change } = this.ws.packageFilesToReadAgain(root);
+    return change !== undefined && change <= since;
   }
 
   /**
