@@ -407,6 +407,51 @@ ${CLOUD_PACKAGE}`, async ({ c, root }) => {
   });
 }
 
+test("bad input: a connector package whose modules re-export the next in a chain 3,000 long (export *, export { x } from) is read to 8 hops and no further: sanoma-check and the server say the same, and neither runs out of stack", async () => {
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /resources/r.ts
+import { far, near } from "@x/stars";
+import * as stars from "@x/stars";
+import { far as named } from "@x/named";
+export const a = far({ name: "x", bogus: 1 });
+export const b = stars.far({ name: "x", bogus: 1 });
+export const c = named({ name: "x", bogus: 1 });
+export const d = near({ name: "x", bogus: 1 });
+export const e = stars.near({ nam: "x" });
+//- /node_modules/@x/stars/package.json
+{ "name": "@x/stars", "main": "h1.js" }
+//- /node_modules/@x/named/package.json
+{ "name": "@x/named", "main": "h1.js" }
+`);
+  const type = (name: string) => `export const ${name} = defineResource({ vendor: "x", type: "${name}", schema: z.object({ name: z.string() }) });\n`;
+  for (let i = 1; i < 3000; i++) {
+    writeFileSync(join(root, `node_modules/@x/stars/h${i}.js`), `export * from "./h${i + 1}.js";\n${i === 3 ? type("near") : ""}`);
+    writeFileSync(join(root, `node_modules/@x/named/h${i}.js`), `export { far } from "./h${i + 1}.js";\n`);
+  }
+  writeFileSync(join(root, "node_modules/@x/stars/h3000.js"), type("far"));
+  writeFileSync(join(root, "node_modules/@x/named/h3000.js"), type("far"));
+  try {
+    const run = spawnSync(process.execPath, [CHECK, root, "--format", "json"], { encoding: "utf8", timeout: 60000 });
+    assert.equal(run.status, 1, run.stderr);
+    const r = check(root);
+    // The type in h3: 3 hops away (r.ts → h1 → h2 → h3), its fields judged; far, 3,000 away, is no declaration.
+    const lines: string[] = r.problems.map((p: any) => `${p.file}:${p.line}:${p.column} ${p.rule} ${p.message}`);
+    assert.deepEqual(lines, [
+      "resources/r.ts:7:36 resource-fields `bogus` is not a field of x.near (its fields: `name`)",
+      "resources/r.ts:8:14 resource-fields `e` lacks the required field `name` of x.near",
+      "resources/r.ts:8:31 resource-fields `nam` is not a field of x.near; did you mean `name`? (its fields: `name`)",
+    ]);
+    await withServer([], async ({ c }) => {
+      const file = join(root, "resources/r.ts");
+      await c.waitFor(() => c.diagnosticsFor(file).length === lines.length, "the problems of the type within reach", 60000);
+      assert.deepEqual(c.diagnosticsFor(file).map((d) => `resources/r.ts:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.message}`), lines);
+      assert.equal(c.proc.exitCode, null, "still running");
+    }, { folders: [root] });
+  } finally { removeFixture(root); }
+});
+
 /** A lockfile of `n` bindings, one a line as apply writes them, every one an orphan (their files do not exist). */
 function hugeLock(n: number): string {
   const lines: string[] = [];

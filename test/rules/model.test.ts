@@ -18,6 +18,7 @@ import { walkReads } from "../../server/src/core/model.ts";
 import { readFacts } from "../../server/src/core/facts.ts";
 import { exportsTarget } from "../../server/src/core/connectors.ts";
 import { caseNamed } from "../support/rule-cases.ts";
+import { MemoryFileSystem } from "../support/session.ts";
 import { cases as resourceFieldsCases } from "../../server/src/core/rules/resource-fields.ts";
 import { cases as collectionOpCases } from "../../server/src/core/rules/collection-op.ts";
 import { cases as resourceTypeCases } from "../../server/src/core/rules/resource-type.ts";
@@ -118,6 +119,18 @@ function resolutionsOf(fixture: string): Record<string, string> {
       return [d.fact.exportName, r.kind === "type" ? r.type.id : r.kind === "unresolved" ? `unresolved ${r.module}${r.why ? ` ${r.why.kind}` : ""}` : r.kind];
     }));
   } finally { removeFixture(dir); }
+}
+
+/** `resolutionsOf`, the company held in memory at `/co` (thousands of files, none written). */
+function resolutionsInMemory(fixture: string): Record<string, string> {
+  const fs = new MemoryFileSystem(Object.fromEntries(Object.entries(parseFixture(fixture).files).map(([rel, text]) => [join("/co", rel), text])));
+  const ws = new Workspace(fs);
+  const [root] = ws.discoverRoots(["/co"]);
+  ws.loadCompany(root);
+  return Object.fromEntries(ws.check(root).analysis.declarations.map((d) => {
+    const r = d.resolution;
+    return [d.fact.exportName, r.kind === "type" ? r.type.id : r.kind === "unresolved" ? `unresolved ${r.module}${r.why ? ` ${r.why.kind}` : ""}` : r.kind];
+  }));
 }
 
 const THROUGH_EVERY_FORM = caseNamed(resourceFieldsCases(), "resource types through aliases, namespaces, objects, export *, CommonJS and package exports conditions");
@@ -271,6 +284,32 @@ test("model: a type is followed up to 8 hops (each import or re-export into anot
   };
   assert.deepEqual(typesOf(chain(8)), { c: "x.far" }, "r.ts → h1 → … → h8: 8 hops");
   assert.deepEqual(typesOf(chain(9)), {}, "9 hops: not known, so no declaration");
+});
+
+test("model: a connector whose modules re-export the next in a chain thousands long (export *, export { x } from, an import exported again, CommonJS requires; export * as) is followed up to 8 hops and no further: it does not take the stack down, a type past reach is no declaration, one within reach its type", () => {
+  /** `@x/far`: h1 → … → h`n` by `link`, the type in h`n`; a data file calling `far` and `ns.far` (or `n.far`, `export * as`'s own). */
+  const chain = (n: number, link: (next: string) => string, data = `import { far } from "@x/far";\nimport * as ns from "@x/far";\nexport const c = far({ name: "x" });\nexport const d = ns.far({ name: "x" });\n`) => {
+    let fx = `//- /sanoma.config.ts\nexport default {};\n//- /resources/r.ts\n${data}//- /node_modules/@x/far/package.json\n{ "name": "@x/far", "main": "h1.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }\n`;
+    for (let i = 1; i < n; i++) fx += `//- /node_modules/@x/far/h${i}.js\n${link(`./h${i + 1}.js`)}\n`;
+    return fx + `//- /node_modules/@x/far/h${n}.js\nexport const far = defineResource({ vendor: "x", type: "far", schema: z.object({ name: z.string() }) });\nexport const n = { far };\n`;
+  };
+  const links: Record<string, (next: string) => string> = {
+    "export *": (next) => `export * from "${next}";`,
+    "export { far } from": (next) => `export { far } from "${next}";`,
+    "an import exported again": (next) => `import { far } from "${next}";\nexport { far };`,
+    "module.exports = require()": (next) => `module.exports = require("${next}");`,
+    "exports.far = require().far": (next) => `exports.far = require("${next}").far;`,
+  };
+  for (const [form, link] of Object.entries(links)) {
+    assert.deepEqual(resolutionsInMemory(chain(8, link)), { c: "x.far", d: "x.far" }, `${form}: 8 hops`);
+    assert.deepEqual(resolutionsInMemory(chain(9, link)), {}, `${form}: 9 hops`);
+    assert.deepEqual(resolutionsInMemory(chain(3000, link)), {}, `${form}: 3,000 hops`);
+  }
+  const starAs = (next: string) => `export * as n from "${next}";`;
+  const viaN = `import { n } from "@x/far";\nexport const e = n.far({ name: "x" });\n`;
+  assert.deepEqual(resolutionsInMemory(chain(2, starAs, viaN)), { e: "x.far" }, "export * as: r.ts → h1 → h2");
+  // (Each namespace is read as far as a member of it is asked: h1's n is h2's, which has no far.)
+  assert.deepEqual(resolutionsInMemory(chain(3000, starAs, viaN)), {}, "export * as: 3,000 modules");
 });
 
 test("model: what cannot be read is followed up to 8 hops too, as a type is (A4): further, no declaration; a package not installed lies one hop beyond its importer; each module at its nearest; a nearer unknown holds where the first is out of reach; a cycle ends", () => {

@@ -3,7 +3,8 @@
  * (relative files, `node_modules` walking up past the company root, `package.json` `exports` with
  * the conditions import, module, node, require, default and never types, else `module`, else
  * `main`), then a name followed through re-exports, `export *`, objects of types and CommonJS
- * exports, up to 8 hops, to its `defineResource({...})` call.
+ * exports, up to 8 hops, to its `defineResource({...})` call. A module farther than that is not
+ * read: no chain of re-exports, however long, is followed more than 8 modules deep.
  */
 import { isBuiltin } from "node:module";
 import * as path from "node:path";
@@ -154,6 +155,13 @@ const OTHER: Other = { kind: "other" };
 const UNKNOWN: Unknown = { kind: "unknown", hops: 0 };
 /** What cannot be read, one module beyond the module asking (a file it imports that is not there). */
 const BEYOND_UNKNOWN: Unknown = { kind: "unknown", hops: 1 };
+/**
+ * What lies past reach: the module one step beyond a module MAX_HOPS away, which is not read (A4:
+ * farther, nothing is known), held as a module that cannot be read there is. Seen from the module
+ * with no reach left, so always out of reach from a data file: it only keeps a name from being
+ * said missing where a module it was not looked for in lies past reach.
+ */
+const PAST_REACH: Unknown = { kind: "unknown", hops: 1 };
 /** A bound on steps inside one file (`const a = b`, members of members): cycles end here. */
 const MAX_LOCAL_STEPS = 32;
 
@@ -194,6 +202,8 @@ export class ConnectorResolver {
   private readonly diskFacts = new Map<string, FileFacts | null>();
   private readonly exportCache = new Map<string, ModuleValue>();
   private readonly typesOfModuleCache = new Map<string, string[]>();
+  /** A module's facts and the file each of its `export *`s names (`starsOf`). */
+  private readonly starsCache = new Map<string, { facts: FileFacts | undefined; targets: (string | undefined)[] }>();
 
   constructor(
     private readonly fs: FileSystem,
@@ -234,6 +244,7 @@ export class ConnectorResolver {
     this.aware.clear();
     this.exportCache.clear();
     this.typesOfModuleCache.clear();
+    this.starsCache.clear();
     this.consulted.clear();
   }
 
@@ -523,20 +534,25 @@ export class ConnectorResolver {
     return undefined;
   }
 
-  /** A module's export as the importing module sees it (one hop further), or undefined when not exported. */
-  private imported(file: string, imported: string): ModuleValue | undefined {
+  /**
+   * A module's export as the importing module sees it (one hop further), or undefined when not
+   * exported. `reach`: the importing module's (see `exportOf`); a module imported from one with no
+   * reach left is past reach, and not read.
+   */
+  private imported(file: string, imported: string, reach: number): ModuleValue | undefined {
+    if (reach <= 0) return PAST_REACH;
     // `module.exports = defineResource(…)`: a require or a default import of the module is the type.
     if (imported === "*" || imported === "default") {
       const facts = this.facts(file);
       const cjs = facts?.exports.get("module.exports");
       if (facts && cjs && (imported === "*" || !facts.exports.has("default"))) {
-        const whole = this.valueOf(file, facts, cjs, 0);
+        const whole = this.valueOf(file, facts, cjs, 0, reach - 1);
         if (whole.kind === "type") return further(whole);
       }
     }
-    let value = imported === "*" ? this.namespaceOf(file) : this.exportOf(file, imported);
+    let value = imported === "*" ? this.namespaceOf(file, reach - 1) : this.exportOf(file, imported, reach - 1);
     // A default import of a CommonJS module takes the whole `module.exports`.
-    if (value === undefined && imported === "default") value = this.namespaceOf(file);
+    if (value === undefined && imported === "default") value = this.namespaceOf(file, reach - 1);
     return value && further(value);
   }
 
@@ -548,13 +564,13 @@ export class ConnectorResolver {
       const why = this.unfoundFor(fromFile, specifier);
       return { kind: "unresolved", module: specifier, ...(why ? { why } : {}) };
     }
-    let value = this.imported(file, imported);
+    let value = this.imported(file, imported, MAX_HOPS);
     let missingIn: { name: string; module: string; available: string[] } | undefined;
     if (value === undefined) {
       // The name is not exported: unknown where the module cannot be read whole (an `export *`
       // of a module that cannot be read, syntax errors…), else a problem only when the module
       // defines resource types. (What the module is open to, seen from the data file.)
-      value = openFartherBy(this.absent(file), 1);
+      value = openFartherBy(this.absent(file, MAX_HOPS - 1), 1);
       const available = value ? [] : this.typesOfModule(file);
       if (available.length > 0) missingIn = { name: imported, module: specifier, available };
     } else {
@@ -586,10 +602,10 @@ export class ConnectorResolver {
    * that cannot be followed), or unknown for a module that cannot be read or has syntax errors
    * (read in part). Undefined where the module is read whole: the name is not there.
    */
-  private absent(file: string): Open | undefined {
+  private absent(file: string, reach: number): Open | undefined {
     const facts = this.facts(file);
     if (!facts || facts.syntaxErrors) return this.unknownIn(file);
-    const ns = this.namespaceOf(file);
+    const ns = this.namespaceOf(file, reach);
     return ns.kind === "object" ? ns.open : undefined;
   }
 
@@ -643,7 +659,7 @@ export class ConnectorResolver {
   /** The names of the resource types reachable as members of an import (`fly.` after `import * as fly` or `import { fly }`). */
   typeMembers(fromFile: string, specifier: string, imported: string): string[] {
     const file = this.resolveModule(fromFile, specifier);
-    const value = file ? this.imported(file, imported) : undefined;
+    const value = file ? this.imported(file, imported, MAX_HOPS) : undefined;
     if (!value || value.kind !== "object") return [];
     return [...value.members.keys()].filter((k) => withinReach(value.members.get(k)!())?.kind === "type").sort();
   }
@@ -652,33 +668,41 @@ export class ConnectorResolver {
   typesOfModule(file: string): string[] {
     const cached = this.typesOfModuleCache.get(file);
     if (cached) return cached;
-    const ns = further(this.namespaceOf(file));
+    const ns = further(this.namespaceOf(file, MAX_HOPS - 1));
     const names = ns.kind === "object" ? [...ns.members.keys()].filter((k) => withinReach(ns.members.get(k)!())?.kind === "type").sort() : [];
     this.typesOfModuleCache.set(file, names);
     return names;
   }
 
-  /** Every export of a module as an object value (hops counted from this module). */
-  private namespaceOf(file: string): ModuleValue {
-    const key = file + "\0*";
+  /**
+   * Every export of a module as an object value (hops counted from this module). `reach`: as for
+   * `exportOf`; an `export *` of a module past reach leaves the namespace open to `PAST_REACH`.
+   */
+  private namespaceOf(file: string, reach: number): ModuleValue {
+    const key = file + "\0*\0" + reach;
     const cached = this.exportCache.get(key);
     if (cached) return cached;
     const members = new Map<string, () => ModuleValue>();
     const value: ModuleValue = { kind: "object", members, definesTypes: () => definesTypes(members) };
-    this.exportCache.set(key, value); // set first: a cycle of `export *` sees the namespace being built
+    this.exportCache.set(key, value); // set first: asked again while it is built, it is found, not built twice
     const facts = this.facts(file);
     if (facts) {
-      for (const name of facts.exports.keys()) if (name !== "default" && name !== "module.exports") members.set(name, lazy(() => this.exportOf(file, name) ?? OTHER));
+      for (const name of facts.exports.keys()) if (name !== "default" && name !== "module.exports") members.set(name, lazy(() => this.exportOf(file, name, reach) ?? OTHER));
+      // The modules within reach: each `export *`'s walk goes as far as they go, whichever of them
+      // reaches a module first (a module past reach through one is no nearer through another).
+      const within = facts.starExports.length > 0 ? this.starSteps(file, undefined, (_, at) => at < reach) : undefined;
       for (const source of facts.starExports) {
         const target = this.resolveModule(file, source);
         if (target === file) continue;
-        value.open = moreOpen(value.open, target ? openFartherBy(this.starsUnread(target, file), 1) : this.unresolvedValue(source, file));
-        if (!target) continue;
-        for (const k of this.exportNames(target, new Set([file]))) if (!members.has(k)) members.set(k, lazy(() => { const v = this.exportOf(target, k); return v ? further(v) : OTHER; }));
+        if (!target) { value.open = moreOpen(value.open, this.unresolvedValue(source, file)); continue; }
+        if (reach === 0) { value.open = moreOpen(value.open, PAST_REACH); continue; }
+        const steps = this.starSteps(target, file, (f) => within!.get(f)! < reach);
+        value.open = moreOpen(value.open, openFartherBy(this.starsUnread(target, file, steps, reach - 1), 1));
+        for (const k of this.exportNames(target, file, steps)) if (!members.has(k)) members.set(k, lazy(() => { const v = this.exportOf(target, k, reach - 1); return v ? further(v) : OTHER; }));
       }
       const cjs = facts.exports.get("module.exports");
       if (cjs) {
-        const v = this.valueOf(file, facts, cjs, 0);
+        const v = this.valueOf(file, facts, cjs, 0, reach);
         if (v.kind === "object") {
           for (const [k, m] of v.members) if (!members.has(k)) members.set(k, m);
           value.open = moreOpen(value.open, v.open);
@@ -688,78 +712,133 @@ export class ConnectorResolver {
     return value;
   }
 
-  /**
-   * What a module, and every module its `export *`s reach (not through `from`, the module asking),
-   * cannot be read as (cycles cut): a module that cannot be read or resolved (a package not
-   * installed, named), or a CommonJS `module.exports` that cannot be followed; the first found
-   * kept, depth first, each as far from `start` as the fewest `export *` steps to its module (a
-   * module reached two ways is visited once, by the first, but lies at the nearest). Undefined
-   * when all can be read.
-   */
-  private starsUnread(start: string, from: string): Open | undefined {
-    const steps = new Map<string, number>([[from, -1], [start, 0]]);
-    for (let queue = [start], i = 0; i < queue.length; i++) {
-      const file = queue[i];
-      for (const source of this.facts(file)?.starExports ?? []) {
-        const target = this.resolveModule(file, source);
-        if (target !== undefined && !steps.has(target)) { steps.set(target, steps.get(file)! + 1); queue.push(target); }
-      }
+  /** A module's facts, and the file each of its `export *`s names (undefined: none found), read once. */
+  private starsOf(file: string): { facts: FileFacts | undefined; targets: (string | undefined)[] } {
+    let known = this.starsCache.get(file);
+    if (!known) {
+      const facts = this.facts(file);
+      known = { facts, targets: facts?.starExports.map((source) => this.resolveModule(file, source)) ?? [] };
+      this.starsCache.set(file, known);
     }
-    return this.starsUnreadFrom(start, new Set([from]), steps);
+    return known;
   }
 
-  private starsUnreadFrom(file: string, seen: Set<string>, steps: ReadonlyMap<string, number>): Open | undefined {
-    if (seen.has(file)) return undefined;
-    seen.add(file);
-    const at = steps.get(file)!;
-    const facts = this.facts(file);
-    if (!facts) return openFartherBy(this.unknownIn(file), at);
-    let open: Open | undefined;
-    for (const source of facts.starExports) {
-      const target = this.resolveModule(file, source);
-      open = moreOpen(open, target ? this.starsUnreadFrom(target, seen, steps) : openFartherBy(this.unresolvedValue(source, file), at));
+  /**
+   * The modules `start` reaches through `export *` (not through `from`, the module asking, at -1),
+   * each at its fewest steps, the `export *`s of a module followed only where `follow` says (within
+   * reach): breadth first, and in a loop, so that no chain of them, however long, takes the stack.
+   */
+  private starSteps(start: string, from: string | undefined, follow: (file: string, at: number) => boolean): Map<string, number> {
+    const steps = new Map<string, number>([[start, 0]]);
+    if (from !== undefined && from !== start) steps.set(from, -1);
+    for (let queue = [start], i = 0; i < queue.length; i++) {
+      const file = queue[i];
+      const at = steps.get(file)!;
+      if (!follow(file, at)) continue;
+      for (const target of this.starsOf(file).targets) if (target !== undefined && !steps.has(target)) { steps.set(target, at + 1); queue.push(target); }
     }
-    const cjs = facts.exports.get("module.exports");
-    if (cjs) {
-      const v = this.valueOf(file, facts, cjs, 0);
-      open = moreOpen(open, openFartherBy(v.kind === "unknown" ? v : v.kind === "object" ? v.open : undefined, at));
+    return steps;
+  }
+
+  /**
+   * What a module, and every module its `export *`s reach (`steps`, from `starSteps`: not through
+   * `from`, the module asking, and within reach), cannot be read as (cycles cut): a module that
+   * cannot be read or resolved (a package not installed, named), a CommonJS `module.exports` that
+   * cannot be followed, or an `export *` of a module past reach (`PAST_REACH`); the first found
+   * kept, depth first (the `export *`s of a module in their order, then its `module.exports`),
+   * each as far from `start` as the fewest `export *` steps to its module (a module reached two
+   * ways is visited once, by the first, but lies at the nearest). Undefined when all can be read.
+   * A walk with a stack of its own: a chain of modules is no deeper a recursion than one module.
+   * `reach`: `start`'s.
+   */
+  private starsUnread(start: string, from: string, steps: ReadonlyMap<string, number>, reach: number): Open | undefined {
+    const seen = new Set<string>([from]);
+    const stack: { file: string; facts: FileFacts; targets: (string | undefined)[]; at: number; next: number }[] = [];
+    let open: Open | undefined;
+    const enter = (file: string) => {
+      seen.add(file);
+      const at = steps.get(file)!;
+      const { facts, targets } = this.starsOf(file);
+      if (facts) stack.push({ file, facts, targets, at, next: 0 });
+      else open = moreOpen(open, openFartherBy(this.unknownIn(file), at));
+    };
+    enter(start);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (top.next < top.targets.length) {
+        const i = top.next++;
+        const target = top.targets[i];
+        if (target === undefined) open = moreOpen(open, openFartherBy(this.unresolvedValue(top.facts.starExports[i], top.file), top.at));
+        else if (!steps.has(target)) open = moreOpen(open, openFartherBy(PAST_REACH, top.at));
+        else if (!seen.has(target)) enter(target);
+        continue;
+      }
+      stack.pop();
+      const cjs = top.facts.exports.get("module.exports");
+      if (cjs) {
+        const v = this.valueOf(top.file, top.facts, cjs, 0, reach - top.at);
+        open = moreOpen(open, openFartherBy(v.kind === "unknown" ? v : v.kind === "object" ? v.open : undefined, top.at));
+      }
     }
     return open;
   }
 
-  /** The names a module exports, `export *` included (cycles cut). */
-  private exportNames(file: string, seen: Set<string>): string[] {
-    if (seen.has(file)) return [];
-    seen.add(file);
-    const facts = this.facts(file);
-    if (!facts) return [];
-    const names = [...facts.exports.keys()].filter((n) => n !== "default" && n !== "module.exports");
-    for (const source of facts.starExports) {
-      const target = this.resolveModule(file, source);
-      if (target) names.push(...this.exportNames(target, seen));
+  /**
+   * The names a module exports, those of the modules its `export *`s reach within reach included
+   * (`steps`, as for `starsUnread`; cycles cut): depth first, a module's own names, then its
+   * `export *`s' in their order, then its `module.exports` object's; with a stack of its own.
+   */
+  private exportNames(start: string, from: string, steps: ReadonlyMap<string, number>): string[] {
+    const seen = new Set<string>([from]);
+    const stack: { facts: FileFacts; targets: (string | undefined)[]; next: number }[] = [];
+    const names: string[] = [];
+    const enter = (file: string) => {
+      seen.add(file);
+      const { facts, targets } = this.starsOf(file);
+      if (!facts) return;
+      for (const n of facts.exports.keys()) if (n !== "default" && n !== "module.exports") names.push(n);
+      stack.push({ facts, targets, next: 0 });
+    };
+    enter(start);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (top.next < top.targets.length) {
+        const target = top.targets[top.next++];
+        if (target !== undefined && steps.has(target) && !seen.has(target)) enter(target);
+        continue;
+      }
+      stack.pop();
+      const cjs = top.facts.exports.get("module.exports");
+      if (cjs?.kind === "object") names.push(...cjs.props.keys());
     }
-    const cjs = facts.exports.get("module.exports");
-    if (cjs?.kind === "object") names.push(...cjs.props.keys());
     return names;
   }
 
-  /** One named export of a module (hops counted from this module), or undefined when the module does not export it. */
-  private exportOf(file: string, name: string): ModuleValue | undefined {
-    const key = file + "\0" + name;
+  /**
+   * One named export of a module (hops counted from this module), or undefined when the module
+   * does not export it. `reach`: how many more module-to-module steps from this module stay within
+   * MAX_HOPS of the data file asking (MAX_HOPS - 1 for the module it imports); what lies past it is
+   * not read (`PAST_REACH`), so a lookup goes at most MAX_HOPS modules deep whatever the chain of
+   * re-exports, and a chain thousands of modules long is no deeper a recursion than a short one.
+   * Answers are kept by module, name and reach.
+   */
+  private exportOf(file: string, name: string, reach: number): ModuleValue | undefined {
+    const key = file + "\0" + name + "\0" + reach;
     if (this.exportCache.has(key)) return this.exportCache.get(key);
-    // Back round a cycle of re-exports to a lookup under way: not exported here (the lookup under
-    // way goes on with its other re-exports). Nothing that depended on this cut is kept for good.
-    const under = lookups.get(key);
+    // Back round a cycle of re-exports to a lookup of this name in this module under way (at any
+    // reach): not exported here (the lookup under way goes on with its other re-exports). Nothing
+    // that depended on this cut is kept for good.
+    const under = lookups.get(file + "\0" + name);
     if (under !== undefined) { cutTo = Math.min(cutTo, under); return undefined; }
     const earlier = lookedUp.get(key);
     if (earlier) { cutTo = Math.min(cutTo, earlier.cutTo); return earlier.value; }
     const depth = lookups.size;
-    lookups.set(key, depth);
+    lookups.set(file + "\0" + name, depth);
     let r: { value: ModuleValue | undefined; settled: boolean; cutTo: number };
     try {
-      r = settled(depth, () => this.exportLookup(file, name));
+      r = settled(depth, () => this.exportLookup(file, name, reach));
     } finally {
-      lookups.delete(key);
+      lookups.delete(file + "\0" + name);
       if (lookups.size === 0) lookedUp.clear();
     }
     if (r.settled) { if (r.value !== undefined) this.exportCache.set(key, r.value); }
@@ -767,22 +846,25 @@ export class ConnectorResolver {
     return r.value;
   }
 
-  private exportLookup(file: string, name: string): ModuleValue | undefined {
+  private exportLookup(file: string, name: string, reach: number): ModuleValue | undefined {
     let result: ModuleValue | undefined;
     const facts = this.facts(file);
     if (facts) {
       const ref = facts.exports.get(name);
-      if (ref) result = this.valueOf(file, facts, ref, 0);
+      if (ref) result = this.valueOf(file, facts, ref, 0, reach);
       else {
-        for (const source of facts.starExports) {
-          const target = this.resolveModule(file, source);
-          if (!target) continue;
-          const v = this.exportOf(target, name);
-          if (v) { result = further(v); break; }
+        // (An `export *` of a module past reach is not looked into: `absent` says it.)
+        if (reach > 0) {
+          for (const source of facts.starExports) {
+            const target = this.resolveModule(file, source);
+            if (!target) continue;
+            const v = this.exportOf(target, name, reach - 1);
+            if (v) { result = further(v); break; }
+          }
         }
         const cjs = facts.exports.get("module.exports");
         if (!result && cjs) {
-          const v = this.valueOf(file, facts, cjs, 0);
+          const v = this.valueOf(file, facts, cjs, 0, reach);
           if (v.kind === "object") { const m = v.members.get(name); if (m) result = m(); }
         }
       }
@@ -790,8 +872,8 @@ export class ConnectorResolver {
     return result;
   }
 
-  /** What a reference inside `file` holds; `steps` bounds the steps that stay inside the file. */
-  private valueOf(file: string, facts: FileFacts, ref: Ref, steps: number): ModuleValue {
+  /** What a reference inside `file` holds; `steps` bounds the steps that stay inside the file, `reach` (`exportOf`'s) those out of it. */
+  private valueOf(file: string, facts: FileFacts, ref: Ref, steps: number, reach: number): ModuleValue {
     if (steps > MAX_LOCAL_STEPS) return OTHER;
     switch (ref.kind) {
       case "spec": {
@@ -800,22 +882,22 @@ export class ConnectorResolver {
       }
       case "local": {
         const local = facts.locals.get(ref.name);
-        if (local && !(local.kind === "local" && local.name === ref.name)) return this.valueOf(file, facts, local, steps + 1);
+        if (local && !(local.kind === "local" && local.name === ref.name)) return this.valueOf(file, facts, local, steps + 1, reach);
         const b = facts.bindings.get(ref.name);
-        if (b) return this.valueOf(file, facts, { kind: "import", source: b.source, imported: b.imported }, steps + 1);
+        if (b) return this.valueOf(file, facts, { kind: "import", source: b.source, imported: b.imported }, steps + 1, reach);
         return OTHER;
       }
       case "import": {
         const target = this.resolveModule(file, ref.source);
         if (!target) return this.unresolvedValue(ref.source, file);
-        return this.imported(target, ref.imported) ?? openFartherBy(this.absent(target), 1) ?? OTHER;
+        return this.imported(target, ref.imported, reach) ?? openFartherBy(this.absent(target, reach - 1), 1) ?? OTHER;
       }
       case "member": {
         // `ns.default` of a namespace import (tsc's `__importDefault(require("m")).default`,
         // esbuild's `__toESM(require("m")).default`): the default export, as a default import takes it.
         const star = ref.member === "default" ? namespaceImportOf(facts, ref.base) : undefined;
-        if (star !== undefined) return this.valueOf(file, facts, { kind: "import", source: star, imported: "default" }, steps + 1);
-        const base = this.valueOf(file, facts, ref.base, steps + 1);
+        if (star !== undefined) return this.valueOf(file, facts, { kind: "import", source: star, imported: "default" }, steps + 1, reach);
+        const base = this.valueOf(file, facts, ref.base, steps + 1, reach);
         if (base.kind === "unknown") return base;
         if (base.kind !== "object") return OTHER;
         return base.members.get(ref.member)?.() ?? base.open ?? OTHER;
@@ -828,12 +910,12 @@ export class ConnectorResolver {
         // `{ ...compute, machine }`: the members of a spread object this reading knows, then the
         // object's own (a spread of anything else leaves the object open).
         for (const spread of ref.spreads ?? []) {
-          const v = this.valueOf(file, facts, spread, steps + 1);
+          const v = this.valueOf(file, facts, spread, steps + 1, reach);
           if (v.kind !== "object") { open = moreOpen(open, v.kind === "unknown" ? v : this.unknownIn(file)); continue; }
           for (const [k, m] of v.members) members.set(k, m);
           open = moreOpen(open, v.open);
         }
-        for (const [k, v] of ref.props) members.set(k, lazy(() => this.valueOf(file, facts, v, steps + 1)));
+        for (const [k, v] of ref.props) members.set(k, lazy(() => this.valueOf(file, facts, v, steps + 1, reach)));
         return { kind: "object", members, definesTypes: () => definesTypes(members), open };
       }
       default:
@@ -887,13 +969,14 @@ function lazy<T>(f: () => T): () => T {
 }
 
 /**
- * The export lookups under way (`exportOf`), each with its depth, as Node's ResolveExport keeps
- * its resolveSet: a lookup that comes back round a cycle of re-exports to one under way is cut
- * there ("not exported here"), and `cutTo` keeps the lowest depth a cut went back to. Module-level
- * but answer-neutral: lookups run to their end synchronously, and this is empty between them.
+ * The export lookups under way (`exportOf`), by module and name (whatever their reach), each with
+ * its depth, as Node's ResolveExport keeps its resolveSet: a lookup that comes back round a cycle
+ * of re-exports to one under way is cut there ("not exported here"), and `cutTo` keeps the lowest
+ * depth a cut went back to. Module-level but answer-neutral: lookups run to their end
+ * synchronously, and this is empty between them.
  */
 const lookups = new Map<string, number>();
-/** What lookups found while an outer one was under way, each with the depth its cuts went back to: an outer lookup asks each (module, name) once (a mesh of `export *` is not walked path by path). */
+/** What lookups found while an outer one was under way (by module, name and reach), each with the depth its cuts went back to: an outer lookup asks each once (a mesh of `export *` is not walked path by path). */
 const lookedUp = new Map<string, { value: ModuleValue | undefined; cutTo: number }>();
 let cutTo = Infinity;
 
