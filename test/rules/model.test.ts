@@ -17,6 +17,7 @@ import { findCompanyRoot } from "../../server/src/core/company.ts";
 import { walkReads } from "../../server/src/core/model.ts";
 import { readFacts } from "../../server/src/core/facts.ts";
 import { exportsTarget } from "../../server/src/core/connectors.ts";
+import { RING_PACKAGE } from "../../server/src/core/rules/case-packages.ts";
 import { caseNamed } from "../support/rule-cases.ts";
 import { MemoryFileSystem } from "../support/session.ts";
 import { cases as resourceFieldsCases } from "../../server/src/core/rules/resource-fields.ts";
@@ -121,7 +122,7 @@ function resolutionsOf(fixture: string): Record<string, string> {
   } finally { removeFixture(dir); }
 }
 
-/** `resolutionsOf`, the company held in memory at `/co` (thousands of files, none written). */
+/** `resolutionsOf`, the company held in memory at `/co` (thousands of files, none written); `missing` with the types it lists. */
 function resolutionsInMemory(fixture: string): Record<string, string> {
   const fs = new MemoryFileSystem(Object.fromEntries(Object.entries(parseFixture(fixture).files).map(([rel, text]) => [join("/co", rel), text])));
   const ws = new Workspace(fs);
@@ -129,7 +130,7 @@ function resolutionsInMemory(fixture: string): Record<string, string> {
   ws.loadCompany(root);
   return Object.fromEntries(ws.check(root).analysis.declarations.map((d) => {
     const r = d.resolution;
-    return [d.fact.exportName, r.kind === "type" ? r.type.id : r.kind === "unresolved" ? `unresolved ${r.module}${r.why ? ` ${r.why.kind}` : ""}` : r.kind];
+    return [d.fact.exportName, r.kind === "type" ? r.type.id : r.kind === "unresolved" ? `unresolved ${r.module}${r.why ? ` ${r.why.kind}` : ""}` : r.kind === "missing" ? `missing ${r.available.join(" ")}` : r.kind];
   }));
 }
 
@@ -310,6 +311,24 @@ test("model: a connector whose modules re-export the next in a chain thousands l
   assert.deepEqual(resolutionsInMemory(chain(2, starAs, viaN)), { e: "x.far" }, "export * as: r.ts → h1 → h2");
   // (Each namespace is read as far as a member of it is asked: h1's n is h2's, which has no far.)
   assert.deepEqual(resolutionsInMemory(chain(3000, starAs, viaN)), {}, "export * as: 3,000 modules");
+});
+
+test("model: a name through export * resolves at its fewest hops whatever was asked before it: in a cycle of 12 modules, far (3 hops) and near (2), by name and through the namespace in either order or alone (far through the namespace was no declaration after far by name, at 14 hops; near, either way, at 11)", () => {
+  const asked = { name: `export const a = far({ name: "a" });\nexport const c = near({ name: "c" });\n`, namespace: `export const b = ring.far({ name: "b" });\nexport const d = ring.near({ name: "d" });\n` };
+  const company = (...order: (keyof typeof asked)[]) => `//- /sanoma.config.ts\nexport default {};\n//- /resources/r.ts\nimport { far, near } from "@acme/ring";\nimport * as ring from "@acme/ring";\n${order.map((o) => asked[o]).join("")}${RING_PACKAGE}`;
+  const both = { a: "ring.far", b: "ring.far", c: "ring.near", d: "ring.near" };
+  assert.deepEqual(resolutionsOf(company("name", "namespace")), both, "by name first");
+  assert.deepEqual(resolutionsOf(company("namespace", "name")), both, "through the namespace first");
+  assert.deepEqual(resolutionsOf(company("name")), { a: "ring.far", c: "ring.near" }, "by name alone");
+  assert.deepEqual(resolutionsOf(company("namespace")), { b: "ring.far", d: "ring.near" }, "through the namespace alone");
+  // An index that re-exports 3,000 modules, each re-exporting the next too: each is 2 hops away
+  // (r.ts → index → h2999), not at the end of the chain the first re-export leads down; a name none
+  // of them has is missing, and the types within reach are said. (Depth first, its walk of that
+  // chain ran out of stack, and it was quadratic.)
+  let fan = `//- /sanoma.config.ts\nexport default {};\n//- /resources/r.ts\nimport { t2999, far } from "@x/fan";\nexport const c = t2999({ name: "x" });\nexport const d = far({ name: "x" });\n//- /node_modules/@x/fan/package.json\n{ "name": "@x/fan", "main": "index.js" }\n//- /node_modules/@x/fan/index.js\n`;
+  for (let i = 1; i <= 3000; i++) fan += `export * from "./h${i}.js";\n`;
+  for (let i = 1; i <= 3000; i++) fan += `//- /node_modules/@x/fan/h${i}.js\n${i < 3000 ? `export * from "./h${i + 1}.js";\n` : ""}${i % 1000 === 999 ? `export const t${i} = defineResource({ vendor: "x", type: "t${i}", schema: z.object({ name: z.string() }) });\n` : ""}`;
+  assert.deepEqual(resolutionsInMemory(fan), { c: "x.t2999", d: "missing t1999 t2999 t999" });
 });
 
 test("model: what cannot be read is followed up to 8 hops too, as a type is (A4): further, no declaration; a package not installed lies one hop beyond its importer; each module at its nearest; a nearer unknown holds where the first is out of reach; a cycle ends", () => {

@@ -165,15 +165,16 @@ const PAST_REACH: Unknown = { kind: "unknown", hops: 1 };
 /** A bound on steps inside one file (`const a = b`, members of members): cycles end here. */
 const MAX_LOCAL_STEPS = 32;
 
-/** A value seen from one module further away. */
-function further(v: ModuleValue): ModuleValue {
-  if (v.kind === "type") return { ...v, hops: v.hops + 1 };
+/** A value seen from one module (or `steps` modules) further away. */
+function further(v: ModuleValue, steps = 1): ModuleValue {
+  if (steps === 0) return v;
+  if (v.kind === "type") return { ...v, hops: v.hops + steps };
   if (v.kind === "object") {
     const members = new Map<string, () => ModuleValue>();
-    for (const [k, m] of v.members) members.set(k, lazy(() => further(m())));
-    return { kind: "object", members, definesTypes: v.definesTypes, open: openFartherBy(v.open, 1) };
+    for (const [k, m] of v.members) members.set(k, lazy(() => further(m(), steps)));
+    return { kind: "object", members, definesTypes: v.definesTypes, open: openFartherBy(v.open, steps) };
   }
-  if (v.kind === "unknown") return fartherBy(v, 1);
+  if (v.kind === "unknown") return fartherBy(v, steps);
   return v;
 }
 
@@ -200,10 +201,12 @@ export class ConnectorResolver {
   /** Why a package specifier of `moduleCache` found nothing, where more is known than "not installed" (same keys). */
   private readonly unfound = new Map<string, Unfound>();
   private readonly diskFacts = new Map<string, FileFacts | null>();
-  private readonly exportCache = new Map<string, ModuleValue>();
+  private readonly exportCache = new Map<string, ModuleValue | undefined>();
   private readonly typesOfModuleCache = new Map<string, string[]>();
   /** A module's facts and the file each of its `export *`s names (`starsOf`). */
   private readonly starsCache = new Map<string, { facts: FileFacts | undefined; targets: (string | undefined)[] }>();
+  /** The modules a module reaches through `export *` within a reach (`starSteps`), by module and reach. */
+  private readonly starStepsCache = new Map<string, ReadonlyMap<string, number>>();
 
   constructor(
     private readonly fs: FileSystem,
@@ -245,6 +248,7 @@ export class ConnectorResolver {
     this.exportCache.clear();
     this.typesOfModuleCache.clear();
     this.starsCache.clear();
+    this.starStepsCache.clear();
     this.consulted.clear();
   }
 
@@ -675,8 +679,14 @@ export class ConnectorResolver {
   }
 
   /**
-   * Every export of a module as an object value (hops counted from this module). `reach`: as for
-   * `exportOf`; an `export *` of a module past reach leaves the namespace open to `PAST_REACH`.
+   * Every export of a module as an object value (hops counted from this module), each name's value
+   * what a named import of it is (`exportOf`: the nearest module that has it). `reach`: as for
+   * `exportOf`. One walk, depth first from the module through its `export *`s in their order, with
+   * a stack of its own, each module within reach visited once and counted at its fewest steps
+   * (`starSteps`): its names (a module's own first, then its `export *`s', then its
+   * `module.exports` object's), and what it cannot be read as, the first found kept (`moreOpen`): a
+   * module that cannot be read or resolved (a package not installed, named), a CommonJS
+   * `module.exports` that cannot be followed, an `export *` of a module past reach (`PAST_REACH`).
    */
   private namespaceOf(file: string, reach: number): ModuleValue {
     const key = file + "\0*\0" + reach;
@@ -685,30 +695,38 @@ export class ConnectorResolver {
     const members = new Map<string, () => ModuleValue>();
     const value: ModuleValue = { kind: "object", members, definesTypes: () => definesTypes(members) };
     this.exportCache.set(key, value); // set first: asked again while it is built, it is found, not built twice
-    const facts = this.facts(file);
-    if (facts) {
-      for (const name of facts.exports.keys()) if (name !== "default" && name !== "module.exports") members.set(name, lazy(() => this.exportOf(file, name, reach) ?? OTHER));
-      // The modules within reach: each `export *`'s walk goes as far as they go, whichever of them
-      // reaches a module first (a module past reach through one is no nearer through another).
-      const within = facts.starExports.length > 0 ? this.starSteps(file, undefined, (_, at) => at < reach) : undefined;
-      for (const source of facts.starExports) {
-        const target = this.resolveModule(file, source);
-        if (target === file) continue;
-        if (!target) { value.open = moreOpen(value.open, this.unresolvedValue(source, file)); continue; }
-        if (reach === 0) { value.open = moreOpen(value.open, PAST_REACH); continue; }
-        const steps = this.starSteps(target, file, (f) => within!.get(f)! < reach);
-        value.open = moreOpen(value.open, openFartherBy(this.starsUnread(target, file, steps, reach - 1), 1));
-        for (const k of this.exportNames(target, file, steps)) if (!members.has(k)) members.set(k, lazy(() => { const v = this.exportOf(target, k, reach - 1); return v ? further(v) : OTHER; }));
+    const named = (name: string) => { if (!members.has(name)) members.set(name, lazy(() => this.exportOf(file, name, reach) ?? OTHER)); };
+    const steps = this.starSteps(file, reach);
+    const seen = new Set<string>();
+    const stack: { module: string; facts: FileFacts; targets: (string | undefined)[]; at: number; next: number }[] = [];
+    const enter = (module: string) => {
+      seen.add(module);
+      const at = steps.get(module)!;
+      const { facts, targets } = this.starsOf(module);
+      if (!facts) { value.open = moreOpen(value.open, openFartherBy(this.unknownIn(module), at)); return; }
+      for (const name of facts.exports.keys()) if (name !== "default" && name !== "module.exports") named(name);
+      stack.push({ module, facts, targets, at, next: 0 });
+    };
+    enter(file);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (top.next < top.targets.length) {
+        const i = top.next++;
+        const target = top.targets[i];
+        if (target === undefined) value.open = moreOpen(value.open, openFartherBy(this.unresolvedValue(top.facts.starExports[i], top.module), top.at));
+        else if (!steps.has(target)) value.open = moreOpen(value.open, openFartherBy(PAST_REACH, top.at));
+        else if (!seen.has(target)) enter(target);
+        continue;
       }
-      const cjs = facts.exports.get("module.exports");
-      if (cjs) {
-        const v = this.valueOf(file, facts, cjs, 0, reach);
-        if (v.kind === "object") {
-          for (const [k, m] of v.members) if (!members.has(k)) members.set(k, m);
-          value.open = moreOpen(value.open, v.open);
-        } else if (v.kind === "unknown") value.open = moreOpen(value.open, v);
-      }
-    } else value.open = this.unknownIn(file);
+      stack.pop();
+      const cjs = top.facts.exports.get("module.exports");
+      if (!cjs) continue;
+      const v = this.valueOf(top.module, top.facts, cjs, 0, reach - top.at);
+      // The module's own `module.exports`: every member this reading knows; another's: its object's names.
+      if (top.module === file && v.kind === "object") { for (const [k, m] of v.members) if (!members.has(k)) members.set(k, m); }
+      else if (cjs.kind === "object") for (const k of cjs.props.keys()) named(k);
+      value.open = moreOpen(value.open, openFartherBy(v.kind === "unknown" ? v : v.kind === "object" ? v.open : undefined, top.at));
+    }
     return value;
   }
 
@@ -724,94 +742,24 @@ export class ConnectorResolver {
   }
 
   /**
-   * The modules `start` reaches through `export *` (not through `from`, the module asking, at -1),
-   * each at its fewest steps, the `export *`s of a module followed only where `follow` says (within
-   * reach): breadth first, and in a loop, so that no chain of them, however long, takes the stack.
+   * The modules a module reaches through `export *` within `reach` steps, each at its fewest, in
+   * the order a breadth-first walk meets them (the `export *`s of a module in their order): the
+   * module itself first, at 0; a module `reach` steps away is not read further. In a loop, so that
+   * no chain of them, however long, takes the stack; kept with the caches.
    */
-  private starSteps(start: string, from: string | undefined, follow: (file: string, at: number) => boolean): Map<string, number> {
-    const steps = new Map<string, number>([[start, 0]]);
-    if (from !== undefined && from !== start) steps.set(from, -1);
-    for (let queue = [start], i = 0; i < queue.length; i++) {
-      const file = queue[i];
-      const at = steps.get(file)!;
-      if (!follow(file, at)) continue;
-      for (const target of this.starsOf(file).targets) if (target !== undefined && !steps.has(target)) { steps.set(target, at + 1); queue.push(target); }
+  private starSteps(file: string, reach: number): ReadonlyMap<string, number> {
+    const key = file + "\0" + reach;
+    let steps = this.starStepsCache.get(key);
+    if (steps) return steps;
+    const found = new Map<string, number>([[file, 0]]);
+    for (let queue = [file], i = 0; i < queue.length; i++) {
+      const at = found.get(queue[i])!;
+      if (at >= reach) continue;
+      for (const target of this.starsOf(queue[i]).targets) if (target !== undefined && !found.has(target)) { found.set(target, at + 1); queue.push(target); }
     }
+    steps = found;
+    this.starStepsCache.set(key, steps);
     return steps;
-  }
-
-  /**
-   * What a module, and every module its `export *`s reach (`steps`, from `starSteps`: not through
-   * `from`, the module asking, and within reach), cannot be read as (cycles cut): a module that
-   * cannot be read or resolved (a package not installed, named), a CommonJS `module.exports` that
-   * cannot be followed, or an `export *` of a module past reach (`PAST_REACH`); the first found
-   * kept, depth first (the `export *`s of a module in their order, then its `module.exports`),
-   * each as far from `start` as the fewest `export *` steps to its module (a module reached two
-   * ways is visited once, by the first, but lies at the nearest). Undefined when all can be read.
-   * A walk with a stack of its own: a chain of modules is no deeper a recursion than one module.
-   * `reach`: `start`'s.
-   */
-  private starsUnread(start: string, from: string, steps: ReadonlyMap<string, number>, reach: number): Open | undefined {
-    const seen = new Set<string>([from]);
-    const stack: { file: string; facts: FileFacts; targets: (string | undefined)[]; at: number; next: number }[] = [];
-    let open: Open | undefined;
-    const enter = (file: string) => {
-      seen.add(file);
-      const at = steps.get(file)!;
-      const { facts, targets } = this.starsOf(file);
-      if (facts) stack.push({ file, facts, targets, at, next: 0 });
-      else open = moreOpen(open, openFartherBy(this.unknownIn(file), at));
-    };
-    enter(start);
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1];
-      if (top.next < top.targets.length) {
-        const i = top.next++;
-        const target = top.targets[i];
-        if (target === undefined) open = moreOpen(open, openFartherBy(this.unresolvedValue(top.facts.starExports[i], top.file), top.at));
-        else if (!steps.has(target)) open = moreOpen(open, openFartherBy(PAST_REACH, top.at));
-        else if (!seen.has(target)) enter(target);
-        continue;
-      }
-      stack.pop();
-      const cjs = top.facts.exports.get("module.exports");
-      if (cjs) {
-        const v = this.valueOf(top.file, top.facts, cjs, 0, reach - top.at);
-        open = moreOpen(open, openFartherBy(v.kind === "unknown" ? v : v.kind === "object" ? v.open : undefined, top.at));
-      }
-    }
-    return open;
-  }
-
-  /**
-   * The names a module exports, those of the modules its `export *`s reach within reach included
-   * (`steps`, as for `starsUnread`; cycles cut): depth first, a module's own names, then its
-   * `export *`s' in their order, then its `module.exports` object's; with a stack of its own.
-   */
-  private exportNames(start: string, from: string, steps: ReadonlyMap<string, number>): string[] {
-    const seen = new Set<string>([from]);
-    const stack: { facts: FileFacts; targets: (string | undefined)[]; next: number }[] = [];
-    const names: string[] = [];
-    const enter = (file: string) => {
-      seen.add(file);
-      const { facts, targets } = this.starsOf(file);
-      if (!facts) return;
-      for (const n of facts.exports.keys()) if (n !== "default" && n !== "module.exports") names.push(n);
-      stack.push({ facts, targets, next: 0 });
-    };
-    enter(start);
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1];
-      if (top.next < top.targets.length) {
-        const target = top.targets[top.next++];
-        if (target !== undefined && steps.has(target) && !seen.has(target)) enter(target);
-        continue;
-      }
-      stack.pop();
-      const cjs = top.facts.exports.get("module.exports");
-      if (cjs?.kind === "object") names.push(...cjs.props.keys());
-    }
-    return names;
   }
 
   /**
@@ -841,35 +789,50 @@ export class ConnectorResolver {
       lookups.delete(file + "\0" + name);
       if (lookups.size === 0) lookedUp.clear();
     }
-    if (r.settled) { if (r.value !== undefined) this.exportCache.set(key, r.value); }
+    if (r.settled) this.exportCache.set(key, r.value);
     else lookedUp.set(key, { value: r.value, cutTo: r.cutTo });
     return r.value;
   }
 
+  /**
+   * A name through `export *`: the nearest module that has it (its own export, or a member of its
+   * `module.exports`; a module that cannot be read may hold any), breadth first, so that a name
+   * resolves at its fewest hops whatever was asked before it (depth first, a cycle of `export *`
+   * was walked the long way round, or cut, by the order of the lookups); of two as near, the
+   * first met (the `export *`s of a module in their order).
+   */
   private exportLookup(file: string, name: string, reach: number): ModuleValue | undefined {
-    let result: ModuleValue | undefined;
-    const facts = this.facts(file);
-    if (facts) {
-      const ref = facts.exports.get(name);
-      if (ref) result = this.valueOf(file, facts, ref, 0, reach);
+    for (const [module, at] of this.starSteps(file, reach)) {
+      const facts = this.starsOf(module).facts;
+      if (facts && !facts.exports.has(name) && !facts.exports.has("module.exports")) continue; // (most: at once)
+      let v: ModuleValue | undefined;
+      if (module === file) v = this.ownExport(module, name, reach);
       else {
-        // (An `export *` of a module past reach is not looked into: `absent` says it.)
-        if (reach > 0) {
-          for (const source of facts.starExports) {
-            const target = this.resolveModule(file, source);
-            if (!target) continue;
-            const v = this.exportOf(target, name, reach - 1);
-            if (v) { result = further(v); break; }
-          }
-        }
-        const cjs = facts.exports.get("module.exports");
-        if (!result && cjs) {
-          const v = this.valueOf(file, facts, cjs, 0, reach);
-          if (v.kind === "object") { const m = v.members.get(name); if (m) result = m(); }
-        }
+        // Its own export looked up as this module's is (`exportOf`): under way while it is read,
+        // and cut where a cycle of re-exports comes back to it.
+        const key = module + "\0" + name;
+        const under = lookups.get(key);
+        if (under !== undefined) { cutTo = Math.min(cutTo, under); continue; }
+        lookups.set(key, lookups.size);
+        try { v = this.ownExport(module, name, reach - at); } finally { lookups.delete(key); }
       }
-    } else result = this.unknownIn(file);
-    return result;
+      if (v !== undefined) return further(v, at);
+    }
+    return undefined;
+  }
+
+  /** A name as one module has it: its own export, or a member of its `module.exports`; unknown in a module that cannot be read. */
+  private ownExport(file: string, name: string, reach: number): ModuleValue | undefined {
+    const facts = this.starsOf(file).facts;
+    if (!facts) return this.unknownIn(file);
+    const ref = facts.exports.get(name);
+    if (ref) return this.valueOf(file, facts, ref, 0, reach);
+    const cjs = facts.exports.get("module.exports");
+    if (cjs) {
+      const v = this.valueOf(file, facts, cjs, 0, reach);
+      if (v.kind === "object") return v.members.get(name)?.();
+    }
+    return undefined;
   }
 
   /** What a reference inside `file` holds; `steps` bounds the steps that stay inside the file, `reach` (`exportOf`'s) those out of it. */

@@ -93,3 +93,54 @@ export const hook = defineResource({ vendor: "mesh", type: "hook", title: "Hook"
 export * from "mesh1";
 export * from "mesh0";
 `;
+
+/**
+ * `@acme/ring`: twelve modules, `h1.js` (its main) to `h11.js` each re-exporting the one before it
+ * (h1: h11) and then the one after it, `h12.js` none: `far` is in h12, 3 hops from a data file
+ * (r → h1 → h11 → h12), and `near` in h2, 2 hops; a depth-first walk of h1's re-exports goes round
+ * the long way first (h11, h10, …, h3, h2: 11 hops to near).
+ */
+export const RING_PACKAGE = `
+//- /node_modules/@acme/ring/package.json
+{ "name": "@acme/ring", "type": "module", "main": "h1.js" }
+//- /node_modules/@acme/ring/h1.js
+export * from "./h11.js";
+export * from "./h2.js";
+//- /node_modules/@acme/ring/h2.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const near = defineResource({ vendor: "ring", type: "near", title: "Near", schema: z.object({ name: z.string() }), fields: {}, writable: true });
+export * from "./h1.js";
+export * from "./h3.js";
+//- /node_modules/@acme/ring/h3.js
+export * from "./h2.js";
+export * from "./h4.js";
+//- /node_modules/@acme/ring/h4.js
+export * from "./h3.js";
+export * from "./h5.js";
+//- /node_modules/@acme/ring/h5.js
+export * from "./h4.js";
+export * from "./h6.js";
+//- /node_modules/@acme/ring/h6.js
+export * from "./h5.js";
+export * from "./h7.js";
+//- /node_modules/@acme/ring/h7.js
+export * from "./h6.js";
+export * from "./h8.js";
+//- /node_modules/@acme/ring/h8.js
+export * from "./h7.js";
+export * from "./h9.js";
+//- /node_modules/@acme/ring/h9.js
+export * from "./h8.js";
+export * from "./h10.js";
+//- /node_modules/@acme/ring/h10.js
+export * from "./h9.js";
+export * from "./h11.js";
+//- /node_modules/@acme/ring/h11.js
+export * from "./h10.js";
+export * from "./h12.js";
+//- /node_modules/@acme/ring/h12.js
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const far = defineResource({ vendor: "ring", type: "far", title: "Far", schema: z.object({ name: z.string() }), fields: {}, writable: true });
+`;

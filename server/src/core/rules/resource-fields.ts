@@ -3,7 +3,7 @@ import { didYouMean, propertyName } from "../text.ts";
 import { declarationsOf } from "../analysis.ts";
 import type { Rule, RuleCase } from "./rule.ts";
 import { FRAMEWORK_PACKAGE } from "./case-packages.ts";
-import { CLOUD_PACKAGE, CYCLIC_PACKAGES } from "./case-packages.ts";
+import { CLOUD_PACKAGE, CYCLIC_PACKAGES, RING_PACKAGE } from "./case-packages.ts";
 
 export const rule: Rule = {
   id: "resource-fields",
@@ -308,5 +308,41 @@ export const c = store({ nme: "c" });
 export const d = m2.queue({ name: "d", size: 1 });
 //                                     ^^^^ resource-fields \`size\` is not a field of mesh.queue
 ${CYCLIC_PACKAGES}`,
+  },
+  {
+    name: "a type reached through a cycle of export * is found at its fewest hops, asked by name before its namespace (it was no declaration through the namespace then, or either way when a depth-first walk went round the long way) (A4)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { far, near } from "@acme/ring";
+import * as ring from "@acme/ring";
+export const a = far({ name: "a", bogus: 1 });
+//                                ^^^^^ resource-fields \`bogus\` is not a field of ring.far
+export const b = ring.far({ name: "b", bogus: 1 });
+//                                     ^^^^^ resource-fields \`bogus\` is not a field of ring.far
+export const c = near({ name: "c", bogus: 1 });
+//                                 ^^^^^ resource-fields \`bogus\` is not a field of ring.near
+export const d = ring.near({ name: "d", bogus: 1 });
+//                                      ^^^^^ resource-fields \`bogus\` is not a field of ring.near
+${RING_PACKAGE}`,
+  },
+  {
+    name: "a type reached through a cycle of export * is found at its fewest hops, asked through its namespace before its name (A4)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import * as ring from "@acme/ring";
+import { far, near } from "@acme/ring";
+export const b = ring.far({ name: "b", bogus: 1 });
+//                                     ^^^^^ resource-fields \`bogus\` is not a field of ring.far
+export const a = far({ name: "a", bogus: 1 });
+//                                ^^^^^ resource-fields \`bogus\` is not a field of ring.far
+export const d = ring.near({ name: "d", bogus: 1 });
+//                                      ^^^^^ resource-fields \`bogus\` is not a field of ring.near
+export const c = near({ name: "c", bogus: 1 });
+//                                 ^^^^^ resource-fields \`bogus\` is not a field of ring.near
+${RING_PACKAGE}`,
   },
 ];
