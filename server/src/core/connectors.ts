@@ -207,6 +207,8 @@ export class ConnectorResolver {
   private readonly starsCache = new Map<string, { facts: FileFacts | undefined; targets: (string | undefined)[] }>();
   /** The modules a module reaches through `export *` within a reach (`starSteps`), by module and reach. */
   private readonly starStepsCache = new Map<string, ReadonlyMap<string, number>>();
+  /** Where names lie in those modules (`starIndex`), by module and reach. */
+  private readonly starIndexCache = new Map<string, { order: [string, number][]; open: number[]; byName: Map<string, number[]> }>();
 
   constructor(
     private readonly fs: FileSystem,
@@ -249,6 +251,7 @@ export class ConnectorResolver {
     this.typesOfModuleCache.clear();
     this.starsCache.clear();
     this.starStepsCache.clear();
+    this.starIndexCache.clear();
     this.consulted.clear();
   }
 
@@ -763,6 +766,28 @@ export class ConnectorResolver {
   }
 
   /**
+   * The modules of `starSteps` in their order, and where in it lie those that export each name and
+   * those open to any name (a module that cannot be read, or one with a `module.exports`): what
+   * `exportLookup` reads instead of every module. Kept with the caches, by module and reach.
+   */
+  private starIndex(file: string, reach: number): { order: [string, number][]; open: number[]; byName: Map<string, number[]> } {
+    const key = file + "\0" + reach;
+    let index = this.starIndexCache.get(key);
+    if (index) return index;
+    index = { order: [...this.starSteps(file, reach)], open: [], byName: new Map() };
+    for (let pos = 0; pos < index.order.length; pos++) {
+      const facts = this.starsOf(index.order[pos][0]).facts;
+      if (!facts || facts.exports.has("module.exports")) index.open.push(pos);
+      for (const name of facts?.exports.keys() ?? []) {
+        const at = index.byName.get(name);
+        if (at) at.push(pos); else index.byName.set(name, [pos]);
+      }
+    }
+    this.starIndexCache.set(key, index);
+    return index;
+  }
+
+  /**
    * One named export of a module (hops counted from this module), or undefined when the module
    * does not export it. `reach`: how many more module-to-module steps from this module stay within
    * MAX_HOPS of the data file asking (MAX_HOPS - 1 for the module it imports); what lies past it is
@@ -802,9 +827,15 @@ export class ConnectorResolver {
    * first met (the `export *`s of a module in their order).
    */
   private exportLookup(file: string, name: string, reach: number): ModuleValue | undefined {
-    for (const [module, at] of this.starSteps(file, reach)) {
-      const facts = this.starsOf(module).facts;
-      if (facts && !facts.exports.has(name) && !facts.exports.has("module.exports")) continue; // (most: at once)
+    const { order, open, byName } = this.starIndex(file, reach);
+    // The modules that may have it, in the walk's order: those that export it, and those open to
+    // any name (`open`), merged (not a scan of every module: a name per module of an index that
+    // re-exports thousands would make a namespace's names quadratic).
+    const named = byName.get(name) ?? [];
+    for (let i = 0, j = 0; i < named.length || j < open.length;) {
+      const pos = j >= open.length || (i < named.length && named[i] < open[j]) ? named[i++] : open[j++];
+      if (i < named.length && named[i] === pos) i++; // (one module in both)
+      const [module, at] = order[pos];
       let v: ModuleValue | undefined;
       if (module === file) v = this.ownExport(module, name, reach);
       else {
