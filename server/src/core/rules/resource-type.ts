@@ -664,4 +664,62 @@ declare const connector: { machine: unknown };
 export = connector;
 ${FRAMEWORK_PACKAGE}`,
   },
+  {
+    name: "require cycles in a CommonJS connector are cut where they come back round (Node gives the exports filled so far, which no reading knows): the names each module gives are read, a name only the cycle could give is unknown, and nothing runs out of stack (A4)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { machine, volume } from "@x/assign-cycle";
+import { disk, box } from "@x/spread-cycle";
+import { anything } from "@x/require-cycle";
+import { x } from "@x/member-cycle";
+export const a = machine({ name: "a", bogus: 1 });
+//                                    ^^^^^ resource-fields
+export const b = volume({ size: 1, nope: 2 });
+//                                 ^^^^ resource-fields
+export const c = disk({ size: 1, nope: 2 });
+//                               ^^^^ resource-fields
+export const d = box({ name: "d", bogus: 1 });
+//                                ^^^^^ resource-fields
+export const e = anything({ whatever: 1 });
+export const f = x({ whatever: 1 });
+//- /node_modules/@x/assign-cycle/package.json
+{ "name": "@x/assign-cycle", "main": "a.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
+//- /node_modules/@x/assign-cycle/a.js
+const { defineResource } = require("@sanoma-ai/workflows");
+const machine = defineResource({ vendor: "x", type: "machine", schema: z.object({ name: z.string() }) });
+Object.assign(exports, { machine }, require("./b"));
+//- /node_modules/@x/assign-cycle/b.js
+const { defineResource } = require("@sanoma-ai/workflows");
+const volume = defineResource({ vendor: "x", type: "volume", schema: z.object({ size: z.number() }) });
+Object.assign(exports, { volume }, require("./a"));
+//- /node_modules/@x/spread-cycle/package.json
+{ "name": "@x/spread-cycle", "main": "index.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
+//- /node_modules/@x/spread-cycle/index.js
+const { defineResource } = require("@sanoma-ai/workflows");
+const box = defineResource({ vendor: "x", type: "box", schema: z.object({ name: z.string() }) });
+module.exports = { ...require("./more"), box };
+//- /node_modules/@x/spread-cycle/more.js
+const { defineResource } = require("@sanoma-ai/workflows");
+const disk = defineResource({ vendor: "x", type: "disk", schema: z.object({ size: z.number() }) });
+module.exports = { ...require("./index"), disk };
+//- /node_modules/@x/require-cycle/package.json
+{ "name": "@x/require-cycle", "main": "index.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
+//- /node_modules/@x/require-cycle/index.js
+require("@sanoma-ai/workflows");
+module.exports = require("./other");
+//- /node_modules/@x/require-cycle/other.js
+require("@sanoma-ai/workflows");
+module.exports = require("./index");
+//- /node_modules/@x/member-cycle/package.json
+{ "name": "@x/member-cycle", "main": "a.js", "peerDependencies": { "@sanoma-ai/workflows": "*" } }
+//- /node_modules/@x/member-cycle/a.js
+require("@sanoma-ai/workflows");
+exports.x = require("./b").x;
+//- /node_modules/@x/member-cycle/b.js
+require("@sanoma-ai/workflows");
+exports.x = require("./a").x;
+${FRAMEWORK_PACKAGE}`,
+  },
 ];
