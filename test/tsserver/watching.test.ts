@@ -220,21 +220,8 @@ test("a connector package's file open in the editor: its unsaved text is what th
   const disk = readFileSync(compute, "utf8");
   const next = CLOUD_NEXT_VERSION(disk);
   assert.notEqual(next, disk);
-  const fields = [RULE_CODES["resource-fields"]];
-  s.open(infra);
-  await until(s, { [infra]: [] }, "the vm's fields as the package on disk has them");
   // The package's next version typed in the editor, not saved: the vm's zone renamed and made required.
-  s.open(compute, next);
-  await until(s, { [infra]: fields }, "the unsaved text of the connector's file");
-  const whole = (text: string) => { const lines = text.split("\n"); return { line: lines.length, offset: lines[lines.length - 1].length + 1 }; };
-  s.change(compute, { line: 1, offset: 1 }, whole(next), disk);
-  await until(s, { [infra]: [] }, "edited back, unsaved");
-  s.change(compute, { line: 1, offset: 1 }, whole(disk), next);
-  await until(s, { [infra]: fields }, "edited again");
-  s.send("close", { file: compute });
-  await until(s, { [infra]: [] }, "closed unsaved: the disk's text again");
-  assert.equal(readFileSync(compute, "utf8"), disk, "(nothing was written)");
-  s.send("close", { file: infra });
+  await typeConnectorUnsaved(s, infra, compute, disk, next, "the unsaved text of the connector's file");
 });
 
 test("a monorepo's workspace connector linked into node_modules and open in the editor at its real path (as editors open it): its unsaved text is what the connectors are read from, as the language server reads it; closed unsaved, the disk's again", { timeout: 120_000 }, async () => {
@@ -251,11 +238,20 @@ test("a monorepo's workspace connector linked into node_modules and open in the 
   const compute = join(top, "packages/cloud/src/compute.js");
   const disk = readFileSync(compute, "utf8");
   const next = CLOUD_NEXT_VERSION(disk);
+  await typeConnectorUnsaved(s, infra, compute, disk, next, "the unsaved text of the connector's file, open at its real path");
+});
+
+/**
+ * The connector's file `compute` opened in the editor with `next` (not saved), edited back to the
+ * disk's text and forth, and closed unsaved: `infra`'s problems follow the editor's text each
+ * time (a vm's fields problem with `next`, none with the disk's), and nothing is written.
+ */
+async function typeConnectorUnsaved(s: TsServer, infra: string, compute: string, disk: string, next: string, what: string): Promise<void> {
   const fields = [RULE_CODES["resource-fields"]];
   s.open(infra);
   await until(s, { [infra]: [] }, "the vm's fields as the package on disk has them");
   s.open(compute, next);
-  await until(s, { [infra]: fields }, "the unsaved text of the connector's file, open at its real path");
+  await until(s, { [infra]: fields }, what);
   const whole = (text: string) => { const lines = text.split("\n"); return { line: lines.length, offset: lines[lines.length - 1].length + 1 }; };
   s.change(compute, { line: 1, offset: 1 }, whole(next), disk);
   await until(s, { [infra]: [] }, "edited back, unsaved");
@@ -265,4 +261,4 @@ test("a monorepo's workspace connector linked into node_modules and open in the 
   await until(s, { [infra]: [] }, "closed unsaved: the disk's text again");
   assert.equal(readFileSync(compute, "utf8"), disk, "(nothing was written)");
   s.send("close", { file: infra });
-});
+}
