@@ -6,8 +6,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { unlinkSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { basename, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LspClient } from "../support/lsp.ts";
 import { parseFixture, removeFixture, writeFixture } from "../support/fixture.ts";
@@ -198,6 +198,56 @@ export const t = (ctx: any) => ctx.call("data.nope.get", {});
     c.watched([{ file: join(root, ".sanomarc.json"), type: 2 }]);
     await c.waitFor(() => c.diagnosticsFor(starter).map((d) => d.code).join() === "left-out", "noted again");
     assert.match(c.diagnosticsFor(starter)[0].message, /left out whole by \.\.\/\.\.\/\.sanomarc\.json's exclude "starter"/);
+  }, { folders: [root] });
+});
+
+// A file in a folder its company's walk leaves out (`generated/` by the team's .sanomarc.json, or
+// `legacy/` by the editor's sanoma.exclude) showed nothing, as a clean file does, while the rest of
+// its company was judged: opened, it now has the same kind of note, saying which folder and who
+// leaves it out; a file the company judges has none.
+test("server: an open file in a folder its company leaves out (.sanomarc.json's exclude, sanoma.exclude) is noted as such, by which folder and who; a judged file is not; closed, or the folder let back in, the note goes", async () => {
+  const root = writeFixture(`
+//- /.sanomarc.json
+{ "exclude": ["generated"] }
+//- /sanoma.config.ts
+export default {};
+//- /workflows/w.ts
+export const w = (ctx: any) => ctx.call("data.nope.get", {});
+//- /generated/workflows/g.ts
+export const g = (ctx: any) => ctx.call("data.nope.get", {});
+//- /legacy/workflows/l.ts
+export const l = (ctx: any) => ctx.call("data.nope.get", {});
+`, "sanoma-server-rc-folder-");
+  const generated = join(root, "generated/workflows/g.ts");
+  const legacy = join(root, "legacy/workflows/l.ts");
+  const judged = join(root, "workflows/w.ts");
+  await withServer({ path: root }, async ({ c }) => {
+    await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 1", "the company's own problem");
+    for (const f of [generated, legacy, judged]) c.open(f, readFileSync(f, "utf8"));
+    await c.waitIdle();
+    await c.waitIdle();
+    assert.deepEqual(c.diagnosticsFor(generated).map((d) => ({ code: d.code, severity: d.severity, range: d.range, message: d.message, href: d.codeDescription?.href, related: d.relatedInformation?.map((r) => r.location.uri) })), [{
+      code: "left-out", severity: 3, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      message: `This file lies in "generated", a folder of ${basename(root)} that .sanomarc.json's exclude leaves out: Sanoma judges none of the files there, this one included`,
+      href: "https://github.com/sanoma-ai/sanoma-tooling/blob/main/docs/settings.md#a-file-in-a-folder-left-out",
+      related: [pathToFileURL(join(root, ".sanomarc.json")).href],
+    }]);
+    assert.deepEqual(c.diagnosticsFor(judged).map((d) => d.code), ["collection-op"], "(a judged file: its problems, no note)");
+    assert.deepEqual(c.diagnosticsFor(legacy).map((d) => d.code), ["collection-op"], "(legacy/ is judged: no setting leaves it out yet)");
+    // The editor's setting leaves legacy/ out too: its file is noted, by sanoma.exclude.
+    c.settings = { exclude: ["legacy"] };
+    c.notify("workspace/didChangeConfiguration", { settings: null });
+    await c.waitFor(() => c.diagnosticsFor(legacy).map((d) => d.code).join() === "left-out", "noted once sanoma.exclude leaves legacy/ out");
+    assert.match(c.diagnosticsFor(legacy)[0].message, /lies in "legacy", a folder of .* that sanoma\.exclude leaves out/);
+    // Closed: the note goes.
+    c.close(generated);
+    await c.waitFor(() => c.diagnosticsFor(generated).length === 0, "the note gone with the file");
+    // generated/ let back in: its open file is judged, no note.
+    c.open(generated, readFileSync(generated, "utf8"));
+    await c.waitFor(() => c.diagnosticsFor(generated).map((d) => d.code).join() === "left-out", "the note back on open");
+    writeFileSync(join(root, ".sanomarc.json"), `{ "exclude": [] }`);
+    c.watched([{ file: join(root, ".sanomarc.json"), type: 2 }]);
+    await c.waitFor(() => c.diagnosticsFor(generated).map((d) => d.code).join() === "collection-op", "judged once let back in");
   }, { folders: [root] });
 });
 

@@ -27,7 +27,7 @@ import type { Client, Progress } from "./client.ts";
 import { OpenDocuments, type DocumentSource } from "./documents.ts";
 import { Publisher } from "./publisher.ts";
 import { SettingsSource } from "./settings-source.ts";
-import { DEFAULT_SETTINGS, leftOutDiagnostic, type CompanySettings, type Settings } from "./settings.ts";
+import { DEFAULT_SETTINGS, excludedFolderDiagnostic, leftOutDiagnostic, type CompanySettings, type Settings } from "./settings.ts";
 import { READ_BATCH_MS, readFiles, readLockText, readNewFilesUnder, rereadAfterIndex } from "./indexer.ts";
 import { BATCH_MS, inSlices, yieldToRequests, yieldToWaitingRequests } from "./slices.ts";
 import { readPendingWorkflows } from "./workflow-reading.ts";
@@ -382,10 +382,17 @@ export class Session {
    * judged again or gone, loses it.
    */
   private noteLeftOut(file: string, company: Company | undefined = this.ws.companyOf(file)): void {
-    const leftOut = company && this.documents.isOpen(file) ? this.state.get(company.root)?.settings.leftOut : undefined;
-    const note = company && leftOut && walkReads(company.root, file, { exclude: this.settingsOf(company.root).exclude.filter((e) => e !== WHOLE_COMPANY) })
-      ? leftOutDiagnostic(company, leftOut, (f) => this.documents.uriOf(f))
-      : undefined;
+    const settings = company && this.documents.isOpen(file) ? this.state.get(company.root)?.settings : undefined;
+    let note: ReturnType<typeof leftOutDiagnostic> | undefined;
+    if (company && settings?.leftOut) {
+      if (walkReads(company.root, file, { exclude: settings.exclude.filter((e) => e !== WHOLE_COMPANY) })) note = leftOutDiagnostic(company, settings.leftOut, (f) => this.documents.uriOf(f));
+    } else if (company && settings?.excludedBy && walkReads(company.root, file, { exclude: [] })) {
+      // A file the company would read but for a folder its walk leaves out: which one, and who says so.
+      for (const by of settings.excludedBy) {
+        const folder = by.folders.find((f) => !walkReads(company.root, file, { exclude: [f] }));
+        if (folder !== undefined) { note = excludedFolderDiagnostic(company, by, folder, (f) => this.documents.uriOf(f)); break; }
+      }
+    }
     this.publisher.note(file, note);
   }
 

@@ -11,7 +11,7 @@ import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
 import { didYouMean } from "../core/text.ts";
 import * as path from "node:path";
-import { excludeFor, layer, leftOutWholeBy, personalBases, personalExclude, personalExcludeFor, SANOMARC_DOCS_URL, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
+import { excludeFor, layer, leftOutWholeBy, personalBases, personalExclude, personalExcludeFor, SANOMARC_DOCS_URL, WHOLE_COMPANY, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
 
 // (`warn` is `warning`, as `.sanomarc.json`, `--rule` and the TypeScript plugin read it.)
 const Level = z.preprocess((v) => (v === "warn" ? "warning" : v), z.enum(["off", "error", "warning", "info", "hint"]));
@@ -93,14 +93,19 @@ export function withShared(own: Settings, rc: SanomaRc, root: string, folders: r
   const merged = layer({ rules: rc.settings.rules, exclude: excludeFor(rc.file, rc.settings.exclude, root) }, { rules: own.rules as Record<string, Level>, exclude: mine.exclude });
   const byFile = leftOutWholeBy(rc.file, rc.settings.exclude, root);
   const leftOut = byFile !== undefined ? { file: rc.file, exclude: byFile } : mine.whole !== undefined ? { file: undefined, exclude: mine.whole } : undefined;
-  return { ...own, rules: merged.rules, exclude: merged.exclude, ...(leftOut ? { leftOut } : {}) };
+  const fromFile = excludeFor(rc.file, rc.settings.exclude, root).filter((e) => e !== WHOLE_COMPANY);
+  const excludedBy = [...(fromFile.length > 0 ? [{ file: rc.file, folders: fromFile }] : []), ...(mine.exclude.length > 0 ? [{ file: undefined, folders: mine.exclude }] : [])];
+  return { ...own, rules: merged.rules, exclude: merged.exclude, ...(leftOut ? { leftOut } : {}), ...(excludedBy.length > 0 ? { excludedBy } : {}) };
 }
 
 /** What leaves a company out whole: a `.sanomarc.json`'s entry (`file`, its path) or one of the editor's `sanoma.exclude` (`file` undefined), as written. */
 export interface LeftOutWhole { file: string | undefined; exclude: string }
 
 /** A company's settings (`withShared`), and what leaves it out whole, if something does: then none of its files is judged. */
-export type CompanySettings = Settings & { leftOut?: LeftOutWhole };
+export type CompanySettings = Settings & { leftOut?: LeftOutWhole; excludedBy?: ExcludedBy[] };
+
+/** Folders a company's walk leaves out (from its root), and what says so: a `.sanomarc.json` (`file`, its path) or the editor's `sanoma.exclude` (`file` undefined). */
+export interface ExcludedBy { file: string | undefined; folders: string[] }
 
 /** The URL of the docs' section on companies left out whole. */
 export const LEFT_OUT_DOCS_URL = `${SANOMARC_DOCS_URL}#a-company-left-out-whole`;
@@ -125,6 +130,29 @@ export function leftOutDiagnostic(company: { root: string; name: string }, leftO
   if (leftOut.file !== undefined) d.relatedInformation = [{ location: { uri: uriOf(leftOut.file), range: at }, message: `the exclude ${JSON.stringify(leftOut.exclude)} that leaves it out` }];
   return d;
 }
+
+/**
+ * The note on an open file that lies in a folder its company's walk leaves out (`folder`, from the
+ * company root, by a `.sanomarc.json` or `sanoma.exclude`): as a company left out whole, such a
+ * file showed nothing, as a clean file does.
+ */
+export function excludedFolderDiagnostic(company: { root: string; name: string }, by: ExcludedBy, folder: string, uriOf: (file: string) => string): Diagnostic {
+  const at = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  const who = by.file === undefined ? "sanoma.exclude" : `${path.relative(company.root, by.file).split(path.sep).join("/")}'s exclude`;
+  const d: Diagnostic = {
+    range: at,
+    severity: DiagnosticSeverity.Information,
+    source: "sanoma",
+    code: "left-out",
+    codeDescription: { href: EXCLUDED_FOLDER_DOCS_URL },
+    message: `This file lies in ${JSON.stringify(folder)}, a folder of ${company.name} that ${who} leaves out: Sanoma judges none of the files there, this one included`,
+  };
+  if (by.file !== undefined) d.relatedInformation = [{ location: { uri: uriOf(by.file), range: at }, message: `the exclude that leaves ${JSON.stringify(folder)} out` }];
+  return d;
+}
+
+/** The URL of the docs' section on folders left out. */
+export const EXCLUDED_FOLDER_DOCS_URL = `${SANOMARC_DOCS_URL}#a-file-in-a-folder-left-out`;
 
 /** A problem of a `.sanomarc.json`, as a diagnostic in that file. */
 export function settingsDiagnostic(p: SettingsProblem): Diagnostic {
