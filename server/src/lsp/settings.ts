@@ -117,18 +117,9 @@ export const LEFT_OUT_DOCS_URL = `${SANOMARC_DOCS_URL}#a-company-left-out-whole`
  * the `.sanomarc.json`'s path from the company root, and that file as related information.
  */
 export function leftOutDiagnostic(company: { root: string; name: string }, leftOut: LeftOutWhole, uriOf: (file: string) => string): Diagnostic {
-  const at = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  const by = leftOut.file === undefined ? `sanoma.exclude ${JSON.stringify(leftOut.exclude)}` : `${path.relative(company.root, leftOut.file).split(path.sep).join("/")}'s exclude ${JSON.stringify(leftOut.exclude)}`;
-  const d: Diagnostic = {
-    range: at,
-    severity: DiagnosticSeverity.Information,
-    source: "sanoma",
-    code: "left-out",
-    codeDescription: { href: LEFT_OUT_DOCS_URL },
-    message: `This file's company (${company.name}) is left out whole by ${by}: Sanoma judges none of its files, this one included`,
-  };
-  if (leftOut.file !== undefined) d.relatedInformation = [{ location: { uri: uriOf(leftOut.file), range: at }, message: `the exclude ${JSON.stringify(leftOut.exclude)} that leaves it out` }];
-  return d;
+  const exclude = JSON.stringify(leftOut.exclude);
+  return leftOutNote(LEFT_OUT_DOCS_URL, `This file's company (${company.name}) is left out whole by ${excludeOwner(company.root, leftOut.file)} ${exclude}: Sanoma judges none of its files, this one included`,
+    leftOut.file, `the exclude ${exclude} that leaves it out`, uriOf);
 }
 
 /**
@@ -137,17 +128,20 @@ export function leftOutDiagnostic(company: { root: string; name: string }, leftO
  * file showed nothing, as a clean file does.
  */
 export function excludedFolderDiagnostic(company: { root: string; name: string }, by: ExcludedBy, folder: string, uriOf: (file: string) => string): Diagnostic {
+  return leftOutNote(EXCLUDED_FOLDER_DOCS_URL, `This file lies in ${JSON.stringify(folder)}, a folder of ${company.name} that ${excludeOwner(company.root, by.file)} leaves out: Sanoma judges none of the files there, this one included`,
+    by.file, `the exclude that leaves ${JSON.stringify(folder)} out`, uriOf);
+}
+
+/** Who says what to leave out: the editor's `sanoma.exclude` (`file` undefined), or a `.sanomarc.json`'s `exclude`, its path from the company root. */
+function excludeOwner(root: string, file: string | undefined): string {
+  return file === undefined ? "sanoma.exclude" : `${path.relative(root, file).split(path.sep).join("/")}'s exclude`;
+}
+
+/** A `left-out` note: an Information diagnostic at the file's start, the `.sanomarc.json` that says so (if one does) as related information. */
+function leftOutNote(href: string, message: string, rcFile: string | undefined, relatedMessage: string, uriOf: (file: string) => string): Diagnostic {
   const at = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  const who = by.file === undefined ? "sanoma.exclude" : `${path.relative(company.root, by.file).split(path.sep).join("/")}'s exclude`;
-  const d: Diagnostic = {
-    range: at,
-    severity: DiagnosticSeverity.Information,
-    source: "sanoma",
-    code: "left-out",
-    codeDescription: { href: EXCLUDED_FOLDER_DOCS_URL },
-    message: `This file lies in ${JSON.stringify(folder)}, a folder of ${company.name} that ${who} leaves out: Sanoma judges none of the files there, this one included`,
-  };
-  if (by.file !== undefined) d.relatedInformation = [{ location: { uri: uriOf(by.file), range: at }, message: `the exclude that leaves ${JSON.stringify(folder)} out` }];
+  const d: Diagnostic = { range: at, severity: DiagnosticSeverity.Information, source: "sanoma", code: "left-out", codeDescription: { href }, message };
+  if (rcFile !== undefined) d.relatedInformation = [{ location: { uri: uriOf(rcFile), range: at }, message: relatedMessage }];
   return d;
 }
 
