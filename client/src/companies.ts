@@ -10,6 +10,7 @@ import * as vscode from "vscode";
 import { CompaniesRequest, CompanyOfRequest, type CompaniesResult, type CompanyInfo, type CompanyOfResult } from "../../server/src/protocol.ts";
 import type { ServerHost } from "./server.ts";
 import type { StatusBar } from "./statusBar.ts";
+import { companySummary, overviewMarkdown } from "./companiesView.ts";
 import { formatMs } from "./statusView.ts";
 
 /** Virtual documents `sanoma-overview:/<name>.md?<root>` rendered by the markdown preview. */
@@ -62,9 +63,9 @@ export class Companies implements vscode.TextDocumentContentProvider, vscode.Dis
     for (const company of companies) {
       const mine = active?.scheme === "file" && isInside(active.fsPath, company.root);
       items.push({
-        label: `${mine ? "$(arrow-right) " : ""}${company.name}`,
+        label: `${mine ? "$(arrow-right) " : ""}${company.leftOut !== undefined ? "$(circle-slash) " : ""}${company.name}`,
         description: vscode.workspace.asRelativePath(company.root),
-        detail: summary(company),
+        detail: companySummary(company),
         company,
       });
     }
@@ -114,45 +115,6 @@ export class Companies implements vscode.TextDocumentContentProvider, vscode.Dis
     const config = vscode.Uri.file(path.join(root, "sanoma.config.ts"));
     await vscode.commands.executeCommand("revealInExplorer", config);
   }
-}
-
-function summary(c: CompanyInfo): string {
-  const n = c.counts;
-  const apps = c.apps.length ? `${c.apps.length} ${c.apps.length === 1 ? "app" : "apps"} (${c.apps.join(", ")})` : "no apps";
-  return `${apps} · ${n.files} files · ${n.declarations} declarations · ${n.collections} collections · ${n.problems} ${n.problems === 1 ? "problem" : "problems"}`;
-}
-
-/**
- * The overview of one company as markdown. Paths are plain code spans: the markdown preview
- * refuses `file:` links, and a relative link would resolve against the virtual document.
- */
-export function overviewMarkdown(c: CompanyInfo): string {
-  const n = c.counts;
-  const lines = [
-    `# ${c.name}`,
-    "",
-    `Root: \`${c.root}\` (command **Sanoma: Reveal Company Root** shows it in the Explorer)`,
-    "",
-    "| | |",
-    "|---|---:|",
-    `| Files | ${n.files} |`,
-    `| Data files | ${n.dataFiles} |`,
-    `| Workflow sources | ${n.workflowSources} |`,
-    `| Resource declarations | ${n.declarations} |`,
-    `| Collections | ${n.collections} |`,
-    `| Problems | ${n.problems} |`,
-    "",
-    "## Scopes",
-    "",
-    "- root scope",
-    ...c.apps.map((a) => `- app \`${a}\` in \`apps/${a}/\``),
-    "",
-    "## Declaration files",
-    "",
-    ...(c.declarationFiles.length ? c.declarationFiles.map((f) => `- \`${f}\``) : ["(none)"]),
-    "",
-  ];
-  return lines.join("\n");
 }
 
 /** Whether `file` lies in the folder `root` (both absolute). */

@@ -16,6 +16,12 @@ export interface CompanyInfo {
   /** Paths relative to the root, `/`-separated. */
   declarationFiles: string[];
   counts: { files: number; dataFiles: number; workflowSources: number; declarations: number; collections: number; problems: number };
+  /**
+   * What leaves the company out whole, when something does (none of its files is read or judged):
+   * `sanoma.exclude "x"` or `../.sanomarc.json's exclude "x"` (that file's path from the root), as
+   * the `left-out` note on its open files says it. Absent for a company that is judged.
+   */
+  leftOut?: string;
 }
 export interface CompaniesResult { companies: CompanyInfo[] }
 

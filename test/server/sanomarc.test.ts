@@ -184,6 +184,9 @@ export const t = (ctx: any) => ctx.call("data.nope.get", {});
       related: [pathToFileURL(join(root, ".sanomarc.json")).href],
     }]);
     assert.deepEqual(c.diagnosticsFor(join(root, "templates/starter/workflows/other.ts")), [], "(a file not open: nothing)");
+    // Listed, and said to be left out, so that a client's list does not take it for an empty company.
+    const listed = async () => Object.fromEntries((await c.request("sanoma/companies", null)).companies.map((co: any) => [relative(top, co.root), co.leftOut ?? null]));
+    assert.deepEqual(await listed(), { "co": null, "co/templates/starter": `../../.sanomarc.json's exclude "templates"` });
     // Closed: the note goes; opened again, it is back.
     c.close(starter);
     await c.waitFor(() => c.diagnosticsFor(starter).length === 0, "the note gone with the file");
@@ -193,6 +196,7 @@ export const t = (ctx: any) => ctx.call("data.nope.get", {});
     writeFileSync(join(root, ".sanomarc.json"), `{ "exclude": [] }`);
     c.watched([{ file: join(root, ".sanomarc.json"), type: 2 }]);
     await c.waitFor(() => c.diagnosticsFor(starter).map((d) => d.code).join() === "collection-op", "checked once no longer left out");
+    assert.deepEqual(await listed(), { "co": null, "co/templates/starter": null }, "no longer said to be left out");
     // Left out again: the note replaces its problems.
     writeFileSync(join(root, ".sanomarc.json"), `{ "exclude": ["starter"] }`);
     c.watched([{ file: join(root, ".sanomarc.json"), type: 2 }]);

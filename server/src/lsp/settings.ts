@@ -117,9 +117,13 @@ export const LEFT_OUT_DOCS_URL = `${SANOMARC_DOCS_URL}#a-company-left-out-whole`
  * the `.sanomarc.json`'s path from the company root, and that file as related information.
  */
 export function leftOutDiagnostic(company: { root: string; name: string }, leftOut: LeftOutWhole, uriOf: (file: string) => string): Diagnostic {
-  const exclude = JSON.stringify(leftOut.exclude);
-  return leftOutNote(LEFT_OUT_DOCS_URL, `This file's company (${company.name}) is left out whole by ${excludeOwner(company.root, leftOut.file)} ${exclude}: Sanoma judges none of its files, this one included`,
-    leftOut.file, `the exclude ${exclude} that leaves it out`, uriOf);
+  return leftOutNote(LEFT_OUT_DOCS_URL, `This file's company (${company.name}) is left out whole by ${leftOutBy(company.root, leftOut)}: Sanoma judges none of its files, this one included`,
+    leftOut.file, `the exclude ${JSON.stringify(leftOut.exclude)} that leaves it out`, uriOf);
+}
+
+/** What leaves a company out whole, as the note and the companies' list say it: `../.sanomarc.json's exclude "x"`, `sanoma.exclude "x"`. */
+export function leftOutBy(root: string, leftOut: LeftOutWhole): string {
+  return `${excludeOwner(root, leftOut.file)} ${JSON.stringify(leftOut.exclude)}`;
 }
 
 /**

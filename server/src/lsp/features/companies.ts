@@ -3,11 +3,13 @@ import * as path from "node:path";
 import { roleOf } from "../../core/company.ts";
 import type { CompaniesResult, CompanyOfParams, CompanyOfResult } from "../../protocol.ts";
 import type { Session } from "../session.ts";
+import { leftOutBy } from "../settings.ts";
 
 export function companies(session: Session): CompaniesResult {
   const out: CompaniesResult["companies"] = [];
   for (const [root, company] of session.ws.companies) {
     const result = session.resultOf(root);
+    const leftOut = session.state.get(root)?.settings?.leftOut;
     const files = [...company.files.values()];
     const workflowSources = files.filter((f) => f.role.isWorkflowSource).map((f) => f.rel).sort();
     const collectionsFiles = files.filter((f) => f.role.isCollectionsFile).map((f) => f.rel).sort();
@@ -22,6 +24,8 @@ export function companies(session: Session): CompaniesResult {
         collections: result?.analysis.collections.length ?? 0,
         problems: result?.problems.length ?? 0,
       },
+      // (Listed, so that a client does not say "no company found"; said, so that its 0 files are not taken for an empty company.)
+      ...(leftOut ? { leftOut: leftOutBy(root, leftOut) } : {}),
     });
   }
   out.sort((a, b) => (a.root < b.root ? -1 : 1));
