@@ -3,6 +3,8 @@
  * `protocol.ts` and `docs/protocol.md`). Plain async methods taking and returning JSON-able
  * objects, one per request, and listeners for the two notifications. The server only connects
  * methods to these; a refused name throws `BoxNameError`, whose message is the one the client sees.
+ * A name that would be another box's folder on macOS or Windows (`Demo` beside `demo`) throws
+ * `BoxNameTakenError`, on every system (`box()`).
  *
  * **Architecture invariant: this folder imports no editor and no LSP module** (only the types of
  * `protocol.ts`), so it runs the same under the server, in tests and in the bench.
@@ -25,7 +27,7 @@ import { reapOrphans, type ContainerSettings } from "./container.ts";
 import { applyToWorkspace, readDiff } from "./diff.ts";
 import type { EventLogLimits } from "./events.ts";
 import { selectRuns } from "./history.ts";
-import { boxNameProblem, checkBoxName, previewBoxName } from "./names.ts";
+import { BoxNameTakenError, boxNameProblem, checkBoxName, previewBoxName, sameFolder } from "./names.ts";
 import { optional } from "./params.ts";
 import { DEFAULT_PREVIEW_COMMAND, explainPreviewExit, findSanomaCli, missingCliMessage, previewCommand, readPreviewSource, relativeFile, scopeOf, usesInstalledCli, writePreviewSource } from "./preview.ts";
 import { Supervisor } from "./supervisor.ts";
@@ -191,19 +193,48 @@ export class BoxService {
     return result;
   }
 
-  /** The box object for `name` (read/write/run directly); throws `BoxNameError` for a refused name. */
+  /**
+   * The box object for `name` (read/write/run directly); throws `BoxNameError` for a refused name,
+   * and `BoxNameTakenError` for a name that is no box yet and would be another's folder on macOS
+   * or Windows (`refuseSharedFolder`). Every request naming a box comes through here.
+   */
   box(name: string): Box {
     this.assertOpen();
     checkBoxName(name);
-    let box = this.boxes.get(name);
-    if (!box) {
-      if (this.closing) throw new Error("the box service was stopped");
-      this.boxes.set(name, (box = new Box(this.ctx, name)));
-    }
-    return box;
+    this.refuseSharedFolder(name);
+    return this.boxObject(name);
   }
 
-  async list(): Promise<BoxesListResult> {
+  /**
+   * Refuses `name` when it is no box (not on disk, nor one this server works on) while a box is
+   * whose folder it would be on macOS or Windows: `Demo` beside `demo`, `café` in NFC beside
+   * `café` in NFD. There, the two are one folder, so one home, one record and one writer's claim:
+   * a discard of one would delete the other, a diff show the other's changes. Refused on every
+   * system, so that Linux's disks, which keep the two apart, behave as the others do. Two such
+   * boxes that an earlier version made on Linux are both boxes: each is still its own.
+   */
+  private refuseSharedFolder(name: string): void {
+    const existing = this.existingNames();
+    if (existing.has(name)) return;
+    const others = [...existing].filter((other) => sameFolder(other, name) !== undefined).sort();
+    if (others.length > 0) throw new BoxNameTakenError(name, others);
+  }
+
+  /**
+   * The boxes there are: the folders `list` shows (homes and records, by the names they have on
+   * disk), and those this server runs in or has an operation under way or queued on (a preview
+   * still syncing has made nothing yet, a run queued behind a discard will make its box again: no
+   * other box may take their folder meanwhile).
+   */
+  private existingNames(): Set<string> {
+    const names = this.namesOnDisk();
+    for (const name of this.exclusive.keys()) names.add(name);
+    for (const [name, box] of this.boxes) if (box.liveRuns().length > 0) names.add(name);
+    return names;
+  }
+
+  /** The names of the boxes' homes and records in the boxes folder. */
+  private namesOnDisk(): Set<string> {
     const names = new Set<string>();
     for (const dir of [this.boxesDir, path.join(this.boxesDir, ".runs")]) {
       let entries: fs.Dirent[] = [];
@@ -214,7 +245,23 @@ export class BoxService {
       }
       for (const entry of entries) if (entry.isDirectory() && boxNameProblem(entry.name) === undefined) names.add(entry.name);
     }
-    for (const name of this.boxes.keys()) if (this.box(name).liveRuns().length > 0) names.add(name);
+    return names;
+  }
+
+  /** The box object for a name already checked (or listed: a box on disk is its own, whatever its name). */
+  private boxObject(name: string): Box {
+    let box = this.boxes.get(name);
+    if (!box) {
+      if (this.closing) throw new Error("the box service was stopped");
+      this.boxes.set(name, (box = new Box(this.ctx, name)));
+    }
+    return box;
+  }
+
+  async list(): Promise<BoxesListResult> {
+    // Each box by the name it has on disk: two an earlier version made on Linux (`Demo`, `demo`) are both listed.
+    const names = this.namesOnDisk();
+    for (const [name, box] of this.boxes) if (box.liveRuns().length > 0) names.add(name);
     const boxes = [...names].sort().map((name) => this.info(name));
     return { boxesDir: this.boxesDir, tier: this.ctx.tier.tier, tierReason: this.ctx.tier.refusal ?? this.ctx.tier.reason, capabilities: { ...CAPABILITIES }, boxes };
   }
@@ -287,7 +334,8 @@ export class BoxService {
   }
 
   async runs(params: BoxesRunsParams = {}): Promise<BoxesRunsResult> {
-    const names = params.name !== undefined ? [checkBoxName(params.name)] : this.namesWithLogs();
+    // (Another box's record, on macOS, is what a name sharing its folder would read: refused as in `box`.)
+    const names = params.name !== undefined ? [this.box(params.name).name] : this.namesWithLogs();
     const all: BoxRunInfo[] = [];
     for (const name of names) all.push(...this.runsOf(name));
     return selectRuns(all, params);
@@ -411,8 +459,10 @@ export class BoxService {
     if (this.unavailable) throw new Error(this.unavailable);
   }
 
+  /** What `list` shows of a box it found, by the name it has (two an earlier version made may share a key: each is its own). */
   private info(name: string): BoxInfo {
-    const box = this.box(name);
+    this.assertOpen();
+    const box = this.boxObject(name);
     const runs = this.runsOf(name);
     // A box another live server keeps runs what its record says runs (this server runs nothing there).
     const live = box.log.keeper() !== undefined ? runs.filter((run) => run.state === "running") : box.liveRuns();
@@ -434,7 +484,8 @@ export class BoxService {
    * that takes a box over records the runs it found running as lost).
    */
   private runsOf(name: string): BoxRunInfo[] {
-    const box = this.box(name);
+    this.assertOpen();
+    const box = this.boxObject(name);
     if (!fs.existsSync(box.log.dir)) return [];
     const keptElsewhere = box.log.keeper() !== undefined;
     return box.log.runs().map((run) => {
