@@ -148,13 +148,17 @@ describe("a preview of two exports whose names differ in case only", () => {
     try {
       const first = await preview("Foo", "echo Foo > out.txt");
       assert.equal(first.name, "root-Foo");
-      await assert.rejects(preview("foo", "echo foo > out.txt"), (e: Error) => e.message.startsWith("root-foo is no new box's name: the box root-Foo exists, and on macOS and Windows the two would be one folder"), "refused");
+      await assert.rejects(preview("foo", "echo foo > out.txt"), { message: "root-foo is no new box's name: the box root-Foo exists, and on macOS and Windows the two would be one folder (root-Foo is the preview of Foo in workflows/x.ts: discard it to preview foo)" });
       assert.equal(fs.existsSync(path.join(service.boxesDir, "root-foo")), false, "nothing made for foo");
       assert.equal(fs.readFileSync(path.join(service.boxesDir, "root-Foo", "out.txt"), "utf8"), "Foo\n", "the first's change is kept");
       const diff = await request(protocol.BoxesDiffRequest, { name: "root-Foo" });
       assert.deepEqual(diff.files.map((f: { path: string }) => f.path), ["out.txt"]);
       const listed = (await request(protocol.BoxesListRequest, {})).boxes;
       assert.deepEqual(listed.map((b: { name: string; preview?: { export: string } }) => [b.name, b.preview?.export]), [["root-Foo", "Foo"]]);
+      // From another company, the message says whose preview the box is.
+      const other = path.join(tempDir(), "globex");
+      fs.cpSync(root, other, { recursive: true });
+      await assert.rejects(request(protocol.BoxesPreviewRequest, { root: other, file: "workflows/x.ts", export: "foo", command: "true" }), { message: `root-foo is no new box's name: the box root-Foo exists, and on macOS and Windows the two would be one folder (root-Foo is the preview of Foo in workflows/x.ts of the company at ${root}: discard it to preview foo)` });
       await request(protocol.BoxesDiscardRequest, { name: "root-Foo" });
       const second = await preview("foo", "cat out.txt 2>/dev/null; echo foo > out.txt");
       assert.equal(second.name, "root-foo");
@@ -175,7 +179,8 @@ describe("a preview of two exports whose names differ in case only", () => {
       const both = await Promise.allSettled(["Foo", "foo"].map((name) => request(protocol.BoxesPreviewRequest, { root, file: "workflows/x.ts", export: name, command: "true", wait: true })));
       assert.equal(both[0]!.status, "fulfilled");
       assert.equal(both[1]!.status, "rejected");
-      assert.match((both[1] as PromiseRejectedResult).reason.message, /^root-foo is no new box's name: the box root-Foo exists/);
+      // (The first's box is not made yet: what it previews is not written either.)
+      assert.equal((both[1] as PromiseRejectedResult).reason.message, "root-foo is no new box's name: the box root-Foo exists, and on macOS and Windows the two would be one folder (discard root-Foo to preview foo)");
       assert.deepEqual(fs.readdirSync(service.boxesDir).filter((n) => !n.startsWith(".")), ["root-Foo"]);
     } finally {
       await service.dispose();

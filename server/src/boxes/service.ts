@@ -22,7 +22,7 @@ import type {
   BoxesListResult, BoxesOpenParams, BoxesOpenResult, BoxesPreviewParams, BoxesPreviewResult, BoxesRunParams, BoxesRunResult,
   BoxesRunsParams, BoxesRunsResult, BoxesStopParams, BoxesStopResult, BoxSyncReport,
 } from "../protocol.ts";
-import { Box, boxesLabel, CAPABILITIES, checkRunParams, type BoxContext } from "./box.ts";
+import { Box, boxesLabel, CAPABILITIES, checkRunParams, runsDir, type BoxContext } from "./box.ts";
 import { reapOrphans, type ContainerSettings } from "./container.ts";
 import { applyToWorkspace, readDiff } from "./diff.ts";
 import type { EventLogLimits } from "./events.ts";
@@ -400,7 +400,7 @@ export class BoxService {
     const cli = usesInstalledCli(template) ? findSanomaCli(root) : undefined;
     if (usesInstalledCli(template) && !cli) throw new Error(missingCliMessage(root));
     const scope = params.scope !== undefined ? params.scope : scopeOf(root, file);
-    const box = this.box(previewBoxName(scope, params.export));
+    const box = this.previewBox(previewBoxName(scope, params.export), root, params.export);
     const command = previewCommand(template, { file, export: params.export, scope, root: box.home, sanoma: cli });
     const { sync, handle } = await this.exclusively(box.name, async () => {
       const current = this.box(box.name); // the box as it is now (see `run`)
@@ -427,6 +427,25 @@ export class BoxService {
       return base;
     }
     return { ...base, result: await handle.done };
+  }
+
+  /**
+   * The box a preview of `exportName` runs in. Two exports whose names differ in case only (`Foo`,
+   * `foo`) make box names that are one folder on macOS and Windows: the second is refused, as any
+   * such name, saying what the box there previews and how to preview this one. It never runs in
+   * the other's box (which it would reset, or whose changes it would see) nor in a box of another
+   * name (which the next preview of it would have to find again).
+   */
+  private previewBox(name: string, root: string, exportName: string): Box {
+    try {
+      return this.box(name);
+    } catch (error) {
+      if (!(error instanceof BoxNameTakenError)) throw error;
+      const other = error.existing[0]!;
+      const source = readPreviewSource(runsDir(this.boxesDir, other));
+      const what = source ? `${other} is the preview of ${source.export} in ${source.file}${source.root !== root ? ` of the company at ${source.root}` : ""}: discard it` : `discard ${other}`;
+      throw new Error(`${error.message} (${what} to preview ${exportName})`);
+    }
   }
 
   /** Stops every box's processes (SIGTERM, then SIGKILL after a short grace) and closes the logs. */
