@@ -158,7 +158,9 @@ export interface BoxesListResult {
 
 /**
  * Client → server request `sanoma/boxes/open`: makes the box's home if needed. A refused name is a
- * JSON-RPC error whose message is `<name> is no box's name`.
+ * JSON-RPC error whose message is `<name> is no box's name`; a name that would be another box's
+ * folder on macOS or Windows (`Demo` beside `demo`), `<name> is no new box's name: the box <other>
+ * exists, …` (docs/boxes.md, "Box names").
  */
 export const BoxesOpenRequest = "sanoma/boxes/open";
 export interface BoxesOpenParams { name: string }
