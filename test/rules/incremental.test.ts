@@ -305,3 +305,25 @@ test("incremental: analysing a company between two checks takes none of their ch
     assert.ok(again.changedFiles.has(file));
   } finally { rmSync(work, { recursive: true, force: true }); }
 });
+
+test("incremental: a check that throws (a host's failpoint, inside the check) leaves the next one to say what a first check says, the edits it took included", () => {
+  const work = mkdtempSync(join(tmpdir(), "sanoma-thrown-"));
+  try {
+    const root = join(work, "co");
+    mkdirSync(join(root, "workflows"), { recursive: true });
+    writeFileSync(join(root, "sanoma.config.ts"), "export default {};\n");
+    const w = join(root, "workflows/w.ts");
+    const v = join(root, "workflows/v.ts");
+    writeFileSync(w, `export const w = (ctx: any) => ctx.call("data.a.get", {});\n`);
+    writeFileSync(v, `export const v = (ctx: any) => ctx.call("data.b.get", {});\n`);
+    const ws = new Workspace(nodeFileSystem);
+    ws.loadCompany(root);
+    assert.deepEqual(ws.check(root).problems.map((p) => relative(root, p.file)), ["workflows/v.ts", "workflows/w.ts"]);
+    writeFileSync(w, `export const w = 1;\n`);
+    ws.setFile(ws.companies.get(root)!, w, readFileSync(w, "utf8"));
+    assert.throws(() => ws.check(root, { failpoint: () => { throw new Error("a fault of ours"); } }), /a fault of ours/);
+    const again = ws.check(root);
+    assert.deepEqual(byFile(root, again.problems), firstCheck(root), "the edit the check that threw took is judged");
+    assert.deepEqual([...again.problemsByFile.keys()].map((f) => relative(root, f)), ["workflows/v.ts"]);
+  } finally { rmSync(work, { recursive: true, force: true }); }
+});

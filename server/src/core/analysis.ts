@@ -272,6 +272,16 @@ export class CompanyAnalyzer {
    * dropped, which rebuilds it). Yields every `STEP` files (see `steps.ts`).
    */
   *steps(): Steps<Analysis> {
+    try {
+      return yield* this.bringUpToDate();
+    } catch (e) {
+      // (It took the changes it was to apply, and may have applied some: the next analysis is built anew.)
+      this.tables = undefined;
+      throw e;
+    }
+  }
+
+  private *bringUpToDate(): Steps<Analysis> {
     const { company, resolver } = this;
     let tables = this.tables;
     const changes = this.changes.take();

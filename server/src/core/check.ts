@@ -14,6 +14,11 @@ export type SeveritySetting = Severity | "off";
 export interface CheckOptions {
   /** Per rule: a severity that replaces every default (warnings included), or `off`. */
   rules?: Partial<Record<RuleId, SeveritySetting>>;
+  /**
+   * A host's failpoint (tests only: ARCHITECTURE.md, "Failpoints"), called once the analysis is up
+   * to date and before any rule runs: it throws there as a fault of the check's own would.
+   */
+  failpoint?: () => void;
 }
 
 export interface CheckResult {
@@ -224,6 +229,17 @@ export class CompanyChecker {
    * check in time slices. Edits made while it is suspended are the next check's changes.
    */
   *steps(options: CheckOptions = {}): Steps<CheckResult> {
+    try {
+      return yield* this.judge(options);
+    } catch (e) {
+      // A check that throws (a fault of ours, outside any rule) took the changes it was to judge,
+      // and may have judged some: what it kept is let go, and the next check judges every file.
+      this.state = undefined;
+      throw e;
+    }
+  }
+
+  private *judge(options: CheckOptions): Steps<CheckResult> {
     const changed = this.changes.take();
     const analysis = yield* this.analyzer.steps();
     const company = analysis.company;
@@ -240,6 +256,7 @@ export class CompanyChecker {
       if (!before || !sameInputs(before, inputs)) stale.push(i);
       st.fileRuleInputs[i] = inputs;
     });
+    options.failpoint?.();
     let n = 0;
     if (fresh) {
       for (const path of st.files.keys()) if (!company.files.has(path)) st.judgeFile(path, undefined, analysis, "all");
