@@ -25,7 +25,7 @@ export interface CompanyInfo {
 }
 export interface CompaniesResult { companies: CompanyInfo[] }
 
-/** Client → server request `sanoma/status`: indexing state and the last check. */
+/** Client → server request `sanoma/status`: indexing state, the last check, and the companies whose check failed. */
 export const StatusRequest = "sanoma/status";
 export interface StatusResult {
   state: "indexing" | "idle";
@@ -37,7 +37,15 @@ export interface StatusResult {
   /** Milliseconds the last company-wide check took, and when it finished (epoch ms). */
   lastCheckMs: number | undefined;
   lastCheckAt: number | undefined;
+  /**
+   * The companies whose last check, or reading of their files, failed (a fault of the server's,
+   * logged with its stack): the problems shown for each may be out of date until its next check
+   * publishes. Empty when none has (absent from a server older than this field).
+   */
+  failed?: StatusFailure[];
 }
+/** A company whose check or reading failed: its root, its name, and what failed, in a sentence's words (`check of acme failed: …`). */
+export interface StatusFailure { root: string; name: string; message: string }
 
 /** Client → server request `sanoma/companyOf`: the company and scope of a document (for a status bar). */
 export const CompanyOfRequest = "sanoma/companyOf";

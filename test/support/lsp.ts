@@ -37,6 +37,8 @@ export interface ClientOptions {
   /** Another server to drive instead of ours (`oxlint --lsp`), and where to start it. */
   command?: string[];
   cwd?: string;
+  /** Variables laid over this process's environment for the server's (`SANOMA_FAILPOINTS`). */
+  env?: Record<string, string>;
 }
 
 export class LspClient {
@@ -63,7 +65,7 @@ export class LspClient {
 
   constructor(readonly options: ClientOptions = {}) {
     const [cmd, ...args] = options.command ?? [process.execPath, SERVER, "--stdio"];
-    this.proc = spawn(cmd, args, { cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
+    this.proc = spawn(cmd, args, { cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"], env: options.env && { ...process.env, ...options.env } });
     this.settings = options.settings;
     this.proc.stdout.on("data", (d: Buffer) => this.onData(d));
     this.proc.stderr.on("data", (d: Buffer) => (this.stderr += d.toString()));
@@ -175,12 +177,12 @@ export class LspClient {
     });
   }
 
-  /** Waits until the server says it is idle (indexing done) and its checks have run. */
+  /** Waits until the server says it is idle (indexing done) and its checks have run (or failed: `failed`). */
   async waitIdle(timeoutMs = 60000): Promise<void> {
     const start = Date.now();
     for (;;) {
-      const s = await this.request<{ state: string; lastCheckAt?: number }>("sanoma/status", null);
-      if (s.state === "idle" && (s.lastCheckAt !== undefined || (s as { companies?: number }).companies === 0)) { await new Promise((r) => setTimeout(r, 50)); return; }
+      const s = await this.request<{ state: string; lastCheckAt?: number; companies?: number; failed?: unknown[] }>("sanoma/status", null);
+      if (s.state === "idle" && (s.lastCheckAt !== undefined || s.companies === 0 || (s.failed?.length ?? 0) > 0)) { await new Promise((r) => setTimeout(r, 50)); return; }
       if (Date.now() - start > timeoutMs) throw new Error("server never became idle");
       await new Promise((r) => setTimeout(r, 50));
     }

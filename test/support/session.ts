@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { Diagnostic } from "vscode-languageserver/node";
 import type { DirEntry, FileSystem } from "../../server/src/core/types.ts";
-import { Session } from "../../server/src/lsp/session.ts";
+import { Session, type SessionOptions } from "../../server/src/lsp/session.ts";
 import type { Client, Progress } from "../../server/src/lsp/client.ts";
 import type { StatusResult } from "../../server/src/protocol.ts";
 import { toUri } from "../../server/src/lsp/convert.ts";
@@ -71,15 +71,15 @@ export class Documents {
   close(file: string) { this.docs.delete(toUri(file)); }
 }
 
-/** A session over a fixture company held in memory at `/co`, started, its first checks done. */
-export async function sessionOf(fixture: string, settings: unknown = {}): Promise<{ session: Session; client: RecordingClient; documents: Documents; fs: MemoryFileSystem; root: string; log: string[] }> {
+/** A session over a fixture company held in memory at `/co`, started, its first checks done (`options` laid over the session's: its failpoints). */
+export async function sessionOf(fixture: string, settings: unknown = {}, options: Partial<SessionOptions> = {}): Promise<{ session: Session; client: RecordingClient; documents: Documents; fs: MemoryFileSystem; root: string; log: string[] }> {
   const root = "/co";
   const fx = parseFixture(fixture);
   const fs = new MemoryFileSystem(Object.fromEntries(Object.entries(fx.files).map(([rel, text]) => [path.join(root, rel), text])));
   const client = new RecordingClient(settings);
   const documents = new Documents();
   const log: string[] = [];
-  const session = new Session(fs, client, documents, { folders: [root], configuration: true, log: (m) => log.push(m) });
+  const session = new Session(fs, client, documents, { folders: [root], configuration: true, log: (m) => log.push(m), ...options });
   await session.start();
   await settled(session);
   return { session, client, documents, fs, root, log };

@@ -6,12 +6,15 @@
  * company's check may wait for the files changed on disk queued by the time it was first due (the
  * messages then received handled: a notification's files all), never for those queued since
  * (`Waits`): a build rewriting files faster than they are read holds it up for one round of reads
- * at most, not for as long as it writes; an edit's check, likewise.
+ * at most, not for as long as it writes; an edit's check, likewise. A check that throws (a fault
+ * of ours) publishes nothing: the session is told (`failed`: a note on the company's config), and
+ * the company's next check, which judges every file again, publishes every file under its root.
  */
 import * as path from "node:path";
 import type { CheckResult } from "../core/check.ts";
 import { SANOMARC } from "../core/sanomarc.ts";
 import type { Workspace } from "../core/workspace.ts";
+import type { Failpoints } from "../node/failpoints.ts";
 import type { Publisher } from "./publisher.ts";
 import { checkOptions, type Settings } from "./settings.ts";
 import { inSlices } from "./slices.ts";
@@ -21,6 +24,8 @@ export interface Checked {
   indexed: boolean;
   settings: Settings;
   result?: CheckResult;
+  /** Its last check threw: the next one publishes every file under its root (the core's checker started over). */
+  checkFailed?: boolean;
 }
 
 /** What a company's check waits for before it runs (files changed on disk not read yet: session.ts). */
@@ -53,6 +58,10 @@ export class Checks {
     private readonly published: (root: string) => void = () => {},
     /** What a company's check waits for (files changed on disk not read again yet: session.ts). */
     private readonly waits: Waits = NO_WAITS,
+    /** Told when a company's check threw (its stack is logged): nothing of it was published. */
+    private readonly failed: (root: string, error: unknown) => void = () => {},
+    /** The failpoints armed (tests only: `check` throws inside the core's check). */
+    private readonly failpoints?: Failpoints,
   ) {}
 
   /** Whether a check is pending or running: the diagnostics on screen may change. */
@@ -99,12 +108,18 @@ export class Checks {
    */
   private check(root: string, st: Checked): Promise<void> {
     const start = performance.now();
-    const done = inSlices(this.ws.checkSteps(root, checkOptions(st.settings)))
-      .catch((e): undefined => { this.log(`check of ${root} failed: ${(e as Error).stack}`); return undefined; })
+    const company = this.ws.companies.get(root);
+    const fp = this.failpoints;
+    const options = fp ? { ...checkOptions(st.settings), failpoint: () => fp.hit("check") } : checkOptions(st.settings);
+    let failure: { error: unknown } | undefined;
+    const done = inSlices(this.ws.checkSteps(root, options))
+      .catch((e): undefined => { this.log(`check of ${root} failed: ${(e as Error).stack ?? e}`); failure = { error: e }; return undefined; })
       .then((result) => {
         this.running.delete(root);
         // A company dissolved or re-indexed meanwhile: what was found of the old one is not published.
-        if (result && this.stateOf(root) === st && this.ws.companies.get(root) === result.analysis.company) this.publish(root, st, result, start);
+        const current = this.stateOf(root) === st && this.ws.companies.get(root) === (result?.analysis.company ?? company);
+        if (result && current) this.publish(root, st, result, start);
+        else if (failure && current) { st.checkFailed = true; this.failed(root, failure.error); }
         if (this.dirty.has(root)) this.schedule();
       });
     this.running.set(root, done);
@@ -116,9 +131,11 @@ export class Checks {
     st.result = result;
     // Publish for the files whose problems the check recomputed. The first check of a company
     // object (a new company, or one re-indexed after a settings change or a re-check) recomputes
-    // every file it has problems for; what was published before under its root is cleared too.
+    // every file it has problems for; what was published before under its root is cleared too. The
+    // check after one that threw does the same (the core's checker started over).
     const files = new Set(result.changedFiles);
-    if (previous?.analysis.company !== result.analysis.company) {
+    if (previous?.analysis.company !== result.analysis.company || st.checkFailed) {
+      st.checkFailed = false;
       for (const file of this.publisher.filesUnder(root)) if (path.basename(file) !== SANOMARC && this.ws.rootOf(file) === root) files.add(file);
     }
     for (const file of files) this.publisher.problems(file, result.problemsByFile.get(file));

@@ -25,6 +25,7 @@ import { FolderWatcher } from "../node/folder-watcher.ts";
 import { SettingsAboveWatcher } from "../node/settings-above-watcher.ts";
 import { isWithin } from "../core/model.ts";
 import { FrameGuard } from "./frames.ts";
+import { FAILPOINT_NAMES, Failpoints, FAILPOINTS_ENV } from "../node/failpoints.ts";
 import { hover } from "./features/hover.ts";
 import { definition } from "./features/definition.ts";
 import { references } from "./features/references.ts";
@@ -59,6 +60,8 @@ function logBadFrame(message: string): void {
   try { connection.console.log(message); } catch { /* not listening yet */ }
 }
 const documents = new TextDocuments(TextDocument);
+/** The failpoints armed (tests only: node/failpoints.ts), read once; undefined in production. */
+const failpoints = Failpoints.parse(process.env[FAILPOINTS_ENV]);
 /** To the client's log; nothing once the client is gone (a log line then threw, and ended the server by a crash). */
 const log = (m: string): void => {
   try { connection.console.log(m); } catch { /* the connection is closed */ }
@@ -162,6 +165,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     markdownHover: caps.textDocument?.hover?.contentFormat?.includes("markdown") ?? true,
     docsUrl: docsUrlFor(params),
     log,
+    failpoints: failpoints.failpoints,
   });
   boxes = attachBoxes(connection, session, params, () => shutDown);
   return {
@@ -189,6 +193,8 @@ const REGISTRATION_WAIT_MS = 2000;
 connection.onInitialized(() => {
   if (!session) return;
   if (inThread) log(`running in a worker thread of the package's command, its young generation at most ${resourceLimits.maxYoungGenerationSizeMb} MB`);
+  if (failpoints.failpoints) log(`${FAILPOINTS_ENV}: failpoints armed (for tests only: these steps throw on purpose): ${failpoints.failpoints.toString()}`);
+  if (failpoints.unknown.length > 0) log(`${FAILPOINTS_ENV}: no failpoint ${failpoints.unknown.map((u) => JSON.stringify(u)).join(", ")} (there are ${FAILPOINT_NAMES.join(", ")}: each as name, or name:N for its first N times)`);
   const s = session;
   let watching: Promise<unknown> = Promise.resolve();
   if (dynamicWatch) {
@@ -360,10 +366,8 @@ connection.onDidChangeWatchedFiles((params) => {
   if (!session) return;
   for (const c of params.changes) {
     const file = session.filePath(c.uri);
-    if (!file) continue;
-    try {
-      session.diskChanged(file, c.type === FileChangeType.Created ? "created" : c.type === FileChangeType.Deleted ? "deleted" : "changed");
-    } catch (e) { log(`watched file ${file} failed: ${(e as Error).stack}`); }
+    // (One that cannot be taken is said on its company's config: Session.diskChanged.)
+    if (file) session.diskChanged(file, c.type === FileChangeType.Created ? "created" : c.type === FileChangeType.Deleted ? "deleted" : "changed");
   }
 });
 connection.onDidChangeConfiguration((params) => { void session?.settingsChanged(params?.settings); void boxes?.readSettings(); });

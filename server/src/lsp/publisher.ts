@@ -1,8 +1,8 @@
 /**
  * Diagnostics as the client has them: published only when a file's list changed, to the URI the
  * client has for the file now (and taken away from a URI it had before), each file's current
- * problems kept for code actions, and a file's note (why nothing of it is judged) shown first
- * whatever a check publishes for it.
+ * problems kept for code actions, and a file's notes (a company's check failed, on its config;
+ * why nothing of a file is judged) shown first whatever a check publishes for it.
  */
 import * as path from "node:path";
 import type { Diagnostic } from "vscode-languageserver/node";
@@ -10,6 +10,13 @@ import type { Problem } from "../core/types.ts";
 import type { Client } from "./client.ts";
 import { toDiagnostics } from "./convert.ts";
 import type { OpenDocuments } from "./documents.ts";
+
+/**
+ * What a note says, in the order a file's notes are shown: a company's check (or indexing) that
+ * failed, on its config (`failures.ts`); a file of a company, or a folder, left out (`session.ts`).
+ */
+export const NOTE_KINDS = ["failed", "left-out"] as const;
+export type NoteKind = (typeof NOTE_KINDS)[number];
 
 export class Publisher {
   /** file → its current problems, for code actions. */
@@ -19,8 +26,8 @@ export class Publisher {
   /** file → the URI its diagnostics were last published to, while they are not empty. */
   private readonly publishedTo = new Map<string, string>();
 
-  /** file → its note, published before its problems (an open file of a company left out whole: session.ts). */
-  private readonly notes = new Map<string, Diagnostic>();
+  /** file → its notes by kind, published before its problems, in `NOTE_KINDS`' order. */
+  private readonly notes = new Map<string, Map<NoteKind, Diagnostic>>();
 
   constructor(private readonly client: Client, private readonly docs: OpenDocuments, private readonly docsUrl: (rule: string) => string) {}
 
@@ -33,26 +40,28 @@ export class Publisher {
     this.file(file, toDiagnostics(problems ?? [], this.docsUrl, this.uriOf));
   }
 
-  /** A file's diagnostics (after its note, if it has one), to the URI the client has for it now (and none left where it had another). */
+  /** A file's diagnostics (after its notes, if it has any), to the URI the client has for it now (and none left where it had another). */
   file(file: string, diagnostics: Diagnostic[]): void {
     const uri = this.docs.uriOf(file);
     const before = this.publishedTo.get(file);
     if (before !== undefined && before !== uri) this.publish(before, file, []);
-    const note = this.notes.get(file);
-    this.publish(uri, file, note ? [note, ...diagnostics] : diagnostics);
+    const notes = this.notes.get(file);
+    this.publish(uri, file, notes ? [...NOTE_KINDS.flatMap((k) => notes.get(k) ?? []), ...diagnostics] : diagnostics);
   }
 
-  /** Sets (or, undefined, takes away) a file's note, and publishes the file again if it changed. */
-  note(file: string, note: Diagnostic | undefined): void {
-    const before = this.notes.get(file);
+  /** Sets (or, undefined, takes away) a file's note of a kind, and publishes the file again if it changed. */
+  note(file: string, kind: NoteKind, note: Diagnostic | undefined): void {
+    const notes = this.notes.get(file);
+    const before = notes?.get(kind);
     if (note === undefined ? before === undefined : before !== undefined && JSON.stringify(before) === JSON.stringify(note)) return;
-    if (note) this.notes.set(file, note); else this.notes.delete(file);
+    if (note) { if (notes) notes.set(kind, note); else this.notes.set(file, new Map([[kind, note]])); }
+    else { notes!.delete(kind); if (notes!.size === 0) this.notes.delete(file); }
     this.file(file, toDiagnostics(this.problemsByFile.get(file) ?? [], this.docsUrl, this.uriOf));
   }
 
-  /** The files that have a note. */
-  noted(): string[] {
-    return [...this.notes.keys()];
+  /** The files that have a note of a kind. */
+  noted(kind: NoteKind): string[] {
+    return [...this.notes].filter(([, notes]) => notes.has(kind)).map(([file]) => file);
   }
 
   /** A file was opened or closed under another spelling than its problems were published to: they move. */

@@ -10,7 +10,7 @@
  * `documents.ts` (open documents, how paths are spelled), `settings-source.ts` (each company's
  * settings), `checks.ts` (when checks run), `publisher.ts` (diagnostics as the client has them),
  * `workflow-reading.ts` (workflows left to read before a symbol search), `indexer.ts` (reading a company's files),
- * `slices.ts` (time slices).
+ * `failures.ts` (a company whose check or reading failed, noted on its config), `slices.ts` (time slices).
  */
 import * as path from "node:path";
 import { CONFIG_FILE, isInNodeModules, isSkippedDirName } from "../core/company.ts";
@@ -22,9 +22,11 @@ import type { FileSystem, Problem } from "../core/types.ts";
 import { thousands } from "../core/text.ts";
 import { Workspace } from "../core/workspace.ts";
 import type { StatusResult } from "../protocol.ts";
+import type { Failpoints } from "../node/failpoints.ts";
 import { Checks } from "./checks.ts";
 import type { Client, Progress } from "./client.ts";
 import { OpenDocuments, type DocumentSource } from "./documents.ts";
+import { Failures } from "./failures.ts";
 import { Publisher } from "./publisher.ts";
 import { SettingsSource } from "./settings-source.ts";
 import { DEFAULT_SETTINGS, excludedFolderDiagnostic, leftOutDiagnostic, type CompanySettings, type Settings } from "./settings.ts";
@@ -40,6 +42,8 @@ export interface SessionOptions {
   markdownHover?: boolean;
   docsUrl?: (rule: string) => string;
   log: (message: string) => void;
+  /** The failpoints armed (tests only: `SANOMA_FAILPOINTS`, read by main.ts), if any. */
+  failpoints?: Failpoints;
 }
 
 interface CompanyState {
@@ -60,6 +64,8 @@ export class Session {
   readonly publisher: Publisher;
   readonly settings: SettingsSource;
   readonly checks: Checks;
+  /** The companies whose check or reading failed, each noted on its config until its next check publishes. */
+  readonly failures: Failures;
   readonly state = new Map<string, CompanyState>();
   private indexing = 0;
   private indexQueue: Promise<void> = Promise.resolve();
@@ -94,7 +100,12 @@ export class Session {
     this.documents = new OpenDocuments(documents, this.ws);
     this.publisher = new Publisher(client, this.documents, options.docsUrl ?? ruleDocsUrl);
     this.settings = new SettingsSource(client, this.ws, this.documents, this.publisher, { ...options, lateAnswer: () => void this.settingsChanged() });
-    this.checks = new Checks(this.ws, this.publisher, (root) => this.state.get(root), () => this.notifyStatus(), options.log, (root) => { for (const l of this.companyListeners) l.checked?.(root); }, { mark: () => this.changes, waits: (root, since) => this.waitsForChanged(root, since) });
+    this.failures = new Failures(this.publisher, () => this.notifyStatus());
+    this.checks = new Checks(this.ws, this.publisher, (root) => this.state.get(root), () => this.notifyStatus(), options.log, (root) => {
+      // Its problems are current again: a failure noted before goes.
+      this.failures.clear(root);
+      for (const l of this.companyListeners) l.checked?.(root);
+    }, { mark: () => this.changes, waits: (root, since) => this.waitsForChanged(root, since) }, (root, e) => this.checkFailed(root, e), options.failpoints);
   }
 
   // ---- Companies and indexing ----------------------------------------------------------------
@@ -146,6 +157,8 @@ export class Session {
     if (!root) return undefined;
     // (A file opened through a link while its company waits in the round: that company, as the round spells it.)
     if (!this.ws.companies.has(root)) root = this.sameFolder(root) ?? root;
+    // Its indexing failed: read again whole, this edit's text with the rest (`readAgainIfFailed`).
+    if (this.readAgainIfFailed(root)) return undefined;
     if (!this.ws.companies.has(root)) {
       this.indexNext(root);
       void this.enqueueIndex(() => this.indexRoots([root])); // (a round that reads it first finds it indexed)
@@ -206,7 +219,12 @@ export class Session {
       progress = reported && { report: (percentage, message) => reported.report((shown = Math.max(shown, percentage)), message), done: () => reported.done() };
       for (let done = 0; left.length > 0; done++) {
         const root = left.shift()!;
-        await this.indexCompany(root, () => settingsOf.get(root) ?? this.settings.forCompany(root), generation, progress && { progress, done, of: done + 1 + left.length });
+        // (One company's failure is its own: the round goes on with the others.)
+        try {
+          await this.indexCompany(root, () => settingsOf.get(root) ?? this.settings.forCompany(root), generation, progress && { progress, done, of: done + 1 + left.length });
+        } catch (e) {
+          this.indexingFailed(root, e);
+        }
       }
     } finally {
       // A root asked for that did not become a company (its config gone, nothing leading to it any
@@ -246,6 +264,7 @@ export class Session {
     // Each company walks with its own settings' folders left out.
     this.ws.setExclude(root, settings.exclude);
     const files = await inSlices(this.ws.listFilesSteps(root));
+    this.options.failpoints?.hit("index");
     this.waitingToBeRead += files.length;
     const done = await readFiles(this.ws, this.documents, company, files, {
       progress: (read) => {
@@ -273,6 +292,61 @@ export class Session {
     this.options.log(`indexed ${root}: ${company.files.size} files`);
   }
 
+  // ---- Failures (a fault of ours: failures.ts) ---------------------------------------------------
+
+  /** A company's check threw (its stack logged by the checks): noted on its config; checked again at its next change. */
+  private checkFailed(root: string, e: unknown): void {
+    const name = this.nameOf(root);
+    this.failures.failed({ root, name }, "check", `check of ${name}`, e);
+  }
+
+  /**
+   * A company's indexing threw: logged, and noted on its config. It stays unindexed (unchecked)
+   * until the next change to one of its files, or a check of the workspace, reads it again whole:
+   * not at once, as a fault that comes back every time would read it for ever.
+   */
+  private indexingFailed(root: string, e: unknown): void {
+    this.options.log(`indexing ${root} failed: ${(e as Error).stack ?? e}`);
+    // (A company gone meanwhile, its config with it, has nothing to note.)
+    if (!this.ws.companies.has(root) && !this.ws.fs.isFile(path.join(root, CONFIG_FILE))) return;
+    const name = this.nameOf(root);
+    this.failures.failed({ root, name }, "indexing", `reading of ${name}'s files (indexing)`, e);
+  }
+
+  /**
+   * A change to a company's files (on disk, or an editor's text) could not be taken: its index
+   * may no longer be its files. Logged, noted on its config, and the company read again whole at
+   * once (the open documents' texts with the disk's): a fault in taking one change is not met by
+   * reading a company; should that fail too, it is an indexing failure (above).
+   */
+  private changeFailed(root: string | undefined, what: string, e: unknown): void {
+    this.options.log(`${what} failed: ${(e as Error).stack ?? e}`);
+    if (root !== undefined) this.readAgainAfter(root, what, e);
+  }
+
+  /** What `changeFailed` does once the stack is logged: the company at `root`, if it is known, noted and read again whole. */
+  private readAgainAfter(root: string, what: string, e: unknown): void {
+    if (!this.ws.companies.has(root)) return; // (no company known there: nothing of one shown)
+    this.failures.failed({ root, name: this.nameOf(root) }, "change", what, e);
+    this.reindex(root);
+  }
+
+  /** A company whose indexing failed, at the next change to one of its files: read again whole (once: whatever comes meanwhile waits for that reading). */
+  private readAgainIfFailed(root: string): boolean {
+    if (!this.failures.takeReadAgain(root)) return false;
+    this.reindex(root);
+    return true;
+  }
+
+  private nameOf(root: string): string {
+    return this.ws.companies.get(root)?.name ?? path.basename(root);
+  }
+
+  /** A file as the user reads it in a message: from its company's root, else whole. */
+  private shown(file: string, root: string | undefined): string {
+    return root !== undefined && isWithin(root, file) ? path.relative(root, file).split(path.sep).join("/") : file;
+  }
+
   /** A root the round asked settings for but did not index: no `.sanomarc.json` holds for it (unless it became a company meanwhile). */
   private releaseUnknown(root: string): void {
     if (!this.ws.companies.has(root)) this.settings.release(root);
@@ -290,7 +364,7 @@ export class Session {
     for (const root of Array.from(this.linkTargetGone)) {
       if (!this.ws.fs.isFile(path.join(root, CONFIG_FILE))) continue;
       this.linkTargetGone.delete(root);
-      this.diskChanged(path.join(root, CONFIG_FILE), "created");
+      this.takeDiskChange(path.join(root, CONFIG_FILE), "created");
     }
   }
 
@@ -361,6 +435,7 @@ export class Session {
     this.ws.removeCompany(root);
     this.state.delete(root);
     this.publisher.clear((file) => file === company.lockPath || company.files.has(file));
+    this.failures.clear(root);
     this.settings.release(root);
     if (!keepWatched) for (const l of this.companyListeners) l.gone(root);
     this.noteLeftOutOpen();
@@ -393,12 +468,12 @@ export class Session {
         if (folder !== undefined) { note = excludedFolderDiagnostic(company, by, folder, (f) => this.documents.uriOf(f)); break; }
       }
     }
-    this.publisher.note(file, note);
+    this.publisher.note(file, "left-out", note);
   }
 
   /** `noteLeftOut` for every open file, and every file noted (a company's settings read, a company gone). */
   private noteLeftOutOpen(): void {
-    for (const file of new Set([...this.documents.byPath().keys(), ...this.publisher.noted()])) this.noteLeftOut(file);
+    for (const file of new Set([...this.documents.byPath().keys(), ...this.publisher.noted("left-out")])) this.noteLeftOut(file);
   }
 
   /** A company at `root` is no more (or never was): its files may now belong to an enclosing company, which is indexed anew. */
@@ -445,7 +520,7 @@ export class Session {
     await this.enqueueIndex(async () => {
       const found = new Set([...await this.findRoots(this.options.folders), ...roots.filter((r) => this.ws.fs.isFile(path.join(r, CONFIG_FILE)))]);
       await this.indexRoots([...found]);
-      for (const r of roots) if (!this.ws.companies.has(r)) this.settings.release(r);
+      for (const r of roots) if (!this.ws.companies.has(r)) { this.settings.release(r); this.failures.clear(r); }
     });
     // Until the status says idle (a check scheduled by the index, settings still being read), so
     // that the status answered with says what is published; bounded, as edits may keep coming.
@@ -457,10 +532,20 @@ export class Session {
 
   // ---- Changes --------------------------------------------------------------------------------
 
-  /** An editor's text for a file (open or changed): it wins over disk. */
+  /** An editor's text for a file (open or changed): it wins over disk. One that cannot be taken (a fault of ours) has its company read again whole (`changeFailed`). */
   setText(uri: string, text: string): void {
     const file = this.documents.filePath(uri);
     if (!file) return;
+    try {
+      this.options.failpoints?.hit("edit");
+      this.takeText(file, text);
+    } catch (e) {
+      const root = this.ws.rootOf(file);
+      this.changeFailed(root, `reading of an edit of ${this.shown(file, root)}`, e);
+    }
+  }
+
+  private takeText(file: string, text: string): void {
     if (path.basename(file) === SANOMARC) { this.sharedSettingsChanged(file); return; }
     // A package's file (a connector, its package.json): no company's, but what the resolver reads.
     if (isInNodeModules(file)) { this.packageChanged(file); return; }
@@ -485,7 +570,16 @@ export class Session {
   closed(uri: string): void {
     const file = this.documents.filePath(uri);
     if (!file) return;
-    this.publisher.note(file, undefined);
+    try {
+      this.takeClose(file);
+    } catch (e) {
+      const root = this.ws.rootOf(file);
+      this.changeFailed(root, `reading of ${this.shown(file, root)} closed`, e);
+    }
+  }
+
+  private takeClose(file: string): void {
+    this.publisher.note(file, "left-out", undefined);
     if (path.basename(file) === SANOMARC) { this.sharedSettingsChanged(file); return; }
     if (isInNodeModules(file)) { this.packageChanged(file); return; }
     // (A linked workspace package, open at its real path: its disk text counts again through the links.)
@@ -516,8 +610,22 @@ export class Session {
     void this.readChanged();
   }
 
-  /** A file changed, was created or deleted on disk (or a folder went away). */
+  /**
+   * A file changed, was created or deleted on disk (or a folder went away): the client's
+   * `didChangeWatchedFiles` and the server's own watchers. One that cannot be taken (a fault of
+   * ours) has its company read again whole (`changeFailed`).
+   */
   diskChanged(file: string, kind: "created" | "changed" | "deleted"): void {
+    try {
+      this.options.failpoints?.hit("disk");
+      this.takeDiskChange(file, kind);
+    } catch (e) {
+      const root = this.ws.rootOf(file);
+      this.changeFailed(root, `reading of ${this.shown(file, root)} ${kind} on disk`, e);
+    }
+  }
+
+  private takeDiskChange(file: string, kind: "created" | "changed" | "deleted"): void {
     const base = path.basename(file);
     if (base === SANOMARC) {
       if (kind === "deleted") this.publisher.file(file, []);
@@ -573,7 +681,7 @@ export class Session {
       }
     } else if (kind === "created" && !isSkippedDirName(base) && this.isRealFolder(file)) {
       // A folder created (or renamed in) in one event may bring companies of its own.
-      for (const root of this.ws.discoverRoots([file])) if (!this.ws.companies.has(root)) this.diskChanged(path.join(root, CONFIG_FILE), "created");
+      for (const root of this.ws.discoverRoots([file])) if (!this.ws.companies.has(root)) this.takeDiskChange(path.join(root, CONFIG_FILE), "created");
     }
     if (this.documents.isOpen(file)) return; // the editor's text wins
     const company = this.ws.companyOf(file);
@@ -581,6 +689,7 @@ export class Session {
       if (kind === "created" && this.isRealFolder(file)) this.rescanFolder(file);
       return;
     }
+    if (this.readAgainIfFailed(company.root)) return; // (its indexing failed: read again whole, this change with the rest)
     const st = this.state.get(company.root);
     if (st && !st.indexed) { (st.changedWhileIndexing ??= new Set()).add(file); return; } // read again once the round is done
     if (file === company.lockPath) { void this.lockfileChanged(company); return; }
@@ -638,18 +747,26 @@ export class Session {
     if (this.readingChanged) return; // (the loop under way takes it)
     this.readingChanged = true;
     this.notifyStatus();
+    let read: ReturnType<Session["nextChanged"]>;
     try {
       // The rest of the notification's changes first, and the requests already received.
       await yieldToWaitingRequests();
       let t = performance.now();
-      for (let read = this.nextChanged(); read; read = this.nextChanged()) {
-        read();
+      for (read = this.nextChanged(); read; read = this.nextChanged()) {
+        read.read();
         const held = performance.now() - t;
         if (held > READ_BATCH_MS) { this.notifyStatus(); await (held > BATCH_MS ? yieldToWaitingRequests() : yieldToRequests()); t = performance.now(); }
       }
     } catch (e) {
-      this.options.log(`reading files changed on disk failed: ${(e as Error).stack}`);
+      // (A fault of ours.) The changes still queued go with the one that threw, and each company
+      // they were of is read again whole; a package's file is every company's.
+      const what = read ? `reading of ${this.shown(read.file, read.root)} changed on disk` : "reading of files changed on disk";
+      this.options.log(`${what} failed: ${(e as Error).stack ?? e}`);
+      const roots = new Set(this.changedToRead.keys());
+      if (read?.root !== undefined) roots.add(read.root);
+      else if (read) for (const root of this.ws.companies.keys()) roots.add(root);
       this.changedToRead.clear();
+      for (const root of roots) this.readAgainAfter(root, what, e);
     } finally {
       this.readingChanged = false;
       this.checks.schedule();
@@ -657,8 +774,8 @@ export class Session {
     }
   }
 
-  /** The next read of `readChanged` (a company's file or a package's, of the oldest change), or undefined when none is left. */
-  private nextChanged(): (() => void) | undefined {
+  /** The next read of `readChanged` (a company's file, with its root, or a package's, of the oldest change), or undefined when none is left. */
+  private nextChanged(): { root?: string; file: string; read: () => void } | undefined {
     let oldest: { root: string; company: Company; file: string; change: number } | undefined;
     for (const [root, queued] of this.changedToRead) {
       const [first] = queued.files;
@@ -667,16 +784,17 @@ export class Session {
       if (oldest === undefined || first[1] < oldest.change) oldest = { root, company: queued.company, file: first[0], change: first[1] };
     }
     const pkg = this.ws.packageFilesToReadAgain();
-    if (pkg.first !== undefined && (oldest === undefined || pkg.change! < oldest.change)) { const file = pkg.first; return () => this.ws.readPackageFileAgain(file); }
+    if (pkg.first !== undefined && (oldest === undefined || pkg.change! < oldest.change)) { const file = pkg.first; return { file, read: () => this.ws.readPackageFileAgain(file) }; }
     if (oldest === undefined) return undefined;
     const { root, company, file } = oldest;
     this.changedToRead.get(root)!.files.delete(file);
-    return () => {
+    return { root, file, read: () => {
       if (this.documents.isOpen(file)) return;
+      this.options.failpoints?.hit("read");
       this.ws.readFromDisk(company, file);
       // (A check that did not wait for it, the change being newer than what it waited for, was of the file before.)
       this.checks.markDirty(root);
-    };
+    } };
   }
 
   /**
@@ -703,10 +821,15 @@ export class Session {
     const st = this.state.get(company.root);
     if (!st) return;
     const read = (st.lockReads = (st.lockReads ?? 0) + 1);
-    const text = await readLockText(this.ws, this.documents, company);
-    if (st.lockReads !== read || this.state.get(company.root) !== st || this.ws.companies.get(company.root) !== company) return;
-    this.ws.setLockText(company, text);
-    this.checks.markDirty(company.root);
+    try {
+      const text = await readLockText(this.ws, this.documents, company);
+      if (st.lockReads !== read || this.state.get(company.root) !== st || this.ws.companies.get(company.root) !== company) return;
+      this.ws.setLockText(company, text);
+      this.checks.markDirty(company.root);
+    } catch (e) {
+      // (Its callers do not wait for it: a rejection let through would end the server.)
+      if (this.ws.companies.get(company.root) === company) this.changeFailed(company.root, `reading of ${this.shown(company.lockPath, company.root)} changed`, e);
+    }
   }
 
   /** A folder appeared (a checkout, a generator): the files under it that belong to a company are read. */
@@ -790,7 +913,12 @@ export class Session {
     if (roots.length === 0) return;
     this.settingsPending++;
     void this.refreshSettings(roots)
-      .catch((e) => this.options.log(`reading ${file} failed: ${(e as Error).stack}`))
+      .catch((e) => {
+        // (A fault of ours.) The companies it holds for may be checked with settings of before: each is read again whole.
+        const what = `reading of ${file}`;
+        this.options.log(`${what} failed: ${(e as Error).stack ?? e}`);
+        for (const root of roots) this.readAgainAfter(root, what, e);
+      })
       .finally(() => { this.settingsPending--; this.notifyStatus(); });
   }
 
@@ -824,13 +952,14 @@ export class Session {
     for (const { files } of this.changedToRead.values()) changed += files.size;
     const packages = this.readingChanged ? this.ws.packageFilesToReadAgain().count : 0;
     return {
-      // Busy while indexing, reading changed settings or files, or while a check is pending: "idle" means the published diagnostics are current.
+      // Busy while indexing, reading changed settings or files, or while a check is pending: "idle" means the published diagnostics are current (but for the companies `failed` names).
       state: this.indexing > 0 || this.settingsPending > 0 || this.readingChanged || this.checks.busy ? "indexing" : "idle",
       companies: this.ws.companies.size,
       files: indexed + this.waitingToBeRead + packages,
       indexedFiles: Math.max(0, indexed - changed),
       lastCheckMs: this.checks.lastCheckMs,
       lastCheckAt: this.checks.lastCheckAt,
+      failed: this.failures.list(),
     };
   }
 
