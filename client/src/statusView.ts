@@ -1,8 +1,8 @@
 /**
  * What the status bar item says, from the server's state, its last status and the active file's
- * company: the item's text, its warning (a failed server, a slow check), the label screen readers
- * and the end-to-end test read, and whether it shows at all. No `vscode` here, so it is tested on
- * its own (`test/client/status.test.ts`); `statusBar.ts` draws it.
+ * company: the item's text, its warning (a failed server, a company whose check failed, a slow
+ * check), the label screen readers and the end-to-end test read, and whether it shows at all. No
+ * `vscode` here, so it is tested on its own (`test/client/status.test.ts`); `statusBar.ts` draws it.
  */
 import type { CompanyOfResult, StatusResult } from "../../server/src/protocol.ts";
 import type { ServerState } from "./server.ts";
@@ -30,6 +30,12 @@ export function statusView(state: ServerState, status: StatusResult | undefined,
     text = `$(sync~spin) ${where}`;
   } else if (status?.state === "indexing") {
     text = `$(sync~spin) ${where} · indexing ${status.indexedFiles}/${status.files}`;
+  } else if (status?.failed?.length) {
+    // (The active file's company first, if it is one of them: its problems are the ones looked at.)
+    const failed = status.failed.find((f) => f.root === company?.root) ?? status.failed[0];
+    const more = status.failed.length > 1 ? ` (and ${status.failed.length - 1} more ${status.failed.length === 2 ? "company" : "companies"})` : "";
+    warning = `The ${failed.message}${more}: the problems shown for it may be out of date (the output has the stack)`;
+    text = `$(warning) ${where}`;
   } else if (status?.lastCheckMs !== undefined && status.lastCheckMs > slowCheckMs) {
     warning = `The last check took ${formatMs(status.lastCheckMs)}, more than ${formatMs(slowCheckMs)}`;
     text = `$(warning) ${where}`;

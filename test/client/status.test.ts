@@ -35,6 +35,18 @@ test("status: a check slower than the threshold is a warning that says how slow;
   assert.equal(statusView(running, { ...idle(slowCheckMs + 1), state: "indexing" }, billing).warning, undefined);
 });
 
+test("status: a company whose check failed is a warning that says which and what, the active file's company first; indexing wins over it", () => {
+  const failed = (roots: string[]): StatusResult => ({ ...idle(120), failed: roots.map((root) => ({ root, name: root.slice(3), message: `check of ${root.slice(3)} failed: boom` })) });
+  const one = statusView(running, failed(["/w/acme"]), billing);
+  assert.equal(one.text, "$(warning) acme › billing");
+  assert.equal(one.warning, "The check of acme failed: boom: the problems shown for it may be out of date (the output has the stack)");
+  assert.equal(one.label, `Sanoma: acme › billing, warning: ${one.warning}`);
+  assert.equal(statusView(running, failed(["/w/beta", "/w/acme"]), billing).warning, "The check of acme failed: boom (and 1 more company): the problems shown for it may be out of date (the output has the stack)");
+  assert.equal(statusView(running, failed(["/w/beta", "/w/gamma", "/w/delta"]), null).warning, "The check of beta failed: boom (and 2 more companies): the problems shown for it may be out of date (the output has the stack)");
+  assert.equal(statusView(running, { ...failed(["/w/acme"]), state: "indexing" }, billing).warning, undefined);
+  assert.equal(statusView(running, { ...idle(120), failed: [] }, billing).warning, undefined);
+});
+
 test("status: a failed or restarting server is a warning with its reason, shown even outside a company", () => {
   const failed = statusView({ kind: "failed", reason: "the server exited 4 times in 3 minutes" }, undefined, null);
   assert.deepEqual(failed, { text: "$(warning) Sanoma", warning: "the server exited 4 times in 3 minutes", label: "Sanoma: Sanoma, warning: the server exited 4 times in 3 minutes", visible: true });
