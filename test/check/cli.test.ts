@@ -218,6 +218,17 @@ test("sanoma-check: a folder holding a company and a link to it finds the compan
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
+test("sanoma-check: a company's check that throws outside any rule (SANOMA_FAILPOINTS=check:1, the first company's) exits 2 with its stack and the company named, and reports nothing, in any format: never a clean report", () => {
+  for (const format of ["text", "json", "sarif", "github"]) {
+    const r = spawnSync(process.execPath, [CHECK, "examples/acme", "examples/acme-broken", "--format", format], { cwd: REPO, encoding: "utf8", timeout: 60000, env: { ...process.env, SANOMA_FAILPOINTS: "check:1" } });
+    assert.equal(r.status, 2, `${format}: ${r.stderr}`);
+    assert.equal(r.stdout, "", `${format}: no report, not even the other company's`);
+    assert.match(r.stderr, /^sanoma-check: internal error: Error: failpoint check: a fault made on purpose \(SANOMA_FAILPOINTS, for tests only\)\n\s+at /, format);
+    assert.match(r.stderr, /\nsanoma-check: the check of examples\/acme did not finish, so no problem of any company is reported\. This is a fault of sanoma-check's, not a finding in your code: please report it with the stack above\.\n$/, format);
+    assert.doesNotMatch(r.stderr, /\d+ errors?, \d+ warnings?/, `${format}: no summary`);
+  }
+});
+
 test("sanoma-check: warnings alone exit 0", () => {
   const r = run(["--format", "json", "test/check/fixtures/warnings-only"]);
   assert.equal(r.status, 0, r.stdout + r.stderr);

@@ -16,6 +16,7 @@ import { applyEdits, planFixes } from "../core/fixes.ts";
 import { excludeFor, layer, leftOutBelow, leftOutWholeBy, LEVELS, personalBases, personalExclude, personalExcludeFor, readSanomaRc, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
 import { didYouMean } from "../core/text.ts";
 import type { FileSystem, Problem, ReadAhead, Severity } from "../core/types.ts";
+import { Failpoints, FAILPOINTS_ENV } from "../node/failpoints.ts";
 import { unifiedDiff } from "./diff.ts";
 import { leftOutText, notCheckedBecause, paint, renderPieces, shownPath, type NotInstalled, type Report } from "./formats.ts";
 
@@ -57,7 +58,8 @@ stderr, last) counts errors, warnings, info and hints, and the files skipped. Co
 terminal; NO_COLOR turns them off, FORCE_COLOR on.
 Exit status: 0 without errors, 1 when there is an error (or more warnings than --max-warnings),
 2 on bad usage (an unknown option, a folder that does not exist or holds no company) and on an
-internal error of sanoma-check itself (said with its stack, to report).`;
+internal error of sanoma-check itself (said with its stack, to report; the company whose check
+failed is named, and no problem of any company is reported).`;
 
 const Args = z.object({
   dirs: z.array(z.string().min(1, "an empty path is no folder")),
@@ -179,8 +181,18 @@ interface Run {
   leftOut: { root: string; file: string | undefined; exclude: string }[];
 }
 
-/** Checks every company under the folders: what it found, or a usage error. */
-function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: boolean, readAhead?: ReadAhead): Run | { usage: string } {
+/** A company's check that threw (outside any rule: a rule's own throw is an `internal-error` problem): a fault of ours, not a finding. */
+class CheckFailed extends Error {
+  constructor(readonly root: string, readonly error: unknown) {
+    super(`the check of ${root} failed`);
+  }
+}
+
+/**
+ * Checks every company under the folders: what it found, or a usage error. `failpoint`: the
+ * `check` failpoint armed (tests only), called inside each company's check.
+ */
+function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: boolean, { readAhead, failpoint }: { readAhead?: ReadAhead; failpoint?: () => void } = {}): Run | { usage: string } {
   // The disk is the only source of texts here: facts let go of texts they may never parse.
   // What the walk passes over (a FIFO or a name that is not UTF-8 where a source file would be, a
   // folder that cannot be read) goes unjudged as a binary file does: counted and listed alike, not
@@ -273,8 +285,14 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
       take: (file) => { const text = readAhead.take(file); if (text !== undefined) readAheadGiven++; return text; },
       end: () => readAhead.end(),
     } : readAhead;
-    const company = ws.loadCompany(root, { syntaxNow: syntaxAsked, syntaxUnasked: !syntaxAsked, readAhead: ahead });
-    const result = ws.check(root, { rules: mine.rules as CheckOptions["rules"] });
+    let company: ReturnType<Workspace["loadCompany"]>;
+    let result: ReturnType<Workspace["check"]>;
+    try {
+      company = ws.loadCompany(root, { syntaxNow: syntaxAsked, syntaxUnasked: !syntaxAsked, readAhead: ahead });
+      result = ws.check(root, { rules: mine.rules as CheckOptions["rules"], failpoint });
+    } catch (e) {
+      throw new CheckFailed(root, e);
+    }
     // (One at a time: a spread of a 150,000-binding lockfile's problems overflows the stack.)
     for (const p of result.problems) problems.push(p);
     for (const f of company.files.values()) if (f.skipped) passedOver.set(f.path, f.skipped);
@@ -369,12 +387,32 @@ function shortReason(reason: string): string {
   return reason.replace(/, not read$/, "").replace(/^a /, "");
 }
 
+/**
+ * The whole run: its exit code. A company's check that throws ends it with exit code 2, its stack
+ * and the company said, and nothing reported (a report without that company's problems would read
+ * as a clean one, and the exit code of a run that found no error is 0).
+ */
 export function runCheck(argv: string[], io: Io): number {
+  try {
+    return checkAndReport(argv, io);
+  } catch (e) {
+    if (!(e instanceof CheckFailed)) throw e; // (said with its stack by the caller: main.ts)
+    io.err(`sanoma-check: internal error: ${(e.error instanceof Error && e.error.stack) || String(e.error)}\n`);
+    io.err(`sanoma-check: the check of ${shownPath(io.cwd, e.root)} did not finish, so no problem of any company is reported. This is a fault of sanoma-check's, not a finding in your code: please report it with the stack above.\n`);
+    return 2;
+  }
+}
+
+function checkAndReport(argv: string[], io: Io): number {
   const args = parseArgs(argv);
   if ("error" in args) { io.err(`sanoma-check: ${args.error}\n\n${USAGE}\n`); return 2; }
   if (args.help) { io.out(USAGE + "\n"); return 0; }
   if (args.version) { io.out(`sanoma-check ${VERSION}\n`); return 0; }
   const env = io.env ?? {};
+  // (Tests only: node/failpoints.ts. Of its steps, only a company's check is sanoma-check's.)
+  const { failpoints, unknown } = Failpoints.parse(env[FAILPOINTS_ENV]);
+  if (unknown.length > 0) io.err(`sanoma-check: ${FAILPOINTS_ENV}: no failpoint ${unknown.map((u) => JSON.stringify(u)).join(", ")}\n`);
+  const failpoint = failpoints && (() => failpoints.hit("check"));
   const dirs = (args.dirs.length ? args.dirs : ["."]).map((d) => spelledFromCwd(io, path.resolve(io.cwd, d)));
   for (const d of dirs) {
     if (!io.fs.isDir(d)) {
@@ -389,7 +427,7 @@ export function runCheck(argv: string[], io: Io): number {
   const fixing = args.fix || args.fixDryRun;
   const fs: FileSystem = fixing ? { ...io.fs, readFile(p) { const t = io.fs.readFile(p); if (t !== undefined) texts.set(p, t); return t; } } : io.fs;
   // (Not when fixing: every text read is kept then, through `fs`.)
-  let run = checkAll(args, dirs, io, fs, args.verbose, fixing ? undefined : io.readAhead);
+  let run = checkAll(args, dirs, io, fs, args.verbose, { readAhead: fixing ? undefined : io.readAhead, failpoint });
   if ("usage" in run) { io.err(`sanoma-check: ${run.usage}\n`); return 2; }
 
   const notes: string[] = [];
@@ -417,7 +455,7 @@ export function runCheck(argv: string[], io: Io): number {
       }
       // What would be left: the check again, over the fixed texts.
       const overlay: FileSystem = { ...io.fs, readFile: (p) => after.get(p) ?? io.fs.readFile(p) };
-      const again = checkAll(args, dirs, io, overlay, false);
+      const again = checkAll(args, dirs, io, overlay, false, { failpoint });
       if (!("usage" in again)) run = again;
       notes.push(`would fix ${plural(fixable.length, "problem", "problems")} in ${plural(after.size, "file", "files")} (nothing written)`);
     } else {
@@ -430,7 +468,7 @@ export function runCheck(argv: string[], io: Io): number {
       }
       for (const t of fixable) if (t.fix.edits.every((e) => written.has(e.file))) fixed++;
       // What is left: the check again, from the disk.
-      const again = checkAll(args, dirs, io, io.fs, false);
+      const again = checkAll(args, dirs, io, io.fs, false, { failpoint });
       if (!("usage" in again)) run = again;
       notes.push(`fixed ${plural(fixed, "problem", "problems")} in ${plural(written.size, "file", "files")}`);
     }
