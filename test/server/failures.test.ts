@@ -166,3 +166,19 @@ test("session in-process: a file changed on disk that cannot be read between req
   assert.deepEqual(session.status().failed, []);
   assert.ok(log.some((l) => l.startsWith("reading of workflows/nightly.ts changed on disk failed: Error: failpoint read: ")), log.join("\n"));
 });
+
+// Taking the editor's changed settings had no catch: a fault there was an unhandled rejection,
+// which ended the server (the client restarted it, re-reading everything, up to 4 times).
+test("server: changed settings that cannot be taken (SANOMA_FAILPOINTS=settings:1) leave the server running: a warning says so, every company is read again with them, and they apply", async () => {
+  await withServer(COMPANY, async ({ c, root }) => {
+    const nightly = join(root, "workflows/nightly.ts");
+    await c.waitFor(() => c.diagnosticsFor(nightly).map((d) => d.code).join() === "collection-op", "nightly's problem");
+    c.settings = { rules: { "collection-op": "off" } };
+    c.notify("workspace/didChangeConfiguration", { settings: null });
+    await c.waitFor(() => c.notifications.some((n) => n.method === "window/showMessage" && /^Sanoma: taking the changed settings failed \(failpoint settings: /.test((n.params as { message: string }).message)), "the warning");
+    // Read again with them: the rule turned off applies.
+    await c.waitFor(() => c.diagnosticsFor(nightly).length === 0, "collection-op off");
+    assert.equal((await status(c)).state, "idle", "the server answers");
+    assert.match(c.notifications.filter((n) => n.method === "window/logMessage").map((n) => (n.params as { message: string }).message).join("\n"), /taking the changed settings failed: Error: failpoint settings: .*\n\s+at /, "the stack in the log");
+  }, { env: { SANOMA_FAILPOINTS: "settings:1" }, settings: {} });
+});

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { isMainThread, parentPort, resourceLimits, workerData } from "node:worker_threads";
 import { pathToFileURL } from "node:url";
 import {
-  createConnection, DidChangeWatchedFilesNotification, StreamMessageReader, StreamMessageWriter, ErrorCodes, FileChangeType, ProposedFeatures, ResponseError, TextDocuments,
+  createConnection, DidChangeWatchedFilesNotification, StreamMessageReader, StreamMessageWriter, ErrorCodes, FileChangeType, MessageType, ProposedFeatures, ResponseError, ShowMessageNotification, TextDocuments,
   TextDocumentSyncKind, WatchKind, type InitializeParams, type InitializeResult,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
@@ -66,6 +66,21 @@ const failpoints = Failpoints.parse(process.env[FAILPOINTS_ENV]);
 const log = (m: string): void => {
   try { connection.console.log(m); } catch { /* the connection is closed */ }
 };
+/**
+ * A fault of ours in work that no request waits for (settings taken, folders changed, the start):
+ * logged with its stack, and said once for each kind of work in a warning every client shows.
+ * Unhandled, such a rejection ended the server (the client restarted it, up to 4 times, and a fault
+ * that came back at each start left the editor without one).
+ */
+const warnedOf = new Set<string>();
+function internalFailure(what: string, e: unknown): void {
+  log(`${what} failed: ${(e as Error | undefined)?.stack ?? String(e)}`);
+  if (warnedOf.has(what)) return;
+  warnedOf.add(what);
+  const message = `Sanoma: ${what} failed (${(e as Error | undefined)?.message ?? String(e)}); the language server goes on. The full stack is in its log.`;
+  connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }).catch(() => undefined);
+}
+process.on("unhandledRejection", (e) => internalFailure("a task of the language server", e));
 let session: Session | undefined;
 let watcher: FolderWatcher | undefined;
 /** The server's own watch of the companies outside the workspace folders, for a client that watches these (`watchOutsideFolders`). */
@@ -370,7 +385,15 @@ connection.onDidChangeWatchedFiles((params) => {
     if (file) session.diskChanged(file, c.type === FileChangeType.Created ? "created" : c.type === FileChangeType.Deleted ? "deleted" : "changed");
   }
 });
-connection.onDidChangeConfiguration((params) => { void session?.settingsChanged(params?.settings); void boxes?.readSettings(); });
+connection.onDidChangeConfiguration((params) => {
+  const s = session;
+  s?.settingsChanged(params?.settings).catch((e) => {
+    internalFailure("taking the changed settings", e);
+    // What they changed may be half applied: every company read again with them, as Check Workspace Now does.
+    s.recheckAll().catch((again) => internalFailure("reading every company again after a settings change", again));
+  });
+  boxes?.readSettings().catch((e) => internalFailure("taking the boxes' changed settings", e));
+});
 
 connection.onHover(guard("hover", null, hover, "position"));
 connection.onDefinition(guard("definition", null, definition, "position"));

@@ -860,6 +860,7 @@ export class Session {
     if (!this.settings.changed(pushed)) return;
     this.settingsPending++;
     try {
+      this.options.failpoints?.hit("settings");
       await this.refreshSettings([...this.state.keys()]);
       await this.enqueueIndex(() => this.companyRootsChanged());
       await this.enqueueIndex(() => this.searchAgainIfExcludeChanged());

@@ -19,9 +19,11 @@
  * - `disk`: the server taking a file changed, created or deleted on disk (`Session.diskChanged`:
  *   the client's `didChangeWatchedFiles` and the server's own watchers);
  * - `read`: the server reading a file changed on disk, between requests (`Session.readChanged`);
- * - `edit`: the server taking an editor's text of a file (opened or changed).
+ * - `edit`: the server taking an editor's text of a file (opened or changed);
+ * - `settings`: the server taking the editor's changed settings (`Session.settingsChanged`), once
+ *   it has them and before any company is read with them.
  */
-export const FAILPOINT_NAMES = ["check", "index", "disk", "read", "edit"] as const;
+export const FAILPOINT_NAMES = ["check", "index", "disk", "read", "edit", "settings"] as const;
 export type FailpointName = (typeof FAILPOINT_NAMES)[number];
 
 /** The environment variable the hosts read. */
