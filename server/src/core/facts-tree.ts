@@ -91,7 +91,7 @@ export function tooDeepToLoad(text: string): SyntaxVerdict | undefined {
     if (c === 40 || c === 91 || c === 123) opening++;
   }
   if (opening < LOAD_DEPTH) return undefined;
-  const depth = nestingDepth(text);
+  const depth = nestingDepth(text) ?? depthByScanner(text);
   if (depth < LOAD_DEPTH) return undefined;
   // The first character of the first line that is not a blank (the line's start when there is none).
   let at = 0;
@@ -106,13 +106,52 @@ export function tooDeepToLoad(text: string): SyntaxVerdict | undefined {
   };
 }
 
-/** The parser's syntax errors of a source file: how many, and the first (a text too deep to load: that, whatever the parser said). */
+/**
+ * How deep a text's brackets and template substitutions nest, by TypeScript's scanner (iterative),
+ * where our tokenizer refuses the text: a file of 5,000 nested arrays after a name such as `café`,
+ * or after a string left open, was measured only up to there, and skipped as unknown where it
+ * cannot load. A `/` is a regular expression's start after what cannot end an operand (as the
+ * tokenizer guesses); a `}` that closes a template's substitution goes on with its template.
+ */
+function depthByScanner(text: string): number {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, text);
+  const K = ts.SyntaxKind;
+  const open: boolean[] = []; // true: a template's substitution
+  let deepest = 0;
+  let previous: ts.SyntaxKind = K.Unknown;
+  for (let t = scanner.scan(); t !== K.EndOfFileToken; t = scanner.scan()) {
+    if (t === K.OpenParenToken || t === K.OpenBracketToken || t === K.OpenBraceToken) open.push(false);
+    else if (t === K.TemplateHead) open.push(true);
+    else if (t === K.CloseParenToken || t === K.CloseBracketToken) open.pop();
+    else if (t === K.CloseBraceToken) {
+      if (open.at(-1) === true) t = scanner.reScanTemplateToken(false);
+      if (t !== K.TemplateMiddle) open.pop();
+    } else if ((t === K.SlashToken || t === K.SlashEqualsToken) && !endsOperand(previous)) t = scanner.reScanSlashToken();
+    if (open.length > deepest) deepest = open.length;
+    previous = t;
+  }
+  return deepest;
+}
+
+/** Whether a token can end an operand (a `/` after it divides). */
+function endsOperand(kind: ts.SyntaxKind): boolean {
+  const K = ts.SyntaxKind;
+  return kind === K.CloseParenToken || kind === K.CloseBracketToken || kind === K.CloseBraceToken || kind === K.Identifier
+    || kind === K.NumericLiteral || kind === K.BigIntLiteral || kind === K.StringLiteral || kind === K.NoSubstitutionTemplateLiteral
+    || kind === K.TemplateTail || kind === K.RegularExpressionLiteral || kind === K.ThisKeyword || kind === K.SuperKeyword
+    || kind === K.TrueKeyword || kind === K.FalseKeyword || kind === K.NullKeyword || kind === K.PlusPlusToken || kind === K.MinusMinusToken;
+}
+
+/** The parser's syntax errors of a source file: how many, and the first in the text (a text too deep to load: that, whatever the parser said). */
 function verdictOf(sf: ts.SourceFile, lines: () => LineMap, text: string): SyntaxVerdict {
   const deep = tooDeepToLoad(text);
   if (deep) return deep;
   const parseDiagnostics: readonly ts.DiagnosticWithLocation[] = (sf as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
   if (parseDiagnostics.length === 0) return PARSES;
-  const d = parseDiagnostics[0];
+  // The first in the text, not the first reported: the scanner's errors met while the parser looks
+  // ahead (an unterminated template six lines on) are reported before the parser's own earlier ones.
+  let d = parseDiagnostics[0];
+  for (let i = 1; i < parseDiagnostics.length; i++) if (parseDiagnostics[i].start < d.start) d = parseDiagnostics[i];
   return { errors: parseDiagnostics.length, first: { message: ts.flattenDiagnosticMessageText(d.messageText, "\n"), range: lines().range(d.start, d.start + (d.length || 0)) } };
 }
 

@@ -154,12 +154,12 @@ const wordPart = (source: string, i: number): boolean => { const c = source.char
 const oddAfterWord = (source: string, i: number): boolean => { const c = source.charCodeAt(i); return c === 92 || c >= 128; };
 
 /**
- * How deep a text's brackets (and template substitutions) nest, as far as the tokens read: up to
- * where the tokenizer refuses, if it does, so never deeper than the text nests. Iterative: a text
- * too deep for a parser's recursion is measured all the same.
+ * How deep a text's brackets (and template substitutions) nest; undefined where the tokenizer
+ * refuses (a non-ASCII name, a string left open…): what it read up to there says nothing of the
+ * rest. Iterative: a text too deep for a parser's recursion is measured all the same.
  */
-export function nestingDepth(source: string): number {
-  tokenize(source, source.length);
+export function nestingDepth(source: string): number | undefined {
+  if (!tokenize(source, source.length)) { releaseText(); return undefined; }
   let deepest = 0;
   for (let k = 0; k < count; k++) {
     const opens = kinds[k] === HEAD || (kinds[k] === PUNCT && (codes[k] === 40 || codes[k] === 91 || codes[k] === 123));

@@ -187,4 +187,36 @@ class Box<T> { #v?: T; get(): T | undefined { return this.#v ?? undefined; } }
 export const w = async (ctx: any) => { await using r = ctx?.open?.(); return new Box<number>().get() ?? r?.x; };
 ${CLOUD_PACKAGE}`,
   },
+  {
+    name: "the syntax-error is at the first error in the text, not the first the parser reported: a stray backtick's template, unterminated at the file's end, is reported before the `(` it took the place of (A11)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/nightly.ts
+export async function nightly\`(ctx: any) {
+//                           ^ syntax-error workflows/nightly.ts does not parse ('(' expected.): Sanoma cannot load it
+  await ctx.call("data.orders.get", {});
+}
+`,
+  },
+  {
+    name: "a text nested 3,000 deep is measured past what our tokenizer refuses (a non-ASCII name, a string left open): it does not load; brackets in a string or a template's text are no nesting (A11)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/named.ts
+  const café = 1;
+//^ syntax-error nested 5,000 brackets deep
+export const w = () => ${nest(5000, "café")};
+//- /workflows/open.ts
+  const s = "left open;
+//^ syntax-error nested 5,000 brackets deep
+export const w = () => ${nest(5000, "1")};
+//- /workflows/strings.ts
+const café = 1;
+export const s = "${"[".repeat(5000)}";
+export const t = \`${"{(".repeat(2500)}\${café}${"[".repeat(10)}\`;
+export const r = /[(]{2}/.test(s) ? 1 / café / 2 : café;
+`,
+  },
 ];
