@@ -250,6 +250,27 @@ export const none = 1;
   } finally { removeFixture(root); }
 });
 
+// Its names were spread into one call: 130,000 of them ran out of stack (exit 2, an internal error),
+// and the language server never checked the company.
+test("bad input: an import of 200,000 names (a generated barrel, 2 MB) is read and judged, not a crash", () => {
+  const root = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /workflows/ok.ts
+export const ok = (ctx: any) => ctx.call("data.nothing.get", {});
+`);
+  try {
+    const names = Array.from({ length: 200_000 }, (_, i) => `a${i}`).join(", ");
+    mkdirSync(join(root, "lib"));
+    writeFileSync(join(root, "lib/barrel.ts"), `import { ${names} } from "../../outside";\nexport const n = 1;\n`);
+    const r = check(root);
+    assert.equal(r.status, 1, r.stderr);
+    assert.deepEqual(r.problems.map((p: any) => `${p.file} ${p.rule}`).sort(), ["lib/barrel.ts no-import-outside-company", "workflows/ok.ts collection-op"]);
+  } finally {
+    removeFixture(root);
+  }
+});
+
 test("bad input: a file whose name is not UTF-8 is skipped, and --verbose says why", () => {
   const root = writeFixture(`
 //- /sanoma.config.ts

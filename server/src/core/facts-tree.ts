@@ -441,7 +441,7 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
   function exportsFrom(ref: Ref): void {
     if (ref.kind !== "object") return;
     for (const [k, v] of ref.props) facts.exports.set(k, v);
-    if (ref.spreads) moreExports.push(...ref.spreads);
+    if (ref.spreads) for (const spread of ref.spreads) moreExports.push(spread);
     if (ref.open) unknownMore();
   }
 
