@@ -489,7 +489,7 @@ module.exports = createClient();
     const json = JSON.parse(r.stdout);
     assert.deepEqual(json.problems, [], "no orphan, no type said to be missing");
     assert.deepEqual(json.notInstalled, [{ package: "@x/made", declarations: 2, reason: "unreadable" }]);
-    assert.match(r.stderr, /; 2 declarations not checked: `@x\/made` cannot be read as far as their types \(its CommonJS exports, or a module it re-exports\)\n$/);
+    assert.match(r.stderr, /; 2 declarations not checked: `@x\/made` cannot be read as far as their types \(its CommonJS exports, a module it re-exports, or one with syntax errors\)\n$/);
     // A helper package (no dependency on the framework) that cannot be read holds no type: a call
     // of it is no declaration (A5), and the stale binding is an orphan, as it always was.
     const helper = JSON.parse(run(["helper", "--format", "json"], dir).stdout);

@@ -47,7 +47,7 @@ export function notInstalledText(cwd: string, n: NotInstalled): string {
 
 /** Why a package's declarations were not checked, in a clause. */
 export function notCheckedBecause(cwd: string, n: NotInstalled): string {
-  if (n.why?.kind === "unreadable") return `\`${n.package}\` cannot be read as far as their types (its CommonJS exports, or a module it re-exports)`;
+  if (n.why?.kind === "unreadable") return `\`${n.package}\` cannot be read as far as their types (its CommonJS exports, a module it re-exports, or one with syntax errors)`;
   return unfoundText(n.package, n.why, (f) => shownPath(cwd, f));
 }
 

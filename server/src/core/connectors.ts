@@ -871,6 +871,9 @@ export class ConnectorResolver {
     if (steps > MAX_LOCAL_STEPS) return OTHER;
     switch (ref.kind) {
       case "spec": {
+        // (A module with syntax errors does not load, and its spec was read from a tree the parser
+        // made up around them: a schema cut short lacked fields it had. Its types are unknown.)
+        if (facts.syntaxErrors) return this.unknownIn(file);
         const spec = facts.specs[ref.spec];
         return spec ? { kind: "type", type: this.typeOf(file, spec), hops: 0 } : OTHER;
       }

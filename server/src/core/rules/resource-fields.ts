@@ -68,6 +68,36 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
 /** Beyond the doc's examples: companies where the rule fires or stays silent, every problem drawn under the text (test/rules/rule-cases.test.ts). */
 export const cases = (): RuleCase[] => [
   {
+    name: "a connector module with syntax errors (a linked workspace connector mid-edit) gives types of unknown fields: its schema, read from what the parser made of the broken text, is not held against declarations (A5, A11)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/compute.ts
+import { vm } from "../conn/cloud";
+import { queue } from "../conn/queues";
+export const batch = vm({ name: "batch", zone: "eu-1" });
+export const jobs = queue({ nmae: "jobs" });
+//                          ^^^^ resource-fields
+//           ^^^^ resource-fields
+//- /conn/cloud.ts
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const vm = defineResource({
+  vendor: "cloud",
+  type: "vm",
+  title: "VM",
+  schema: z.strictObject({ name: z.string(), zone: z
+  fields: {},
+  writable: true,
+  host: { derives: false },
+});
+//- /conn/queues.ts
+import { defineResource } from "@sanoma-ai/workflows";
+import { z } from "zod";
+export const queue = defineResource({ vendor: "cloud", type: "queue", title: "Queue", schema: z.strictObject({ name: z.string() }), fields: {}, writable: true });
+`,
+  },
+  {
     name: "resource types through aliases, namespaces, objects, export *, CommonJS and package exports conditions",
     company: `
 //- /sanoma.config.ts

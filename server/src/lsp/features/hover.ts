@@ -56,7 +56,7 @@ function declarationMarkdown(d: Declaration, lock: LockFacts | undefined): strin
   if (d.type) parts.push(typeMarkdown(d.type));
   else if (d.resolution.kind === "missing") parts.push(`\`${d.resolution.module}\` has no type \`${d.resolution.name}\``);
   else if (d.resolution.kind === "unresolved") parts.push(`Type unknown: ${unfoundText(d.resolution.module, d.resolution.why)}`);
-  else if (d.resolution.kind === "unknown") parts.push(`Type unknown: \`${d.resolution.module}\` cannot be read this far (its CommonJS exports, or a module it re-exports): nothing is checked of this declaration`);
+  else if (d.resolution.kind === "unknown") parts.push(`Type unknown: \`${d.resolution.module}\` cannot be read this far (its CommonJS exports, a module it re-exports, or one with syntax errors): nothing is checked of this declaration`);
   const binding = lock?.bindings.find((b) => b.key === d.id);
   parts.push(binding ? `Lock binding: \`${binding.object}\` (${binding.type})` : "Lock binding: none yet (apply will create the object)");
   return parts.join("\n\n");
