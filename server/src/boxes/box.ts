@@ -539,12 +539,25 @@ export class Box {
     this.closeBridges();
   }
 
-  /** Stops the box, then deletes its home, its temporary folder and its log. */
+  /**
+   * Stops the box, then deletes its home, its temporary folder and its log: through descriptors
+   * (`removeTree`'s `byDescriptors`), never by path. A process of the box a stop could not find
+   * (the process tier's documented escape) may swap a folder of them for a link while they are
+   * emptied: by path, the removal went on in the link's target (another user's files, to a server
+   * run as root). Such a swap is refused: nothing is deleted through it, and the discard says so
+   * (a second one removes the link itself). Trees deeper than PATH_MAX are removed all the same.
+   */
   async discard(): Promise<void> {
     await this.stop({ graceMs: 500 });
-    removeTree(this.home); // (a tree deeper than PATH_MAX too: a box could make itself impossible to discard)
-    removeTree(tmpDir(this.ctx.boxesDir, this.name));
-    this.log.remove();
+    try {
+      removeTree(this.home, { byDescriptors: true });
+      removeTree(tmpDir(this.ctx.boxesDir, this.name), { byDescriptors: true });
+      this.log.remove();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ELOOP" && code !== "ENOTDIR" && code !== "EISDIR" && code !== "ENOTEMPTY") throw error;
+      throw new Error(`${this.name} could not be discarded whole: its folders changed while they were deleted (a process of the box still running swapped a folder for a link, or wrote into one); nothing was deleted through a link. Discard it again to remove what is left`);
+    }
     this.runs.clear();
   }
 

@@ -28,6 +28,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 import type { BoxEvent, BoxRunInfo } from "../protocol.ts";
+import { removeTree } from "./files.ts";
 import { isLiveState, readProc } from "./procfs.ts";
 import { offsetBefore, readSegment, remember, scanSegment } from "./segments.ts";
 
@@ -189,10 +190,13 @@ export class EventLog {
     this.releaseClaim();
   }
 
-  /** Closes the log and deletes its folder. */
+  /**
+   * Closes the log and deletes its folder, through descriptors (`removeTree`): a process-tier box
+   * can write it, and a folder it swaps for a link while it is emptied is never followed.
+   */
   remove(): void {
     this.closeFds();
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    removeTree(this.dir, { byDescriptors: true });
     this.lastSeq = 0;
     this.size = 0;
     this.activeFirstSeq = 1;

@@ -255,8 +255,9 @@ const REMOVE_DEPTH = 32;
  *
  * `byDescriptors`: always so (Linux), never by `fs.rmSync`'s recursion, which looks a folder up by
  * its path again after it has looked at it: a box's process that swaps a folder of the tree for a
- * link meanwhile would have its target emptied (a sync that runs while the box may still run).
- * An entry swapped so is refused (the removal throws), never followed.
+ * link meanwhile would have its target emptied (a sync or a discard: each runs while a process of
+ * the box may still run). An entry swapped so is refused (the removal throws), never followed; one
+ * gone meanwhile is passed over.
  */
 export function removeTree(full: string | Buffer, { byDescriptors = false } = {}): void {
   if (!byDescriptors || !HAS_PROC_FD) {
@@ -284,11 +285,16 @@ export function removeTree(full: string | Buffer, { byDescriptors = false } = {}
   const empty = (dir: number, depth: number): void => {
     for (const name of fs.readdirSync(`/proc/self/fd/${dir}`, { encoding: "buffer" })) {
       const entry = at(dir, name);
-      if (!fs.lstatSync(entry).isDirectory()) { fs.unlinkSync(entry); continue; }
-      if (depth >= REMOVE_DEPTH) { fs.renameSync(entry, at(top, `${aside}${moved++}`)); continue; } // emptied from the top, below
-      const sub = fs.openSync(entry, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
-      try { empty(sub, depth + 1); } finally { fs.closeSync(sub); }
-      fs.rmdirSync(entry);
+      try {
+        if (!fs.lstatSync(entry).isDirectory()) { fs.unlinkSync(entry); continue; }
+        if (depth >= REMOVE_DEPTH) { fs.renameSync(entry, at(top, `${aside}${moved++}`)); continue; } // emptied from the top, below
+        const sub = fs.openSync(entry, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+        try { empty(sub, depth + 1); } finally { fs.closeSync(sub); }
+        fs.rmdirSync(entry);
+      } catch (error) {
+        // Gone meanwhile (a process of the box removed it): what the removal wanted.
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      }
     }
   };
   try {
@@ -297,7 +303,11 @@ export function removeTree(full: string | Buffer, { byDescriptors = false } = {}
   } finally {
     fs.closeSync(top);
   }
-  fs.rmdirSync(full);
+  try {
+    fs.rmdirSync(full);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
 }
 
 /** How many folders a `FolderHandles` keeps open at most. */

@@ -1,0 +1,139 @@
+/**
+ * "What such a command cannot reach itself (another user's private folder), it cannot reach
+ * through the server either" (docs/boxes.md, the process tier run by root). Each attack as a box's
+ * command would make it: a process the box leaves running, which a stop cannot find (the process
+ * tier's documented escape: `env -i setsid -f`, working outside the home), races the server's own
+ * work on the box. Run as root (CI), the victim is another user's (uid 65534, mode 700), which the
+ * box's capability-less root cannot touch itself; run as anyone else, it is a folder of the test's
+ * own, and the server must leave it alone all the same.
+ */
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { BoxService } from "../../server/src/boxes/service.ts";
+import { cleanupTempDirs, tempDir, waitFor, writeTree } from "./helpers.ts";
+
+after(cleanupTempDirs);
+
+const ROOT = process.getuid?.() === 0;
+/** Whom the victim's files belong to where the tests run as root: no one's the box runs as. */
+const OTHER_UID = 65534;
+
+const COMPANY = `
+//- /sanoma.config.ts
+export default defineConfig({ name: "acme" });
+//- /apps/maps/workflows/route.ts
+export const route = defineWorkflow({});
+//- /lib/a.ts
+export const a = 1;
+`;
+
+const services: BoxService[] = [];
+after(async () => {
+  for (const s of services) await s.dispose();
+});
+
+/** A company, and a preview box of it in the process tier, synced, with a helper to run in it. */
+async function previewed() {
+  const root = path.join(tempDir(), "acme");
+  writeTree(root, COMPANY);
+  const boxes = new BoxService({ boxesDir: tempDir(), tier: "process" });
+  services.push(boxes);
+  const preview = await boxes.preview({ root, file: "apps/maps/workflows/route.ts", export: "route", command: "true", wait: true });
+  assert.equal(preview.tier, "process");
+  const name = preview.name;
+  const inBox = async (command: string) => {
+    const run = await boxes.run({ name, command, wait: true });
+    assert.equal(run.result?.exitCode, 0, run.result?.stderr);
+    return run.result!;
+  };
+  return { root, boxes, name, home: path.join(boxes.boxesDir, name), runsDir: path.join(boxes.boxesDir, ".runs", name), inBox };
+}
+
+/**
+ * A private folder holding `files` (relative paths, folders made on the way): another user's
+ * (uid 65534, every folder 700, every file 600) where the tests run as root, else the test's own.
+ */
+function victimFolder(files: string[]): string {
+  const victim = path.join(tempDir("sanoma-victim-"), "alice");
+  fs.mkdirSync(victim, { mode: 0o700 });
+  for (const rel of files) {
+    fs.mkdirSync(path.dirname(path.join(victim, rel)), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(victim, rel), "alice's\n", { mode: 0o600 });
+  }
+  if (ROOT) {
+    const give = (full: string) => {
+      fs.lchownSync(full, OTHER_UID, OTHER_UID);
+      if (fs.lstatSync(full).isDirectory()) for (const name of fs.readdirSync(full)) give(path.join(full, name));
+    };
+    give(victim);
+  }
+  return victim;
+}
+
+/** Every file under `dir`, relative, sorted. */
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((e) => !e.isDirectory())
+    .map((e) => path.relative(dir, path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name)))
+    .sort();
+}
+
+/**
+ * A process of the box's that a stop cannot find: it clears its environment, leaves the box's
+ * group and works outside the home. It waits (inotify) until something is deleted in `folder`,
+ * then swaps `folder` and `link` in one step (renameat2's RENAME_EXCHANGE): the server, emptying
+ * `folder`, then finds a link to the victim at its path. `ready` is made once it watches.
+ */
+function swapOnDelete(folder: string, link: string, ready: string): string {
+  const script = [
+    "import ctypes, os, sys",
+    "libc = ctypes.CDLL(None, use_errno=True)",
+    "fd = libc.inotify_init()",
+    "libc.inotify_add_watch(fd, sys.argv[1].encode(), 0x200)", // IN_DELETE
+    "open(sys.argv[3], 'w').close()",
+    "os.read(fd, 4096)",
+    "sys.exit(0 if libc.renameat2(-100, sys.argv[1].encode(), -100, sys.argv[2].encode(), 2) == 0 else 2)", // AT_FDCWD, RENAME_EXCHANGE
+  ].join("; ");
+  const python = spawnSync("bash", ["-c", "command -v python3"], { encoding: "utf8" }).stdout.trim();
+  assert.ok(python, "python3 is installed");
+  return `cd / && env -i setsid -f ${python} -c ${JSON.stringify(script)} ${JSON.stringify(folder)} ${JSON.stringify(link)} ${JSON.stringify(ready)} </dev/null >/dev/null 2>&1`;
+}
+
+describe("a box's escaped process against the server run by root, process tier", () => {
+  const folders: [string, (box: { home: string; tmp: string; runsDir: string }) => string][] = [
+    ["its home", (b) => b.home],
+    ["its temporary folder", (b) => b.tmp],
+    ["its log's folder", (b) => b.runsDir],
+  ];
+  for (const [where, folderOf] of folders) {
+    test(`discard: a folder in ${where} swapped for a link to another user's folder while discard empties it: nothing there is deleted (the discard says it could not finish; the next one does)`, async () => {
+      const names = Array.from({ length: 2000 }, (_, i) => `f${i}`);
+      const victim = victimFolder([...names, "docs/notes.txt"]);
+      const before = filesUnder(victim);
+      const { boxes, name, home, runsDir, inBox } = await previewed();
+      const tmp = path.join(boxes.boxesDir, ".tmp", name);
+      const folder = path.join(folderOf({ home, tmp, runsDir }), "a");
+      const partner = tempDir("sanoma-partner-");
+      const ready = path.join(partner, "ready");
+      // (A process-tier box writes where the server's user may: its log's folder too.)
+      await inBox(`mkdir -p ${JSON.stringify(folder)}/docs && cd ${JSON.stringify(folder)} && touch docs/notes.txt && seq 0 1999 | sed 's/^/f/' | xargs touch && ln -s ${JSON.stringify(victim)} ${JSON.stringify(`${partner}/link`)}`);
+      if (ROOT) {
+        const tried = await boxes.run({ name, command: `rm -rf ${JSON.stringify(victim)}/docs ${JSON.stringify(victim)}/f0`, wait: true });
+        assert.notEqual(tried.result?.exitCode, 0, "the box itself cannot delete the victim's files");
+      }
+      await inBox(swapOnDelete(folder, path.join(partner, "link"), ready));
+      await waitFor(() => fs.existsSync(ready), 15_000, "the swapper to watch");
+      const first = await boxes.discard({ name }).then(() => "discarded", (e: Error) => e.message);
+      await waitFor(() => !fs.lstatSync(path.join(partner, "link")).isSymbolicLink(), 15_000, "the swap (the race was run)");
+      assert.deepEqual(filesUnder(victim), before, "nothing of the victim's was deleted");
+      assert.ok(first === "discarded" || /could not be discarded whole: its folders changed while they were deleted .*nothing was deleted through a link\. Discard it again/.test(first), first);
+      assert.deepEqual(await boxes.discard({ name }), { discarded: first !== "discarded" });
+      assert.equal([home, tmp, runsDir].some((d) => fs.existsSync(d)), false, "the box is gone");
+      assert.deepEqual(filesUnder(victim), before);
+    });
+  }
+});
