@@ -13,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { BoxService } from "../../server/src/boxes/service.ts";
-import { cleanupTempDirs, tempDir, waitFor, writeTree } from "./helpers.ts";
+import { cleanupTempDirs, killAllWith, processesNamed, tempDir, token, waitFor, writeTree } from "./helpers.ts";
 
 after(cleanupTempDirs);
 
@@ -136,4 +136,20 @@ describe("a box's escaped process against the server run by root, process tier",
       assert.deepEqual(filesUnder(victim), before);
     });
   }
+
+  test("stop and discard: a home the box replaced with a link is never followed: an orphan working in the link's target, no process of the box's, lives on (before, stop, preview, discard and shutdown ended it)", async () => {
+    const { boxes, name, inBox } = await previewed();
+    const elsewhere = tempDir("sanoma-daemon-cwd-");
+    const daemon = token("daemon");
+    after(() => killAllWith(daemon));
+    // A daemon working there: detached (adopted), no terminal, as a box's escaped orphan would be.
+    spawnSync("bash", ["-c", `cd ${JSON.stringify(elsewhere)} && setsid -f bash -c 'exec -a ${daemon} sleep 60' </dev/null >/dev/null 2>&1`]);
+    await waitFor(() => processesNamed(daemon).length === 1, 15_000, "the daemon");
+    await inBox(`cd / && mv "$HOME" "$HOME.moved" && ln -s ${JSON.stringify(elsewhere)} "$HOME"`);
+    await boxes.stop({ name });
+    assert.equal(processesNamed(daemon).length, 1, "a stop leaves it alone");
+    await boxes.discard({ name });
+    assert.equal(processesNamed(daemon).length, 1, "and so does a discard");
+    assert.ok(fs.existsSync(elsewhere), "whose deletion removed the link, never its target");
+  });
 });

@@ -138,14 +138,19 @@ export class Box {
   }
 
   /**
+   * The home's path as `/proc/<pid>/cwd` tells a folder there: the boxes folder's real path and the
+   * box's name. Never the home's own target: a link the box put in the home's place (a `process`
+   * box can) led stop to end every orphan working in the folder it names, another user's daemon
+   * among them. With a link there, no process works at this path, and none is found by it.
+   */
+  private realHome(): string {
+    try { return path.join(fs.realpathSync(path.dirname(this.home)), path.basename(this.home)); } catch { return this.home; }
+  }
+
+  /**
    * The processes of this box's runs (or of `runId`) that left their process groups, alive, not the
    * server itself: pid → start time (which tells each from a later process with its pid).
    */
-  /** The home's real path (as `/proc/<pid>/cwd` tells it), or its path as it was when it is gone. */
-  private realHome(): string {
-    try { return fs.realpathSync(this.home); } catch { return this.home; }
-  }
-
   private escaped(runId?: string): Map<number, number> {
     const found = runId === undefined ? processesWithEnv(`${RUN_TAG}=${this.tag}.`, true) : processesWithEnv(`${RUN_TAG}=${this.tag}.${runId}`);
     // For the whole box, also the orphans that work in its home with no terminal: a command can
