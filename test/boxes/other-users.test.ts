@@ -9,7 +9,7 @@
  */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { BoxService } from "../../server/src/boxes/service.ts";
@@ -151,5 +151,75 @@ describe("a box's escaped process against the server run by root, process tier",
     await boxes.discard({ name });
     assert.equal(processesNamed(daemon).length, 1, "and so does a discard");
     assert.ok(fs.existsSync(elsewhere), "whose deletion removed the link, never its target");
+  });
+
+  /**
+   * Processes the box did not start, made as another user's would be where the tests run as root
+   * (uid 65534): one carrying the box's tag in its environment (a login that read a profile the
+   * box wrote: the process tier's root may write root's /etc/profile.d), and an orphan without a
+   * terminal working in the box's home. Neither can the box signal itself. Not root, no process of
+   * another user's can be made: none is, and only the box's own are asserted on.
+   */
+  function othersOf(tag: string, home: string): string[] {
+    if (!ROOT) return [];
+    const tagged = token("theirs-tagged");
+    const working = token("theirs-in-home");
+    const as = `setpriv --reuid=${OTHER_UID} --regid=${OTHER_UID} --clear-groups`;
+    spawnSync("bash", ["-c", `cd / && SANOMA_BOX_RUN=${tag}.planted ${as} setsid -f bash -c 'exec -a ${tagged} sleep 60' </dev/null >/dev/null 2>&1`]);
+    spawnSync("bash", ["-c", `cd ${JSON.stringify(home)} && ${as} env -i setsid -f /bin/bash -c 'exec -a ${working} sleep 60' </dev/null >/dev/null 2>&1`]);
+    after(() => { killAllWith(tagged); killAllWith(working); });
+    return [tagged, working];
+  }
+
+  /** The box's own processes that left its group: one keeping the tag, one that cleared it and works in the home. */
+  async function escapeesOf(boxes: BoxService, name: string): Promise<string[]> {
+    const tagged = token("mine-tagged");
+    const cleared = token("mine-cleared");
+    after(() => { killAllWith(tagged); killAllWith(cleared); });
+    await boxes.run({ name, command: `(setsid bash -c 'exec -a ${tagged} sleep 60' &); env -i setsid -f /bin/bash -c 'exec -a ${cleared} sleep 60'`, wait: true });
+    return [tagged, cleared];
+  }
+
+  test("stop: what carries the box's tag, or works in its home as an orphan, is ended only when it is the server's own user's (before, another user's was ended too: the box's tag is the box's to plant)", async () => {
+    const { boxes, name, home, inBox } = await previewed();
+    const tag = (await inBox("echo $SANOMA_BOX_RUN")).stdout.trim().split(".")[0]!;
+    const mine = await escapeesOf(boxes, name);
+    const theirs = othersOf(tag, home);
+    await waitFor(() => [...mine, ...theirs].every((t) => processesNamed(t).length === 1), 15_000, "every process to start");
+    for (const t of theirs) assert.notEqual((await boxes.run({ name, command: `kill ${processesNamed(t)[0]}`, wait: true })).result?.exitCode, 0, "the box itself cannot signal another user's process");
+    await boxes.stop({ name });
+    await waitFor(() => mine.every((t) => processesNamed(t).length === 0), 5_000, "the box's own to end");
+    for (const t of theirs) assert.equal(processesNamed(t).length, 1, `${t} lives on`);
+  });
+
+  test("a server killed outright: its watchdog ends the box's own processes by the tag and the home, never another user's", async () => {
+    const boxesDir = tempDir();
+    const service = path.join(import.meta.dirname, "..", "..", "server", "src", "boxes", "service.ts");
+    const server = spawn(process.execPath, ["--import", "tsx", "-e", `
+      import(${JSON.stringify(service)}).then(async (m) => {
+        const BoxService = m.BoxService ?? m.default.BoxService;
+        const boxes = new BoxService({ boxesDir: ${JSON.stringify(boxesDir)}, tier: "process" });
+        const run = await boxes.run({ name: "b", command: "echo $SANOMA_BOX_RUN", wait: true });
+        process.stdout.write(run.result.stdout.split(".")[0] + "\\n");
+        setInterval(() => {}, 1000);
+      });`], { stdio: ["ignore", "pipe", "inherit"] });
+    after(() => server.kill("SIGKILL"));
+    const tag = await new Promise<string>((resolve, reject) => {
+      let said = "";
+      server.stdout!.on("data", (d) => { said += String(d); if (said.includes("\n")) resolve(said.trim()); });
+      server.on("exit", (code) => reject(new Error(`the server exited ${code}`)));
+    });
+    const home = path.join(boxesDir, "b");
+    // The box's own, started as its run would (its tag; cleared, in its home), and another user's.
+    const tagged = token("mine-tagged");
+    const cleared = token("mine-cleared");
+    after(() => { killAllWith(tagged); killAllWith(cleared); });
+    spawnSync("bash", ["-c", `cd / && SANOMA_BOX_RUN=${tag}.run-9 setsid -f bash -c 'exec -a ${tagged} sleep 60' </dev/null >/dev/null 2>&1`]);
+    spawnSync("bash", ["-c", `cd ${JSON.stringify(home)} && env -i setsid -f /bin/bash -c 'exec -a ${cleared} sleep 60' </dev/null >/dev/null 2>&1`]);
+    const theirs = othersOf(tag, home);
+    await waitFor(() => [tagged, cleared, ...theirs].every((t) => processesNamed(t).length === 1), 15_000, "every process to start");
+    server.kill("SIGKILL");
+    await waitFor(() => processesNamed(tagged).length === 0 && processesNamed(cleared).length === 0, 15_000, "the watchdog to end the box's own");
+    for (const t of theirs) assert.equal(processesNamed(t).length, 1, `${t} lives on`);
   });
 });

@@ -164,10 +164,32 @@ export function socketInodes(pid: number): Set<string> {
   return inodes;
 }
 
+/** The server's own user: the only one whose processes the boxes' lookups below ever return. */
+const OWN_UID = process.getuid?.();
+
+/** Who a process is (its real uid, the first of `Uid:` in `/proc/<pid>/status`); undefined when it is gone. */
+export function ownerOf(pid: number): number | undefined {
+  let status: string;
+  try { status = fs.readFileSync(`/proc/${pid}/status`, "latin1"); } catch { return undefined; }
+  const uid = /^Uid:\s+(\d+)/m.exec(status)?.[1];
+  return uid === undefined ? undefined : Number(uid);
+}
+
 /**
- * The processes whose starting environment holds `entry` (a whole `NAME=value`, or its start when
- * `prefix`): what a box tagged them with follows them out of their process group (`setsid`).
- * Only our own processes' environments can be read; the others are passed over.
+ * Whether a process is the server's own user's (where the system has users). A box's processes
+ * are (the `process` tier runs them as the server's uid, the namespace and container tiers map
+ * theirs to it outside); another user's never are, whatever it carries or wherever it works: a
+ * server run as root must not end, for a box, what the box's capability-less root cannot signal.
+ */
+function isOurs(pid: number): boolean {
+  return OWN_UID === undefined || ownerOf(pid) === OWN_UID;
+}
+
+/**
+ * The processes of the server's own user whose starting environment holds `entry` (a whole
+ * `NAME=value`, or its start when `prefix`): what a box tagged them with follows them out of their
+ * process group (`setsid`). Another user's process that carries it (planted by the box where that
+ * user's logins read it) is never one: run by root, the server could read its environment.
  */
 export function processesWithEnv(entry: string, prefix = false): ProcInfo[] {
   const out: ProcInfo[] = [];
@@ -178,7 +200,10 @@ export function processesWithEnv(entry: string, prefix = false): ProcInfo[] {
     try { environ = fs.readFileSync(`/proc/${info.pid}/environ`); } catch { continue; }
     // At an entry's start: the first, or right after a NUL.
     for (let at = environ.indexOf(needle); at >= 0; at = environ.indexOf(needle, at + 1)) {
-      if (at === 0 || environ[at - 1] === 0) { out.push(info); break; }
+      if (at === 0 || environ[at - 1] === 0) {
+        if (isOurs(info.pid)) out.push(info);
+        break;
+      }
     }
   }
   return out;
@@ -204,7 +229,7 @@ function adopted(info: ProcInfo): boolean {
  * box's command left running after leaving its group and clearing its environment of the tag
  * `processesWithEnv` looks for (`env -i setsid -f …`: adopted, as it detached). Never a user's
  * shell there (it has a terminal), nor a tool an editor opened on that folder runs (its parent is
- * the editor, not an adopter).
+ * the editor, not an adopter), nor another user's process (only the server's own user's).
  */
 export function processesWorkingIn(dir: string): ProcInfo[] {
   const out: ProcInfo[] = [];
@@ -215,7 +240,7 @@ export function processesWorkingIn(dir: string): ProcInfo[] {
     try { cwd = fs.readlinkSync(`/proc/${info.pid}/cwd`); } catch { continue; }
     // (A folder deleted while a process works in it reads as `<path> (deleted)`.)
     if (cwd.endsWith(" (deleted)")) cwd = cwd.slice(0, -" (deleted)".length);
-    if (cwd === dir || cwd.startsWith(prefix)) out.push(info);
+    if ((cwd === dir || cwd.startsWith(prefix)) && isOurs(info.pid)) out.push(info);
   }
   return out;
 }

@@ -88,8 +88,14 @@ function worksInHome(pid, fields) {
   for (const home of homes) if (cwd === home || cwd.startsWith(home + "/")) return true;
   return false;
 }
+// Whether a process is this user's (its real uid, as procfs.ts's ownerOf): another user's is
+// never ended for a box, whatever it carries or wherever it works.
+const OWN_UID = process.getuid();
+function ours(pid) {
+  try { const uid = /^Uid:\\s+(\\d+)/m.exec(fs.readFileSync("/proc/" + pid + "/status", "latin1")); return uid !== null && Number(uid[1]) === OWN_UID; } catch { return false; }
+}
 // What left its group (setsid) but carries a box's tag in its environment, or works in a box's
-// home as an orphan: pid -> start time.
+// home as an orphan, and is this user's: pid -> start time.
 function tagged() {
   const found = new Map();
   if (tags.size === 0 && homes.size === 0) return found;
@@ -103,7 +109,7 @@ function tagged() {
       let env = "";
       try { env = "\\0" + fs.readFileSync("/proc/" + name + "/environ", "latin1"); } catch {}
       const at = env.indexOf("\\0SANOMA_BOX_RUN=");
-      if ((at >= 0 && tags.has(env.slice(at + 16, at + 32))) || worksInHome(name, fields)) found.set(Number(name), fields[19]);
+      if (((at >= 0 && tags.has(env.slice(at + 16, at + 32))) || worksInHome(name, fields)) && ours(name)) found.set(Number(name), fields[19]);
     } catch {}
   }
   return found;
