@@ -363,7 +363,7 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
         picked: !mine(file),
         file,
       })),
-      { title: `Apply ${name}'s changes to the workspace${refused ? ` (${refused} not applicable: no regular file, or unreadable)` : ""}${diff.omitted ? ` (${diff.omitted} more not listed)` : ""}`, canPickMany: true, placeHolder: "Choose the files to copy back" },
+      { title: `Apply ${name}'s changes to ${diff.root}${refused ? ` (${refused} not applicable: no regular file, or unreadable)` : ""}${diff.omitted ? ` (${diff.omitted} more not listed)` : ""}`, canPickMany: true, placeHolder: "Choose the files to copy back" },
     );
     if (!picked || picked.length === 0) return;
     // A file both sides changed: asked one by one, with both versions a click away.
@@ -381,7 +381,8 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     const r = await this.request<BoxesApplyResult>(BoxesApplyRequest, params);
     const skipped = r.skipped.length ? `; skipped ${r.skipped.map((s) => `${s.path} (${s.reason})`).join(", ")}` : "";
     const say = r.skipped.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    void say(`Sanoma: applied ${r.applied.length} ${r.applied.length === 1 ? "file" : "files"} from ${name}${skipped}`);
+    // (Into the company the diff shown was made against: the server says which.)
+    void say(`Sanoma: applied ${r.applied.length} ${r.applied.length === 1 ? "file" : "files"} from ${name} into ${r.root}${skipped}`);
   }
 
   // ---- Ports ----

@@ -277,7 +277,12 @@ export interface BoxesApplyParams {
   /** Files of `files` that changed in the workspace too, to be overwritten with the box's version all the same. */
   overwrite?: string[];
 }
-export interface BoxesApplyResult { applied: string[]; skipped: { path: string; reason: string }[] }
+export interface BoxesApplyResult {
+  /** The company root the files were applied to: the one the last diff answered for the box was made against. */
+  root: string;
+  applied: string[];
+  skipped: { path: string; reason: string }[];
+}
 
 /**
  * Client → server request `sanoma/boxes/preview`: runs one exported workflow in the box

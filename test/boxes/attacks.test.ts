@@ -192,10 +192,10 @@ describe("attacks on diff and apply, namespace tier", () => {
     const [change] = (await boxes.diff({ name })).files;
     assert.deepEqual([change?.path, change?.workspaceChanged], ["sanoma.config.ts", true]);
     const refused = await boxes.apply({ name, files: ["sanoma.config.ts"] });
-    assert.deepEqual(refused, { applied: [], skipped: [{ path: "sanoma.config.ts", reason: "it changed in the workspace too since the box was synced: name it in overwrite to replace your version" }] });
+    assert.deepEqual(refused, { root, applied: [], skipped: [{ path: "sanoma.config.ts", reason: "it changed in the workspace too since the box was synced: name it in overwrite to replace your version" }] });
     assert.equal(fs.readFileSync(config, "utf8"), "// the user's own edit\n");
     const overwritten = await boxes.apply({ name, files: ["sanoma.config.ts"], overwrite: ["./sanoma.config.ts"] });
-    assert.deepEqual(overwritten, { applied: ["sanoma.config.ts"], skipped: [] });
+    assert.deepEqual(overwritten, { root, applied: ["sanoma.config.ts"], skipped: [] });
     assert.equal(fs.readFileSync(config, "utf8"), "// the box edit\n");
   });
 

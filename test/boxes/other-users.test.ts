@@ -222,4 +222,65 @@ describe("a box's escaped process against the server run by root, process tier",
     await waitFor(() => processesNamed(tagged).length === 0 && processesNamed(cleared).length === 0, 15_000, "the watchdog to end the box's own");
     for (const t of theirs) assert.equal(processesNamed(t).length, 1, `${t} lives on`);
   });
+
+  /** A box command that rewrites the box's record (beside the home: a process-tier box can write it) to name `root`. */
+  const rewriteRecord = (root: string) => `RUNS="$HOME/../.runs/$(basename "$HOME")"; printf '%s' ${JSON.stringify(JSON.stringify({ root, file: "apps/maps/workflows/route.ts", export: "route", scope: "maps", command: "true" }))} > "$RUNS/box.json" && printf '%s' ${JSON.stringify(JSON.stringify({ version: 1, root, files: {} }))} > "$RUNS/sync.json"`;
+
+  test("apply: a record the box rewrote after the diff, to name another user's folder, is refused: apply writes only into the company the diff shown was made against, and says which", async () => {
+    const victim = victimFolder([]);
+    const { root, boxes, name, inBox } = await previewed();
+    await inBox("printf 'echo owned-by-box\\n' > .bash_login");
+    if (ROOT) assert.notEqual((await boxes.run({ name, command: `echo x > ${JSON.stringify(victim)}/direct`, wait: true })).result?.exitCode, 0, "the box itself cannot write there");
+    const diff = await boxes.diff({ name });
+    assert.deepEqual([diff.root, diff.files.map((f) => f.path)], [root, [".bash_login"]]);
+    // As a background job of the box would, while the user reads the diff.
+    await inBox(rewriteRecord(victim));
+    await assert.rejects(boxes.apply({ name, files: [".bash_login"] }), new RegExp(`record .* names ${victim}, but this server synced the box from ${root}: .*nothing is compared or applied`));
+    assert.deepEqual(fs.readdirSync(victim), [], "nothing written in the victim's folder");
+    assert.equal(fs.existsSync(path.join(root, ".bash_login")), false, "nor in the company, from a record that says otherwise");
+    // The next preview makes the box the company's copy again (the record with it): shown again, it applies, into the company.
+    await boxes.preview({ root, file: "apps/maps/workflows/route.ts", export: "route", command: "true", wait: true });
+    await inBox("printf 'echo owned-by-box\\n' > .bash_login");
+    assert.equal((await boxes.diff({ name })).root, root);
+    assert.deepEqual(await boxes.apply({ name, files: [".bash_login"] }), { root, applied: [".bash_login"], skipped: [] });
+    assert.deepEqual(fs.readdirSync(victim), []);
+  });
+
+  test("diff: a record the box rewrote before the diff is refused too: no diff is shown 'against' another folder, and so none is applied there", async () => {
+    const victim = victimFolder([]);
+    const { root, boxes, name, inBox } = await previewed();
+    await inBox(`printf 'x\\n' > .bash_login && ${rewriteRecord(victim)}`);
+    await assert.rejects(boxes.diff({ name }), new RegExp(`names ${victim}, but this server synced the box from ${root}`));
+    await assert.rejects(boxes.apply({ name, files: [".bash_login"] }), new RegExp(`names ${victim}, but this server synced the box from ${root}`));
+    assert.deepEqual(fs.readdirSync(victim), []);
+  });
+
+  test("after a restart the record is all a server has: it is taken only when it names a company root (a folder holding sanoma.config.ts)", async () => {
+    const victim = victimFolder([]);
+    const { root, boxes, name, inBox } = await previewed();
+    await inBox("printf 'x\\n' > .bash_login");
+    await boxes.dispose();
+    const next = new BoxService({ boxesDir: boxes.boxesDir, tier: "process" });
+    services.push(next);
+    assert.deepEqual((await next.diff({ name })).files.map((f) => f.path), [".bash_login"], "the record naming the company it was synced from is taken");
+    await next.run({ name, command: rewriteRecord(victim), wait: true });
+    await assert.rejects(next.diff({ name }), new RegExp(`names ${victim}, which is no company root \\(it holds no sanoma\\.config\\.ts\\)`));
+    await assert.rejects(next.apply({ name, files: [".bash_login"] }), /which is no company root/);
+    assert.deepEqual(fs.readdirSync(victim), []);
+    assert.equal(fs.existsSync(path.join(root, ".bash_login")), false);
+  });
+
+  test("apply after a preview of another company into the same box (two companies' workflows of one name) is refused: the changes shown were made against the first", async () => {
+    const { root, boxes, name, inBox } = await previewed();
+    const other = path.join(tempDir(), "other");
+    writeTree(other, COMPANY);
+    await inBox("printf 'x\\n' > lib/a.ts");
+    assert.deepEqual((await boxes.diff({ name })).files.map((f) => f.path), ["lib/a.ts"]);
+    assert.equal((await boxes.preview({ root: other, file: "apps/maps/workflows/route.ts", export: "route", command: "printf 'y\\n' > lib/a.ts", wait: true })).name, name);
+    await assert.rejects(boxes.apply({ name, files: ["lib/a.ts"] }), new RegExp(`the changes of ${name} you were shown were made against ${root}, but the box is now a copy of ${other}: nothing was applied; show the changes again`));
+    assert.equal(fs.readFileSync(path.join(other, "lib/a.ts"), "utf8"), "export const a = 1;\n", "nothing written into the other company");
+    const diff = await boxes.diff({ name });
+    assert.deepEqual([diff.root, diff.files.map((f) => f.path)], [other, ["lib/a.ts"]]);
+    assert.deepEqual(await boxes.apply({ name, files: ["lib/a.ts"] }), { root: other, applied: ["lib/a.ts"], skipped: [] });
+  });
 });

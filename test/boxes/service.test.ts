@@ -465,7 +465,7 @@ describe("BoxService: a diff's answer has bounds", () => {
       assert.equal(diff.omitted, 7);
       const last = `gen/f${String(DIFF_MAX_FILES + 6).padStart(5, "0")}.ts`;
       assert.equal(diff.files.some((f) => f.path === last), false, "the last one is not listed");
-      assert.deepEqual(await boxes.apply({ name, files: [last] }), { applied: [last], skipped: [] });
+      assert.deepEqual(await boxes.apply({ name, files: [last] }), { root, applied: [last], skipped: [] });
       assert.equal(fs.readFileSync(path.join(root, last), "utf8"), `export const f = ${DIFF_MAX_FILES + 6};\n`);
     } finally { await boxes.dispose(); }
   });

@@ -67,7 +67,7 @@ test("boxes over stdio: the diff shows what the preview changed; apply copies on
   assert.ok(!existsSync(join(company, "reports/nightly.md")), "nothing in the workspace changed yet");
   const before = readFileSync(join(company, "workflows/nightly.ts"), "utf8");
   const applied = await c.request("sanoma/boxes/apply", { name: "root-nightly", files: ["reports/nightly.md"] });
-  assert.deepEqual(applied.applied, ["reports/nightly.md"]);
+  assert.deepEqual([applied.root, applied.applied], [diff.root, ["reports/nightly.md"]], "into the company the diff was made against, named");
   assert.match(readFileSync(join(company, "reports/nightly.md"), "utf8"), /Total: €42\.00/);
   assert.equal(readFileSync(join(company, "workflows/nightly.ts"), "utf8"), before, "the file not chosen is untouched");
 });

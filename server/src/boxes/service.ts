@@ -27,6 +27,7 @@ import { reapOrphans, type ContainerSettings } from "./container.ts";
 import { applyToWorkspace, readDiff } from "./diff.ts";
 import type { EventLogLimits } from "./events.ts";
 import { selectRuns } from "./history.ts";
+import { manifestRoot } from "./manifest.ts";
 import { BoxNameTakenError, boxNameProblem, checkBoxName, previewBoxName, sameFolder } from "./names.ts";
 import { optional } from "./params.ts";
 import { DEFAULT_PREVIEW_COMMAND, explainPreviewExit, findSanomaCli, missingCliMessage, previewCommand, readPreviewSource, relativeFile, scopeOf, usesInstalledCli, writePreviewSource } from "./preview.ts";
@@ -316,6 +317,7 @@ export class BoxService {
       // Forgotten before the next queued operation: it starts on a new box object.
       this.boxes.delete(name);
       this.shown.delete(name);
+      this.synced.delete(name);
       this.lastState.delete(name);
       return existed;
     });
@@ -341,30 +343,56 @@ export class BoxService {
     return selectRuns(all, params);
   }
 
-  /** Per box, what the last diff answered saw of each path: apply skips a file the box changed since. */
-  private readonly shown = new Map<string, Map<string, string>>();
+  /**
+   * Per box, the last diff answered: the company it was made against, and what it saw of each path.
+   * Apply writes into that company only, and skips a file the box changed since.
+   */
+  private readonly shown = new Map<string, { root: string; seen: Map<string, string> }>();
+
+  /**
+   * Per box, the company root this server last synced it from (a preview). The box's record says so
+   * too (`box.json`, `sync.json`, beside the home), but a `process` box can rewrite it: to name
+   * another user's folder, which a root server's apply would then write into.
+   */
+  private readonly synced = new Map<string, string>();
+
+  /**
+   * The company root a box's changes are compared with and applied to: the one this server synced
+   * it from, which the record must still name (else refused); without one (a server before this one
+   * synced it), the record's, when it names a company root (a folder holding `sanoma.config.ts`, as
+   * a preview requires), which a box cannot make in a folder it cannot write.
+   */
+  private companyOf(box: Box, nothingTo: string): string {
+    const source = readPreviewSource(box.log.dir);
+    if (!source) throw new Error(`${box.name} is no preview's box: there is nothing to ${nothingTo}`);
+    const known = this.synced.get(box.name);
+    if (known !== undefined) {
+      const other = [source.root, manifestRoot(box.log.dir)].find((recorded) => recorded !== undefined && recorded !== known);
+      if (other !== undefined) throw new Error(`${box.name}'s record (box.json, sync.json beside the box) names ${other}, but this server synced the box from ${known}: a process of the box rewrote it, and nothing is compared or applied by it; run the preview again to make the box ${known}'s copy anew`);
+      return known;
+    }
+    if (!fs.existsSync(path.join(source.root, "sanoma.config.ts"))) throw new Error(`${box.name}'s record (box.json beside the box) names ${source.root}, which is no company root (it holds no sanoma.config.ts): nothing is compared or applied by it; run the preview again`);
+    return source.root;
+  }
 
   async diff(params: BoxesDiffParams): Promise<BoxesDiffResult> {
     const box = this.box(params?.name);
-    const source = readPreviewSource(box.log.dir);
-    if (!source) throw new Error(`${box.name} is no preview's box: there is nothing to compare it with`);
-    const diff = await readDiff({ root: source.root, home: box.home, runsDir: box.log.dir });
-    this.shown.set(box.name, diff.seen);
-    return { name: box.name, root: source.root, ...boundedChanges(diff.changes), ...(diff.tooMany !== undefined ? { tooMany: diff.tooMany } : {}) };
+    const root = this.companyOf(box, "compare it with");
+    const diff = await readDiff({ root, home: box.home, runsDir: box.log.dir });
+    this.shown.set(box.name, { root, seen: diff.seen });
+    return { name: box.name, root, ...boundedChanges(diff.changes), ...(diff.tooMany !== undefined ? { tooMany: diff.tooMany } : {}) };
   }
 
   async apply(params: BoxesApplyParams): Promise<BoxesApplyResult> {
     const box = this.box(params?.name);
-    const source = readPreviewSource(box.log.dir);
-    if (!source) throw new Error(`${box.name} is no preview's box: there is nothing to apply to`);
+    const root = this.companyOf(box, "apply to");
+    // Into the company the changes shown were made against, or nowhere.
+    const shown = this.shown.get(box.name);
+    if (shown && shown.root !== root) throw new Error(`the changes of ${box.name} you were shown were made against ${shown.root}, but the box is now a copy of ${root}: nothing was applied; show the changes again`);
     if (!Array.isArray(params.files)) throw new TypeError("files must be a list of paths");
     if (params.overwrite !== undefined && !Array.isArray(params.overwrite)) throw new TypeError("overwrite must be a list of paths");
-    return applyToWorkspace({ root: source.root, home: box.home, runsDir: box.log.dir }, params.files, { overwrite: params.overwrite, shown: this.shown.get(box.name) });
-  }
-
-  /** The company root a preview box was last synced from, if it is one. */
-  rootOf(name: string): string | undefined {
-    return readPreviewSource(this.box(name).log.dir)?.root;
+    const result = await applyToWorkspace({ root, home: box.home, runsDir: box.log.dir }, params.files, { overwrite: params.overwrite, shown: shown?.seen });
+    return { root, ...result };
   }
 
   async expose(params: BoxesExposeParams): Promise<BoxesExposeResult> {
@@ -413,6 +441,7 @@ export class BoxService {
       const before = readPreviewSource(current.log.dir);
       const otherWorkflow = before !== undefined && before.root === root && (before.file !== file || before.export !== params.export);
       writePreviewSource(current.log.dir, { root, file, export: params.export, scope, command });
+      this.synced.set(box.name, root);
       // The sync is the run's preparation: its failure is the run's error (SPEC B4), and the request's.
       const handle = current.start(command, {
         explainExit: explainPreviewExit,

@@ -100,8 +100,7 @@ export function attachBoxes(connection: Connection, session: Session, params: In
     });
     else if (method === BoxesApplyRequest) handle(method, async (p: BoxesApplyParams) => {
       const result = await service.apply(p);
-      const root = service.rootOf(p.name);
-      if (root) for (const rel of result.applied) session.diskChanged(path.join(root, rel), "changed");
+      for (const rel of result.applied) session.diskChanged(path.join(result.root, rel), "changed");
       return result;
     });
     else handle(method, run as (p: unknown) => Promise<unknown>);
