@@ -41,6 +41,7 @@ import { errorText, type ServerHost } from "./server.ts";
 import { RunTerminal, seconds } from "./run-terminal.ts";
 import { RecentEvents } from "./recent.ts";
 import { isInside } from "./companies.ts";
+import { BOX_FILE_SCHEME, boxFileText, boxSideOf, relOf } from "./boxFile.ts";
 
 type Register = (id: string, run: (...args: unknown[]) => unknown) => void;
 
@@ -82,6 +83,11 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     }));
     // The tier row follows the setting (the server reads it anew, and says nothing of it).
     this.disposables.push(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration("sanoma.boxes") && this.scheduleRefresh()));
+    // The box's side of a diff: read-only documents, read without following a link (`boxFile.ts`).
+    this.disposables.push(vscode.workspace.registerTextDocumentContentProvider(BOX_FILE_SCHEME, {
+      onDidChange: boxSideChanged.event,
+      provideTextDocumentContent: (uri) => boxFileText(uri.fsPath, relOf(uri.query)),
+    }));
   }
 
   dispose(): void {
@@ -451,6 +457,21 @@ function describeChange(file: BoxFileChange): string {
   return parts.join(" · ");
 }
 
+/** Told when a box's side is shown again: an open one is read anew (the box may have changed it). The extension's, for its life. */
+const boxSideChanged = new vscode.EventEmitter<vscode.Uri>();
+
+/**
+ * The box's side of a change, read-only (never a `file:` editor, whose saves a box that swapped
+ * the file for a link would have written through it), read anew; undefined when there is none.
+ */
+function boxSide(file: BoxFileChange): vscode.Uri | undefined {
+  const side = boxSideOf(file);
+  if (!side) return undefined;
+  const uri = vscode.Uri.file(side.fsPath).with({ scheme: side.scheme, query: side.query });
+  boxSideChanged.fire(uri);
+  return uri;
+}
+
 async function openDiff(box: string, file: BoxFileChange): Promise<void> {
   if (file.refused) {
     void vscode.window.showInformationMessage(`Sanoma: ${file.path}: ${file.refused}`);
@@ -458,10 +479,11 @@ async function openDiff(box: string, file: BoxFileChange): Promise<void> {
   }
   const workspace = vscode.Uri.file(file.workspaceFile);
   const title = `${path.basename(file.path)} (workspace ↔ ${box})`;
-  if (file.change === "modified" && file.boxFile) {
-    await vscode.commands.executeCommand("vscode.diff", workspace, vscode.Uri.file(file.boxFile), title);
-  } else if (file.change === "added" && file.boxFile) {
-    await vscode.commands.executeCommand("vscode.open", vscode.Uri.file(file.boxFile));
+  const side = boxSide(file);
+  if (file.change === "modified" && side) {
+    await vscode.commands.executeCommand("vscode.diff", workspace, side, title);
+  } else if (file.change === "added" && side) {
+    await vscode.commands.executeCommand("vscode.open", side);
   } else {
     void vscode.window.showInformationMessage(`Sanoma: ${box} deleted ${file.path}`);
     await vscode.commands.executeCommand("vscode.open", workspace);
