@@ -264,8 +264,11 @@ describe("a box's escaped process against the server run by root, process tier",
     services.push(next);
     assert.deepEqual((await next.diff({ name })).files.map((f) => f.path), [".bash_login"], "the record naming the company it was synced from is taken");
     await next.run({ name, command: rewriteRecord(victim), wait: true });
-    await assert.rejects(next.diff({ name }), new RegExp(`names ${victim}, which is no company root \\(it holds no sanoma\\.config\\.ts\\)`));
+    await assert.rejects(next.diff({ name }), new RegExp(`names ${victim}, which is no company root \\(an absolute path to a folder holding sanoma\\.config\\.ts\\)`));
     await assert.rejects(next.apply({ name, files: [".bash_login"] }), /which is no company root/);
+    // Nor one relative to the server's working folder, which holds a company here.
+    await next.run({ name, command: rewriteRecord(path.relative(process.cwd(), root)), wait: true });
+    await assert.rejects(next.diff({ name }), /which is no company root/);
     assert.deepEqual(fs.readdirSync(victim), []);
     assert.equal(fs.existsSync(path.join(root, ".bash_login")), false);
   });

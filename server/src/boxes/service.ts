@@ -371,7 +371,8 @@ export class BoxService {
       if (other !== undefined) throw new Error(`${box.name}'s record (box.json, sync.json beside the box) names ${other}, but this server synced the box from ${known}: a process of the box rewrote it, and nothing is compared or applied by it; run the preview again to make the box ${known}'s copy anew`);
       return known;
     }
-    if (!fs.existsSync(path.join(source.root, "sanoma.config.ts"))) throw new Error(`${box.name}'s record (box.json beside the box) names ${source.root}, which is no company root (it holds no sanoma.config.ts): nothing is compared or applied by it; run the preview again`);
+    // (An absolute path only: a relative one would be read from the server's working folder.)
+    if (!path.isAbsolute(source.root) || !fs.existsSync(path.join(source.root, "sanoma.config.ts"))) throw new Error(`${box.name}'s record (box.json beside the box) names ${source.root}, which is no company root (an absolute path to a folder holding sanoma.config.ts): nothing is compared or applied by it; run the preview again`);
     return source.root;
   }
 
