@@ -119,6 +119,7 @@ describe("a box's escaped process against the server run by root, process tier",
       const folder = path.join(folderOf({ home, tmp, runsDir }), "a");
       const partner = tempDir("sanoma-partner-");
       const ready = path.join(partner, "ready");
+      after(() => killAllWith(ready)); // the swapper, should the test end before its swap
       // (A process-tier box writes where the server's user may: its log's folder too.)
       await inBox(`mkdir -p ${JSON.stringify(folder)}/docs && cd ${JSON.stringify(folder)} && touch docs/notes.txt && seq 0 1999 | sed 's/^/f/' | xargs touch && ln -s ${JSON.stringify(victim)} ${JSON.stringify(`${partner}/link`)}`);
       if (ROOT) {
