@@ -256,8 +256,9 @@ export interface BoxesDiffResult {
   /** How many changes more than `files` lists, past the answer's bounds (a box's own making: thousands of files, names of escapes); apply takes them by path all the same. */
   omitted?: number;
   /**
-   * Set when the box holds more files and folders than a diff looks at (200,000): the diff lists
-   * what changed among those it looked at, and no deletions; this says so, in words for the user.
+   * Set when the box holds more files and folders than a diff looks at (200,000, whose paths take
+   * 32 MiB in all at most): the diff lists what changed among those it looked at, and no
+   * deletions; this says so, in words for the user.
    */
   tooMany?: string;
 }

@@ -358,6 +358,51 @@ describe("a box of many files", () => {
     assert.deepEqual(result, { applied: [listed], skipped: [{ path: unseen, reason: tooManyFiles(40) }, { path: "README.md", reason: tooManyFiles(40) }] });
     assert.equal(read(path.join(root, "README.md")), "read me\n", "not deleted");
   });
+
+  /** `count` empty files at the bottom of 15 folders of 250-byte names, each path some 4 KB (a box's own making: the audit's 200,000 took the server past its heap). */
+  function longPaths(home: string, count: number): string[] {
+    let dir = "deep";
+    for (let i = 0; i < 15; i++) dir += `/${String(i).padStart(3, "0")}${"d".repeat(247)}`;
+    fs.mkdirSync(path.join(home, dir), { recursive: true });
+    const made: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const rel = `${dir}/${String(i).padStart(5, "0")}${"f".repeat(245)}`;
+      fs.closeSync(fs.openSync(path.join(home, rel), "w"));
+      made.push(rel);
+    }
+    return made;
+  }
+
+  test("past its bound on the bytes of the box's paths (fewer entries, longer paths) the diff answers with what it found, says so, and lists no deletion; apply says so of a path it did not see", async () => {
+    const { root, home, sides, sync } = setup();
+    await sync();
+    fs.rmSync(path.join(home, "README.md")); // deleted by the box
+    const made = longPaths(home, 40);
+    const whole = await readDiff(sides);
+    assert.deepEqual([whole.tooMany, whole.changes.length], [undefined, 41]);
+
+    // 40 paths of 4,044 bytes, and their folders: 20 of them take some 80 KB.
+    const bounded = await readDiff(sides, { maxPathBytes: 100_000 });
+    assert.match(bounded.tooMany ?? "", /^the paths of the box's files and folders take more than 97\.7 KiB in all, too many to list: the diff shows what changed among the first \d+ it looked at, and no deletions/);
+    assert.ok(bounded.changes.length > 0 && bounded.changes.length < 40, `${bounded.changes.length} listed`);
+    assert.deepEqual(bounded.changes.filter((c) => c.change === "deleted"), [], "no deletion listed: the rest of the box was not seen");
+    const unseen = made.find((rel) => !bounded.changes.some((c) => c.path === rel))!;
+    const result = await applyToWorkspace(sides, [bounded.changes[0].path, unseen, "README.md"], { maxPathBytes: 100_000 });
+    assert.deepEqual(result, { applied: [bounded.changes[0].path], skipped: [{ path: unseen, reason: bounded.tooMany }, { path: "README.md", reason: bounded.tooMany }] });
+    assert.equal(read(path.join(root, "README.md")), "read me\n", "not deleted");
+  });
+
+  test("at its own bound, 32 MiB of paths, the diff of a box of 8,400 paths of 4 KB stops; it keeps one string of each path, not three (the absolute ones are made for what is listed)", async () => {
+    const { home, sides, sync } = setup();
+    await sync();
+    longPaths(home, 8400);
+    const diff = await readDiff(sides);
+    assert.match(diff.tooMany ?? "", /^the paths of the box's files and folders take more than 32 MiB in all, too many to list/);
+    assert.ok(diff.changes.length > 8000 && diff.changes.length < 8400, `${diff.changes.length} listed`);
+    assert.deepEqual(diff.changes.filter((c) => "workspaceFile" in c || "boxFile" in c).length, 0, "no absolute path kept");
+    const [first] = await diffBox(sides);
+    assert.deepEqual(first, { ...diff.changes[0], boxFile: path.join(home, first.path), workspaceFile: path.join(sides.root, first.path) });
+  });
 });
 
 describe("files named like Object.prototype's keys", () => {

@@ -42,10 +42,24 @@ export interface DiffSides {
  * later apply can tell a file the box changed since.
  */
 export interface BoxDiff {
-  changes: BoxFileChange[];
+  changes: DiffChange[];
   seen: Map<string, string>;
-  /** Why the diff did not see the whole box (it holds more than `DIFF_MAX_ENTRIES` entries): it lists what it found before it stopped. */
+  /** Why the diff did not see the whole box (more than `DIFF_MAX_ENTRIES` entries, or `DIFF_MAX_PATH_BYTES` of paths): it lists what it found before it stopped. */
   tooMany?: string;
+}
+
+/**
+ * A change as the diff keeps it: `BoxFileChange` without its two absolute paths, which only the
+ * changes an answer lists are given (`withPaths`). A box of 200,000 files whose paths took 4 KB
+ * each had the diff keep three such strings of each (the path, and both absolute ones): the
+ * server ran out of heap.
+ */
+export type DiffChange = Omit<BoxFileChange, "boxFile" | "workspaceFile">;
+
+/** `change` with the absolute paths of its two sides, as an answer lists it (`boxFile` for a regular file of the box that apply may copy). */
+export function withPaths(sides: DiffSides, change: DiffChange): BoxFileChange {
+  const boxFile = change.kind === "file" && change.refused === undefined ? { boxFile: path.join(sides.home, change.path) } : {};
+  return { ...change, ...boxFile, workspaceFile: path.join(sides.root, change.path) };
 }
 
 /**
@@ -56,9 +70,19 @@ export interface BoxDiff {
  */
 export const DIFF_MAX_ENTRIES = 200_000;
 
+/**
+ * The most bytes (UTF-8) the paths of those entries may take in all, from the home: what the
+ * diff keeps of each entry grows with its path (a change's path, sorted, is one string of it), so
+ * entries alone bound nothing (200,000 paths of 4 KB: 800 MB). 32 MiB is 200,000 paths of 167
+ * bytes, more than a big company's average; past it the diff answers as past `DIFF_MAX_ENTRIES`.
+ */
+export const DIFF_MAX_PATH_BYTES = 32 * 1024 * 1024;
+
 export interface DiffOptions {
   /** The most entries the box's walk looks at (default `DIFF_MAX_ENTRIES`). */
   maxEntries?: number;
+  /** The most bytes their paths take in all (default `DIFF_MAX_PATH_BYTES`). */
+  maxPathBytes?: number;
 }
 
 /** Why a diff lists no more than it does, when the box holds more than `limit` entries. */
@@ -66,9 +90,24 @@ export function tooManyFiles(limit: number): string {
   return `the box holds more than ${limit.toLocaleString("en")} files and folders, too many to list: the diff shows what changed among the first ${limit.toLocaleString("en")} it looked at, and no deletions; add what the preview fills (build output, caches) to .gitignore, or delete it in the box, then show the changes again`;
 }
 
-/** The files the box added, modified or deleted, sorted by path. */
+/** Why a diff lists no more than it does, when the paths of the box's entries take more than `limit` bytes (`looked`: the entries it looked at before). */
+export function tooLongPaths(limit: number, looked: number): string {
+  return `the paths of the box's files and folders take more than ${sizeText(limit)} in all, too many to list: the diff shows what changed among the first ${looked.toLocaleString("en")} it looked at, and no deletions; add what the preview fills (build output, caches) to .gitignore, or delete it in the box, then show the changes again`;
+}
+
+/** A number of bytes as a user reads it: `1,000 bytes`, `256 MiB`, `4.5 GiB`. */
+export function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes.toLocaleString("en")} ${bytes === 1 ? "byte" : "bytes"}`;
+  const units = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  for (; value >= 1024 && unit < units.length - 1; unit++) value /= 1024;
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** The files the box added, modified or deleted, sorted by path, each with the absolute paths of its two sides. */
 export async function diffBox(sides: DiffSides, options: DiffOptions = {}): Promise<BoxFileChange[]> {
-  return (await readDiff(sides, options)).changes;
+  return (await readDiff(sides, options)).changes.map((change) => withPaths(sides, change));
 }
 
 /** `diffBox`, with what it saw of each file. */
@@ -82,10 +121,11 @@ export async function readDiff(sides: DiffSides, options: DiffOptions = {}): Pro
   const above = IgnoreRules.above(root);
   const unreadable = new Map<string, Unreadable>();
   const maxEntries = options.maxEntries ?? DIFF_MAX_ENTRIES;
-  const { files: box, truncated } = await walkBox(home, above, root, unreadable, maxEntries);
+  const maxPathBytes = options.maxPathBytes ?? DIFF_MAX_PATH_BYTES;
+  const { files: box, truncated, looked } = await walkBox(home, above, root, unreadable, { maxEntries, maxPathBytes });
   const workspace = await walkTree(root, above);
   const manifest = readManifest(runsDir, root);
-  const changes: BoxFileChange[] = [];
+  const changes: DiffChange[] = [];
   const seen = new Map<string, string>();
   let started = performance.now();
   for (const [rel, boxStat] of box) {
@@ -104,10 +144,9 @@ export async function readDiff(sides: DiffSides, options: DiffOptions = {}): Pro
   // What the box has but the server cannot read is listed, refused: never hidden, and its files
   // are never taken for deleted (an apply would delete the user's).
   for (const [rel, { folder, code }] of unreadable) {
-    const workspaceFile = path.join(root, rel);
-    const inWorkspace = workspace.has(rel) || fs.existsSync(workspaceFile);
+    const inWorkspace = workspace.has(rel) || fs.existsSync(path.join(root, rel));
     const kind = folder ? {} : { kind: "file" as const };
-    changes.push({ path: rel, change: inWorkspace ? "modified" : "added", ...kind, refused: cannotRead(folder, code), workspaceChanged: false, workspaceFile });
+    changes.push({ path: rel, change: inWorkspace ? "modified" : "added", ...kind, refused: cannotRead(folder, code), workspaceChanged: false });
     seen.set(rel, UNREADABLE);
   }
   // A walk stopped at its bound did not see the rest of the box: what it did not see is not known to be gone.
@@ -116,11 +155,12 @@ export async function readDiff(sides: DiffSides, options: DiffOptions = {}): Pro
     if (unreadable.size > 0 && unreadableFolderOf(rel, seen) !== undefined) continue; // not known to be gone
     const workspaceStat = workspace.get(rel);
     if (!workspaceStat) continue; // gone on both sides
-    changes.push({ path: rel, change: "deleted", workspaceChanged: !sameStat(workspaceStat, entry.src), workspaceFile: path.join(root, rel) });
+    changes.push({ path: rel, change: "deleted", workspaceChanged: !sameStat(workspaceStat, entry.src) });
     seen.set(rel, "deleted");
   }
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { changes, seen, ...(truncated ? { tooMany: tooManyFiles(maxEntries) } : {}) };
+  const tooMany = truncated === "entries" ? tooManyFiles(maxEntries) : truncated === "pathBytes" ? tooLongPaths(maxPathBytes, looked) : undefined;
+  return { changes, seen, ...(tooMany !== undefined ? { tooMany } : {}) };
 }
 
 /** How long the diff judges changes before it lets the server answer (as the walks do). */
@@ -169,14 +209,13 @@ function changedSinceSync(now: FileStat | undefined, synced: FileStat | undefine
  * one descriptor, checked, and copies it only while it has that fingerprint (`copyToWorkspace`).
  * A diff of 100,000 added files opened each of them, and read where it was from `/proc`.
  */
-function classify(sides: DiffSides, realHome: string, rel: string, boxStat: FileStat, workspaceStat: FileStat | undefined, synced: FileStat | undefined): { change: BoxFileChange; seen: string } | undefined {
-  const workspaceFile = path.join(sides.root, rel);
+function classify(sides: DiffSides, realHome: string, rel: string, boxStat: FileStat, workspaceStat: FileStat | undefined, synced: FileStat | undefined): { change: DiffChange; seen: string } | undefined {
   const change = workspaceStat === undefined ? "added" : "modified";
   // Added where the workspace deleted its file since the sync; modified where its file changed
   // since the sync, or was never the box's (both sides made one).
   const workspaceChanged = changedSinceSync(workspaceStat, synced);
-  const listed = (kind: EntryKind, seen: string, linkText?: string): { change: BoxFileChange; seen: string } => ({
-    change: { path: rel, change, kind: PROTOCOL_KIND[kind as Exclude<EntryKind, "folder">], refused: refusal(kind, linkText), workspaceChanged, workspaceFile },
+  const listed = (kind: EntryKind, seen: string, linkText?: string): { change: DiffChange; seen: string } => ({
+    change: { path: rel, change, kind: PROTOCOL_KIND[kind as Exclude<EntryKind, "folder">], refused: refusal(kind, linkText), workspaceChanged },
     seen,
   });
   if (boxStat.kind === "link") {
@@ -187,25 +226,24 @@ function classify(sides: DiffSides, realHome: string, rel: string, boxStat: File
   if (workspaceStat === undefined && boxStat.fingerprint !== undefined) {
     // (What the server may not read is refused here as when it was opened: `access`, one call,
     // where its owner and mode do not already tell.)
-    const boxFile = path.join(sides.home, rel);
-    const cannot = boxStat.readable ? undefined : readProblem(boxFile);
+    const cannot = boxStat.readable ? undefined : readProblem(path.join(sides.home, rel));
     if (cannot === GONE) return undefined; // gone since the walk: not the box's file now
-    if (cannot !== undefined) return { change: { path: rel, change, kind: "file", refused: cannotRead(false, cannot), workspaceChanged, workspaceFile }, seen: UNREADABLE };
+    if (cannot !== undefined) return { change: { path: rel, change, kind: "file", refused: cannotRead(false, cannot), workspaceChanged }, seen: UNREADABLE };
     const executable = (boxStat.mode & 0o100) !== 0;
-    return { change: { path: rel, change, kind: "file", workspaceChanged, boxFile, workspaceFile, ...(executable ? { executable } : {}) }, seen: boxStat.fingerprint };
+    return { change: { path: rel, change, kind: "file", workspaceChanged, ...(executable ? { executable } : {}) }, seen: boxStat.fingerprint };
   }
   const opened = openRegular(path.join(sides.home, rel), `${realHome}/${rel}`);
   if (!("fd" in opened)) {
-    if (opened.unreadable !== undefined) return { change: { path: rel, change, kind: "file", refused: cannotRead(false, opened.unreadable), workspaceChanged, workspaceFile }, seen: UNREADABLE };
+    if (opened.unreadable !== undefined) return { change: { path: rel, change, kind: "file", refused: cannotRead(false, opened.unreadable), workspaceChanged }, seen: UNREADABLE };
     if (opened.kind === undefined || opened.kind === "folder") return undefined; // gone since the walk: not the box's file now
     return listed(opened.kind, opened.kind);
   }
   try {
-    if (workspaceStat?.kind === "file" && BigInt(workspaceStat.size) === opened.stat.size && sameAsFile(opened.fd, workspaceFile)) return undefined;
+    if (workspaceStat?.kind === "file" && BigInt(workspaceStat.size) === opened.stat.size && sameAsFile(opened.fd, path.join(sides.root, rel))) return undefined;
     // Whether apply makes it executable, or stops it being so (`appliedMode`): shown, as git shows a mode change.
     const executable = (Number(opened.stat.mode) & 0o100) !== 0;
     const wasExecutable = workspaceStat?.kind === "file" && (workspaceStat.mode & 0o100) !== 0;
-    return { change: { path: rel, change, kind: "file", workspaceChanged, boxFile: path.join(sides.home, rel), workspaceFile, ...(executable !== wasExecutable ? { executable } : {}) }, seen: opened.fingerprint };
+    return { change: { path: rel, change, kind: "file", workspaceChanged, ...(executable !== wasExecutable ? { executable } : {}) }, seen: opened.fingerprint };
   } finally {
     opened.close();
   }
@@ -270,7 +308,7 @@ export async function applyToWorkspace(sides: DiffSides, files: readonly unknown
   const asked = new Set<string>();
   // Each skip names the path as the request wrote it.
   const requestedAs = new Map<string, string>();
-  const chosen: BoxFileChange[] = [];
+  const chosen: DiffChange[] = [];
   for (const requested of files) {
     if (typeof requested !== "string") {
       skipped.push({ path: JSON.stringify(requested) ?? String(requested), reason: "is no path: files lists paths (strings)" });

@@ -24,7 +24,7 @@ import type {
 } from "../protocol.ts";
 import { Box, boxesLabel, CAPABILITIES, checkRunParams, runsDir, type BoxContext } from "./box.ts";
 import { reapOrphans, type ContainerSettings } from "./container.ts";
-import { applyToWorkspace, readDiff } from "./diff.ts";
+import { applyToWorkspace, readDiff, withPaths, type DiffChange, type DiffSides } from "./diff.ts";
 import type { EventLogLimits } from "./events.ts";
 import { selectRuns } from "./history.ts";
 import { manifestRoot } from "./manifest.ts";
@@ -71,18 +71,22 @@ export const DIFF_MAX_FILES = 5000;
 export const DIFF_MAX_CHARS = 16 * 1024 * 1024;
 
 /**
- * The changes a diff answers with, within bounds: a box that made 9,000 names of control
- * characters (six characters each in JSON) made an answer past V8's longest string, which the
- * connection dropped: the diff never answered. The rest is counted in `omitted`.
+ * The changes a diff answers with, within bounds, each given its absolute paths (only those
+ * listed: `withPaths`): a box that made 9,000 names of control characters (six characters each in
+ * JSON) made an answer past V8's longest string, which the connection dropped: the diff never
+ * answered. The rest is counted in `omitted`.
  */
-function boundedChanges(changes: BoxFileChange[]): { files: BoxFileChange[]; omitted?: number } {
+function boundedChanges(sides: DiffSides, changes: DiffChange[]): { files: BoxFileChange[]; omitted?: number } {
+  const files: BoxFileChange[] = [];
   let chars = 0;
-  let listed = 0;
-  for (; listed < changes.length && listed < DIFF_MAX_FILES; listed++) {
-    chars += JSON.stringify(changes[listed]).length + 1;
+  for (const change of changes) {
+    if (files.length === DIFF_MAX_FILES) break;
+    const file = withPaths(sides, change);
+    chars += JSON.stringify(file).length + 1;
     if (chars > DIFF_MAX_CHARS) break;
+    files.push(file);
   }
-  return listed === changes.length ? { files: changes } : { files: changes.slice(0, listed), omitted: changes.length - listed };
+  return files.length === changes.length ? { files } : { files, omitted: changes.length - files.length };
 }
 
 export class BoxService {
@@ -379,9 +383,10 @@ export class BoxService {
   async diff(params: BoxesDiffParams): Promise<BoxesDiffResult> {
     const box = this.box(params?.name);
     const root = this.companyOf(box, "compare it with");
-    const diff = await readDiff({ root, home: box.home, runsDir: box.log.dir });
+    const sides = { root, home: box.home, runsDir: box.log.dir };
+    const diff = await readDiff(sides);
     this.shown.set(box.name, { root, seen: diff.seen });
-    return { name: box.name, root, ...boundedChanges(diff.changes), ...(diff.tooMany !== undefined ? { tooMany: diff.tooMany } : {}) };
+    return { name: box.name, root, ...boundedChanges(sides, diff.changes), ...(diff.tooMany !== undefined ? { tooMany: diff.tooMany } : {}) };
   }
 
   async apply(params: BoxesApplyParams): Promise<BoxesApplyResult> {

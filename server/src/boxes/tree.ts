@@ -67,33 +67,50 @@ export async function walkTree(root: string, rules: IgnoreRules, rulesRoot = roo
   return (await walk(root, rules, rulesRoot, unreadable, {})).files;
 }
 
-/** What `walkBox` found, and whether it stopped at its bound before it had seen everything. */
+/** What `walkBox` found, and whether it stopped at one of its bounds before it had seen everything. */
 export interface BoxWalk {
   files: Map<string, FileStat>;
-  truncated: boolean;
+  /** The bound it stopped at (`entries`: `maxEntries`; `pathBytes`: `maxPathBytes`), or false when it saw everything. */
+  truncated: false | "entries" | "pathBytes";
+  /** How many entries it looked at. */
+  looked: number;
+}
+
+/** How far a box's walk goes (`walkBox`). */
+export interface WalkBounds {
+  /** The most entries (files, folders, what is ignored) it looks at. */
+  maxEntries: number;
+  /** The most bytes (UTF-8) their paths from the home may take in all. */
+  maxPathBytes: number;
 }
 
 /**
  * A box's home walked as `walkTree` walks (`rules` read from the same folders under `rulesRoot`,
  * the workspace), with each regular file's `fingerprint`, and looking at no more than
- * `maxEntries` entries (files, folders, what is ignored): past that it stops, `truncated`. A box
- * can make millions of files; each costs the walk an `lstat` and its record.
+ * `maxEntries` entries (files, folders, what is ignored), whose paths take no more than
+ * `maxPathBytes` in all: past either it stops, `truncated`. A box can make millions of files;
+ * each costs the walk an `lstat` and its record, and the diff a string of its whole path (200,000
+ * paths of 4 KB each took the server past its heap, within the bound on entries).
  */
-export async function walkBox(home: string, rules: IgnoreRules, rulesRoot: string, unreadable: Map<string, Unreadable>, maxEntries: number): Promise<BoxWalk> {
-  return walk(home, rules, rulesRoot, unreadable, { fingerprints: true, maxEntries });
+export async function walkBox(home: string, rules: IgnoreRules, rulesRoot: string, unreadable: Map<string, Unreadable>, bounds: WalkBounds): Promise<BoxWalk> {
+  return walk(home, rules, rulesRoot, unreadable, { fingerprints: true, ...bounds });
 }
 
-async function walk(root: string, rules: IgnoreRules, rulesRoot: string, unreadable: Map<string, Unreadable> | undefined, options: { fingerprints?: boolean; maxEntries?: number }): Promise<BoxWalk> {
+async function walk(root: string, rules: IgnoreRules, rulesRoot: string, unreadable: Map<string, Unreadable> | undefined, options: { fingerprints?: boolean } & Partial<WalkBounds>): Promise<BoxWalk> {
   const ownRules = path.resolve(rulesRoot) === path.resolve(root);
   const files = new Map<string, FileStat>();
-  const { fingerprints = false, maxEntries = Infinity } = options;
+  const { fingerprints = false, maxEntries = Infinity, maxPathBytes = Infinity } = options;
+  const countBytes = maxPathBytes !== Infinity;
   // Folder by folder, yielding to the event loop every `CHUNK_MS`: a box of 100,000 files is
-  // walked while the server goes on answering.
-  const stack: Array<[dir: string, rel: string, inherited: IgnoreRules]> = [[path.resolve(root), "", rules]];
+  // walked while the server goes on answering. (Each folder with its path's length in bytes, so
+  // that an entry's is its folder's and its name's: never measured on the whole path, which V8
+  // would then flatten into a string of its own.)
+  const stack: Array<[dir: string, rel: string, inherited: IgnoreRules, relBytes: number]> = [[path.resolve(root), "", rules, 0]];
   let started = performance.now();
   let seen = 0;
+  let pathBytes = 0;
   while (stack.length > 0) {
-    const [dir, rel, inherited] = stack.pop()!;
+    const [dir, rel, inherited, relBytes] = stack.pop()!;
     // A walk whose rules are its own reads a folder whole (whether it holds a `.gitignore` decides
     // how its entries are judged); one by another tree's rules reads it as it goes, so that a bound
     // on entries bounds a folder of millions too.
@@ -111,7 +128,9 @@ async function walk(root: string, rules: IgnoreRules, rulesRoot: string, unreada
       ? (listing.some((e) => e.name === ".gitignore") ? inherited.withFile(dir, rel) : inherited)
       : inherited.withFile(rel ? path.join(rulesRoot, rel) : rulesRoot, rel);
     for (const entry of entriesOf(listing, rel, unreadable)) {
-      if (++seen > maxEntries) return { files, truncated: true }; // (entriesOf closes the folder)
+      if (++seen > maxEntries) return { files, truncated: "entries", looked: seen - 1 }; // (entriesOf closes the folder)
+      const childBytes = countBytes ? (rel ? relBytes + 1 : 0) + Buffer.byteLength(entry.name) : 0;
+      if (countBytes && (pathBytes += childBytes) > maxPathBytes) return { files, truncated: "pathBytes", looked: seen - 1 };
       // (The clock is read every 256 entries: a folder may hold 100,000 files.)
       if ((seen & 255) === 0 && performance.now() - started > CHUNK_MS) {
         await new Promise((resolve) => setImmediate(resolve));
@@ -129,7 +148,7 @@ async function walk(root: string, rules: IgnoreRules, rulesRoot: string, unreada
       if (isNeverCopied(entry.name)) continue;
       if (entry.isDirectory()) {
         if (isSkippedFolder(entry.name) || here.ignores(childRel, true, entry.name)) continue;
-        stack.push([full, childRel, here]);
+        stack.push([full, childRel, here, childBytes]);
       } else {
         // Files and links, and what a box may make to trip a reader (a FIFO, a socket, a device).
         if (here.ignores(childRel, false, entry.name)) continue;
@@ -142,7 +161,7 @@ async function walk(root: string, rules: IgnoreRules, rulesRoot: string, unreada
       }
     }
   }
-  return { files, truncated: false };
+  return { files, truncated: false, looked: seen };
 }
 
 /**
