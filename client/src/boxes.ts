@@ -349,8 +349,8 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
   private async apply(name: string, known?: BoxesDiffResult): Promise<void> {
     const diff = known ?? (await this.request<BoxesDiffResult>(BoxesDiffRequest, { name }));
     if (!known && diff.tooMany) void vscode.window.showWarningMessage(`Sanoma: ${name}: ${diff.tooMany}`);
-    // What the box made that is no file (a link, a FIFO), or that the server cannot read, is never
-    // applied: it is not offered (Show Box Changes says why of each).
+    // What the box made that is no file (a link, a FIFO), that the server cannot read, or a file
+    // too big to apply, is never applied: it is not offered (Show Box Changes says why of each).
     const applicable = diff.files.filter((f) => !f.refused);
     // A file with unsaved changes in the editor is the user's change too (B1: unsaved text wins):
     // asked about like a conflict, never overwritten unseen.
@@ -358,7 +358,7 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
     const mine = (file: BoxFileChange) => file.workspaceChanged || unsaved.has(file.workspaceFile);
     const refused = diff.files.length - applicable.length;
     if (applicable.length === 0) {
-      void vscode.window.showInformationMessage(`Sanoma: ${name} changed nothing that can be applied${refused ? ` (${refused} ${refused === 1 ? "change is" : "changes are"} no regular file or cannot be read: see Show Box Changes)` : ""}`);
+      void vscode.window.showInformationMessage(`Sanoma: ${name} changed nothing that can be applied${refused ? ` (${refused} ${refused === 1 ? "change is" : "changes are"} no regular file, cannot be read or is too big: see Show Box Changes)` : ""}`);
       return;
     }
     const picked = await vscode.window.showQuickPick(
@@ -369,7 +369,7 @@ export class Boxes implements vscode.Disposable, vscode.TreeDataProvider<Node> {
         picked: !mine(file),
         file,
       })),
-      { title: `Apply ${name}'s changes to ${diff.root}${refused ? ` (${refused} not applicable: no regular file, or unreadable)` : ""}${diff.omitted ? ` (${diff.omitted} more not listed)` : ""}`, canPickMany: true, placeHolder: "Choose the files to copy back" },
+      { title: `Apply ${name}'s changes to ${diff.root}${refused ? ` (${refused} not applicable: no regular file, unreadable, or too big)` : ""}${diff.omitted ? ` (${diff.omitted} more not listed)` : ""}`, canPickMany: true, placeHolder: "Choose the files to copy back" },
     );
     if (!picked || picked.length === 0) return;
     // A file both sides changed: asked one by one, with both versions a click away.
@@ -451,6 +451,7 @@ async function askOverwrite(box: string, file: BoxFileChange, unsavedOnly = fals
 /** The quick pick's words for a change: what it is, whether it can be applied, whether it is a conflict. */
 function describeChange(file: BoxFileChange): string {
   const parts: string[] = [file.change];
+  if (file.size !== undefined) parts.push(sizeText(file.size));
   if (file.kind && file.kind !== "file") parts.push(`${file.kind} · never applied`);
   if (file.executable !== undefined) parts.push(file.executable ? "becomes executable" : "no longer executable");
   if (file.workspaceChanged) parts.push("the workspace's file changed too");
@@ -488,6 +489,16 @@ async function openDiff(box: string, file: BoxFileChange): Promise<void> {
     void vscode.window.showInformationMessage(`Sanoma: ${box} deleted ${file.path}`);
     await vscode.commands.executeCommand("vscode.open", workspace);
   }
+}
+
+/** A box file's size as the quick pick shows it: `812 bytes`, `4.2 KiB`, `1 TiB`. */
+function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} ${bytes === 1 ? "byte" : "bytes"}`;
+  const units = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  for (; value >= 1024 && unit < units.length - 1; unit++) value /= 1024;
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
 function changeIcon(change: BoxFileChange["change"]): string {

@@ -229,6 +229,11 @@ export interface BoxFileChange {
   change: "added" | "modified" | "deleted";
   /** What the box has at the path (absent for a deletion, and for a folder the server cannot read). Only a `file` is ever applied. */
   kind?: BoxEntryKind;
+  /**
+   * The box's file's size in bytes, as the diff saw it (a regular file of the box). Apply copies no
+   * file past 256 MiB (such a one is `refused`), and no more than 1 GiB in one request.
+   */
+  size?: number;
   /** Why apply refuses this change (a symlink, FIFO, socket or device in the box, or what the server cannot read): listed to be seen, never applied. */
   refused?: string;
   /**

@@ -451,24 +451,26 @@ describe("apply paths", () => {
 });
 
 describe("while apply copies (the box and the user both act meanwhile)", () => {
-  /** Runs `during` once, the first time apply writes into its temporary file for `name`, through Node's own fs object (which the apply reads through). */
-  async function applyWhile(sides: { root: string; home: string; runsDir: string }, files: string[], name: string, during: () => void) {
+  /**
+   * Runs `during` once, the first time apply writes into its temporary file for `name` (with
+   * `write` or `writeSync`), through Node's own fs object (which the apply reads through).
+   */
+  async function applyWhile(sides: { root: string; home: string; runsDir: string }, files: string[], name: string, during: () => void, options: Parameters<typeof applyToWorkspace>[2] = {}) {
     const nodeFs = (await import("node:fs")).default;
-    const writeSync = nodeFs.writeSync;
+    const { writeSync, write, openSync } = nodeFs;
     let done = false;
     const opened = new Map<number, string>();
-    const openSync = nodeFs.openSync;
-    nodeFs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => { const fd = (openSync as (...a: unknown[]) => number)(p, ...rest); opened.set(fd, String(p)); return fd; }) as typeof fs.openSync;
-    nodeFs.writeSync = ((fd: number, ...rest: unknown[]) => {
+    const first = (fd: number) => {
       const temp = path.basename(opened.get(fd) ?? "");
       if (!done && temp.startsWith(".sanoma-apply-") && temp.endsWith(`-${name}`)) { done = true; during(); }
-      return (writeSync as (...a: unknown[]) => number)(fd, ...rest);
-    }) as typeof fs.writeSync;
+    };
+    nodeFs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => { const fd = (openSync as (...a: unknown[]) => number)(p, ...rest); opened.set(fd, String(p)); return fd; }) as typeof fs.openSync;
+    nodeFs.writeSync = ((fd: number, ...rest: unknown[]) => { first(fd); return (writeSync as (...a: unknown[]) => number)(fd, ...rest); }) as typeof fs.writeSync;
+    nodeFs.write = ((fd: number, ...rest: unknown[]) => { first(fd); return (write as (...a: unknown[]) => void)(fd, ...rest); }) as typeof fs.write;
     try {
-      return await applyToWorkspace(sides, files);
+      return await applyToWorkspace(sides, files, options);
     } finally {
-      nodeFs.writeSync = writeSync;
-      nodeFs.openSync = openSync;
+      Object.assign(nodeFs, { writeSync, write, openSync });
     }
   }
 
@@ -479,6 +481,41 @@ describe("while apply copies (the box and the user both act meanwhile)", () => {
     const result = await applyWhile(sides, ["gen.bin"], "gen.bin", () => fs.truncateSync(path.join(home, "gen.bin"), 1024 ** 4)); // sparse: 1 TiB
     assert.deepEqual(result, { applied: [], skipped: [{ path: "gen.bin", reason: "the box changed it while it was copied: show the changes again" }] });
     assert.equal(fs.existsSync(path.join(root, "gen.bin")), false);
+    assert.deepEqual(fs.readdirSync(root).filter((f) => f.includes("sanoma-apply")), [], "no temporary file left");
+  });
+
+  test("a big file is copied a chunk at a time, the event loop turning meanwhile: the server answers other requests (a box's sparse 4 GiB file kept every request waiting 28 s)", async () => {
+    const { root, home, sides, sync } = setup();
+    await sync();
+    fs.writeFileSync(path.join(home, "big.bin"), "");
+    fs.truncateSync(path.join(home, "big.bin"), 48 * 2 ** 20); // sparse: 48 MiB that take no disk in the box
+    let settled = false;
+    let turns = 0;
+    const turn = () => { if (!settled) { turns++; setImmediate(turn); } };
+    const result = await applyWhile(sides, ["big.bin"], "big.bin", () => setImmediate(turn));
+    settled = true;
+    assert.deepEqual(result, { applied: ["big.bin"], skipped: [] });
+    assert.equal(fs.statSync(path.join(root, "big.bin")).size, 48 * 2 ** 20);
+    assert.ok(turns >= 48, `the event loop turned ${turns} times while 48 chunks of 1 MiB were copied`);
+  });
+
+  test("a file past the largest apply copies is listed with its size and refused; one apply copies no more than its bound in all, and says so of the rest", async () => {
+    const { root, home, sides, sync } = setup();
+    await sync();
+    const MiB = 2 ** 20;
+    for (const [name, size] of [["a.bin", 3 * MiB], ["b.bin", 3 * MiB], ["c.bin", 5 * MiB]] as const) {
+      fs.writeFileSync(path.join(home, name), "");
+      fs.truncateSync(path.join(home, name), size);
+    }
+    const limits = { maxFileBytes: 4 * MiB, maxApplyBytes: 5 * MiB };
+    const tooBig = "the box's file takes 5 MiB, more than apply copies (4 MiB a file, so that a box's sparse file, which takes no disk in the box, cannot fill yours): copy it by hand if you want it";
+    const diff = await readDiff(sides, limits);
+    assert.deepEqual(diff.changes.map((c) => [c.path, c.size, c.refused]), [["a.bin", 3 * MiB, undefined], ["b.bin", 3 * MiB, undefined], ["c.bin", 5 * MiB, tooBig]]);
+    assert.equal((await diffBox(sides, limits)).find((c) => c.path === "c.bin")?.boxFile, undefined, "no box file to open: it is refused");
+    const result = await applyToWorkspace(sides, ["a.bin", "b.bin", "c.bin"], limits);
+    assert.deepEqual(result, { applied: ["a.bin"], skipped: [{ path: "c.bin", reason: tooBig }, { path: "b.bin", reason: "one apply copies at most 5 MiB, and the files before it took 3 MiB: apply it again, with fewer files" }] });
+    assert.deepEqual(fs.readdirSync(root).filter((f) => f.endsWith(".bin")), ["a.bin"]);
+    assert.deepEqual(await applyToWorkspace(sides, ["b.bin"], limits), { applied: ["b.bin"], skipped: [] });
     assert.deepEqual(fs.readdirSync(root).filter((f) => f.includes("sanoma-apply")), [], "no temporary file left");
   });
 

@@ -213,6 +213,24 @@ describe("attacks on diff and apply, namespace tier", () => {
   });
 });
 
+describe("attacks on diff and apply, namespace tier: what they cost", () => {
+  test("10. a sparse file of a terabyte (no disk in the box) is listed with its size and refused; apply skips it at once and writes nothing (a 4 GiB one took 28 s and 4 GiB of the user's disk, the server answering nothing)", async () => {
+    const { root, boxes, name, inBox } = await previewed();
+    await inBox("truncate -s 1T report.json");
+    const diff = await boxes.diff({ name });
+    const [file] = diff.files;
+    assert.deepEqual([file?.path, file?.change, file?.kind, file?.size], ["report.json", "added", "file", 2 ** 40]);
+    assert.match(file?.refused ?? "", /^the box's file takes 1 TiB, more than apply copies \(256 MiB a file, so that a box's sparse file, which takes no disk in the box, cannot fill yours\)/);
+    assert.equal(file?.boxFile, undefined, "no box file to open in an editor");
+    const started = performance.now();
+    const result = await boxes.apply({ name, files: ["report.json"] });
+    assert.deepEqual(result, { applied: [], skipped: [{ path: "report.json", reason: file!.refused }] });
+    assert.ok(performance.now() - started < 10_000, `apply took ${Math.round(performance.now() - started)} ms`);
+    assert.equal(exists(path.join(root, "report.json")), false);
+    assert.deepEqual(fs.readdirSync(root).filter((f) => f.includes("sanoma-apply")), [], "no temporary file left");
+  });
+});
+
 describe("attacks on a box's read and write (the Sandbox contract's own)", () => {
   test("8. a loop swapping a folder of the home for a link to a folder outside, while the server reads and writes under it: nothing outside is ever read or written, and each refusal is said", async () => {
     const { boxes, name, inBox } = await previewed();

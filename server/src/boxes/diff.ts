@@ -17,14 +17,17 @@
  * - a conflict (`workspaceChanged`) is skipped unless the request names it in `overwrite`;
  * - `.git` and `node_modules` are never listed, and never applied even when named;
  * - what the server cannot read in the box is listed, refused: its files are never taken for deleted;
- * - an applied file's mode is set as git sets it (`appliedMode`), never the box's bits as they are.
+ * - an applied file's mode is set as git sets it (`appliedMode`), never the box's bits as they are;
+ * - a file over `MAX_FILE_BYTES` is listed with its size, refused, and an apply copies no more than
+ *   `MAX_APPLY_BYTES` in all, a chunk at a time (the server answers meanwhile): a box's sparse file
+ *   takes no disk in the box, and all of its size in the workspace.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { BoxEntryKind, BoxFileChange } from "../protocol.ts";
 import { kindName, kindOf, openRegular, realParentIn, sameAsFile, writeBeside, WorkspaceWriteRefused, type EntryKind, type OpenedFile } from "./files.ts";
 import { IgnoreRules, isNeverCopied } from "./ignore.ts";
-import { manifestRoot, readManifest, writeManifest } from "./manifest.ts";
+import { manifestRoot, readManifest, writeManifest, type ManifestEntry } from "./manifest.ts";
 import { checkHome, NAME_NOT_UTF8, sameStat, statOf, walkBox, walkTree, type FileStat, type Unreadable } from "./tree.ts";
 
 export interface DiffSides {
@@ -78,11 +81,24 @@ export const DIFF_MAX_ENTRIES = 200_000;
  */
 export const DIFF_MAX_PATH_BYTES = 32 * 1024 * 1024;
 
+/**
+ * The largest file apply copies; a bigger one is listed with its size and refused. A box's sparse
+ * file (`truncate -s 1T`) takes no disk in the box, and all of its size written into the
+ * workspace: one of 4 GiB took 28 s and 4 GiB of the user's disk. 256 MiB is more than a file a
+ * company's repository holds (GitHub refuses files past 100 MB) ever needs.
+ */
+export const MAX_FILE_BYTES = 256 * 1024 * 1024;
+
+/** The most bytes one apply copies in all: a box's thousands of files just under `MAX_FILE_BYTES` fill a disk too. */
+export const MAX_APPLY_BYTES = 1024 * 1024 * 1024;
+
 export interface DiffOptions {
   /** The most entries the box's walk looks at (default `DIFF_MAX_ENTRIES`). */
   maxEntries?: number;
   /** The most bytes their paths take in all (default `DIFF_MAX_PATH_BYTES`). */
   maxPathBytes?: number;
+  /** The largest file apply copies (default `MAX_FILE_BYTES`). */
+  maxFileBytes?: number;
 }
 
 /** Why a diff lists no more than it does, when the box holds more than `limit` entries. */
@@ -127,6 +143,7 @@ export async function readDiff(sides: DiffSides, options: DiffOptions = {}): Pro
   const manifest = readManifest(runsDir, root);
   const changes: DiffChange[] = [];
   const seen = new Map<string, string>();
+  const maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
   let started = performance.now();
   for (const [rel, boxStat] of box) {
     // (Yielding as the walk does: the changes of 100,000 files are not judged in one go.)
@@ -136,7 +153,7 @@ export async function readDiff(sides: DiffSides, options: DiffOptions = {}): Pro
     }
     const entry = manifest.files[rel];
     if (entry && sameStat(boxStat, entry.box)) continue; // the copy the sync made
-    const found = classify(sides, realHome, rel, boxStat, workspace.get(rel), entry?.src);
+    const found = classify(sides, realHome, rel, boxStat, workspace.get(rel), entry?.src, maxFileBytes);
     if (!found) continue;
     changes.push(found.change);
     seen.set(rel, found.seen);
@@ -187,6 +204,11 @@ function unreadableFolderOf(rel: string, seen: Map<string, string>): string | un
 
 const PROTOCOL_KIND: Record<Exclude<EntryKind, "folder">, BoxEntryKind> = { file: "file", link: "symlink", fifo: "fifo", socket: "socket", device: "device" };
 
+/** Why apply never copies a file of `size` bytes. */
+function tooBig(size: number, limit: number): string {
+  return `the box's file takes ${sizeText(size)}, more than apply copies (${sizeText(limit)} a file, so that a box's sparse file, which takes no disk in the box, cannot fill yours): copy it by hand if you want it`;
+}
+
 /** Why apply never copies what the box has at a path, when it is no regular file. */
 function refusal(kind: EntryKind, linkText?: string): string {
   if (kind === "link") return `the box made a symlink here${linkText !== undefined ? ` (to ${linkText})` : ""}: apply never copies a link, which could lead anywhere`;
@@ -207,9 +229,10 @@ function changedSinceSync(now: FileStat | undefined, synced: FileStat | undefine
  * since the walk is seen as it is. One the box added has nothing to be compared with: it is listed
  * as the walk saw it (its `lstat`, its fingerprint), and opened only by apply, which reads it from
  * one descriptor, checked, and copies it only while it has that fingerprint (`copyToWorkspace`).
- * A diff of 100,000 added files opened each of them, and read where it was from `/proc`.
+ * A diff of 100,000 added files opened each of them, and read where it was from `/proc`. A file
+ * bigger than `maxFileBytes` is listed with its size, refused.
  */
-function classify(sides: DiffSides, realHome: string, rel: string, boxStat: FileStat, workspaceStat: FileStat | undefined, synced: FileStat | undefined): { change: DiffChange; seen: string } | undefined {
+function classify(sides: DiffSides, realHome: string, rel: string, boxStat: FileStat, workspaceStat: FileStat | undefined, synced: FileStat | undefined, maxFileBytes: number): { change: DiffChange; seen: string } | undefined {
   const change = workspaceStat === undefined ? "added" : "modified";
   // Added where the workspace deleted its file since the sync; modified where its file changed
   // since the sync, or was never the box's (both sides made one).
@@ -228,13 +251,15 @@ function classify(sides: DiffSides, realHome: string, rel: string, boxStat: File
     // where its owner and mode do not already tell.)
     const cannot = boxStat.readable ? undefined : readProblem(path.join(sides.home, rel));
     if (cannot === GONE) return undefined; // gone since the walk: not the box's file now
-    if (cannot !== undefined) return { change: { path: rel, change, kind: "file", refused: cannotRead(false, cannot), workspaceChanged }, seen: UNREADABLE };
+    const size = boxStat.size;
+    if (cannot !== undefined) return { change: { path: rel, change, kind: "file", size, refused: cannotRead(false, cannot), workspaceChanged }, seen: UNREADABLE };
+    if (size > maxFileBytes) return { change: { path: rel, change, kind: "file", size, refused: tooBig(size, maxFileBytes), workspaceChanged }, seen: boxStat.fingerprint };
     const executable = (boxStat.mode & 0o100) !== 0;
-    return { change: { path: rel, change, kind: "file", workspaceChanged, ...(executable ? { executable } : {}) }, seen: boxStat.fingerprint };
+    return { change: { path: rel, change, kind: "file", size, workspaceChanged, ...(executable ? { executable } : {}) }, seen: boxStat.fingerprint };
   }
   const opened = openRegular(path.join(sides.home, rel), `${realHome}/${rel}`);
   if (!("fd" in opened)) {
-    if (opened.unreadable !== undefined) return { change: { path: rel, change, kind: "file", refused: cannotRead(false, opened.unreadable), workspaceChanged }, seen: UNREADABLE };
+    if (opened.unreadable !== undefined) return { change: { path: rel, change, kind: "file", size: boxStat.size, refused: cannotRead(false, opened.unreadable), workspaceChanged }, seen: UNREADABLE };
     if (opened.kind === undefined || opened.kind === "folder") return undefined; // gone since the walk: not the box's file now
     return listed(opened.kind, opened.kind);
   }
@@ -243,7 +268,9 @@ function classify(sides: DiffSides, realHome: string, rel: string, boxStat: File
     // Whether apply makes it executable, or stops it being so (`appliedMode`): shown, as git shows a mode change.
     const executable = (Number(opened.stat.mode) & 0o100) !== 0;
     const wasExecutable = workspaceStat?.kind === "file" && (workspaceStat.mode & 0o100) !== 0;
-    return { change: { path: rel, change, kind: "file", workspaceChanged, ...(executable !== wasExecutable ? { executable } : {}) }, seen: opened.fingerprint };
+    const size = Number(opened.stat.size);
+    if (size > maxFileBytes) return { change: { path: rel, change, kind: "file", size, refused: tooBig(size, maxFileBytes), workspaceChanged }, seen: opened.fingerprint };
+    return { change: { path: rel, change, kind: "file", size, workspaceChanged, ...(executable !== wasExecutable ? { executable } : {}) }, seen: opened.fingerprint };
   } finally {
     opened.close();
   }
@@ -268,6 +295,8 @@ export interface ApplyOptions extends DiffOptions {
   overwrite?: readonly unknown[];
   /** What the diff last shown to the user saw of each path: a file changed since is skipped. */
   shown?: Map<string, string>;
+  /** The most bytes the apply copies in all (default `MAX_APPLY_BYTES`). */
+  maxApplyBytes?: number;
 }
 
 export interface ApplyResult {
@@ -288,6 +317,11 @@ const CHANGED_IN_BOX = "the box changed it since the diff: show the changes agai
 const CHANGED_IN_BOX_WHILE_COPIED = "the box changed it while it was copied: show the changes again";
 const CHANGED_IN_WORKSPACE_MEANWHILE = "it changed in the workspace while the apply ran (your version is kept): show the changes again, and name it in overwrite to replace it";
 
+/** Why a file is left out once an apply has copied `copied` of its `limit` bytes. */
+function pastApplyBytes(limit: number, copied: number): string {
+  return `one apply copies at most ${sizeText(limit)}, and the files before it took ${sizeText(copied)}: apply it again, with fewer files`;
+}
+
 /** Whether a workspace entry is as it was (both absent, or the same kind, size and time). */
 const sameWorkspaceEntry = (before: FileStat | undefined, after: FileStat | undefined): boolean => (before === undefined ? after === undefined : sameStat(before, after));
 
@@ -303,6 +337,7 @@ export async function applyToWorkspace(sides: DiffSides, files: readonly unknown
   const changes = new Map(diff.changes.map((c) => [c.path, c]));
   const overwrite = new Set((options.overwrite ?? []).filter((f): f is string => typeof f === "string" && !path.isAbsolute(f)).map(normalise));
   const manifest = readManifest(sides.runsDir, sides.root);
+  const maxApplyBytes = options.maxApplyBytes ?? MAX_APPLY_BYTES;
   const realRoot = fs.realpathSync(sides.root);
   const realHome = fs.realpathSync(sides.home);
   const asked = new Set<string>();
@@ -345,27 +380,50 @@ export async function applyToWorkspace(sides: DiffSides, files: readonly unknown
   const order = new Map(chosen.map((c, i) => [c.path, i]));
   chosen.sort((a, b) => Number(b.change === "deleted") - Number(a.change === "deleted"));
   const umask = process.umask();
+  // What the manifest is to say of each path applied (undefined: deleted).
+  const inStep = new Map<string, ManifestEntry | undefined>();
+  let copied = 0;
   for (const change of chosen) {
     const rel = change.path;
     try {
       if (conflictsNow(rel)) throw new WorkspaceWriteRefused(CHANGED_IN_WORKSPACE_MEANWHILE);
       if (change.change === "deleted") {
         deleteFromWorkspace(realRoot, rel);
-        delete manifest.files[rel];
+        inStep.set(rel, undefined);
       } else {
-        const boxStat = copyToWorkspace(realRoot, `${realHome}/${rel}`, rel, diff.seen.get(rel)!, umask);
+        // (Counted before the copy: one refused half-way took its time too.)
+        if (copied + (change.size ?? 0) > maxApplyBytes) throw new WorkspaceWriteRefused(pastApplyBytes(maxApplyBytes, copied));
+        copied += change.size ?? 0;
+        const boxStat = await copyToWorkspace(realRoot, `${realHome}/${rel}`, rel, diff.seen.get(rel)!, umask);
         const written = statOf(path.join(sides.root, rel));
-        if (written) manifest.files[rel] = { src: written, box: boxStat };
+        if (written) inStep.set(rel, { src: written, box: boxStat });
       }
       applied.push(rel);
     } catch (error) {
       skipped.push({ path: requestedAs.get(rel)!, reason: (error as Error).message });
     }
   }
-  writeManifest(sides.runsDir, manifest);
+  recordInStep(sides, inStep);
   // Said in the order asked for.
   applied.sort((a, b) => order.get(a)! - order.get(b)!);
   return { applied, skipped };
+}
+
+/**
+ * Records the files an apply brought in step in the box's manifest as it is now: the copies are
+ * awaited, and a preview's sync may have written it meanwhile, whose entries are kept. Nothing is
+ * written when the box was discarded meanwhile, or synced from another company.
+ */
+function recordInStep(sides: DiffSides, inStep: Map<string, ManifestEntry | undefined>): void {
+  if (inStep.size === 0 || !fs.existsSync(sides.runsDir)) return;
+  const synced = manifestRoot(sides.runsDir);
+  if (synced !== undefined && synced !== sides.root) return;
+  const manifest = readManifest(sides.runsDir, sides.root);
+  for (const [rel, entry] of inStep) {
+    if (entry) manifest.files[rel] = entry;
+    else delete manifest.files[rel];
+  }
+  writeManifest(sides.runsDir, manifest);
 }
 
 /** A workspace folder that holds files where the box has a file: not replaced by an apply. */
@@ -375,7 +433,7 @@ export class WorkspaceFolderInTheWay extends Error {}
  * Copies the box's regular file (at `boxReal`, its folders resolved) to the workspace at `rel`,
  * when its descriptor tells the fingerprint the diff saw; returns the box file's stat for the manifest.
  */
-function copyToWorkspace(realRoot: string, boxReal: string, rel: string, fingerprint: string, umask: number): FileStat {
+async function copyToWorkspace(realRoot: string, boxReal: string, rel: string, fingerprint: string, umask: number): Promise<FileStat> {
   const opened = openRegular(boxReal, boxReal);
   if (!("fd" in opened)) throw new WorkspaceWriteRefused(opened.kind ? `${opened.problem} in the box now: show the changes again` : "it vanished from the box");
   try {
@@ -385,7 +443,7 @@ function copyToWorkspace(realRoot: string, boxReal: string, rel: string, fingerp
     const { owner, mode } = makeRoomFor(`${parent}/${name}`, rel, parent);
     // The workspace's file as it is now: a save of the user's while the bytes are copied is theirs to keep.
     const before = statOf(`${parent}/${name}`);
-    writeBeside(parent, name, opened.fd, Number(opened.stat.size), appliedMode(Number(opened.stat.mode), mode, umask), owner, () =>
+    await writeBeside(parent, name, opened.fd, Number(opened.stat.size), appliedMode(Number(opened.stat.mode), mode, umask), owner, () =>
       !unchanged(opened) ? CHANGED_IN_BOX_WHILE_COPIED
         : !sameWorkspaceEntry(before, statOf(`${parent}/${name}`)) ? CHANGED_IN_WORKSPACE_MEANWHILE
           : undefined);

@@ -207,18 +207,44 @@ function readFully(fd: number, buffer: Buffer, position: number): number {
 }
 
 /**
- * Copies the first `size` bytes of `from` to `to` (at its current position); false, and stops,
- * when `from` holds more than that (it grew since it was judged): a box that extends a file once
- * the copy has begun (one sparse `ftruncate` to terabytes) had us write until the disk was full.
+ * Copies the first `size` bytes of `from` to `to` (at its current position), a chunk at a time,
+ * each read and write on libuv's threads: the server answers other requests meanwhile (a box's
+ * sparse file of 4 GiB, copied in one synchronous loop, kept every request waiting 28 s). False,
+ * and stops, when `from` holds another number of bytes (it grew or shrank since it was judged): a
+ * box that extends a file once the copy has begun (one sparse `ftruncate` to terabytes) had us
+ * write until the disk was full.
  */
-export function copyBytes(from: number, to: number, size: number): boolean {
+export async function copyBytes(from: number, to: number, size: number): Promise<boolean> {
   const buffer = Buffer.allocUnsafe(CHUNK);
   for (let position = 0; ; ) {
-    const n = readFully(from, buffer.subarray(0, Math.min(CHUNK, size - position)), position);
-    if (n === 0) return position >= size && fs.readSync(from, buffer, 0, 1, position) === 0;
-    let written = 0;
-    while (written < n) written += fs.writeSync(to, buffer, written, n - written);
+    const n = await readFullyAt(from, buffer.subarray(0, Math.min(CHUNK, size - position)), position);
+    if (n === 0) return position >= size && (await readAt(from, buffer, 1, position)) === 0;
+    await writeAll(to, buffer.subarray(0, n));
     position += n;
+  }
+}
+
+/** `fs.read` into `buffer` (at most `length` bytes) at `position`, on libuv's threads. */
+function readAt(fd: number, buffer: Buffer, length: number, position: number): Promise<number> {
+  // (`fs.read` looked up at each call, not kept: tests put a hook of their own on Node's `fs`.)
+  return new Promise((resolve, reject) => fs.read(fd, buffer, 0, length, position, (error, n) => (error ? reject(error) : resolve(n))));
+}
+
+/** `readFully`, on libuv's threads. */
+async function readFullyAt(fd: number, buffer: Buffer, position: number): Promise<number> {
+  let total = 0;
+  while (total < buffer.length) {
+    const n = await readAt(fd, buffer.subarray(total), buffer.length - total, position + total);
+    if (n === 0) break;
+    total += n;
+  }
+  return total;
+}
+
+/** Writes all of `bytes` at `fd`'s current position, on libuv's threads. */
+async function writeAll(fd: number, bytes: Buffer): Promise<void> {
+  for (let written = 0; written < bytes.length;) {
+    written += await new Promise<number>((resolve, reject) => fs.write(fd, bytes, written, bytes.length - written, null, (error, n) => (error ? reject(error) : resolve(n))));
   }
 }
 
@@ -450,12 +476,13 @@ function ownFolder(full: string, rel: string, above: fs.Stats): void {
 
 /**
  * Writes the first `size` bytes of `from` to `<parent>/<name>`: into a new file beside it
- * (`O_EXCL`, so never an existing file or link), renamed into place. `owner`: the uid and gid to
- * give it (a server run by root keeps a user's file theirs). `whyNot` is asked once the bytes are
- * copied, just before the rename: a reason (the source or the target changed meanwhile) leaves
- * the target as it was.
+ * (`O_EXCL`, so never an existing file or link), renamed into place; the bytes copied
+ * asynchronously (`copyBytes`). `owner`: the uid and gid to give it (a server run by root keeps a
+ * user's file theirs). `whyNot` is asked once the bytes are copied, just before the rename: a
+ * reason (the source or the target changed meanwhile) leaves the target as it was. The temporary
+ * file is removed whatever happens.
  */
-export function writeBeside(parent: string, name: string, from: number, size: number, mode: number, owner: { uid: number; gid: number } | undefined, whyNot: () => string | undefined): void {
+export async function writeBeside(parent: string, name: string, from: number, size: number, mode: number, owner: { uid: number; gid: number } | undefined, whyNot: () => string | undefined): Promise<void> {
   const target = `${parent}/${name}`;
   // (The file's name in it where it fits: with a name of 230 bytes or more, the temporary name
   // passed the file system's 255 and such a file could never be applied.)
@@ -465,7 +492,7 @@ export function writeBeside(parent: string, name: string, from: number, size: nu
   try {
     try {
       if (!isAt(fd, temp)) throw new WorkspaceWriteRefused(`a folder on the way to ${name} moved while it was written`);
-      if (!copyBytes(from, fd, size)) throw new WorkspaceWriteRefused("the box changed it while it was copied: show the changes again");
+      if (!(await copyBytes(from, fd, size))) throw new WorkspaceWriteRefused("the box changed it while it was copied: show the changes again");
       const reason = whyNot();
       if (reason) throw new WorkspaceWriteRefused(reason);
       if (owner) fs.fchownSync(fd, owner.uid, owner.gid);
