@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the tests need beyond npm packages: Debian's neovim, bubblewrap, chromium, patch and podman
+# Installs what the tests need beyond npm packages: Debian's neovim, bubblewrap, chromium, patch, python3 and podman
 # with its companions (the boxes' container tier: runc, fuse-overlayfs, uidmap, slirp4netns), and a
 # code-server for the VS Code end-to-end tests. As root it installs them; otherwise it prints the
 # exact command to run and fails.
@@ -15,6 +15,9 @@ command -v newuidmap >/dev/null 2>&1 || need+=(uidmap)
 command -v slirp4netns >/dev/null 2>&1 || need+=(slirp4netns)
 # (GNU patch: the tests apply --fix-dry-run's diffs with it, as with git apply.)
 command -v patch >/dev/null 2>&1 || need+=(patch)
+# (python3's mmap: a box's process writes a file through a shared mapping in test/boxes/attacks.test.ts;
+# the box's PATH holds the system's folders only.)
+{ [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import mmap' >/dev/null 2>&1; } || need+=(python3)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" libkrb5-dev >/dev/null

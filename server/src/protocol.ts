@@ -273,8 +273,9 @@ export interface BoxesDiffResult {
  * workspace (a deletion deletes). Nothing else in the workspace changes. Skipped, each with its
  * reason: a path the box did not change (or no string), a change the diff marks `refused`, a
  * conflict (`workspaceChanged`) not named in `overwrite`, a file the box changed since the last
- * diff, an absolute path or one through `.git` or `node_modules`, and a workspace path that is a
- * link or lies under one.
+ * diff (by its bytes, for a file that diff listed: a copy is kept only when its bytes hash as those
+ * the diff read), an absolute path or one through `.git` or `node_modules`, and a workspace path
+ * that is a link or lies under one.
  */
 export const BoxesApplyRequest = "sanoma/boxes/apply";
 export interface BoxesApplyParams {

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
-import { applyToWorkspace, diffBox, readDiff, tooManyFiles } from "../../server/src/boxes/diff.ts";
+import { applyToWorkspace, diffBox, readDiff, readShown, tooManyFiles } from "../../server/src/boxes/diff.ts";
 import { readManifest } from "../../server/src/boxes/manifest.ts";
 import { syncIntoBox } from "../../server/src/boxes/sync.ts";
 import { cleanupTempDirs, tempDir, unprivileged, writeTree } from "./helpers.ts";
@@ -357,6 +357,29 @@ describe("a box of many files", () => {
     const result = await applyToWorkspace(sides, [listed, unseen, "README.md"], { maxEntries: 40 });
     assert.deepEqual(result, { applied: [listed], skipped: [{ path: unseen, reason: tooManyFiles(40) }, { path: "README.md", reason: tooManyFiles(40) }] });
     assert.equal(read(path.join(root, "README.md")), "read me\n", "not deleted");
+  });
+
+  test("the diff shown reads no more of the box's files than its bound to hash them: past it a file is listed refused, and apply skips it; once the others are applied, shown again, it applies", async () => {
+    const { root, home, sides, sync } = setup();
+    await sync();
+    const MiB = 2 ** 20;
+    for (const [name, size] of [["a.bin", 3 * MiB], ["b.bin", 3 * MiB], ["c.bin", MiB]] as const) {
+      fs.writeFileSync(path.join(home, name), "");
+      fs.truncateSync(path.join(home, name), size);
+    }
+    const diff = await readDiff(sides);
+    await readShown(sides, diff, 5000, { maxReadBytes: 5 * MiB });
+    const notRead = "the diff reads no more than 5 MiB of the box's files (what it shows is hashed, so that apply copies those bytes and no others), and the files before it took 3 MiB: apply those, then show the changes again";
+    assert.deepEqual(diff.changes.map((c) => [c.path, c.refused]), [["a.bin", undefined], ["b.bin", notRead], ["c.bin", undefined]]);
+    assert.deepEqual(await applyToWorkspace(sides, ["a.bin", "b.bin", "c.bin"], { shown: diff.seen }), {
+      applied: ["a.bin", "c.bin"],
+      skipped: [{ path: "b.bin", reason: "the diff that showed it did not read it (it had read as much of the box's files as it reads at once): apply the others, then show the changes again" }],
+    });
+    const again = await readDiff(sides);
+    await readShown(sides, again, 5000, { maxReadBytes: 5 * MiB });
+    assert.deepEqual(again.changes.map((c) => [c.path, c.refused]), [["b.bin", undefined]]);
+    assert.deepEqual(await applyToWorkspace(sides, ["b.bin"], { shown: again.seen }), { applied: ["b.bin"], skipped: [] });
+    assert.deepEqual(fs.readdirSync(root).filter((f) => f.endsWith(".bin")).sort(), ["a.bin", "b.bin", "c.bin"]);
   });
 
   /** `count` empty files at the bottom of 15 folders of 250-byte names, each path some 4 KB (a box's own making: the audit's 200,000 took the server past its heap). */

