@@ -234,7 +234,11 @@ export interface BoxFileChange {
    * file past 256 MiB (such a one is `refused`), and no more than 1 GiB in one request.
    */
   size?: number;
-  /** Why apply refuses this change (a symlink, FIFO, socket or device in the box, or what the server cannot read): listed to be seen, never applied. */
+  /**
+   * Why apply refuses this change (a symlink, FIFO, socket or device in the box, what the server
+   * cannot read, a file past 256 MiB, or one past the 1 GiB the diff reads to hash what it lists):
+   * listed to be seen, never applied.
+   */
   refused?: string;
   /**
    * The workspace's file also changed since the box was synced (a conflict): apply skips it unless

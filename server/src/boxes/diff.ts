@@ -70,9 +70,10 @@ export function withPaths(sides: DiffSides, change: DiffChange): BoxFileChange {
 
 /**
  * The most entries (files, folders, what is ignored) a diff looks at in a box. Each costs an
- * `lstat` and its record (a regular file added by the box is not opened: apply opens it); past
- * this many the diff answers with what it found (`tooMany`). A company's copy is in the box too,
- * so this is well above a big company's size. Measured in docs/boxes.md ("The diff always answers").
+ * `lstat` and its record (a regular file added by the box is not opened here: apply opens it, and
+ * `readShown` those an answer lists); past this many the diff answers with what it found
+ * (`tooMany`). A company's copy is in the box too, so this is well above a big company's size.
+ * Measured in docs/boxes.md ("The diff always answers").
  */
 export const DIFF_MAX_ENTRIES = 200_000;
 
@@ -195,9 +196,10 @@ export async function readDiff(sides: DiffSides, options: DiffOptions = {}): Pro
  * those bytes. The fingerprint alone (size, times) let a box change a file the diff had shown and
  * have the new bytes applied: a write into a page of a shared mapping (`mmap`) that is already
  * dirty moves no time of the file. Each file is read from one checked descriptor that must tell
- * the fingerprint the diff judged (else it is marked changed, and apply skips it), a chunk at a
- * time on libuv's threads, no more than `maxReadBytes` in all: a file past that is listed
- * refused, saying why. (Past `count`, what an answer does not list keeps its fingerprint only.)
+ * the fingerprint the diff judged (else it is marked changed, and apply skips it), a big one a
+ * chunk at a time on libuv's threads (`hashBytes`), no more than `maxReadBytes` in all: a file
+ * past that is listed refused, saying why. (Past `count`, what an answer does not list keeps its
+ * fingerprint only.)
  */
 export async function readShown(sides: DiffSides, diff: BoxDiff, count: number, { maxReadBytes = DIFF_MAX_READ_BYTES }: { maxReadBytes?: number } = {}): Promise<void> {
   const realHome = fs.realpathSync(sides.home);
@@ -304,7 +306,8 @@ function changedSinceSync(now: FileStat | undefined, synced: FileStat | undefine
  * file with a workspace counterpart is opened (one descriptor) to be compared, so a file swapped
  * since the walk is seen as it is. One the box added has nothing to be compared with: it is listed
  * as the walk saw it (its `lstat`, its fingerprint), and opened only by apply, which reads it from
- * one descriptor, checked, and copies it only while it has that fingerprint (`copyToWorkspace`).
+ * one descriptor, checked, and copies it only while it has that fingerprint (`copyToWorkspace`),
+ * and by `readShown` where an answer lists it.
  * A diff of 100,000 added files opened each of them, and read where it was from `/proc`. A file
  * bigger than `maxFileBytes` is listed with its size, refused.
  */
