@@ -269,6 +269,15 @@ const REJECTED = [
   "ctx.call(\"data.orders.get\", { id: input.id );",
   "export async function run(ctx: Ctx) {\n  const x = await ctx.call(\"data.orders.get\", { id: 1 }\n  return x;\n}\n",
   "import type { Ctx } from \"@sanoma-ai/workflows\";\nexport const run = async (ctx: Ctx) => {\n  throw new Error(`no record ${in=put.id}`);\n};\n",
+  // A statement starting with a word TypeScript reads as beginning a declaration (`module as` a
+  // namespace missing its `{`, `using as` a declaration missing its `=`) or refuses before another
+  // word (`readonly in`), a name to an expression (found by the A11 audit: `module satisfies
+  // object;` in a workflow source was no problem).
+  ...["module", "namespace", "using"].flatMap((w) => ["as", "satisfies"].map((n) => `${w} ${n} x`)),
+  ...["accessor", "readonly"].flatMap((w) => ["as", "satisfies", "in", "instanceof"].map((n) => `${w} ${n} x`)),
+  "module satisfies object;", "export const w = async (ctx: Ctx) => ctx;\nmodule satisfies object;\n", "{ namespace as x }", "{ readonly in x }", "if (a) using as x",
+  "function f() { using satisfies x }", "for (using as x;;);", "async function f() { await using as x }", "async function f() { await\nusing as x }",
+  "async function f() { for (await using as x;;); }",
 ];
 
 /**
@@ -449,6 +458,30 @@ test("vouch on small texts TypeScript rejects: never vouched; on tricky ones it 
   }
   t.diagnostic(`${shapesVouched} of ${WORKFLOW_SHAPES.length} workflow shapes vouched`);
   violations.assertNone("small texts");
+});
+
+test("vouch on a statement led by each of TypeScript's contextual words and followed by each keyword: never a text TypeScript rejects", () => {
+  // TypeScript reads some of these words as beginning a declaration (`module as x`: a namespace
+  // missing its `{`) or refuses them before another word (`readonly in x`) where vouch read a name
+  // (the A11 audit found 14 such pairs among 50 words; this holds every word TypeScript has).
+  const keywords: string[] = [];
+  for (let k = ts.SyntaxKind.FirstKeyword; k <= ts.SyntaxKind.LastKeyword; k++) keywords.push(ts.tokenToString(k)!);
+  // Every word that is no reserved word: those of strict code (`let`, `static`…) and the contextual ones.
+  const leads: string[] = [];
+  for (let k = ts.SyntaxKind.LastReservedWord + 1; k <= ts.SyntaxKind.LastKeyword; k++) leads.push(ts.tokenToString(k)!);
+  assert.ok(leads.length >= 45 && leads.includes("module") && leads.includes("using") && leads.includes("await"), leads.join(" "));
+  const nexts = [...keywords, "x", "\"s\"", "`t`", "(", "[", "{", "=", ".", "!", "<", ";", "\nx", "\n{}", "\n(x)"];
+  const tails = ["", " x", " as x", " = x"];
+  const places: [string, string][] = [["", ""], ["async function f() { ", " }"], ["for (", ";;);"], ["async function f() { for (", " of y); }"]];
+  const file = SNIPPET_FILES[0];
+  const violations = new Violations(20);
+  for (const [before, after] of places) for (const lead of leads) for (const next of nexts) for (const tail of tails) {
+    const text = `${before}${lead} ${next}${tail}${after}`;
+    if (!vouchesFor(file, text)) continue;
+    const j = judge(file, text);
+    if (j.kind) violations.add(file, text, j, JSON.stringify(text));
+  }
+  violations.assertNone("statements led by a contextual word");
 });
 
 test("vouch on ordinary workflow code TypeScript accepts: vouched, with the tree's workflows", () => {

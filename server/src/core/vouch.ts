@@ -553,8 +553,37 @@ function statementHere(top: boolean): void {
         break;
     }
   }
+  if (mayStartDeclaration(first)) throw UNSURE;
   expression();
   semicolon();
+}
+
+/**
+ * Words that TypeScript's parser may read as beginning a declaration where a statement starts
+ * (`isStartOfDeclaration`, `isUsingDeclaration`, `isAwaitUsingDeclaration`), or that it refuses as
+ * a statement's start when a word follows them on their line (`isStartOfStatement`: a modifier
+ * before `in`, `as`…), though they are names in an expression: `module as x` is a namespace
+ * missing its `{` there, `using as x` a `using` declaration missing its `=`, `readonly in x` no
+ * statement. Not the words the statement's switch above reads itself (`let`, `type`, `async
+ * function`, `interface`…) unless it lets them fall through to an expression.
+ */
+const DECLARATION_WORDS = new Set(["abstract", "accessor", "async", "declare", "defer", "global", "interface", "module", "namespace",
+  "override", "private", "protected", "public", "readonly", "static", "type", "using"]);
+
+/**
+ * Whether the statement starting at token `k`, read as an expression, might be a declaration to
+ * TypeScript (or refused by it), so that vouch must not read it as an expression: one of the words
+ * above followed on its line by a word, a string or `{` (`global` on any line: TypeScript does not
+ * look at the line there), or `await` followed by `using`.
+ */
+function mayStartDeclaration(k: number): boolean {
+  if (kinds[k] !== K_WORD) return false;
+  const word = src.slice(starts[k], ends[k]);
+  const next = k + 1;
+  if (word === "await") return kinds[next] === K_WORD && src.slice(starts[next], ends[next]) === "using";
+  if (!DECLARATION_WORDS.has(word)) return false;
+  if (breaks[next] && word !== "global") return false;
+  return kinds[next] === K_WORD || kinds[next] === K_STR || isPAt(next, LBRACE);
 }
 
 /** The statement of an `if`, a loop: no declaration there. */
@@ -627,6 +656,8 @@ function forStatement(): void {
     }
   } else {
     if (awaits) throw UNSURE;
+    // `for (using x of …`, `for (await using x of …`: declarations to TypeScript
+    if (mayStartDeclaration(p)) throw UNSURE;
     if (!isP(SEMI)) {
       noIn++;
       expression();
