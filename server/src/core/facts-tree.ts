@@ -76,6 +76,41 @@ export const TOO_DEEP = "nested too deeply to be read (the parser ran out of sta
  */
 export const LOAD_DEPTH = 3000;
 
+/**
+ * How deep brackets may nest in a text TypeScript's parser is given. Its parser recurses per
+ * bracket, and runs out of stack where the host's stack ends: on a main thread (the VS Code
+ * extension's server, `dist/check.js`, tsserver's plugin, oxlint's) from some 420 deep for the
+ * worst shape measured (`(() => (() => …))`, cold), some 460 for type literals, 500 to 2,800 for
+ * others; in the package's commands' worker thread (4 MB) some four times deeper. A verdict that
+ * depends on where it ran made the hosts disagree (A11, docs/decisions.md): a text nested this
+ * deep or more is not given to the parser in any host, and is read as one it ran out of stack on
+ * (nothing known of it, or, `LOAD_DEPTH` deep, one error). 300 is below every main thread's
+ * measured limit, with a margin for a host called from deeper in its own stack; `vouch.ts`'s
+ * `MAX_DEPTH` is below it, so that the recognizer never vouches for a text this deep either.
+ */
+export const PARSE_DEPTH = 300;
+
+/** The last text measured by `depthOf`, and its depth: a text too deep to parse is measured once for both limits. */
+let measured: { text: string; depth: number } | undefined;
+
+/** How deep a text's brackets nest (`nestingDepth`), 0 for one with fewer than `atLeast` opening brackets in all (not even tokenized). */
+function depthOf(text: string, atLeast: number): number {
+  let opening = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 40 || c === 91 || c === 123) opening++;
+  }
+  if (opening < atLeast) return 0;
+  // (Where our tokenizer refuses the text, TypeScript's scanner measures it: `depthByScanner`.)
+  if (measured?.text !== text) measured = { text, depth: nestingDepth(text) ?? depthByScanner(text) };
+  return measured.depth;
+}
+
+/** Whether a text nests `PARSE_DEPTH` deep or more: TypeScript's parser is not given it (in any host). */
+export function tooDeepToParse(text: string): boolean {
+  return depthOf(text, PARSE_DEPTH) >= PARSE_DEPTH;
+}
+
 const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 /**
@@ -85,13 +120,8 @@ const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))
  * text that nests less (most: one with fewer opening brackets in all is not even tokenized).
  */
 export function tooDeepToLoad(text: string): SyntaxVerdict | undefined {
-  let opening = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 40 || c === 91 || c === 123) opening++;
-  }
-  if (opening < LOAD_DEPTH) return undefined;
-  const depth = nestingDepth(text) ?? depthByScanner(text);
+  const depth = depthOf(text, LOAD_DEPTH);
+  measured = undefined; // (asked last of a text: no text kept past its verdict)
   if (depth < LOAD_DEPTH) return undefined;
   // The first character of the first line that is not a blank (the line's start when there is none).
   let at = 0;
@@ -181,6 +211,7 @@ export function syntaxVerdict(fileName: string, text: string): SyntaxVerdict {
 
 /** `syntaxVerdict` by TypeScript's parse alone: for a text `vouch.ts` was asked of already, and was not sure. */
 export function parsedVerdict(fileName: string, text: string): SyntaxVerdict {
+  if (tooDeepToParse(text)) return tooDeepVerdict(text);
   try {
     return verdictOf(ts.createSourceFile(fileName, text, PARSE_OPTIONS, false, scriptKind(fileName)), () => new LineMap(text), text);
   } catch (e) {
@@ -199,6 +230,7 @@ export function parsedVerdict(fileName: string, text: string): SyntaxVerdict {
 export function syntaxAndWorkflows(fileName: string, text: string): { verdict: SyntaxVerdict; workflows: WorkflowFact[] } {
   const vouched = vouch(fileName, text);
   if (vouched) return { verdict: PARSES, workflows: vouched };
+  if (tooDeepToParse(text)) return { verdict: tooDeepVerdict(text), workflows: [] };
   try {
     const sf = ts.createSourceFile(fileName, text, PARSE_OPTIONS, false, scriptKind(fileName));
     let lines: LineMap | undefined;
@@ -219,6 +251,7 @@ export function syntaxAndWorkflows(fileName: string, text: string): { verdict: S
  * `LOAD_DEPTH` deep, one syntax error: it does not load).
  */
 export function readFacts(fileName: string, text: string, options: Options = {}): FileFacts {
+  if (tooDeepToParse(text)) return tooDeepFacts(tooDeepVerdict(text));
   try {
     return readTreeFacts(fileName, text, options);
   } catch (e) {

@@ -990,9 +990,11 @@ function assignmentOperator(): number {
  * chains it reads in loops that make a deep tree all the same (`a + b + …`, `a.b.c…`, `a ** b **
  * …`, `keyof keyof …`, `T[][]…`). Far less than where TypeScript's parser, or the walk of its tree
  * in `readFacts`, runs out of stack (a text that deep is read as holding nothing: `TOO_DEEP` in
- * facts-tree.ts), so that vouch never reads workflows where the tree's reading has none.
+ * facts-tree.ts), so that vouch never reads workflows where the tree's reading has none; and
+ * below `PARSE_DEPTH` there (300: each bracket is at least one level here), so that it never
+ * vouches for a text nested too deep to be given to the parser.
  */
-const MAX_DEPTH = 400;
+const MAX_DEPTH = 250;
 let depth = 0;
 
 /** One more level (a call, a chain's link) of the tree being read. */
