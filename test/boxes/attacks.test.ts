@@ -224,7 +224,7 @@ describe("attacks on diff and apply, namespace tier: what they cost", () => {
     assert.equal(file?.boxFile, undefined, "no box file to open in an editor");
     const started = performance.now();
     const result = await boxes.apply({ name, files: ["report.json"] });
-    assert.deepEqual(result, { applied: [], skipped: [{ path: "report.json", reason: file!.refused }] });
+    assert.deepEqual(result, { root, applied: [], skipped: [{ path: "report.json", reason: file!.refused }] });
     assert.ok(performance.now() - started < 10_000, `apply took ${Math.round(performance.now() - started)} ms`);
     assert.equal(exists(path.join(root, "report.json")), false);
     assert.deepEqual(fs.readdirSync(root).filter((f) => f.includes("sanoma-apply")), [], "no temporary file left");
@@ -287,12 +287,12 @@ describe("attacks on diff and apply, namespace tier: a file written through a sh
       assert.match(fs.readFileSync(path.join(home, "report.md"), "utf8"), /evil\.example/);
       assert.equal(writer.fingerprint(), before, "the fingerprint did not move (else the page was written back meanwhile, and this proves nothing)");
       const result = await boxes.apply({ name, files: ["report.md"] });
-      assert.deepEqual(result, { applied: [], skipped: [{ path: "report.md", reason: "the box changed it since the diff: show the changes again" }] });
+      assert.deepEqual(result, { root, applied: [], skipped: [{ path: "report.md", reason: "the box changed it since the diff: show the changes again" }] });
       assert.equal(exists(path.join(root, "report.md")), false, "nothing written");
       assert.deepEqual(fs.readdirSync(root).filter((f) => f.includes("sanoma-apply")), [], "no temporary file left");
       // Shown again, what it holds now is what applies.
       await boxes.diff({ name });
-      assert.deepEqual(await boxes.apply({ name, files: ["report.md"] }), { applied: ["report.md"], skipped: [] });
+      assert.deepEqual(await boxes.apply({ name, files: ["report.md"] }), { root, applied: ["report.md"], skipped: [] });
       assert.match(fs.readFileSync(path.join(root, "report.md"), "utf8"), /evil\.example/);
     } finally {
       await boxes.stop({ name });
@@ -321,7 +321,7 @@ describe("attacks on diff and apply, namespace tier: a file written through a sh
       }
       assert.ok(written, "the box wrote while apply copied");
       assert.equal(writer.fingerprint(), before, "the fingerprint did not move (else the page was written back meanwhile, and this proves nothing)");
-      assert.deepEqual(result, { applied: [], skipped: [{ path: "data.csv", reason: "the box changed it since the diff: show the changes again" }] });
+      assert.deepEqual(result, { root, applied: [], skipped: [{ path: "data.csv", reason: "the box changed it since the diff: show the changes again" }] });
       assert.equal(exists(path.join(root, "data.csv")), false, "nothing written");
       assert.deepEqual(fs.readdirSync(root).filter((f) => f.includes("sanoma-apply")), [], "no temporary file left");
     } finally {
