@@ -24,6 +24,16 @@ function requests(service: BoxService): (method: string, params: unknown) => Pro
   return (method, params) => (handlers.get(method)! as (p: unknown) => Promise<unknown>)(params);
 }
 
+/** A process-tier service on `boxesDir` (a new folder by default), `run` given its requests, the service disposed of whatever happens. */
+async function withService(run: (request: (method: string, params: unknown) => Promise<any>, service: BoxService) => Promise<void>, boxesDir = tempDir()): Promise<void> {
+  const service = new BoxService({ boxesDir, tier: "process" });
+  try {
+    await run(requests(service), service);
+  } finally {
+    await service.dispose();
+  }
+}
+
 /** Every request that names a box, with the rest of its parameters. */
 const NAMED: Array<[string, (name: string) => unknown]> = [
   [protocol.BoxesOpenRequest, (name) => ({ name })],
@@ -54,9 +64,7 @@ describe("names that would be one folder on macOS or Windows", () => {
   ];
   for (const [existing, asked, message] of cases) {
     test(`${shown(asked)} beside the box ${shown(existing)}: every request naming it is refused, and nothing of the box there changes`, async () => {
-      const service = new BoxService({ boxesDir: tempDir(), tier: "process" });
-      const request = requests(service);
-      try {
+      await withService(async (request, service) => {
         const first = await request(protocol.BoxesRunRequest, { name: existing, command: "echo theirs > theirs.txt", wait: true });
         assert.equal(first.result.exitCode, 0);
         for (const [method, params] of NAMED) {
@@ -74,16 +82,12 @@ describe("names that would be one folder on macOS or Windows", () => {
         await request(protocol.BoxesDiscardRequest, { name: existing });
         assert.equal((await request(protocol.BoxesOpenRequest, { name: asked })).created, true);
         assert.deepEqual((await request(protocol.BoxesListRequest, {})).boxes.map((b: { name: string }) => b.name), [asked]);
-      } finally {
-        await service.dispose();
-      }
+      });
     });
   }
 
   test("a box whose home is gone (its record left) still holds its name, and so does one only this server runs in", async () => {
-    const service = new BoxService({ boxesDir: tempDir(), tier: "process" });
-    const request = requests(service);
-    try {
+    await withService(async (request, service) => {
       await request(protocol.BoxesRunRequest, { name: "kept", command: "true", wait: true });
       fs.rmSync(path.join(service.boxesDir, "kept"), { recursive: true });
       await assert.rejects(request(protocol.BoxesOpenRequest, { name: "KEPT" }), { message: "KEPT is no new box's name: the box kept exists, and on macOS and Windows the two would be one folder" });
@@ -93,9 +97,7 @@ describe("names that would be one folder on macOS or Windows", () => {
       fs.rmSync(path.join(service.boxesDir, ".runs", "busy"), { recursive: true, force: true });
       await assert.rejects(request(protocol.BoxesRunRequest, { name: "Busy", command: "true" }), { message: "Busy is no new box's name: the box busy exists, and on macOS and Windows the two would be one folder" });
       await request(protocol.BoxesStopRequest, { name: "busy", runId: running.runId });
-    } finally {
-      await service.dispose();
-    }
+    });
   });
 
   test("two boxes an earlier version made on Linux (Demo and demo) are both listed and both their own; a third of their name is refused, naming both", async () => {
@@ -106,9 +108,7 @@ describe("names that would be one folder on macOS or Windows", () => {
       fs.writeFileSync(path.join(boxesDir, name, "inside", "who"), name);
       fs.mkdirSync(path.join(boxesDir, ".runs", name), { recursive: true });
     }
-    const service = new BoxService({ boxesDir, tier: "process" });
-    const request = requests(service);
-    try {
+    await withService(async (request) => {
       assert.deepEqual((await request(protocol.BoxesListRequest, {})).boxes.map((b: { name: string; state: string }) => [b.name, b.state]), [["Demo", "idle"], ["demo", "idle"]]);
       for (const name of ["Demo", "demo"]) {
         const run = await request(protocol.BoxesRunRequest, { name, command: "cat inside/who", wait: true });
@@ -119,20 +119,14 @@ describe("names that would be one folder on macOS or Windows", () => {
       await request(protocol.BoxesDiscardRequest, { name: "demo" });
       assert.deepEqual((await request(protocol.BoxesListRequest, {})).boxes.map((b: { name: string }) => b.name), ["Demo"]);
       assert.equal(fs.readFileSync(path.join(boxesDir, "Demo", "inside", "who"), "utf8"), "Demo", "the other one's home is untouched");
-    } finally {
-      await service.dispose();
-    }
+    }, boxesDir);
   });
 
   test("a name that differs in more than case and form is no one else's", async () => {
-    const service = new BoxService({ boxesDir: tempDir(), tier: "process" });
-    const request = requests(service);
-    try {
+    await withService(async (request) => {
       for (const name of ["demo", "demo-2", "cafe", NFC, "\u0130stanbul", "istanbul"]) await request(protocol.BoxesOpenRequest, { name });
       assert.equal((await request(protocol.BoxesListRequest, {})).boxes.length, 6);
-    } finally {
-      await service.dispose();
-    }
+    });
   });
 });
 
