@@ -131,15 +131,19 @@ describe("names that would be one folder on macOS or Windows", () => {
 });
 
 describe("a preview of two exports whose names differ in case only", () => {
-  test("Foo, then foo in the same scope: the second is refused, naming the first's box, which keeps its changes; after a discard it runs in a box of its own", async () => {
-    const service = new BoxService({ boxesDir: tempDir(), tier: "process" });
-    const request = requests(service);
+  /** A company whose workflows/x.ts exports Foo and foo: its root. */
+  const fooAndFoo = (): string => {
     const root = path.join(tempDir(), "acme");
     fs.mkdirSync(path.join(root, "workflows"), { recursive: true });
     fs.writeFileSync(path.join(root, "sanoma.config.ts"), "export default {};\n");
     fs.writeFileSync(path.join(root, "workflows", "x.ts"), "export const Foo = 1;\nexport const foo = 2;\n");
-    const preview = (name: string, command: string) => request(protocol.BoxesPreviewRequest, { root, file: "workflows/x.ts", export: name, command, wait: true });
-    try {
+    return root;
+  };
+
+  test("Foo, then foo in the same scope: the second is refused, naming the first's box, which keeps its changes; after a discard it runs in a box of its own", async () => {
+    const root = fooAndFoo();
+    await withService(async (request, service) => {
+      const preview = (name: string, command: string) => request(protocol.BoxesPreviewRequest, { root, file: "workflows/x.ts", export: name, command, wait: true });
       const first = await preview("Foo", "echo Foo > out.txt");
       assert.equal(first.name, "root-Foo");
       await assert.rejects(preview("foo", "echo foo > out.txt"), { message: "root-foo is no new box's name: the box root-Foo exists, and on macOS and Windows the two would be one folder (root-Foo is the preview of Foo in workflows/x.ts: discard it to preview foo)" });
@@ -157,28 +161,19 @@ describe("a preview of two exports whose names differ in case only", () => {
       const second = await preview("foo", "cat out.txt 2>/dev/null; echo foo > out.txt");
       assert.equal(second.name, "root-foo");
       assert.equal(second.result.stdout, "", "a fresh copy, none of Foo's changes");
-    } finally {
-      await service.dispose();
-    }
+    });
   });
 
   test("Foo and foo sent together: one preview runs, the other is refused (the first's box is not made yet when the second arrives)", async () => {
-    const service = new BoxService({ boxesDir: tempDir(), tier: "process" });
-    const request = requests(service);
-    const root = path.join(tempDir(), "acme");
-    fs.mkdirSync(path.join(root, "workflows"), { recursive: true });
-    fs.writeFileSync(path.join(root, "sanoma.config.ts"), "export default {};\n");
-    fs.writeFileSync(path.join(root, "workflows", "x.ts"), "export const Foo = 1;\nexport const foo = 2;\n");
-    try {
+    const root = fooAndFoo();
+    await withService(async (request, service) => {
       const both = await Promise.allSettled(["Foo", "foo"].map((name) => request(protocol.BoxesPreviewRequest, { root, file: "workflows/x.ts", export: name, command: "true", wait: true })));
       assert.equal(both[0]!.status, "fulfilled");
       assert.equal(both[1]!.status, "rejected");
       // (The first's box is not made yet: what it previews is not written either.)
       assert.equal((both[1] as PromiseRejectedResult).reason.message, "root-foo is no new box's name: the box root-Foo exists, and on macOS and Windows the two would be one folder (discard root-Foo to preview foo)");
       assert.deepEqual(fs.readdirSync(service.boxesDir).filter((n) => !n.startsWith(".")), ["root-Foo"]);
-    } finally {
-      await service.dispose();
-    }
+    });
   });
 });
 
