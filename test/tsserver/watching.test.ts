@@ -15,7 +15,7 @@ import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlin
 import { dirname, join } from "node:path";
 import { parseFixture } from "../support/fixture.ts";
 import { CLOUD_NEXT_VERSION, CLOUD_PACKAGE } from "../support/companies.ts";
-import { installProject, TsServer, writeTsconfig, type ProtocolDiagnostic } from "../support/tsserver.ts";
+import { installProject, locationOf, TsServer, writeTsconfig, type ProtocolDiagnostic } from "../support/tsserver.ts";
 import { RULE_CODES } from "../../ts-plugin/src/codes.ts";
 
 const COMPANY = `
@@ -208,6 +208,75 @@ test("an editor that asks for problems on its own edits and on projectsUpdatedIn
   assert.match(s.log(), /\[sanoma\] a change on disk feeds the company \S*\/told\/co: tsserver is told the projects changed/);
   s.send("close", { file: infra });
   s.send("close", { file: nightly });
+});
+
+/** `ask()` again every 200 ms until `done` says yes of its answer or 20 s pass; the last answer. */
+async function askUntil<T>(ask: () => Promise<T>, done: (answer: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const answer = await ask();
+    if (done(answer) || Date.now() > deadline) return answer;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+test("a slim company (the extension's languageServer: true): the lockfile a first apply writes after the company was read is read, and a rename renames its binding", { timeout: 120_000 }, async () => {
+  const project = installProject();
+  const dir = writeCompany(project, "slim-lock", { "sanoma.lock.json": null });
+  writeTsconfig(dir, { languageServer: true });
+  const s = new TsServer({ cwd: project, logFile: join(project, "slim-lock.log") });
+  servers.push(s);
+  const infra = join(dir, "resources/infra.ts");
+  const text = readFileSync(infra, "utf8");
+  s.open(infra);
+  const rename = async () => ((await s.request("rename", { file: infra, ...locationOf(text, "web =", 1), findInStrings: false, findInComments: false })).locs as { file: string }[]).map((g) => g.file).sort();
+  assert.deepEqual(await rename(), [infra], "no lockfile yet: the declaration alone");
+  assert.match(s.log(), /\[sanoma\] read \d+ files of the company .*slim-lock \(slim\)/);
+  const lock = join(dir, "sanoma.lock.json");
+  writeFileSync(lock, `{ "version": 1, "bindings": { "resources/infra.ts#web": { "type": "cloud.vm", "object": "cloud:vm/1" } } }\n`);
+  assert.deepEqual(await askUntil(rename, (files) => files.length === 2), [infra, lock].sort(), "the lockfile written since: its binding renamed too");
+  s.send("close", { file: infra });
+});
+
+test("a slim company (tsserver's partial-semantic server): collections files made after the company was read, in a scope, in an app made since, are read, and their op ids offered", { timeout: 120_000 }, async () => {
+  const project = installProject();
+  // No collections file anywhere; no `resources` folder at the root, no `apps/shipping` at all.
+  const dir = writeCompany(project, "slim-made", {
+    "apps/billing/resources/data.ts": null,
+    "apps/billing/workflows/bill.ts": `export const bill = (ctx: { call(id: string): void }) => ctx.call("data.");\n`,
+  });
+  rmSync(join(dir, "resources"), { recursive: true });
+  const s = new TsServer({ cwd: project, args: ["--serverMode", "partialSemantic", "--globalPlugins", "@sanoma-ai/typescript-plugin"], logFile: join(project, "slim-made.log") });
+  servers.push(s);
+  const opIds = async (file: string) => {
+    const text = readFileSync(file, "utf8");
+    const info = await s.request("completionInfo", { file, ...locationOf(text, `"data.`, 6), prefix: "" }).catch(() => undefined);
+    return ((info?.entries ?? []) as { name: string }[]).map((e) => e.name).filter((n) => n.startsWith("data.")).sort();
+  };
+  const bill = join(dir, "apps/billing/workflows/bill.ts");
+  s.open(bill);
+  assert.deepEqual(await opIds(bill), [], "no collection yet");
+  assert.match(s.log(), /\[sanoma\] read \d+ files of the company .*slim-made \(slim\)/);
+  const collectionsFile = (name: string) => `import { collection } from "@sanoma-ai/workflows/data";\nexport const ${name} = collection({ key: "id", fields: { id: "string" } });\n`;
+  mkdirSync(join(dir, "resources"));
+  writeFileSync(join(dir, "resources/data.ts"), collectionsFile("orders"));
+  let ids = await askUntil(() => opIds(bill), (got) => got.some((n) => n.startsWith("data.orders.")));
+  assert.ok(ids.includes("data.orders.get") && !ids.some((n) => n.startsWith("data.invoices.")), `the root's collections file made (and its folder): ${ids.join(", ")}`);
+  writeFileSync(join(dir, "apps/billing/resources/data.ts"), collectionsFile("invoices"));
+  ids = await askUntil(() => opIds(bill), (got) => got.some((n) => n.startsWith("data.invoices.")));
+  assert.ok(ids.includes("data.invoices.get") && ids.includes("data.orders.get"), `the app's collections file made: ${ids.join(", ")}`);
+  // An app made whole, as a generator or a checkout makes it: its collections file with it.
+  mkdirSync(join(dir, "apps/shipping/resources"), { recursive: true });
+  writeFileSync(join(dir, "apps/shipping/resources/data.ts"), collectionsFile("parcels"));
+  mkdirSync(join(dir, "apps/shipping/workflows"));
+  const ship = join(dir, "apps/shipping/workflows/ship.ts");
+  writeFileSync(ship, `export const ship = (ctx: { call(id: string): void }) => ctx.call("data.");\n`);
+  s.open(ship);
+  ids = await askUntil(() => opIds(ship), (got) => got.some((n) => n.startsWith("data.parcels.")));
+  assert.ok(ids.includes("data.parcels.get") && ids.includes("data.orders.get") && !ids.some((n) => n.startsWith("data.invoices.")), `an app made since, with its collections file: ${ids.join(", ")}`);
+  assert.doesNotMatch(s.log(), /\(full\)/, "still nothing of a whole company read");
+  s.send("close", { file: bill });
+  s.send("close", { file: ship });
 });
 
 test("a connector package's file open in the editor: its unsaved text is what the connectors are read from, edited or not; closed unsaved, the disk's again", { timeout: 120_000 }, async () => {

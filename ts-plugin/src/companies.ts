@@ -232,22 +232,40 @@ export class Companies {
     const company = this.ws.ensureCompany(root);
     this.ws.setExclude(root, this.excludeOf(root));
     const before = company.files.size;
-    const files = mode === "full" ? this.ws.listFiles(root) : this.slimFiles(root);
-    for (const file of files) if (!company.files.has(file)) this.read(company, file, mode === "slim");
+    if (mode === "full") for (const file of this.ws.listFiles(root)) { if (!company.files.has(file)) this.read(company, file, false); }
+    else this.readSlim(company);
     this.modes.set(root, mode);
     this.openRoots.clear(); // (a company more: an open file may be in it now)
     this.watch(company, mode);
     this.host.log(`read ${company.files.size - before} files of the company ${root} (${mode}) in ${Math.round(performance.now() - started)} ms`);
   }
 
-  /** What a slim company reads: the config, the lockfile, and each scope's collections file. */
+  /**
+   * What a slim company reads: the config, the lockfile, and each scope's collections file, those
+   * not there yet too (a first apply writes the lockfile; an app or a collections file is made
+   * later): each is watched, and read once it is there.
+   */
   private slimFiles(root: string): string[] {
     const fs = this.ws.fs;
     const out = [path.join(root, CONFIG_FILE), path.join(root, LOCK_FILE), path.join(root, "resources", "data.ts")];
     for (const e of fs.readDir(path.join(root, "apps")) ?? []) {
       if ((e.kind === "dir" || e.kind === "symlink") && !isSkippedDirName(e.name)) out.push(path.join(root, "apps", e.name, "resources", "data.ts"));
     }
-    return out.filter((f) => fs.isFile(f) && this.ws.reads(root, f));
+    return out.filter((f) => this.ws.reads(root, f));
+  }
+
+  /**
+   * Reads a slim company's files (`slimFiles`) that are there and not read yet, and watches each,
+   * there or not, and the two folders where an app's collections file can come from: the root
+   * (`apps` made) and `apps` (an app made). Done again when a watched folder changes.
+   */
+  private readSlim(company: Company): void {
+    const root = company.root;
+    for (const file of this.slimFiles(root)) {
+      if (this.ws.fs.isFile(file)) { if (!company.files.has(file)) this.read(company, file, true); }
+      else this.watchFile(root, file);
+    }
+    for (const dir of [root, path.join(root, "apps")]) if (this.ws.fs.isDir(dir)) this.watchFolder(root, dir);
   }
 
   /** Reads one file: from tsserver when it holds it (open, or in a program: no second read), else from disk. */
@@ -344,12 +362,13 @@ export class Companies {
       const root = company.root;
       const slim = this.modes.get(root) === "slim";
       if (fs.isFile(p)) {
-        if (slim && !company.files.has(p) && p !== company.lockPath) continue;
+        if (slim && !company.files.has(p) && p !== company.lockPath && !this.watchedFiles.get(root)?.has(p)) continue;
         if (!this.ws.reads(root, p)) continue;
         this.taken.delete(p);
         this.ws.readFromDisk(company, p);
       } else if (fs.isDir(p)) {
         if (!slim) this.relist(company, p);
+        else this.readSlim(company); // (an app, or `apps`, made: its collections file watched, read if there)
       } else {
         // Gone: the file, or a folder with everything under it (but open buffers: the editor's text wins).
         this.taken.delete(p);
@@ -543,7 +562,22 @@ export class Companies {
     if (!files) this.watchedFiles.set(root, (files = new Set()));
     if (files.has(file)) return;
     files.add(file);
-    const w = this.host.serverHost.watchFile(toTs(file), (p) => this.note(toNative(p)));
+    // (The polling interval is a parameter every host takes; TypeScript's own watching of a file
+    // not there yet polls with it, and fails without one: 500 ms, its `PollingInterval.Medium`,
+    // what it gives the files a program misses.)
+    const w = this.host.serverHost.watchFile(toTs(file), (p) => this.note(toNative(p)), 500);
+    const list = this.watchers.get(root);
+    if (list) list.push(w); else this.watchers.set(root, [w]);
+  }
+
+  /** A slim company's folder watched for the entries made in it or gone (not below it). */
+  private watchFolder(root: string, dir: string): void {
+    let files = this.watchedFiles.get(root);
+    if (!files) this.watchedFiles.set(root, (files = new Set()));
+    const key = dir + path.sep; // (a folder's key: no file has a path ending in a separator)
+    if (files.has(key)) return;
+    files.add(key);
+    const w = this.host.serverHost.watchDirectory(toTs(dir), (p) => this.note(toNative(p)), false);
     const list = this.watchers.get(root);
     if (list) list.push(w); else this.watchers.set(root, [w]);
   }
