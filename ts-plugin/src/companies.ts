@@ -262,7 +262,9 @@ export class Companies {
   private readSlim(company: Company): void {
     const root = company.root;
     for (const file of this.slimFiles(root)) {
-      if (this.ws.fs.isFile(file)) { if (!company.files.has(file)) this.read(company, file, true); }
+      // (Watched already: read then, or to be read when its watcher reports it made.)
+      if (this.watchedFiles.get(root)?.has(file)) continue;
+      if (this.ws.fs.isFile(file)) this.read(company, file, true);
       else this.watchFile(root, file);
     }
     for (const dir of [root, path.join(root, "apps")]) if (this.ws.fs.isDir(dir)) this.watchFolder(root, dir);
