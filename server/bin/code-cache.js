@@ -7,6 +7,11 @@
 // done here, by hand, the way that does it: the cache is V8's own data for this very source text,
 // which V8 checks against the text, its own version and its flags, and throws away on any mismatch.
 //
+// V8 checks a cache's header and length, not what it holds: a file damaged inside (a disk's fault,
+// a copy cut and mended) crashed V8 at every start (`Fatal error`, or a segfault under Node 24),
+// before the file could be made anew. So each file begins with a mark and the SHA-1 of the rest,
+// and one whose rest does not match is never given to V8: it is made anew, as a foreign one is.
+//
 // Where: $SANOMA_CODE_CACHE (a folder), else $XDG_CACHE_HOME/sanoma/code or ~/.cache/sanoma/code
 // (%LOCALAPPDATA%\sanoma\code on Windows). SANOMA_CODE_CACHE=off turns it off. A cache is only
 // read from a folder that is the user's own and that nobody else may write in (on POSIX): the
@@ -64,11 +69,25 @@ function cacheFile(dir, bundle, bytes, v8Flags) {
   return path.join(dir, `${path.basename(bundle, ".js")}-${key}.cache`);
 }
 
+/** What a cache file begins with: this mark, then the SHA-1 of what follows (V8's data). */
+const MARK = Buffer.from("sanoma-code-cache-1\n", "latin1");
+const DIGEST_BYTES = 20;
+
+/** V8's data in a cache file's bytes, or undefined when they are not a whole one of ours (damaged, cut, another format). */
+function cachedDataIn(bytes) {
+  const head = MARK.length + DIGEST_BYTES;
+  if (bytes.length <= head || !bytes.subarray(0, MARK.length).equals(MARK)) return undefined;
+  const data = bytes.subarray(head);
+  const digest = require("node:crypto").createHash("sha1").update(data).digest();
+  // (A copy of its own, not a view after the mark: thread.js moves it to the worker whole.)
+  return digest.equals(bytes.subarray(MARK.length, head)) ? Buffer.from(data) : undefined;
+}
+
 /** Writes the cache (a temporary file renamed into place: a reader never sees half), and removes the oldest of this bundle's past the few kept. */
 function writeCache(file, data) {
   const temp = `${file}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(temp, data, { mode: 0o600 });
+    fs.writeFileSync(temp, Buffer.concat([MARK, require("node:crypto").createHash("sha1").update(data).digest(), data]), { mode: 0o600 });
     fs.renameSync(temp, file);
   } catch {
     try { fs.unlinkSync(temp); } catch {}
@@ -109,7 +128,7 @@ function readForCache(bundle, env = process.env, v8Flags = []) {
   try { bytes = fs.readFileSync(bundle); } catch { return undefined; }
   const file = cacheFile(dir, bundle, bytes, v8Flags);
   let cachedData;
-  try { cachedData = fs.readFileSync(file); } catch {}
+  try { cachedData = cachedDataIn(fs.readFileSync(file)); } catch {}
   return { bundle, bytes, file, cachedData };
 }
 

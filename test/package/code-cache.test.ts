@@ -60,6 +60,38 @@ test("a cache V8 refuses (bytes that are no cache) is made anew, and the run say
   assert.deepEqual(check(dir), plain);
 });
 
+test("a cache damaged inside (its length and V8's header whole, bytes of its data changed) is never given to V8: the run says the same, and the cache is made anew", () => {
+  const plain = check("off");
+  const dir = folder();
+  check(dir);
+  const file = join(dir, caches(dir)[0]);
+  const good = readFileSync(file);
+  // Bits flipped far from either end: what V8 checks of a cache (its header, its length) is whole.
+  // V8 given such a cache died at every run (Node 20: "Fatal error … Check failed"; Node 24: a segfault).
+  const damaged = Buffer.from(good);
+  for (let i = 0; i < 64; i++) damaged[256 + Math.floor((i * (damaged.length - 512)) / 64)] ^= 0x10 << (i % 4);
+  writeFileSync(file, damaged);
+  assert.deepEqual(check(dir), plain);
+  const made = readFileSync(file);
+  assert.ok(!made.equals(damaged), "made anew");
+  assert.ok(made.length > 100_000, `a whole cache again (${made.length} bytes; the first run's was ${good.length})`);
+  const again = statSync(file);
+  assert.deepEqual(check(dir), plain);
+  assert.equal(statSync(file).mtimeMs, again.mtimeMs, "and taken as it is by the next run");
+  // The same for the language server, started as the VS Code extension starts it: through the
+  // loader run as a program (a damaged cache kept it from ever answering).
+  const loaderDir = folder();
+  const started = () => spawnSync(process.execPath, [join(repo, "server", "bin", "code-cache.js"), join(repo, "dist", "check.js"), COMPANY, "--format", "json"], { cwd: repo, encoding: "utf8", env: { ...process.env, SANOMA_CODE_CACHE: loaderDir } });
+  const first = started();
+  const loaderFile = join(loaderDir, caches(loaderDir)[0]);
+  const bytes = readFileSync(loaderFile);
+  for (let i = 0; i < 64; i++) bytes[256 + Math.floor((i * (bytes.length - 512)) / 64)] ^= 0x01 << (i % 8);
+  writeFileSync(loaderFile, bytes);
+  const second = started();
+  assert.equal(second.status, first.status, second.stderr);
+  assert.equal(second.stdout, first.stdout);
+});
+
 test("a folder others may write in is not used: no cache read from it or written to it", () => {
   const plain = check("off");
   const dir = folder();
