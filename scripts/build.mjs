@@ -10,9 +10,12 @@ const common = { bundle: true, platform: "node", target: "node20", format: "cjs"
 const production = process.argv.includes("--production");
 
 await Promise.all([
-  build({ ...common, entryPoints: ["server/src/lsp/main.ts"], outfile: "dist/server.js", minify: production, banner: { js: "#!/usr/bin/env node" } }),
+  // The VS Code extension's two bundles (the .vsix ships them, and the licences of the code in them: dist/THIRD-PARTY-NOTICES.md, below).
+  Promise.all([
+    build({ ...common, entryPoints: ["server/src/lsp/main.ts"], outfile: "dist/server.js", minify: production, metafile: true, banner: { js: "#!/usr/bin/env node" } }),
+    build({ ...common, entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js", external: ["vscode"], minify: production, metafile: true }),
+  ]).then(([server, client]) => writeFileSync("dist/THIRD-PARTY-NOTICES.md", notices([server.metafile, client.metafile], "The extension's bundles (`dist/server.js`, `dist/client.js`) hold"))),
   build({ ...common, entryPoints: ["server/src/check/main.ts"], outfile: "dist/check.js", minify: production, banner: { js: "#!/usr/bin/env node" } }),
-  build({ ...common, entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js", external: ["vscode"], minify: production }),
   build({ ...common, entryPoints: ["lint-plugin/src/index.ts"], outfile: "lint-plugin/dist/index.mjs", format: "esm", minify: false, sourcemap: false }),
   // The @sanoma-ai/language-server package (server/): both commands in one bundle, and the licences
   // of the code bundled in it. Whitespace and syntax minified, names kept: V8 holds the source
@@ -23,10 +26,12 @@ await Promise.all([
   // The reader the package's first thread runs for the check's worker (node/read-ahead.ts): alone, small.
   build({ ...common, entryPoints: ["server/src/node/read-ahead.ts"], outfile: "server/dist/read-ahead.js", sourcemap: false, minifyWhitespace: true, minifySyntax: true, banner: { js: "/* @sanoma-ai/language-server: bundled */\n/* eslint-disable */" } }),
   build({ ...common, entryPoints: ["server/src/bin.ts"], outfile: "server/dist/sanoma.js", sourcemap: false, metafile: true, minifyWhitespace: true, minifySyntax: true, banner: { js: "/* @sanoma-ai/language-server: bundled; third-party licences in THIRD-PARTY-NOTICES.md */\n/* eslint-disable */" } })
-    .then((r) => writeFileSync("server/dist/THIRD-PARTY-NOTICES.md", notices(r.metafile))),
+    .then((r) => writeFileSync("server/dist/THIRD-PARTY-NOTICES.md", notices([r.metafile], "This package's bundle (`dist/sanoma.js`) holds"))),
   // The TypeScript plugin: CommonJS for tsserver's require, the core's `typescript` being the one
-  // tsserver passes to the plugin (an alias to a shim: ts-plugin/src/host-typescript.ts).
-  build({ ...common, entryPoints: ["ts-plugin/src/index.ts"], outfile: "ts-plugin/dist/index.js", alias: { typescript: "./ts-plugin/src/host-typescript.ts" }, minify: false, sourcemap: false }),
+  // tsserver passes to the plugin (an alias to a shim: ts-plugin/src/host-typescript.ts). The
+  // core's `zod` is in it: its licence goes with it.
+  build({ ...common, entryPoints: ["ts-plugin/src/index.ts"], outfile: "ts-plugin/dist/index.js", alias: { typescript: "./ts-plugin/src/host-typescript.ts" }, minify: false, sourcemap: false, metafile: true, banner: { js: "/* @sanoma-ai/typescript-plugin: bundled; third-party licences in THIRD-PARTY-NOTICES.md */" } })
+    .then((r) => writeFileSync("ts-plugin/dist/THIRD-PARTY-NOTICES.md", notices([r.metafile], "This package's bundle (`dist/index.js`) holds"))),
 ].map((p) => p.catch((e) => { console.error(e.message); process.exitCode = 1; })));
 for (const f of ["dist/server.js", "dist/check.js"]) { try { chmodSync(f, 0o755); } catch {} }
 // The loader that starts a bundle from V8's code cache, beside the extension's server (the client
@@ -44,16 +49,16 @@ if (!process.exitCode) {
   }
 }
 
-/** The licence of every package whose code a bundle holds (from esbuild's metafile), for a package that ships the bundle. */
-function notices(metafile) {
+/** The licence of every package whose code a package's bundles hold (from esbuild's metafiles), for the package that ships them. */
+function notices(metafiles, holds) {
   const packages = new Map();
-  for (const input of Object.keys(metafile.inputs)) {
+  for (const input of metafiles.flatMap((m) => Object.keys(m.inputs))) {
     const m = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
     if (!m) continue;
     const dir = input.slice(0, m.index + m[0].length - 1);
     if (!packages.has(m[1])) packages.set(m[1], dir);
   }
-  const out = ["# Third-party notices", "", "This package's bundle (`dist/sanoma.js`) holds code of these packages, under these licences.", ""];
+  const out = ["# Third-party notices", "", `${holds} code of these packages, under these licences.`, ""];
   for (const [name, dir] of [...packages].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
     const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(f));

@@ -34,6 +34,7 @@ const added = [
   { name: `${base}/dist/index.js`, data: readFileSync(join(repo, "ts-plugin", "dist", "index.js")) },
   { name: `${base}/dist/vscode.js`, data: Buffer.from(vscodeEntry) },
   { name: `${base}/LICENSE`, data: readFileSync(join(repo, "ts-plugin", "LICENSE")) },
+  { name: `${base}/dist/THIRD-PARTY-NOTICES.md`, data: readFileSync(join(repo, "ts-plugin", "dist", "THIRD-PARTY-NOTICES.md")) },
 ];
 
 const zip = readFileSync(vsix);

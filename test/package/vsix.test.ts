@@ -63,6 +63,7 @@ test("npm run package makes a small vsix holding only what runs", () => {
     "dist/client.js",
     "dist/server.js",
     "dist/code-cache.js",
+    "dist/THIRD-PARTY-NOTICES.md",
     "syntaxes/sanoma.injection.tmLanguage.json",
     "schemas/sanoma.lock.schema.json",
     "schemas/sanomarc.schema.json",
@@ -76,6 +77,7 @@ test("npm run package makes a small vsix holding only what runs", () => {
     "node_modules/@sanoma-ai/typescript-plugin/dist/index.js",
     "node_modules/@sanoma-ai/typescript-plugin/dist/vscode.js",
     "node_modules/@sanoma-ai/typescript-plugin/LICENSE",
+    "node_modules/@sanoma-ai/typescript-plugin/dist/THIRD-PARTY-NOTICES.md",
     // The rule pages the diagnostics link to (the server links the ones shipped beside it).
     ...readdirSync(join(repo, "docs", "rules")).filter((f) => f.endsWith(".md")).map((f) => `docs/rules/${f}`),
   ];
