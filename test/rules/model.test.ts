@@ -454,3 +454,69 @@ export const c = secret("ANY");
     removeFixture(dir);
   }
 });
+
+test("model: a lockfile binding of a file in a folder the company's walk leaves out (exclude) is no orphan, nor bound as another type: the framework loads that file, we did not read it; a missing file elsewhere is still an orphan, and the binding still counts in the shared-object check; the walk's folders changed, it is judged again", () => {
+  const dir = writeFixture(`
+//- /sanoma.config.ts
+export default {};
+//- /apps/billing/resources/queue.ts
+import { vm } from "@x/cloud";
+export const queue = vm({ name: "q" });
+//- /resources/ok.ts
+import { vm } from "@x/cloud";
+export const a = vm({ name: "a" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "apps/billing/resources/queue.ts#queue": { "type": "x.other", "object": "o:1" },
+  "apps/billing/resources/queue.ts#gone": { "type": "x.vm", "object": "o:2" },
+  "generated/resources/g.ts#g": { "type": "x.vm", "object": "o:3" },
+  "resources/ok.ts#a": { "type": "x.vm", "object": "o:3" },
+  "resources/gone.ts#c": { "type": "x.vm", "object": "o:4" },
+  "apps/billing/../x.ts#y": { "type": "x.vm", "object": "o:5" }
+} }
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string() }) });
+`);
+  try {
+    const lockProblems = (ws: Workspace) => ws.check(dir).problems.filter((p) => p.rule === "lockfile").map((p) => `${relative(dir, p.file)}:${p.range.start.line} ${p.message}`).sort();
+    const shared = [
+      "sanoma.lock.json:3 o:3 is bound 2 times (by resources/ok.ts#a too); an object belongs to one declaration",
+      "sanoma.lock.json:4 o:3 is bound 2 times (by generated/resources/g.ts#g too); an object belongs to one declaration",
+    ];
+    const elsewhere = [
+      "sanoma.lock.json:5 Orphan binding: resources/gone.ts is no file of this company; apply will ask to delete o:4",
+      "sanoma.lock.json:6 Orphan binding: `apps/billing/../x.ts#y` is no declaration id (`<file>#<export>`, the file's path from the company root with / separators); apply will ask to delete o:5",
+    ];
+    const all = new Workspace(nodeFileSystem);
+    all.loadCompany(dir);
+    const judged = [
+      "apps/billing/resources/queue.ts:1 apps/billing/resources/queue.ts#queue is bound as x.other but declared as x.vm",
+      "sanoma.lock.json:1 apps/billing/resources/queue.ts#queue is bound as x.other but declared as x.vm",
+      "sanoma.lock.json:2 Orphan binding: apps/billing/resources/queue.ts declares no `gone`; apply will ask to delete o:2",
+      "sanoma.lock.json:3 Orphan binding: generated/resources/g.ts is no file of this company; apply will ask to delete o:3",
+      ...shared, ...elsewhere,
+    ].sort();
+    assert.deepEqual(lockProblems(all), judged);
+    // Left out by path and by name (a .sanomarc.json's, a flag's, an editor's: the walk's folders alike).
+    const left = [...shared, ...elsewhere].sort();
+    for (const exclude of [["apps/billing", "generated"], ["billing", "generated"]]) {
+      const ws = new Workspace(nodeFileSystem, { exclude });
+      ws.loadCompany(dir);
+      assert.deepEqual(lockProblems(ws), left, exclude.join(" "));
+    }
+    // The host changes the walk's folders (settings changed): the next check judges by them, the
+    // files that lie there gone from the company, or none there to go.
+    all.setExclude(dir, ["generated"]);
+    assert.deepEqual(lockProblems(all), judged.filter((p) => !p.includes("generated/resources/g.ts is no file")), "no file went, yet the binding is judged again");
+    all.setExclude(dir, ["generated", "apps/billing"]);
+    const company = all.companies.get(dir)!;
+    const billing = [...company.files.keys()].filter((file) => file.includes("/apps/billing/"));
+    for (const file of billing) all.setFile(company, file, undefined);
+    assert.deepEqual(lockProblems(all), left);
+    all.setExclude(dir, []);
+    all.loadCompany(dir);
+    assert.deepEqual(lockProblems(all), judged, "let back in: judged again");
+  } finally { removeFixture(dir); }
+});

@@ -170,6 +170,31 @@ import { x } from "../../b/lib/x";
 `,
     runs: { top: ["top/a", "top/b"], "top/a": ["top/a"] },
   },
+  {
+    name: "a lockfile binding of a file in a folder the file leaves out (by path, by name) is no orphan: the framework loads it, the check did not read it; one of a missing file elsewhere still is",
+    source: `
+//- /co/.sanomarc.json
+{ "exclude": ["apps/billing", "generated"] }
+//- /co/sanoma.config.ts
+export default {};
+//- /co/apps/billing/resources/queue.ts
+export const queue = 1;
+//- /co/apps/billing/lib/one.ts
+import { x } from "../../b/lib/x";
+//- /co/apps/a/lib/one.ts
+import { x } from "../../b/lib/x";
+//                ^^^^^^^^^^^^^^^ no-cross-app-import
+//- /co/sanoma.lock.json
+{ "version": 1, "bindings": {
+  "apps/billing/resources/queue.ts#queue": { "type": "fly.queue", "object": "fly:queue/billing" },
+  "apps/billing/resources/gone.ts#q": { "type": "fly.queue", "object": "fly:queue/2" },
+  "generated/resources/g.ts#g": { "type": "fly.queue", "object": "fly:queue/3" },
+  "resources/gone.ts#c": { "type": "fly.queue", "object": "fly:queue/4" }
+//^^^^^^^^^^^^^^^^^^^^^ lockfile Orphan binding: resources/gone.ts is no file of this company
+} }
+`,
+    runs: { co: ["co"] },
+  },
 ];
 
 /** A problem as the cases compare them: `file:line:col-col rule`, its file from the fixture's folder (1-based, as printed). */

@@ -134,6 +134,37 @@ export class Company {
   /** The company's `sanoma.lock.json` (asked once a binding by the lockfile rule: made once). */
   readonly lockPath: string;
 
+  /**
+   * The folders its walk leaves out beyond A3's (its `WalkOptions.exclude`: names, and paths from
+   * the root), as its host last set them (`Workspace.setExclude`).
+   */
+  private walkExclude: ReadonlySet<string> = new Set();
+  /** Those folders as one string, changed when they change: an input of the rules that ask `inExcludedFolder`. */
+  walkExcludeKey = "";
+
+  setWalkExclude(exclude: readonly string[]): void {
+    this.walkExclude = new Set(exclude);
+    this.walkExcludeKey = [...this.walkExclude].sort().join("\n");
+  }
+
+  /**
+   * Whether the company-relative path `rel` (`/` separators) lies in a folder its walk leaves out
+   * by `exclude` (`.sanomarc.json`'s, `--exclude`, the editor's `sanoma.exclude`, the TypeScript
+   * plugin's). Our tooling does not read a file there; the framework still loads it, so its absence
+   * from `files` says nothing of it (a lockfile binding of it is no orphan).
+   */
+  inExcludedFolder(rel: string): boolean {
+    if (this.walkExclude.size === 0) return false;
+    const parts = rel.split("/");
+    parts.pop();
+    let dirRel = "";
+    for (const part of parts) {
+      dirRel = dirRel === "" ? part : `${dirRel}/${part}`;
+      if (this.walkExclude.has(part) || this.walkExclude.has(dirRel)) return true;
+    }
+    return false;
+  }
+
   /** Whether the company holds a file at this company-relative path. */
   hasFile(rel: string): boolean {
     return this.files.has(path.join(this.root, rel));

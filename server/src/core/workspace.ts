@@ -132,6 +132,7 @@ export class Workspace {
     let c = this.companies.get(root);
     if (!c) {
       c = new Company(root, this.options.lightFacts !== false, this.options.textOf, this.options.listsWorkflows);
+      c.setWalkExclude(this.excludeOf(root) ?? []);
       this.companies.set(root, c);
       // Packages' files read as they are now too (an editor's unsaved text of a connector or its
       // package.json wins over the disk, as a company file's does: B1).
@@ -164,6 +165,8 @@ export class Workspace {
   /** The folders the walk of the company at `root` leaves out (its settings), from its next walk on. */
   setExclude(root: string, exclude: readonly string[]): void {
     this.excludes.set(root, exclude);
+    // (The company knows them too: what lies in those folders is not read, not absent.)
+    this.companies.get(root)?.setWalkExclude(exclude);
   }
 
   private excludeOf(root: string): string[] | undefined {

@@ -67,7 +67,8 @@ export const vm = defineResource({ vendor: "cloud", type: "vm", title: "VM", sch
     for (const b of bindings) judgeBinding(b, rel, a, report);
   },
   // (A data file that fails to load takes its bindings out of the shared-object count: its list is an input.)
-  companyInputs: (a) => [a.lock, a.company.membershipVersion, a.failedFiles.size === 0 ? "" : [...a.failedFiles].sort().join("\n")],
+  // (And the folders the walk leaves out: a binding of a file there is not judged.)
+  companyInputs: (a) => [a.lock, a.company.membershipVersion, a.failedFiles.size === 0 ? "" : [...a.failedFiles].sort().join("\n"), a.company.walkExcludeKey],
   // In steps: a lockfile may hold hundreds of thousands of bindings, and the server keeps answering meanwhile.
   *checkCompany(a, report) {
     const lock = a.lock;
@@ -128,7 +129,10 @@ const STEP = 256;
 /** What a binding's judgement asks of the file its key names: the same for all its bindings. */
 interface RelFacts {
   rel: string;
-  /** It exists but failed to load (syntax errors): nothing is said of its bindings. */
+  /**
+   * It exists but failed to load (syntax errors), or it lies in a folder the company's walk leaves
+   * out (`exclude`): the framework loads it, we did not read it. Nothing is said of its bindings.
+   */
   silent: boolean;
   /** A declaration id's file part as A3 writes it: company-relative, `/` separators, normalised. */
   wellFormed: boolean;
@@ -141,20 +145,24 @@ function relFacts(rel: string, a: Analysis): RelFacts {
   const entry = a.company.files.get(path.join(a.company.root, rel));
   const exists = entry?.rel === rel;
   let broken: boolean | undefined;
+  const wellFormed = !rel.includes("\\") && path.posix.normalize(rel) === rel && !rel.startsWith("/") && !rel.startsWith("../");
   return {
-    rel, exists,
+    rel, exists, wellFormed,
     broken: () => (broken ??= (entry?.facts?.syntaxErrors ?? 0) > 0),
     // (Any file of the company, not only a data file: A6 says "its file". Its syntax is asked only
-    // where it matters: a file whose bindings are all declared is never parsed for it.)
-    silent: a.failedFiles.has(rel),
-    wellFormed: !rel.includes("\\") && path.posix.normalize(rel) === rel && !rel.startsWith("/") && !rel.startsWith("../"),
+    // where it matters: a file whose bindings are all declared is never parsed for it. A file in a
+    // folder left out is not read, so what it declares is unknown, as a skipped file's is: not an
+    // orphan, nor of another type. Its bindings still count in the shared-object check, which
+    // reads the lockfile alone.)
+    silent: a.failedFiles.has(rel) || (!exists && wellFormed && a.company.inExcludedFolder(rel)),
   };
 }
 
 function judgeBinding(b: LockBinding, rel: RelFacts, a: Analysis, report: Report): void {
   const file = a.company.lockPath;
-  // Its file failed to load (syntax errors): nothing is said of its bindings, of what they are
-  // bound as either (what the file declares was only partly read).
+  // Its file failed to load (syntax errors), or lies in a folder left out (not read): nothing is
+  // said of its bindings, of what they are bound as either (what the file declares was only partly
+  // read, or not at all).
   if (rel.silent) return;
   const decl = a.declarationsById.get(b.key);
   if (!decl && rel.broken()) return;
