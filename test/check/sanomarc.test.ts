@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import Ajv from "ajv";
-import { excludeFor, findSanomaRc, layer, leftOutWholeBy, parseSanomaRc, personalBases, personalExclude, personalExcludeFor, readJson, readSanomaRc } from "../../server/src/core/sanomarc.ts";
+import { absoluteInCompanies, excludeFor, findSanomaRc, layer, leftOutWholeBy, parseSanomaRc, personalBases, personalExclude, personalExcludeFor, readJson, readSanomaRc } from "../../server/src/core/sanomarc.ts";
 import type { FileSystem } from "../../server/src/core/types.ts";
 import { RULE_IDS } from "../../server/src/core/rules/index.ts";
 import { parseSettings } from "../../server/src/lsp/settings.ts";
@@ -218,6 +218,34 @@ test("personalExclude: a flag's or a setting's folder is read as .sanomarc.json'
   assert.deepEqual(editor.problems, [`sanoma.exclude: "." would leave out every company: nothing would be judged`]);
 });
 
+test("an absolute excluded folder: in .sanomarc.json (shared, committed) an error at the entry, saying how to write it from the file's folder, and not applied; a person's (a flag, a setting) is the folder it names, read as a path of each company it lies in, or leaves out whole a company it holds; a Windows path is absolute too", () => {
+  const text = `{ "exclude": ["/co/apps/legacy/", "/elsewhere/x", "/apps/legacy", "C:\\\\work\\\\co", "C:/work", "\\\\\\\\srv\\\\share", "/", "gen"] }`;
+  assert.deepEqual(problemsOf(text), [
+    `error "\\"/co/apps/legacy/\\"" "/co/apps/legacy/" is an absolute path: an excluded folder is written from this file's folder, as "apps/legacy", which holds on every machine (not applied)`,
+    `error "\\"/elsewhere/x\\"" "/elsewhere/x" is an absolute path: an excluded folder is written from this file's folder ("apps/legacy"), which holds on every machine (not applied)`,
+    `error "\\"/apps/legacy\\"" "/apps/legacy" is an absolute path: an excluded folder is written from this file's folder ("apps/legacy"), which holds on every machine (not applied)`,
+    `error "\\"C:\\\\\\\\work\\\\\\\\co\\"" "C:\\work\\co" is an absolute path: an excluded folder is written from this file's folder ("apps/legacy"), which holds on every machine (not applied)`,
+    `error "\\"C:/work\\"" "C:/work" is an absolute path: an excluded folder is written from this file's folder ("apps/legacy"), which holds on every machine (not applied)`,
+    `error "\\"\\\\\\\\\\\\\\\\srv\\\\\\\\share\\"" "\\\\srv\\share" is an absolute path: an excluded folder is written from this file's folder ("apps/legacy"), which holds on every machine (not applied)`,
+    `error "\\"/\\"" "/" is no folder under this file's folder`,
+  ]);
+  assert.deepEqual(parseSanomaRc("/co/.sanomarc.json", text, RULE_IDS).settings.exclude, ["gen"]);
+  // A person's: kept as the folder it names, normalised; one of another system names none here.
+  assert.deepEqual(personalExclude("/co/apps//legacy/"), { folder: "/co/apps/legacy" });
+  assert.deepEqual(personalExclude("/co/apps/../gen"), { folder: "/co/gen" });
+  assert.deepEqual(personalExclude("C:\\work\\co"), { error: `"C:\\work\\co" is an absolute path of another system: it names no folder here` });
+  assert.ok("error" in personalExclude("/"), "the root of the disk names nothing, as before");
+  // Read as the walk of each company reads it: a path under its root, or the company left out whole.
+  const bases = ["/m/acme", "/m"];
+  assert.deepEqual(personalExcludeFor(["/m/acme/apps/legacy", "gen"], "/m/acme", bases), { exclude: ["apps/legacy", "gen"], whole: undefined });
+  assert.deepEqual(personalExcludeFor(["/m/acme"], "/m/acme", bases), { exclude: ["."], whole: "/m/acme" });
+  assert.deepEqual(personalExcludeFor(["/m"], "/m/acme", bases), { exclude: ["."], whole: "/m" });
+  assert.deepEqual(personalExcludeFor(["/m/other/apps"], "/m/acme", bases), { exclude: [], whole: undefined });
+  assert.equal(absoluteInCompanies("/m/acme/apps/x", ["/m/b", "/m/acme"]), true);
+  assert.equal(absoluteInCompanies("/m", ["/m/b"]), true, "it holds a company");
+  assert.equal(absoluteInCompanies("/m/docs", ["/m/b", "/m/acme"]), false);
+});
+
 test("excludeFor: a name holds everywhere; a path is from the file's folder, reaching a company below it by its path there; layer: a person's levels win, their folders add", () => {
   assert.deepEqual(excludeFor("/m/.sanomarc.json", ["gen", "a/legacy", "b/old", "/a/x"], "/m/a"), ["gen", "legacy", "x"]);
   assert.deepEqual(excludeFor("/m/a/.sanomarc.json", ["gen", "apps/old"], "/m/a"), ["gen", "apps/old"]);
@@ -293,6 +321,26 @@ test("sanoma-check: --rule and --exclude are laid over .sanomarc.json (a flag's 
   const dir = company(`{ "rules": { "collection-op": "warn", "secret-bindings": "off" }, "exclude": ["generated"] }`);
   assert.deepEqual(found(dir, ["--rule", "collection-op=error", "--exclude", "apps"]).problems, ["co/workflows/w.ts collection-op error"]);
   assert.deepEqual(found(dir, ["--rule=secret-bindings=warn"]).problems, ["co/apps/legacy/workflows/l.ts collection-op warning", "co/resources/keys.ts secret-bindings warning", "co/workflows/w.ts collection-op warning"]);
+});
+
+test("sanoma-check: an absolute --exclude (what a shell makes of $PWD/generated) is the folder it names; one in no company checked, nor holding one, is a usage error (exit 2); an absolute path in .sanomarc.json is a settings error at its place, not applied", () => {
+  const dir = company(undefined);
+  const relative = found(dir, ["--exclude", "generated", "--exclude", "apps/legacy"]);
+  assert.deepEqual(relative.problems, ["co/resources/keys.ts secret-bindings warning", "co/workflows/w.ts collection-op error"]);
+  assert.deepEqual(found(dir, ["--exclude", `${join(dir, "co", "generated")}/`, "--exclude", join(dir, "co", "apps", "legacy")]), relative);
+  // The company's own folder, or one above it: left out whole, as a path from a folder given would.
+  const whole = JSON.parse(run(["co", "--format", "json", "--exclude", dir], dir).stdout);
+  assert.deepEqual(whole.leftOut, [{ company: "co", by: "--exclude", exclude: dir }]);
+  const stray = run(["co", "--exclude", join(dir, "elsewhere")], dir);
+  assert.equal(stray.status, 2);
+  assert.equal(stray.stderr, `sanoma-check: --exclude takes a folder's name or its path in the company: "${join(dir, "elsewhere")}" lies in no company checked here, nor holds one: it names no folder of theirs\n`);
+  assert.equal(stray.stdout, "");
+  const abs = join(dir, "co", "generated");
+  writeFileSync(join(dir, "co", ".sanomarc.json"), `{ "exclude": [${JSON.stringify(abs)}] }`);
+  const rc = found(dir);
+  assert.equal(rc.status, 1, "a settings error");
+  assert.deepEqual(rc.settings, [`co/.sanomarc.json:1:15 error "${abs}" is an absolute path: an excluded folder is written from this file's folder, as "generated", which holds on every machine (not applied)`]);
+  assert.ok(rc.problems.includes("co/generated/g.ts collection-op error"), "not applied");
 });
 
 // A person's folder (--exclude) leaves out the folder it names, and a company whose root lies in it

@@ -273,3 +273,14 @@ for (const c of RC_CASES) {
     } finally { removeFixture(dir); }
   });
 }
+
+test("server: an absolute folder of sanoma.exclude is the folder it names (a path of the company it lies in); one in no company, nor holding one, is said as a folder that names nothing is, and left out", async () => {
+  const fixture = parseFixture(COMPANY);
+  const dir = writeFixture(fixture, "sanoma-server-abs-exclude-");
+  await withServer({ path: dir }, async ({ root, c }) => {
+    await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 1", "the company checked");
+    assert.deepEqual(shown(c, root, "generated/g.ts"), [], "the absolute path left its folder out");
+    const warnings = c.notifications.filter((n) => n.method === "window/showMessage").map((n) => (n.params as { message: string }).message);
+    assert.deepEqual(warnings, [`Sanoma: sanoma.exclude: "${join(root, "..", "elsewhere")}" lies in no company of the workspace, nor holds one: it names no folder of theirs`]);
+  }, ([root]) => ({ settings: { exclude: [join(root, "generated"), join(root, "..", "elsewhere")] } }));
+});

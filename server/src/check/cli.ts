@@ -13,7 +13,7 @@ import { Workspace } from "../core/workspace.ts";
 import { RULE_IDS } from "../core/rules/index.ts";
 import type { CheckOptions } from "../core/check.ts";
 import { applyEdits, planFixes } from "../core/fixes.ts";
-import { excludeFor, layer, leftOutBelow, leftOutWholeBy, LEVELS, personalBases, personalExclude, personalExcludeFor, readSanomaRc, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
+import { absoluteInCompanies, excludeFor, isAbsoluteExclude, layer, leftOutBelow, leftOutWholeBy, LEVELS, personalBases, personalExclude, personalExcludeFor, readSanomaRc, type Level, type SanomaRc, type SettingsProblem } from "../core/sanomarc.ts";
 import { didYouMean } from "../core/text.ts";
 import type { FileSystem, Problem, ReadAhead, Severity } from "../core/types.ts";
 import { Failpoints, FAILPOINTS_ENV } from "../node/failpoints.ts";
@@ -40,9 +40,9 @@ company checks that whole company. Settings a team shares are read from the near
   -f FORMAT          the same as --format FORMAT
   --rule id=level    a rule's severity, as the editor's sanoma.rules setting: off, error, warning
                      (or warn), info or hint (repeatable)
-  --exclude folder   a folder to leave out, by name or by its path from a company root, as the
-                     editor's sanoma.exclude setting; a company whose root lies in it is left out
-                     whole (repeatable)
+  --exclude folder   a folder to leave out, by name, by its path from a company root or by its
+                     absolute path, as the editor's sanoma.exclude setting; a company whose root
+                     lies in it is left out whole (repeatable)
   --quiet, -q        errors only (the summary still counts every severity)
   --max-warnings N   exit 1 when there are more than N warnings
   --fix              apply the certain fixes (those the editor marks preferred) and report what is
@@ -218,6 +218,14 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
     }
     return rc;
   };
+  // An absolute --exclude is the folder it names: one that neither lies in nor holds a company
+  // found names nothing to leave out (it was read as a path from each root, in silence).
+  const absolute = args.exclude.filter((e) => isAbsoluteExclude(e));
+  if (absolute.length > 0) {
+    const every = ws.discoverRoots(dirs, []);
+    const stray = absolute.find((e) => !absoluteInCompanies(e, every));
+    if (stray !== undefined) return { usage: `--exclude takes a folder's name or its path in the company: "${stray}" lies in no company checked here, nor holds one: it names no folder of theirs` };
+  }
   const roots: string[] = [];
   const reals = new Set<string>();
   for (const dir of dirs) {

@@ -118,7 +118,7 @@ export function parseSanomaRc(file: string, text: string, ruleIds?: readonly str
     if (top.members.some((q, j) => j > i && q.key === p.key)) { at(p.keyStart, p.keyEnd, `"${p.key}" is given again below: the last one holds`, "warning"); continue; }
     if (p.key === "$schema") continue;
     if (p.key === "rules") readRules(p.value, settings, ruleIds, at);
-    else if (p.key === "exclude") readExclude(p.value, settings, at);
+    else if (p.key === "exclude") readExclude(p.value, settings, at, path.dirname(file));
     else {
       const s = didYouMean(p.key, TOP_KEYS);
       at(p.keyStart, p.keyEnd, `Unknown setting "${p.key}"${s ? `; did you mean "${s}"?` : ""} (${SANOMARC} holds "rules" and "exclude")`, "warning");
@@ -154,7 +154,26 @@ function spelledFolder(value: string): string {
   return value.replace(/\\/g, "/").replace(/^(\.\/)+/, "").replace(/\/+$/, "");
 }
 
-function readExclude(v: Json, settings: SharedSettings, at: At): void {
+/**
+ * Whether a folder as written is an absolute path, on this system or on Windows (`/x`, `C:\x`,
+ * `C:/x`, `\\server\share`): a `.sanomarc.json` is committed, and read on every system.
+ */
+function absoluteAnywhere(value: string): boolean {
+  return path.isAbsolute(value) || path.win32.isAbsolute(value);
+}
+
+/** An absolute folder as a person gave it, normalised, with no trailing separator. */
+function absoluteFolder(value: string): string {
+  const n = path.normalize(value);
+  return n.length > 1 && n.endsWith(path.sep) && path.dirname(n) !== n ? n.slice(0, -1) : n;
+}
+
+/** Whether a folder as a person gave it (`--exclude`, the editor's `sanoma.exclude`, the TypeScript plugin's) is an absolute path on this system: read as the folder it names (`personalExcludeFor`). */
+export function isAbsoluteExclude(folder: string): boolean {
+  return path.isAbsolute(folder);
+}
+
+function readExclude(v: Json, settings: SharedSettings, at: At, dir: string): void {
   if (v.kind !== "array") { at(v.start, v.end, `"exclude" holds an array of folders: names ("generated") or paths from this file's folder ("apps/legacy")`); return; }
   for (const item of v.items) {
     if (item.kind !== "string") { at(item.start, item.end, `An excluded folder is a string: a name ("generated") or a path from this file's folder ("apps/legacy")`); continue; }
@@ -162,6 +181,13 @@ function readExclude(v: Json, settings: SharedSettings, at: At): void {
     // was dropped in silence, and `.` left out every company the file holds for, also in silence.
     const folder = spelledFolder(item.value);
     if (folder.trim() === "" || folder.split("/").some((part) => part === "..")) at(item.start, item.end, `"${item.value}" is no folder under this file's folder`);
+    // An absolute path names a folder of one machine (it was read from the file's folder, and named
+    // nothing there, in silence): the file is shared, so the path is written from its folder.
+    else if (absoluteAnywhere(item.value)) {
+      const rel = path.isAbsolute(item.value) ? path.relative(dir, absoluteFolder(item.value)) : undefined;
+      const from = rel !== undefined && rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel) ? `, as "${rel.split(path.sep).join("/")}"` : ` ("apps/legacy")`;
+      at(item.start, item.end, `"${item.value}" is an absolute path: an excluded folder is written from this file's folder${from}, which holds on every machine (not applied)`);
+    }
     else if (folder.split("/").every((part) => part === "." || part === "")) {
       at(item.start, item.end, `"${item.value}" leaves out the whole company: nothing of a company this file holds for would be judged, and a check that judges nothing passes (not applied)`);
     } else {
@@ -181,6 +207,11 @@ function readExclude(v: Json, settings: SharedSettings, at: At): void {
 export function personalExclude(value: string): { folder: string } | { error: string } {
   const folder = spelledFolder(value);
   if (folder.trim() === "") return { error: `"${value}" names no folder` };
+  // An absolute path (what a shell makes of `$PWD/apps/x`) is the folder it names: kept whole, and
+  // read as a path of each company it lies in (`personalExcludeFor`). One of another system (`C:\x`
+  // on Linux) names none here.
+  if (path.isAbsolute(value)) return { folder: absoluteFolder(value) };
+  if (path.win32.isAbsolute(value)) return { error: `"${value}" is an absolute path of another system: it names no folder here` };
   if (folder === ".") return { error: `"${value}" would leave out every company: nothing would be judged` };
   if (folder.split("/").some((part) => part === "..")) return { error: `"${value}" climbs out of the company: it names no folder in it` };
   return { folder };
@@ -217,14 +248,23 @@ export function leftOutWholeBy(rcFile: string | undefined, exclude: readonly str
 /**
  * `exclude` entries read from the folder `dir` (a `.sanomarc.json`'s, or a company root's for a
  * person's), as the company at `root` reads them: its walk's entries, and the first entry that
- * leaves it out whole (its root lies in the folder it names), if one does.
+ * leaves it out whole (its root lies in the folder it names), if one does. `personal`: a person's
+ * entries, whose absolute paths are the folders they name.
  */
-function readFrom(dir: string, exclude: readonly string[], root: string): { out: string[]; whole: string | undefined } {
+function readFrom(dir: string, exclude: readonly string[], root: string, personal = false): { out: string[]; whole: string | undefined } {
   const out: string[] = [];
   const above = path.relative(dir, root);
   const between = above === "" || above.startsWith("..") || path.isAbsolute(above) ? [] : above.split(path.sep);
   let whole: string | undefined;
   for (const entry of exclude) {
+    // A person's absolute path (`personalExclude`): the folder it names, wherever it is read from.
+    // (A file's entries are never absolute once read: `readExclude` refuses them.)
+    if (personal && path.isAbsolute(entry)) {
+      const rel = path.relative(root, entry);
+      if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel)) { const r = rel.split(path.sep).join("/"); if (!out.includes(r)) out.push(r); }
+      else if (rel === "" || rel.split(path.sep).every((part) => part === "..")) whole ??= entry;
+      continue;
+    }
     const e = entry.replace(/^\/+/, "");
     if (!entry.includes("/")) {
       out.push(e);
@@ -263,6 +303,16 @@ export function personalBases(dir: string, searched: readonly string[], isCompan
   return out;
 }
 
+/**
+ * Whether a person's absolute folder (`isAbsoluteExclude`) is one of the companies at `roots`: it
+ * lies in one (at its root included) or holds one. One that does neither names no folder a check of
+ * them could leave out: `sanoma-check` refuses it (exit 2), the server says so and leaves it out.
+ */
+export function absoluteInCompanies(folder: string, roots: Iterable<string>): boolean {
+  for (const root of roots) if (atOrUnder(root, folder) || atOrUnder(folder, root)) return true;
+  return false;
+}
+
 /** Whether `inner` is `outer` or lies under it. */
 function atOrUnder(outer: string, inner: string): boolean {
   const rel = path.relative(outer, inner);
@@ -280,7 +330,7 @@ export function personalExcludeFor(exclude: readonly string[], root: string, bas
   const out: string[] = [];
   let whole: string | undefined;
   for (const base of bases.includes(root) ? bases : [root, ...bases]) {
-    const read = readFrom(base, exclude, root);
+    const read = readFrom(base, exclude, root, true);
     for (const e of read.out) if (!out.includes(e)) out.push(e);
     whole ??= read.whole;
   }

@@ -9,7 +9,7 @@ import { ConnectorResolver } from "./connectors.ts";
 import { CompanyChecker, type CheckOptions, type CheckResult } from "./check.ts";
 import { CompanyAnalyzer, type Analysis } from "./analysis.ts";
 import { runSteps, WALK_STEP, type Steps } from "./steps.ts";
-import { personalBases } from "./sanomarc.ts";
+import { isAbsoluteExclude, personalBases } from "./sanomarc.ts";
 import { Company, listCompanyFilesSteps, walkReads, type Skipped } from "./model.ts";
 import { knowSyntax, syntaxVerdict, textAwaitingSyntax, workflowsRead, type FileFacts, type SyntaxVerdict } from "./facts.ts";
 import { fileRuleProblems } from "./check.ts";
@@ -66,8 +66,10 @@ export class Workspace {
     // By real path: one company reached by two paths (a symlink, two folders given) is found once.
     const roots = new Map<string, string>();
     const addRoot = (root: string) => { const real = this.fs.realPath(root) ?? root; if (!roots.has(real)) roots.set(real, root); };
-    const excluded = new Set(exclude.filter((e) => !e.includes("/")));
-    const paths = new Set(exclude.filter((e) => e.includes("/")).map((e) => e.replace(/^\/+/, "")));
+    // (A person's absolute path is the folder it names: `personalExclude`.)
+    const absolute = new Set(exclude.filter((e) => isAbsoluteExclude(e)));
+    const excluded = new Set(exclude.filter((e) => !e.includes("/") && !absolute.has(e)));
+    const paths = new Set(exclude.filter((e) => e.includes("/") && !absolute.has(e)).map((e) => e.replace(/^\/+/, "")));
     const isRoot = (d: string) => this.fs.isFile(path.join(d, CONFIG_FILE));
     const seen = new Set<string>();
     for (const dir of dirs) {
@@ -80,7 +82,7 @@ export class Workspace {
       // with the folders they are read from (the company roots around it).
       const stack = [dir];
       const reals = [this.fs.realPath(dir)];
-      const basesOf = paths.size > 0 ? [personalBases(dir, [dir], isRoot)] : undefined;
+      const basesOf = paths.size > 0 || absolute.size > 0 ? [personalBases(dir, [dir], isRoot)] : undefined;
       while (stack.length) {
         if (++n % WALK_STEP === 0) yield;
         const d = stack.pop()!;
@@ -108,7 +110,7 @@ export class Workspace {
         if (!below || !bases) continue;
         for (const name of below) {
           const child = childPath(dir, d, name);
-          if (bases.some((b) => paths.has(path.relative(b, child).split(path.sep).join("/")))) continue;
+          if (absolute.has(child) || bases.some((b) => paths.has(path.relative(b, child).split(path.sep).join("/")))) continue;
           stack.push(child); reals.push(realChild(real, name)); basesOf!.push(bases);
         }
       }

@@ -99,7 +99,7 @@ export class Session {
     this.ws = new Workspace(fs, { textOf, listsWorkflows: true, onSkip: (s) => options.log(`skipped ${s.path}: ${s.reason}`) });
     this.documents = new OpenDocuments(documents, this.ws);
     this.publisher = new Publisher(client, this.documents, options.docsUrl ?? ruleDocsUrl);
-    this.settings = new SettingsSource(client, this.ws, this.documents, this.publisher, { ...options, lateAnswer: () => void this.settingsChanged() });
+    this.settings = new SettingsSource(client, this.ws, this.documents, this.publisher, { ...options, lateAnswer: () => void this.settingsChanged(), roots: () => [...this.ws.companies.keys(), ...(this.roundLeft ?? [])] });
     this.failures = new Failures(this.publisher, () => this.notifyStatus());
     this.checks = new Checks(this.ws, this.publisher, (root) => this.state.get(root), () => this.notifyStatus(), options.log, (root) => {
       // Its problems are current again: a failure noted before goes.

@@ -8,7 +8,7 @@
 import * as path from "node:path";
 import { CONFIG_FILE } from "../core/company.ts";
 import { RULE_IDS } from "../core/rules/index.ts";
-import { readSanomaRc } from "../core/sanomarc.ts";
+import { absoluteInCompanies, isAbsoluteExclude, readSanomaRc } from "../core/sanomarc.ts";
 import type { Workspace } from "../core/workspace.ts";
 import { answeredWithin, NOT_ANSWERED, type Client } from "./client.ts";
 import { toUri } from "./convert.ts";
@@ -32,7 +32,7 @@ export class SettingsSource {
     private readonly ws: Workspace,
     private readonly docs: OpenDocuments,
     private readonly publisher: Publisher,
-    private readonly options: { configuration: boolean; log: (message: string) => void; folders?: readonly string[]; lateAnswer?: () => void },
+    private readonly options: { configuration: boolean; log: (message: string) => void; folders?: readonly string[]; lateAnswer?: () => void; roots?: () => Iterable<string> },
   ) {}
 
   /**
@@ -66,7 +66,7 @@ export class SettingsSource {
     try {
       const raw = this.options.configuration ? await this.configuration(scope ? toUri(scope) : undefined) : this.pushed;
       const { settings, problems } = parseSettings(raw);
-      for (const p of problems) if (!this.problems.includes(p)) { this.problems.push(p); this.client.warn(`Sanoma: ${p}`); }
+      for (const p of problems) this.said(p);
       return settings;
     } catch (e) {
       this.options.log(`workspace/configuration failed: ${(e as Error).message}`);
@@ -74,9 +74,24 @@ export class SettingsSource {
     }
   }
 
+  /** A bad value, said once (as a warning) until the settings change. */
+  private said(problem: string): void {
+    if (this.problems.includes(problem)) return;
+    this.problems.push(problem);
+    this.client.warn(`Sanoma: ${problem}`);
+  }
+
   /** A company's settings: the client's over the team's `.sanomarc.json`, whose problems are published in it. */
   async forCompany(root: string): Promise<CompanySettings> {
-    const own = await this.ofScope(root);
+    let own = await this.ofScope(root);
+    // An absolute folder of sanoma.exclude is the folder it names: one that neither lies in nor
+    // holds a company the server knows names nothing, and is said as one that names no folder is.
+    if (own.exclude.some((e) => isAbsoluteExclude(e))) {
+      const known = [root, ...(this.options.roots?.() ?? [])];
+      const stray = own.exclude.filter((e) => isAbsoluteExclude(e) && !absoluteInCompanies(e, known));
+      for (const e of stray) this.said(`sanoma.exclude: "${e}" lies in no company of the workspace, nor holds one: it names no folder of theirs`);
+      if (stray.length > 0) own = { ...own, exclude: own.exclude.filter((e) => !stray.includes(e)) };
+    }
     const rc = readSanomaRc(this.ws.fs, root, RULE_IDS, (f) => this.docs.openText(f));
     this.hold(root, rc.file);
     if (rc.file !== undefined) this.publisher.file(rc.file, rc.problems.map(settingsDiagnostic));
