@@ -81,6 +81,36 @@ test("parseSanomaRc: each bad value is a problem at its place, with a did-you-me
   assert.deepEqual(parseSanomaRc("/co/.sanomarc.json", text, RULE_IDS).settings, { rules: { "no-cross-app-import": "off" }, exclude: ["ok", "**/gen"] });
 });
 
+test("parseSanomaRc: a key given again, at the top or in rules, twice or three times, among others: a warning at each one but the last, in the file's order, and the last one holds", () => {
+  const text = `{
+  "exclude": ["a"],
+  "rules": { "lockfile": "off", "one-wakeup": "warn", "lockfile": "hint", "one-sandbox": "info", "lockfile": "error", "one-wakeup": "off" },
+  "bogus": 1,
+  "exclude": ["b"],
+  "bogus": 2,
+  "exclude": ["c"],
+  "rules": { "collection-op": "warn", "collection-op": "off" }
+}`;
+  assert.deepEqual(problemsOf(text), [
+    `warning "\\"exclude\\"" "exclude" is given again below: the last one holds`,
+    `warning "\\"rules\\"" "rules" is given again below: the last one holds`,
+    `warning "\\"bogus\\"" "bogus" is given again below: the last one holds`,
+    `warning "\\"exclude\\"" "exclude" is given again below: the last one holds`,
+    `warning "\\"bogus\\"" Unknown setting "bogus" (.sanomarc.json holds "rules" and "exclude")`,
+    `warning "\\"collection-op\\"" Rule "collection-op" is given again below: the last one holds`,
+  ]);
+  assert.deepEqual(parseSanomaRc("/co/.sanomarc.json", text, RULE_IDS).settings, { rules: { "collection-op": "off" }, exclude: ["c"] });
+  // Inside the rules given first (passed over whole), nothing is judged: its own repeats are not said.
+  const rules = `{ "rules": { "lockfile": "off", "one-wakeup": "warn", "lockfile": "hint", "one-sandbox": "info", "lockfile": "error", "one-wakeup": "off" } }`;
+  const places = parseSanomaRc("/co/.sanomarc.json", rules, RULE_IDS).problems.map((p) => `${p.range.start.character} ${p.message}`);
+  assert.deepEqual(places, [
+    `13 Rule "lockfile" is given again below: the last one holds`,
+    `32 Rule "one-wakeup" is given again below: the last one holds`,
+    `54 Rule "lockfile" is given again below: the last one holds`,
+  ]);
+  assert.deepEqual(parseSanomaRc("/co/.sanomarc.json", rules, RULE_IDS).settings.rules, { "one-sandbox": "info", lockfile: "error", "one-wakeup": "off" });
+});
+
 test("parseSanomaRc: a file that is not JSON, or not an object, is one problem at the offending place, and nothing of it is applied", () => {
   assert.deepEqual(problemsOf(`{\n  "rules": { "one-wakeup": "off" }\n  "exclude": []\n}`), [`error "\\"" .sanomarc.json is not JSON (expected a comma or a closing brace, found "\\""): its settings are not applied`]);
   assert.deepEqual(problemsOf(`{ "rules": { "one-wakeup": "off", } }`), [`error "}" .sanomarc.json is not JSON (expected a key in double quotes, found "}"): its settings are not applied`]);
