@@ -11,6 +11,7 @@
  */
 import { excludeFor, readSanomaRc, WHOLE_COMPANY, type SanomaRc } from "../../server/src/core/sanomarc.ts";
 import { nodeFileSystem } from "../../server/src/node/fs.ts";
+import { oneLine } from "../../server/src/core/text.ts";
 
 export interface Shared {
   /** The rules turned off. */
@@ -32,7 +33,9 @@ export function readShared(root: string, read: (root: string) => SanomaRc = (r) 
   let rc: SanomaRc;
   try { rc = read(root); } catch { return NO_SHARED; } // (the reading never throws; a host is never taken down anyway)
   for (const p of rc.problems) {
-    const line = `sanoma: ${p.file}:${p.range.start.line + 1}:${p.range.start.character + 1}: ${p.message}\n`;
+    // One line each, as sanoma-check writes them: a key or a value quoted in the message may hold a
+    // line break (a forged line after it) or a terminal's control sequence.
+    const line = `sanoma: ${oneLine(p.file)}:${p.range.start.line + 1}:${p.range.start.character + 1}: ${oneLine(p.message)}\n`;
     if (said.has(line)) continue;
     said.add(line);
     try { process.stderr.write(line); } catch { /* no stderr */ }

@@ -85,6 +85,26 @@ test("a bad .sanomarc.json: its problems said once on stderr, its good parts app
   assert.equal(show((await runEslint(dir)).found), show(all));
 });
 
+test("a .sanomarc.json's problems on oxlint's stderr are one line each, control characters written as escapes, as sanoma-check writes them: a key's terminal sequences and a value's line break (a forged line) reach the terminal as text", () => {
+  const dir = writeFixture(COMPANY, "sanoma-lint-rc-controls-");
+  dirs.push(dir);
+  // An unknown key holding ESC ] 0 ; … BEL (a window title) and ESC [ 31m (red); a level whose value holds a line break.
+  const rc = `{ "\\u001b]0;PWNED\\u0007\\u001b[31mred": 1, "rules": { "no-cross-app-import": "x\\nsanoma: /repo/co/.sanomarc.json:1:1: forged line" } }`;
+  writeFileSync(join(dir, "co", ".sanomarc.json"), rc);
+  const stderr = runOxlint(dir).result.stderr;
+  // eslint-disable-next-line no-control-regex -- no control character may reach the terminal
+  assert.doesNotMatch(stderr, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/);
+  const lines = stderr.split("\n").filter((l) => l.startsWith("sanoma: "));
+  const file = join(dir, "co", ".sanomarc.json");
+  assert.deepEqual(lines, [
+    `sanoma: ${file}:1:3: Unknown setting "\\u001b]0;PWNED\\u0007\\u001b[31mred" (.sanomarc.json holds "rules" and "exclude")`,
+    `sanoma: ${file}:1:${rc.indexOf(`"x`) + 1}: "x\\nsanoma: /repo/co/.sanomarc.json:1:1: forged line" is no level (a rule's level is "off", "error", "warning" or "warn", "info" or "hint")`,
+  ]);
+  // The very text sanoma-check prints for them.
+  const check = spawnSync(process.execPath, [join(REPO, "dist", "check.js"), "co"], { cwd: dir, encoding: "utf8" }).stdout;
+  for (const l of lines) assert.ok(check.includes(l.slice(l.indexOf(": ", `sanoma: ${file}`.length) + 2)), l);
+});
+
 test("a company inside a folder .sanomarc.json leaves out (by name, or by a path that holds it) is left out whole by sanoma-check, oxlint and ESLint alike", async () => {
   const dir = writeFixture(COMPANY + `
 //- /co/templates/starter/sanoma.config.ts

@@ -10,6 +10,7 @@ import { isCertainFix } from "../core/fixes.ts";
 import { unfoundText, type Unfound } from "../core/connectors.ts";
 import { RULES, ruleDocsUrl } from "../core/rules/index.ts";
 import { SANOMARC_DOCS_URL, type SettingsProblem } from "../core/sanomarc.ts";
+import { escapeControls, oneLine } from "../core/text.ts";
 import type { Problem, Range, Severity } from "../core/types.ts";
 
 export type Format = "text" | "json" | "sarif" | "github";
@@ -147,24 +148,6 @@ export function* jsonPieces(value: unknown, indent: string): Generator<string, v
 }
 
 // ---- text ------------------------------------------------------------------------------------
-
-/**
- * C0 controls but tab, line feed and carriage return; DEL; C1 controls. A terminal or a CI log
- * acts on them (ESC starts a sequence that recolours, moves the cursor or retitles the window), so
- * a file's name or a corrupt file's bytes quoted in a message must not reach it as they are.
- */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
-
-/** `s` with its control characters (`CONTROLS`) written as `\u00XX` escapes. */
-export function escapeControls(s: string): string {
-  return s.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
-/** A message or a path on one line of text output: its line breaks and other control characters written as escapes. */
-export function oneLine(s: string): string {
-  return escapeControls(s).replace(/[\r\n\u2028\u2029]/g, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\u2028" ? "\\u2028" : "\\u2029"));
-}
 
 export const paint = {
   red: (s: string) => `\x1b[31m${s}\x1b[39m`,

@@ -162,3 +162,21 @@ export function thousands(n: number): string {
   for (let i = digits.length; i > 0; i -= 3) out = (i > 3 ? "," : "") + digits.slice(Math.max(0, i - 3), i) + out;
   return (n < 0 && digits !== "0" ? "-" : "") + out;
 }
+
+/**
+ * C0 controls but tab, line feed and carriage return; DEL; C1 controls. A terminal or a CI log
+ * acts on them (ESC starts a sequence that recolours, moves the cursor or retitles the window), so
+ * a file's name or a corrupt file's bytes quoted in a message must not reach it as they are.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+/** `s` with its control characters (`CONTROLS`) written as `\u00XX` escapes. */
+export function escapeControls(s: string): string {
+  return s.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** A message or a path on one line of text output: its line breaks and other control characters written as escapes. */
+export function oneLine(s: string): string {
+  return escapeControls(s).replace(/[\r\n\u2028\u2029]/g, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\u2028" ? "\\u2028" : "\\u2029"));
+}
