@@ -183,7 +183,10 @@ export default {};
   symlinkSync("gone.json", join(dir, "mono/d/.sanomarc.json"));
   mkdirSync(join(dir, "mono/e"));
   assert.equal(spawnSync("mkfifo", [join(dir, "mono/e/.sanomarc.json")]).status, 0);
-  for (const [sub, what] of [["d", "is a link that leads to no file"], ["e", "is no regular file (a FIFO, a socket or a device)"]]) {
+  // A link that leads to a device leads somewhere: to no regular file, as a FIFO is.
+  mkdirSync(join(dir, "mono/f"));
+  symlinkSync("/dev/null", join(dir, "mono/f/.sanomarc.json"));
+  for (const [sub, what] of [["d", "is a link that leads to no file"], ["e", "is no regular file (a FIFO, a socket or a device)"], ["f", "is a link to no regular file (a FIFO, a socket or a device)"]]) {
     const rc = readSanomaRc(nodeFileSystem, join(dir, "mono", sub), RULE_IDS);
     assert.equal(rc.file, join(dir, "mono", sub, ".sanomarc.json"), sub);
     assert.deepEqual(rc.settings, { rules: {}, exclude: [] }, sub);

@@ -85,7 +85,9 @@ export function readSanomaRc(fs: FileSystem, root: string, ruleIds?: readonly st
   // (Never read: a FIFO would hold the read until something wrote to it.)
   if (open === undefined && !fs.isFile(file)) {
     const kind = fs.readDir(path.dirname(file))?.find((e) => e.name === SANOMARC)?.kind;
-    return notAFile(kind === "symlink" ? "is a link that leads to no file" : "is no regular file (a FIFO, a socket or a device)");
+    // (A link that leads somewhere, yet to no file nor folder, leads to a device, a FIFO or a socket: `/dev/zero`.)
+    const leads = kind === "symlink" && fs.realPath(file) !== undefined;
+    return notAFile(kind === "symlink" && !leads ? "is a link that leads to no file" : `is ${leads ? "a link to " : ""}no regular file (a FIFO, a socket or a device)`);
   }
   const text = open ?? fs.readFile(file);
   if (text === undefined) {
