@@ -5,8 +5,10 @@
  * checks the file on disk is what this makes.
  *
  * It describes and completes; it does not judge what the language server judges (an unknown rule
- * id, with its did-you-mean; a level that is none), so that no mistake is said twice in the editor:
- * levels are offered as `examples`, unknown ids are let through to the server.
+ * id, with its did-you-mean; a level that is none), so that those mistakes are said once in the
+ * editor: levels are offered as `examples`, unknown ids are let through to the server. It does
+ * judge each value's type (an object, an array, a string), which the server says too: a value of
+ * the wrong type is said twice in VS Code (docs/settings.md, "In VS Code").
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
