@@ -251,18 +251,18 @@ test("personalExclude: a flag's or a setting's folder is read as .sanomarc.json'
   assert.deepEqual(editor.problems, [`sanoma.exclude: "." would leave out every company: nothing would be judged`]);
 });
 
-test("an absolute excluded folder: in .sanomarc.json (shared, committed) an error at the entry, saying how to write it from the file's folder, and not applied; a person's (a flag, a setting) is the folder it names, read as a path of each company it lies in, or leaves out whole a company it holds; a Windows path is absolute too", () => {
+test("an absolute excluded folder: in .sanomarc.json (shared, committed) one of the file's own folder or in it, or a Windows one, is an error at the entry, saying how to write it from the file's folder, and not applied (any other `/x` is a path from the file's folder, as .gitignore reads it); a person's (a flag, a setting) is the folder it names, read as a path of each company it lies in, or leaves out whole a company it holds, and else a path from each company root", () => {
   const text = `{ "exclude": ["/co/apps/legacy/", "/elsewhere/x", "/apps/legacy", "C:\\\\work\\\\co", "C:/work", "\\\\\\\\srv\\\\share", "/", "gen"] }`;
   assert.deepEqual(problemsOf(text), [
     `error "\\"/co/apps/legacy/\\"" "/co/apps/legacy/" is an absolute path: an excluded folder is written from this file's folder, as "apps/legacy", which holds on every machine (not applied)`,
-    `error "\\"/elsewhere/x\\"" "/elsewhere/x" is an absolute path: an excluded folder is written from this file's folder ("apps/legacy"), which holds on every machine (not applied)`,
-    `error "\\"/apps/legacy\\"" "/apps/legacy" is an absolute path: an excluded folder is written from this file's folder ("apps/legacy"), which holds on every machine (not applied)`,
     `error "\\"C:\\\\\\\\work\\\\\\\\co\\"" "C:\\work\\co" is an absolute path: an excluded folder is written from this file's folder ("apps/legacy"), which holds on every machine (not applied)`,
     `error "\\"C:/work\\"" "C:/work" is an absolute path: an excluded folder is written from this file's folder ("apps/legacy"), which holds on every machine (not applied)`,
     `error "\\"\\\\\\\\\\\\\\\\srv\\\\\\\\share\\"" "\\\\srv\\share" is an absolute path: an excluded folder is written from this file's folder ("apps/legacy"), which holds on every machine (not applied)`,
     `error "\\"/\\"" "/" is no folder under this file's folder`,
   ]);
-  assert.deepEqual(parseSanomaRc("/co/.sanomarc.json", text, RULE_IDS).settings.exclude, ["gen"]);
+  // `/elsewhere/x` and `/apps/legacy` lie outside the file's folder: paths from it, as they always were.
+  assert.deepEqual(parseSanomaRc("/co/.sanomarc.json", text, RULE_IDS).settings.exclude, ["/elsewhere/x", "/apps/legacy", "gen"]);
+  assert.deepEqual(excludeFor("/co/.sanomarc.json", ["/apps/legacy"], "/co"), ["apps/legacy"]);
   // A person's: kept as the folder it names, normalised; one of another system names none here.
   assert.deepEqual(personalExclude("/co/apps//legacy/"), { folder: "/co/apps/legacy" });
   assert.deepEqual(personalExclude("/co/apps/../gen"), { folder: "/co/gen" });
@@ -273,7 +273,9 @@ test("an absolute excluded folder: in .sanomarc.json (shared, committed) an erro
   assert.deepEqual(personalExcludeFor(["/m/acme/apps/legacy", "gen"], "/m/acme", bases), { exclude: ["apps/legacy", "gen"], whole: undefined });
   assert.deepEqual(personalExcludeFor(["/m/acme"], "/m/acme", bases), { exclude: ["."], whole: "/m/acme" });
   assert.deepEqual(personalExcludeFor(["/m"], "/m/acme", bases), { exclude: ["."], whole: "/m" });
-  assert.deepEqual(personalExcludeFor(["/m/other/apps"], "/m/acme", bases), { exclude: [], whole: undefined });
+  // Lying in no company and holding none: a path from each root, as `/apps/legacy` always was (here it names nothing).
+  assert.deepEqual(personalExcludeFor(["/apps/legacy"], "/m/acme", bases), { exclude: ["apps/legacy"], whole: undefined });
+  assert.deepEqual(personalExcludeFor(["/m/other/apps"], "/m/acme", bases), { exclude: ["m/other/apps"], whole: undefined });
   assert.equal(absoluteInCompanies("/m/acme/apps/x", ["/m/b", "/m/acme"]), true);
   assert.equal(absoluteInCompanies("/m", ["/m/b"]), true, "it holds a company");
   assert.equal(absoluteInCompanies("/m/docs", ["/m/b", "/m/acme"]), false);
@@ -356,7 +358,7 @@ test("sanoma-check: --rule and --exclude are laid over .sanomarc.json (a flag's 
   assert.deepEqual(found(dir, ["--rule=secret-bindings=warn"]).problems, ["co/apps/legacy/workflows/l.ts collection-op warning", "co/resources/keys.ts secret-bindings warning", "co/workflows/w.ts collection-op warning"]);
 });
 
-test("sanoma-check: an absolute --exclude (what a shell makes of $PWD/generated) is the folder it names; one in no company checked, nor holding one, is a usage error (exit 2); an absolute path in .sanomarc.json is a settings error at its place, not applied", () => {
+test("sanoma-check: an absolute --exclude (what a shell makes of $PWD/generated) is the folder it names; a folder in no company checked, nor holding one, is a usage error (exit 2); one that is no folder (/apps/legacy) is a path from each company root; an absolute path of the company in .sanomarc.json is a settings error at its place, not applied", () => {
   const dir = company(undefined);
   const relative = found(dir, ["--exclude", "generated", "--exclude", "apps/legacy"]);
   assert.deepEqual(relative.problems, ["co/resources/keys.ts secret-bindings warning", "co/workflows/w.ts collection-op error"]);
@@ -364,6 +366,10 @@ test("sanoma-check: an absolute --exclude (what a shell makes of $PWD/generated)
   // The company's own folder, or one above it: left out whole, as a path from a folder given would.
   const whole = JSON.parse(run(["co", "--format", "json", "--exclude", dir], dir).stdout);
   assert.deepEqual(whole.leftOut, [{ company: "co", by: "--exclude", exclude: dir }]);
+  // An absolute path that is no folder (`/apps/legacy`): a path from each company root, as it always was.
+  assert.deepEqual(found(dir, ["--exclude", "generated", "--exclude", "/apps/legacy"]), relative);
+  // A folder there, in no company checked and holding none: it names nothing of theirs.
+  mkdirSync(join(dir, "elsewhere"));
   const stray = run(["co", "--exclude", join(dir, "elsewhere")], dir);
   assert.equal(stray.status, 2);
   assert.equal(stray.stderr, `sanoma-check: --exclude takes a folder's name or its path in the company: "${join(dir, "elsewhere")}" lies in no company checked here, nor holds one: it names no folder of theirs\n`);

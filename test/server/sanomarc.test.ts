@@ -6,7 +6,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LspClient } from "../support/lsp.ts";
@@ -274,13 +275,20 @@ for (const c of RC_CASES) {
   });
 }
 
-test("server: an absolute folder of sanoma.exclude is the folder it names (a path of the company it lies in); one in no company, nor holding one, is said as a folder that names nothing is, and left out", async () => {
+test("server: an absolute folder of sanoma.exclude is the folder it names (a path of the company it lies in); a folder in no company, nor holding one, is said as a folder that names nothing is, and left out; one that is no folder (/resources) is a path from the company root, as it always was", async () => {
   const fixture = parseFixture(COMPANY);
   const dir = writeFixture(fixture, "sanoma-server-abs-exclude-");
-  await withServer({ path: dir }, async ({ root, c }) => {
-    await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 1", "the company checked");
-    assert.deepEqual(shown(c, root, "generated/g.ts"), [], "the absolute path left its folder out");
-    const warnings = c.notifications.filter((n) => n.method === "window/showMessage").map((n) => (n.params as { message: string }).message);
-    assert.deepEqual(warnings, [`Sanoma: sanoma.exclude: "${join(root, "..", "elsewhere")}" lies in no company of the workspace, nor holds one: it names no folder of theirs`]);
-  }, ([root]) => ({ settings: { exclude: [join(root, "generated"), join(root, "..", "elsewhere")] } }));
+  const elsewhere = mkdtempSync(join(tmpdir(), "sanoma-server-elsewhere-"));
+  try {
+    await withServer({ path: dir }, async ({ root, c }) => {
+      await c.waitFor(() => shown(c, root, "workflows/w.ts").join() === "collection-op 1", "the company checked");
+      assert.deepEqual(shown(c, root, "generated/g.ts"), [], "the absolute path left its folder out");
+      assert.deepEqual(shown(c, root, "resources/keys.ts"), [], "so did /resources, read from the company root");
+      const warnings = c.notifications.filter((n) => n.method === "window/showMessage").map((n) => (n.params as { message: string }).message);
+      assert.deepEqual(warnings, [`Sanoma: sanoma.exclude: "${elsewhere}" lies in no company of the workspace, nor holds one: it names no folder of theirs`]);
+    }, ([root]) => ({ settings: { exclude: [join(root, "generated"), elsewhere, "/resources"] } }));
+  } finally {
+    removeFixture(dir);
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
 });

@@ -218,9 +218,10 @@ function checkAll(args: Args, dirs: string[], io: Io, fs: FileSystem, verbose: b
     }
     return rc;
   };
-  // An absolute --exclude is the folder it names: one that neither lies in nor holds a company
-  // found names nothing to leave out (it was read as a path from each root, in silence).
-  const absolute = args.exclude.filter((e) => isAbsoluteExclude(e));
+  // An absolute --exclude is the folder it names: a folder there that neither lies in nor holds a
+  // company found names nothing to leave out (it was read as a path from each root, in silence).
+  // One that is no folder (`/apps/legacy`) is a path from each company root, as it always was.
+  const absolute = args.exclude.filter((e) => isAbsoluteExclude(e) && fs.isDir(e));
   if (absolute.length > 0) {
     const every = ws.discoverRoots(dirs, []);
     const stray = absolute.find((e) => !absoluteInCompanies(e, every));

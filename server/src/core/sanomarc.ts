@@ -169,11 +169,16 @@ function spelledFolder(value: string): string {
 }
 
 /**
- * Whether a folder as written is an absolute path, on this system or on Windows (`/x`, `C:\x`,
- * `C:/x`, `\\server\share`): a `.sanomarc.json` is committed, and read on every system.
+ * Whether a folder of a `.sanomarc.json` in `dir` is written as one machine's path: a Windows
+ * absolute path (`C:\x`, `C:/x`, `\\server\share`; read on every system, as the file is), or an
+ * absolute path of `dir` or a folder in it (`/home/me/acme/generated`). Any other `/x` is a path
+ * from the file's folder (`"/apps/legacy"`, as `.gitignore` anchors one).
  */
-function absoluteAnywhere(value: string): boolean {
-  return path.isAbsolute(value) || path.win32.isAbsolute(value);
+function machinePath(value: string, dir: string): boolean {
+  if (!path.isAbsolute(value)) return path.win32.isAbsolute(value) && !value.startsWith("/");
+  if (path.win32.isAbsolute(value) && !path.posix.isAbsolute(value)) return true;
+  const rel = path.relative(dir, absoluteFolder(value));
+  return !rel.startsWith("..") && !path.isAbsolute(rel);
 }
 
 /** An absolute folder as a person gave it, normalised, with no trailing separator. */
@@ -196,8 +201,10 @@ function readExclude(v: Json, settings: SharedSettings, at: At, dir: string): vo
     const folder = spelledFolder(item.value);
     if (folder.trim() === "" || folder.split("/").some((part) => part === "..")) at(item.start, item.end, `"${item.value}" is no folder under this file's folder`);
     // An absolute path names a folder of one machine (it was read from the file's folder, and named
-    // nothing there, in silence): the file is shared, so the path is written from its folder.
-    else if (absoluteAnywhere(item.value)) {
+    // nothing there, in silence): the file is shared, so the path is written from its folder. Such
+    // a path is one of the file's own folder or a folder in it, or a Windows one; `/apps/legacy`
+    // that is neither is a path from the file's folder, as `.gitignore` reads it (and as it was read).
+    else if (machinePath(item.value, dir)) {
       const rel = path.isAbsolute(item.value) ? path.relative(dir, absoluteFolder(item.value)) : undefined;
       const from = rel !== undefined && rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel) ? `, as "${rel.split(path.sep).join("/")}"` : ` ("apps/legacy")`;
       at(item.start, item.end, `"${item.value}" is an absolute path: an excluded folder is written from this file's folder${from}, which holds on every machine (not applied)`);
@@ -271,13 +278,13 @@ function readFrom(dir: string, exclude: readonly string[], root: string, persona
   const between = above === "" || above.startsWith("..") || path.isAbsolute(above) ? [] : above.split(path.sep);
   let whole: string | undefined;
   for (const entry of exclude) {
-    // A person's absolute path (`personalExclude`): the folder it names, wherever it is read from.
-    // (A file's entries are never absolute once read: `readExclude` refuses them.)
+    // A person's absolute path (`personalExclude`) that lies in the company or holds it: the folder
+    // it names, wherever it is read from. Any other (`/apps/legacy`) is read below, as a file's
+    // `/x` is (whose absolute paths of its own folder `readExclude` refuses): from the folder.
     if (personal && path.isAbsolute(entry)) {
       const rel = path.relative(root, entry);
-      if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel)) { const r = rel.split(path.sep).join("/"); if (!out.includes(r)) out.push(r); }
-      else if (rel === "" || rel.split(path.sep).every((part) => part === "..")) whole ??= entry;
-      continue;
+      if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel)) { const r = rel.split(path.sep).join("/"); if (!out.includes(r)) out.push(r); continue; }
+      if (rel === "" || rel.split(path.sep).every((part) => part === "..")) { whole ??= entry; continue; }
     }
     const e = entry.replace(/^\/+/, "");
     if (!entry.includes("/")) {

@@ -66,10 +66,11 @@ export class Workspace {
     // By real path: one company reached by two paths (a symlink, two folders given) is found once.
     const roots = new Map<string, string>();
     const addRoot = (root: string) => { const real = this.fs.realPath(root) ?? root; if (!roots.has(real)) roots.set(real, root); };
-    // (A person's absolute path is the folder it names: `personalExclude`.)
+    // (A person's absolute path is the folder it names, or, lying in no company and holding none,
+    // a path from each company root, as `/apps/legacy` always was: `readFrom`.)
     const absolute = new Set(exclude.filter((e) => isAbsoluteExclude(e)));
     const excluded = new Set(exclude.filter((e) => !e.includes("/") && !absolute.has(e)));
-    const paths = new Set(exclude.filter((e) => e.includes("/") && !absolute.has(e)).map((e) => e.replace(/^\/+/, "")));
+    const paths = new Set(exclude.filter((e) => e.includes("/")).map((e) => e.replace(/^\/+/, "")));
     const isRoot = (d: string) => this.fs.isFile(path.join(d, CONFIG_FILE));
     const seen = new Set<string>();
     for (const dir of dirs) {

@@ -84,11 +84,12 @@ export class SettingsSource {
   /** A company's settings: the client's over the team's `.sanomarc.json`, whose problems are published in it. */
   async forCompany(root: string): Promise<CompanySettings> {
     let own = await this.ofScope(root);
-    // An absolute folder of sanoma.exclude is the folder it names: one that neither lies in nor
-    // holds a company the server knows names nothing, and is said as one that names no folder is.
+    // An absolute folder of sanoma.exclude is the folder it names: a folder there that neither lies
+    // in nor holds a company the server knows names nothing, and is said as one that names no folder
+    // is. One that is no folder (`/apps/legacy`) is a path from each company root, as it always was.
     if (own.exclude.some((e) => isAbsoluteExclude(e))) {
       const known = [root, ...(this.options.roots?.() ?? [])];
-      const stray = own.exclude.filter((e) => isAbsoluteExclude(e) && !absoluteInCompanies(e, known));
+      const stray = own.exclude.filter((e) => isAbsoluteExclude(e) && this.ws.fs.isDir(e) && !absoluteInCompanies(e, known));
       for (const e of stray) this.said(`sanoma.exclude: "${e}" lies in no company of the workspace, nor holds one: it names no folder of theirs`);
       if (stray.length > 0) own = { ...own, exclude: own.exclude.filter((e) => !stray.includes(e)) };
     }
