@@ -13,7 +13,7 @@
  * `failures.ts` (a company whose check or reading failed, noted on its config), `slices.ts` (time slices).
  */
 import * as path from "node:path";
-import { CONFIG_FILE, isInNodeModules, isSkippedDirName } from "../core/company.ts";
+import { CONFIG_FILE, findCompanyRoot, isInNodeModules, isSkippedDirName } from "../core/company.ts";
 import type { CheckResult } from "../core/check.ts";
 import { isWithin, walkReads, type Company } from "../core/model.ts";
 import { ruleDocsUrl } from "../core/rules/index.ts";
@@ -381,9 +381,9 @@ export class Session {
     this.notifyStatus();
   }
 
-  /** Whether a workspace folder lies inside `root` (not at it: the folder's own watch sees it) or an open file does. */
+  /** Whether a workspace folder opens `root` through a subfolder (`walkUpReaches`; not at it: the folder's own watch sees it) or an open file lies inside it. */
   private leadsInto(root: string): boolean {
-    if (this.options.folders.some((f) => f !== root && isWithin(root, f))) return true;
+    if (this.options.folders.some((f) => f !== root && this.walkUpReaches(f, root))) return true;
     for (const doc of this.documents.all()) {
       const file = this.documents.filePath(doc.uri);
       if (file && isWithin(root, file)) return true;
@@ -403,13 +403,24 @@ export class Session {
 
   /**
    * Whether a fresh server would know a company at `root`: a workspace folder's walk reaches it (no
-   * dot folder or `node_modules` on the way, A3), a folder lies inside it (opened through a
-   * subfolder), a file of it is open, or the settings name it. A config made anywhere else (in
+   * dot folder or `node_modules` on the way, A3), a folder's walk up finds it (opened through a
+   * subfolder: `walkUpReaches`), a file of it is open, or the settings name it. A config made anywhere else (in
    * `.tmp/`, a company moved into `.trash/`) makes no company.
    */
   private discoverable(root: string): boolean {
-    if (this.manualRoots.has(root) || this.documents.roots().has(root)) return true;
-    return this.options.folders.some((f) => isWithin(root, f) || this.walkReaches(f, root));
+    return this.documents.roots().has(root) || this.kept(root);
+  }
+
+  /**
+   * Whether a workspace folder's walk up finds `root` (A1, as Workspace.discoverRootsSteps starts):
+   * it is the nearest folder at or above the folder that holds a config, none in `node_modules`.
+   * A folder inside a company opens it through a subfolder, but not where a company nested in it
+   * stands between them (the folder's own included: a company's root opened as a folder is that
+   * company, not the one around it). `root` counts as a root with its config gone (one dissolving).
+   */
+  private walkUpReaches(folder: string, root: string): boolean {
+    if (!isWithin(root, folder)) return false;
+    return findCompanyRoot(folder, (d) => d === root || this.ws.fs.isFile(path.join(d, CONFIG_FILE)), true) === root;
   }
 
   /**
@@ -485,7 +496,7 @@ export class Session {
   /**
    * Workspace folders were removed: the companies found only through them go, with their
    * diagnostics. A company stays when another workspace folder leads to it (it lies under one, or
-   * one lies under it: a company opened through a subfolder) or a file of it is open. Run after
+   * one opens it through a subfolder, no company nested between them: `kept`) or a file of it is open. Run after
    * any indexing under way, so that no round indexes a company dropped meanwhile.
    */
   foldersRemoved(removed: string[]): Promise<void> {
@@ -507,10 +518,10 @@ export class Session {
 
   /**
    * Whether a company is kept whatever is open: a workspace folder leads to it (its walk reaches it,
-   * or one lies under it), or the `companyRoots` setting names it.
+   * or its walk up finds it: `walkUpReaches`), or the `companyRoots` setting names it.
    */
   private kept(root: string): boolean {
-    return this.manualRoots.has(root) || this.options.folders.some((f) => isWithin(root, f) || this.walkReaches(f, root));
+    return this.manualRoots.has(root) || this.options.folders.some((f) => this.walkUpReaches(f, root) || this.walkReaches(f, root));
   }
 
   /** Re-reads every company from disk (the "check the whole workspace now" command). */
