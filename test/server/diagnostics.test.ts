@@ -643,6 +643,53 @@ export const ${name} = (ctx: any) => ctx.call("data.${name}.get", {});
   }, ([one, two, three]) => ({ folders: [one, join(one, "inner"), two, three] }));
 });
 
+/** A monorepo's company with a problem in its root scope and in an app, and a company nested in it with one of its own. */
+const NESTED_IN_MONOREPO = `
+//- /sanoma.config.ts
+export default {};
+//- /workflows/a.ts
+export const a = (ctx: any) => ctx.call("data.nope.get", {});
+//- /apps/billing/workflows/b.ts
+export const b = (ctx: any) => ctx.call("data.nope.get", {});
+//- /companies/sib1/sanoma.config.ts
+export default {};
+//- /companies/sib1/workflows/r.ts
+export const r = (ctx: any) => ctx.call("data.zip.get", {});
+`;
+
+/** What a server shows: its companies, and each file's problems (files with none left out), from `root`. */
+async function shown(c: LspClient, root: string): Promise<{ companies: string[]; problems: string[] }> {
+  const companies = (await c.request("sanoma/companies", null)).companies.map((co: any) => relative(root, co.root)).sort();
+  const problems = [...c.diagnostics].filter(([, ds]) => ds.length > 0).map(([u, ds]) => `${relative(root, fileURLToPath(u))}: ${codes(ds).join(" ")}`).sort();
+  return { companies, problems };
+}
+
+// A workspace folder that is a company nested in another is that company alone (its walk up stops
+// at its own config): the outer company stayed when the folder that had brought it in was removed.
+for (const removed of ["", "apps/billing"]) {
+  test(`server: the folder ${removed ? `${removed} (a subfolder of a monorepo's company)` : "of a monorepo's company"} removed, a folder that is a company nested in it keeps that company only, as a fresh server on it has it, and the outer company's problems are cleared`, async () => {
+    await withServer(NESTED_IN_MONOREPO, async ({ c, root }) => {
+      const sib1 = join(root, "companies/sib1");
+      const outer = [join(root, "workflows/a.ts"), join(root, "apps/billing/workflows/b.ts")];
+      await c.waitFor(() => [...outer, join(sib1, "workflows/r.ts")].every((f) => c.diagnosticsFor(f).length === 1), "both companies' problems");
+      assert.deepEqual((await shown(c, root)).companies, ["", "companies/sib1"]);
+      const from = c.publishes.length;
+      c.notify("workspace/didChangeWorkspaceFolders", { event: { added: [], removed: [{ uri: uri(join(root, removed)), name: "outer" }] } });
+      await c.waitFor(() => outer.every((f) => c.publishes.slice(from).some((p) => p.uri === uri(f) && p.diagnostics.length === 0)), "the outer company's problems cleared (an empty publish for each of its files)", 10_000);
+      await c.waitIdle();
+      const after = await shown(c, root);
+      assert.deepEqual(after, { companies: ["companies/sib1"], problems: ["companies/sib1/workflows/r.ts: collection-op"] });
+      // A fresh server on the folder left shows the same.
+      const fresh = new LspClient({ folders: [sib1] });
+      try {
+        await fresh.initialize();
+        await fresh.waitIdle();
+        assert.deepEqual(await shown(fresh, root), after, "as a fresh server on the folder left");
+      } finally { await fresh.shutdown(); }
+    }, (roots) => ({ folders: [join(roots[0], removed), join(roots[0], "companies/sib1")] }));
+  });
+}
+
 test("server: settings turn a rule off and change severities; a settings change re-checks", async () => {
   await withServer(BROKEN, async ({ c, root }) => {
     const nightly = join(root, "workflows/nightly.ts");

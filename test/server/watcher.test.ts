@@ -8,8 +8,9 @@ import assert from "node:assert/strict";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { writeFixture } from "../support/fixture.ts";
-import { uri } from "../support/lsp.ts";
+import { LspClient, uri } from "../support/lsp.ts";
 import { withServer } from "../support/server.ts";
 import { CLEAN, CLOUD_NEXT_VERSION, SHARED_CONNECTOR, SHARED_WITHOUT_HOOK, writeLinkedMonorepo } from "../support/companies.ts";
 
@@ -146,6 +147,41 @@ test("a client that watches: a company kept after its workspace folder is remove
     }, { folders: [acme, join(acme, "apps/a")], dynamicWatch: true });
   } finally { rmSync(base, { recursive: true, force: true }); }
 });
+
+for (const dynamicWatch of [true, false]) {
+  test(`${dynamicWatch ? "a client that watches" : "the server's own watcher"}: a config made above a workspace folder that is a company's root (a monorepo's, made by a checkout) makes no company of its own: the folder's company is nested in it, as a fresh server has it`, async () => {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), "sanoma-above-nested-")));
+    const mono = join(base, "mono");
+    const sib1 = join(mono, "companies/sib1");
+    cpSync(writeFixture(TWO_PROBLEMS), mono, { recursive: true });
+    cpSync(writeFixture(TWO_PROBLEMS), sib1, { recursive: true });
+    const config = readFileSync(join(mono, "sanoma.config.ts"), "utf8");
+    rmSync(join(mono, "sanoma.config.ts"));
+    const r = join(sib1, "workflows/w.ts");
+    const shown = (c: LspClient) => [...c.diagnostics].filter(([, ds]) => ds.length > 0).map(([u, ds]) => `${fileURLToPath(u).slice(base.length + 1)}: ${ds.map((d) => `${d.code}/${d.severity}`).sort().join(" ")}`).sort();
+    try {
+      await withServer([], async ({ c }) => {
+        await c.waitFor(() => c.diagnosticsFor(r).length === 1, "sib1's problems");
+        assert.deepEqual(await companiesOf(c), [sib1]);
+        writeFileSync(join(mono, "sanoma.config.ts"), config);
+        // Then a team's settings beside it, which hold for sib1 (no nearer file): seen, so was the config.
+        writeFileSync(join(mono, ".sanomarc.json"), `{ "rules": { "collection-op": "warning" } }\n`);
+        await c.waitFor(() => c.diagnosticsFor(r)[0]?.severity === 2, "the settings made beside the config read, for sib1", 10_000);
+        await c.waitIdle();
+        assert.deepEqual(await companiesOf(c), [sib1], "only the folder's company");
+        assert.deepEqual(shown(c), ["mono/companies/sib1/apps/a/workflows/x.ts: collection-op/2", "mono/companies/sib1/workflows/w.ts: collection-op/2"], "only its problems");
+        // A fresh server on the same folder shows the same.
+        const fresh = new LspClient({ folders: [sib1] });
+        try {
+          await fresh.initialize();
+          await fresh.waitIdle();
+          assert.deepEqual(await companiesOf(fresh), [sib1]);
+          assert.deepEqual(shown(fresh), shown(c), "as a fresh server on the folder");
+        } finally { await fresh.shutdown(); }
+      }, { folders: [sib1], dynamicWatch });
+    } finally { rmSync(base, { recursive: true, force: true }); }
+  });
+}
 
 for (const dynamicWatch of [true, false]) {
   test(`${dynamicWatch ? "a client that watches" : "the server's own watcher"}: a config that is a link goes with what it leads to (its target deleted), and the company's problems with it`, async () => {
