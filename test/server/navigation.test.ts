@@ -340,3 +340,42 @@ ${company("unbuilt", "@x/cloud")}
     await other.stop();
   }
 });
+
+test("hover: a lock binding no declaration declares is an orphan, as the lockfile rule says, unless its file is there but unread (it does not load, or lies in a folder sanoma.exclude leaves out): then what the file declares is unknown", async () => {
+  const company = `
+//- /sanoma.config.ts
+import { defineConfig } from "@sanoma-ai/workflows";
+export default defineConfig({ name: "acme" });
+//- /resources/infra.ts
+import { vm } from "@hooli/cloud";
+export const web = vm({ name: "web" });
+//- /resources/broken.ts
+import { vm } from "@hooli/cloud";
+export const db = vm({ name: "db" ;
+//- /apps/legacy/resources/queue.ts
+import { vm } from "@hooli/cloud";
+export const queue = vm({ name: "q" });
+//- /sanoma.lock.json
+{ "version": 1, "bindings": {
+  "resources/infra.ts#web": { "type": "cloud.vm", "object": "cloud:vm/1" },
+  "resources/gone.ts#old": { "type": "cloud.vm", "object": "cloud:vm/2" },
+  "resources/broken.ts#db": { "type": "cloud.vm", "object": "cloud:vm/3" },
+  "apps/legacy/resources/queue.ts#queue": { "type": "cloud.vm", "object": "cloud:vm/4" }
+} }
+${CLOUD_PACKAGE}`;
+  await withServer(company, async ({ root, c: client }) => {
+    const lock = join(root, "sanoma.lock.json");
+    const lines = readFileSync(lock, "utf8").split("\n");
+    const hoverOf = async (key: string) => {
+      const line = lines.findIndex((l) => l.includes(`"${key}"`));
+      const h = await client.request("textDocument/hover", { textDocument: { uri: uri(lock) }, position: { line, character: lines[line].indexOf(key) + 2 } });
+      return h.contents.value.split("\n\n")[1];
+    };
+    await client.waitFor(() => client.diagnosticsFor(lock).length > 0, "the lockfile checked");
+    assert.deepEqual(client.diagnosticsFor(lock).map((d) => d.range.start.line), [2], "the lockfile rule: the one orphan alone");
+    assert.equal(await hoverOf("resources/infra.ts#web"), "declared in `resources/infra.ts` as cloud.vm");
+    assert.equal(await hoverOf("resources/gone.ts#old"), "no declaration declares it (an orphan)");
+    assert.equal(await hoverOf("resources/broken.ts#db"), "`resources/broken.ts` does not load (syntax errors): what it declares is unknown");
+    assert.equal(await hoverOf("apps/legacy/resources/queue.ts#queue"), "`apps/legacy/resources/queue.ts` lies in a folder left out (`exclude`): it is not read, so what it declares is unknown");
+  }, { settings: { exclude: ["apps/legacy"] } });
+});

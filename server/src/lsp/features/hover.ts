@@ -1,6 +1,6 @@
 /** Hover: a resource type's contracts and fields, a collection's key, fields and operations, a declaration's lock binding, a `secret("NAME")`'s binding. */
 import type { Hover, HoverParams } from "vscode-languageserver/node";
-import { BATCH_OPS, COLLECTION_OPS, type Collection, type Declaration } from "../../core/analysis.ts";
+import { BATCH_OPS, COLLECTION_OPS, type Analysis, type Collection, type Declaration } from "../../core/analysis.ts";
 import { unfoundText, type ResourceType } from "../../core/connectors.ts";
 import type { LockFacts } from "../../core/lockfile-read.ts";
 import { secretMarkdown } from "../../core/describe.ts";
@@ -25,7 +25,7 @@ export function hover(session: Session, params: HoverParams): Hover | null {
       md = declarationMarkdown(t.decl, loc.analysis.company.lock());
       break;
     case "lockBinding":
-      md = `**${t.binding.key}** → \`${t.binding.object}\` (${t.binding.type})` + (t.decl ? `\n\ndeclared in \`${t.decl.file.rel}\` as ${t.decl.type?.id ?? "an unknown type"}` : "\n\nno declaration declares it (an orphan)");
+      md = `**${t.binding.key}** → \`${t.binding.object}\` (${t.binding.type})\n\n` + (t.decl ? `declared in \`${t.decl.file.rel}\` as ${t.decl.type?.id ?? "an unknown type"}` : undeclared(t.binding.key, loc.analysis));
       break;
     case "secret":
       md = secretMarkdown(t.call.name, t.binding, t.bindings);
@@ -33,6 +33,18 @@ export function hover(session: Session, params: HoverParams): Hover | null {
   }
   if (session.options.markdownHover === false) return { contents: { kind: "plaintext", value: plainText(md) } };
   return { contents: { kind: "markdown", value: md } };
+}
+
+/**
+ * What a binding no declaration declares is, as the lockfile rule judges it: an orphan, unless its
+ * file is there but unread by us (it does not load, or lies in a folder left out), where what that
+ * file declares is unknown and the rule says nothing.
+ */
+function undeclared(key: string, analysis: Analysis): string {
+  const rel = key.slice(0, Math.max(0, key.indexOf("#")));
+  if (analysis.failedFiles.has(rel)) return `\`${rel}\` does not load (syntax errors): what it declares is unknown`;
+  if (!analysis.company.hasFile(rel) && analysis.company.inExcludedFolder(rel)) return `\`${rel}\` lies in a folder left out (\`exclude\`): it is not read, so what it declares is unknown`;
+  return "no declaration declares it (an orphan)";
 }
 
 /** The hover's markdown as a client that shows only plain text would best show it: no `**`, no backticks. */
