@@ -510,8 +510,9 @@ export class Companies {
    * events do not reach), which reports files created and deleted, and by the language server's
    * own watcher, which reports files whose text changed in place too (a checkout, a generator:
    * tsserver's recursive watching on Linux reports no change of a file's content). A slim company is
-   * watched file by file, so that tsserver's partial-semantic server (which watches nothing of
-   * its own) is not made to watch a whole tree.
+   * watched file by file (those not there yet too), and its root and `apps/` folder entry by entry
+   * (`readSlim`), so that tsserver's partial-semantic server (which watches nothing of its own) is
+   * not made to watch a whole tree.
    */
   private watch(company: Company, mode: Mode): void {
     if (mode !== "full") return;
