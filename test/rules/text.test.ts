@@ -1,7 +1,7 @@
-/** Line maps count \n, \r\n and a lone \r as line breaks, as LSP does, on both of their paths; the did-you-mean distance. */
+/** Line maps count \n, \r\n and a lone \r as line breaks, as LSP does, on both of their paths; the did-you-mean distance; control characters escaped for one line of output. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { didYouMean, editDistance, LineMap, positionAt, rangeOf, thousands } from "../../server/src/core/text.ts";
+import { didYouMean, editDistance, escapeControls, LineMap, oneLine, positionAt, rangeOf, thousands } from "../../server/src/core/text.ts";
 
 test("LineMap: positions with \\n only, and with \\r\\n and lone \\r", () => {
   const lf = new LineMap("ab\ncd\n\nef");
@@ -102,4 +102,20 @@ test("didYouMean passes over candidates whose length alone puts them too far, an
     assert.equal(didYouMean(name, candidates), expected, `${name} among ${candidates.join(",")}`);
   }
   assert.ok(offered > 300, `many rounds offer a name (${offered}): the comparison is of answers, not of nothing`);
+});
+
+test("escapeControls: C0 controls but tab, line feed and carriage return, DEL and C1 controls become \\u00XX escapes; everything else stays, the text itself where there is nothing to escape; oneLine escapes the line breaks too", () => {
+  assert.equal(escapeControls("plain text, tab\there, é, 𝄞"), "plain text, tab\there, é, 𝄞");
+  const same = "nothing to escape";
+  assert.equal(escapeControls(same), same);
+  assert.equal(escapeControls("\u001b]0;PWNED\u0007\u001b[31mred"), "\\u001b]0;PWNED\\u0007\\u001b[31mred");
+  assert.equal(escapeControls("\u0000a\u007fb\u0085c\u009f\u00a0"), "\\u0000a\\u007fb\\u0085c\\u009f\u00a0");
+  assert.equal(escapeControls("line\nbreak\r\n"), "line\nbreak\r\n", "line breaks are oneLine's");
+  assert.equal(oneLine("a\nb\r\u2028\u2029\u001b"), "a\\nb\\r\\u2028\\u2029\\u001b");
+  // Every code from 0 to 0x9f, escaped exactly where it is a control.
+  for (let c = 0; c <= 0xa0; c++) {
+    const ch = String.fromCharCode(c);
+    const control = (c < 0x20 && c !== 9 && c !== 10 && c !== 13) || (c >= 0x7f && c <= 0x9f);
+    assert.equal(escapeControls(ch), control ? `\\u${c.toString(16).padStart(4, "0")}` : ch, `code ${c}`);
+  }
 });

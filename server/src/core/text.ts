@@ -164,16 +164,28 @@ export function thousands(n: number): string {
 }
 
 /**
- * C0 controls but tab, line feed and carriage return; DEL; C1 controls. A terminal or a CI log
- * acts on them (ESC starts a sequence that recolours, moves the cursor or retitles the window), so
- * a file's name or a corrupt file's bytes quoted in a message must not reach it as they are.
+ * Whether a UTF-16 code is a control character to escape: C0 controls but tab, line feed and
+ * carriage return; DEL; C1 controls. A terminal or a CI log acts on them (ESC starts a sequence
+ * that recolours, moves the cursor or retitles the window), so a file's name or a corrupt file's
+ * bytes quoted in a message must not reach it as they are. (A test of codes, not a regular
+ * expression of control characters: such a literal in a shipped bundle is what oxlint's
+ * `no-control-regex` reports in a company's `node_modules`.)
  */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+function isControl(c: number): boolean {
+  return (c < 0x20 && c !== 9 && c !== 10 && c !== 13) || (c >= 0x7f && c <= 0x9f);
+}
 
-/** `s` with its control characters (`CONTROLS`) written as `\u00XX` escapes. */
+/** `s` with its control characters (`isControl`) written as `\u00XX` escapes. */
 export function escapeControls(s: string): string {
-  return s.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!isControl(c)) continue;
+    out += s.slice(from, i) + `\\u${c.toString(16).padStart(4, "0")}`;
+    from = i + 1;
+  }
+  return from === 0 ? s : out + s.slice(from);
 }
 
 /** A message or a path on one line of text output: its line breaks and other control characters written as escapes. */
