@@ -23,13 +23,13 @@ const DOCS = "https://github.com/sanoma-ai/sanoma-tooling/blob/main/docs";
 test("package.json stands on its own: main, files, no dependencies, typescript a peer", () => {
   assert.equal(pkg.name, PLUGIN);
   assert.equal(pkg.main, "./dist/index.js");
-  assert.deepEqual(pkg.files, ["dist/index.js", "README.md", "LICENSE"]);
+  assert.deepEqual(pkg.files, ["dist/index.js", "dist/THIRD-PARTY-NOTICES.md", "README.md", "LICENSE"]);
   assert.equal(pkg.dependencies, undefined);
   // (Below 7: TypeScript 7, the native compiler and the registry's `latest` since, has no tsserver
   // and loads no plugin; with no upper bound, npm and pnpm installed it as the peer.)
   assert.deepEqual(pkg.peerDependencies, { typescript: ">=5.3 <7" });
   const packed = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: PLUGIN_DIR, encoding: "utf8" }));
-  assert.deepEqual(packed[0].files.map((f: { path: string }) => f.path).sort(), ["LICENSE", "README.md", "dist/index.js", "package.json"]);
+  assert.deepEqual(packed[0].files.map((f: { path: string }) => f.path).sort(), ["LICENSE", "README.md", "dist/THIRD-PARTY-NOTICES.md", "dist/index.js", "package.json"]);
 });
 
 test("the bundle is one CommonJS file, exporting the factory, requiring only Node's own modules (never typescript)", () => {
