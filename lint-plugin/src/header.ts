@@ -251,11 +251,15 @@ function commaList(ts: Token[], i: number, last: number, item: (i: number) => nu
   return true;
 }
 
-/** `const x = require("m")` and `await import("m")`: `*` at the literal; `const { a, b: c } = require("m")`: each key at itself. */
+/**
+ * `const x = require("m")` and `await import("m")`: `*` at the literal; `const { a, b: c } =
+ * require("m")` and `… = await import("m")`: each key at itself (`… = import("m")` destructures a
+ * promise: `*`).
+ */
 function bindingNames(at: number, binding: string, call: string, literal: number, value: string): Names | undefined {
   const whole: Names = [{ imported: "*", range: { range: [literal, literal + value.length + 2] } }];
   if (!binding.startsWith("{")) return AMBIGUOUS.has(binding) ? undefined : whole;
-  if (call !== "require") return whole;
+  if (call === "import") return whole;
   const ts = tokens(binding, at);
   if (ts === undefined) return undefined;
   const names: Names = [];

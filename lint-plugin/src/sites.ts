@@ -9,6 +9,7 @@
  *   export * from "m" / export * as ns ...   * (at the statement / at ns)
  *   import("m"), require("m")                * (at the string literal)
  *   const { a, b: c } = require("m")         a (at a), b (at b)
+ *   const { a, b: c } = await import("m")    a (at a), b (at b)
  *   import x = require("m")                  * (at x)
  *   type T = import("m").T                   * (at the string literal)
  *
@@ -92,7 +93,7 @@ function importEquals(node: Node): Site | undefined {
 function importExpression(node: Node): Site | undefined {
   const literal = node.source as Node;
   const specifier = literalText(literal);
-  return specifier === undefined ? undefined : { specifier, specifierRange: literal, names: [{ imported: "*", range: literal }] };
+  return specifier === undefined ? undefined : { specifier, specifierRange: literal, names: requiredNames(node, true) ?? [{ imported: "*", range: literal }] };
 }
 
 function requireCall(node: Node): Site | undefined {
@@ -106,14 +107,24 @@ function requireCall(node: Node): Site | undefined {
   return specifier === undefined ? undefined : { specifier, specifierRange: args[0], names: requiredNames(node) ?? [{ imported: "*", range: args[0] }] };
 }
 
-/** `const { secret, x: y } = require("m")`: the names at their keys (a rest or a computed key: `*` there), as the core reads them. */
-function requiredNames(call: Node): Site["names"] | undefined {
+/**
+ * `const { secret, x: y } = require("m")`, and `… = await import("m")` (`awaited`): the names at
+ * their keys (a rest or a computed key: `*` there), as the core reads them.
+ */
+function requiredNames(call: Node, awaited = false): Site["names"] | undefined {
+  let value = call;
   let up = call.parent ?? undefined;
   while (up?.type === "ParenthesizedExpression") up = up.parent ?? undefined;
+  if (awaited) {
+    if (up?.type !== "AwaitExpression") return undefined;
+    value = up;
+    up = up.parent ?? undefined;
+    while (up?.type === "ParenthesizedExpression") up = up.parent ?? undefined;
+  }
   if (up?.type !== "VariableDeclarator" || (up.id as Node | undefined)?.type !== "ObjectPattern") return undefined;
   let init = up.init as Node | undefined;
   while (init?.type === "ParenthesizedExpression") init = init.expression as Node;
-  if (init !== call) return undefined;
+  if (init !== value) return undefined;
   return ((up.id as Node).properties as Node[]).map((p) => {
     if (p.type === "RestElement") return { imported: "*", range: p.argument as Node };
     const key = p.key as Node;

@@ -44,7 +44,7 @@ const cases: [name: string, text: string, rows: Row[], rest: string][] = [
   ["import attributes", `export * from "./j" with { type: "json" };\n`, [], `export * from "./j" with { type: "json" };\n`],
   ["a require without its semicolon (the next line may carry on the expression)", `const a = require("./a")\n.default;\n`, [], `const a = require("./a")\n.default;\n`],
   ["a require pattern with a rest, a default or a nested pattern", `const { ...a } = require("./a");\n`, [], `const { ...a } = require("./a");\n`],
-  ["a destructured dynamic import takes `*`", `const { a } = await import("./a");\n`, [["./a", `"./a"`, [`*@"./a"`]]], ""],
+  ["an awaited dynamic import destructured takes the names of its pattern, as a require does; not awaited (a promise destructured), `*`", `const { a, b: c } = await import("./a");\nconst { d } = import("./d");\n`, [["./a", `"./a"`, ["a@a", "b@b"]], ["./d", `"./d"`, [`*@"./d"`]]], ""],
   ["no names from require", `const {} = require("./a");\n`, [], `const {} = require("./a");\n`],
   ["a call of import, import.meta", `import("./a");\nimport.meta.url;\n`, [], `import("./a");\nimport.meta.url;\n`],
   ["a byte order mark is no line the header knows", `\ufeffimport a from "./a";\n`, [], `\ufeffimport a from "./a";\n`],

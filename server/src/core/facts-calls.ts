@@ -134,7 +134,7 @@ export function readCalls(ctx: TreeContext): void {
     if (!parent || !startsAt(node, offset)) return;
     if (node.kind === ts.SyntaxKind.ImportKeyword && ts.isCallExpression(parent) && parent.expression === node) {
       const a = withoutParentheses(parent.arguments[0]);
-      if (a && ts.isStringLiteralLike(a) && !specifierNodes.has(a)) addImport(a, [{ imported: "*", range: r(a) }]);
+      if (a && ts.isStringLiteralLike(a) && !specifierNodes.has(a)) addImport(a, requiredNames(chain, true) ?? [{ imported: "*", range: r(a) }]);
       return;
     }
     if (!ts.isIdentifier(node)) return;
@@ -158,18 +158,24 @@ export function readCalls(ctx: TreeContext): void {
   };
 
   /**
-   * `const { secret, x: y } = require("m")`: the names the declaration takes, at their keys (a rest
-   * element or a computed key takes `*` there), as an import clause's; undefined for any other use
-   * of the call. The declaration's whole initializer must be the call (parentheses aside: ESTree
-   * keeps none), as `sites.ts` reads it.
+   * `const { secret, x: y } = require("m")`, and `… = await import("m")` (`awaited`): the names the
+   * declaration takes, at their keys (a rest element or a computed key takes `*` there), as an
+   * import clause's; undefined for any other use of the call. The declaration's whole initializer
+   * must be the call, or the `await` of it (parentheses aside: ESTree keeps none), as `sites.ts`
+   * reads it.
    */
-  const requiredNames = (chain: ts.Node[]): ImportedName[] | undefined => {
-    // (The tree has no parent links: `chain` ends with `require` and its call.)
-    const call = chain[chain.length - 2];
+  const requiredNames = (chain: ts.Node[], awaited = false): ImportedName[] | undefined => {
+    // (The tree has no parent links: `chain` ends with `require` or `import` and its call.)
+    let value = chain[chain.length - 2];
     let i = chain.length - 3;
     while (i >= 0 && ts.isParenthesizedExpression(chain[i])) i--;
+    if (awaited) {
+      if (i < 0 || !ts.isAwaitExpression(chain[i]) || withoutParentheses((chain[i] as ts.AwaitExpression).expression) !== value) return undefined;
+      value = chain[i--];
+      while (i >= 0 && ts.isParenthesizedExpression(chain[i])) i--;
+    }
     const up = chain[i];
-    if (!up || !ts.isVariableDeclaration(up) || !ts.isObjectBindingPattern(up.name) || up.initializer === undefined || withoutParentheses(up.initializer) !== call) return undefined;
+    if (!up || !ts.isVariableDeclaration(up) || !ts.isObjectBindingPattern(up.name) || up.initializer === undefined || withoutParentheses(up.initializer) !== value) return undefined;
     return up.name.elements.map((e): ImportedName => {
       if (e.dotDotDotToken) return { imported: "*", range: r(e.name) };
       const key = e.propertyName ?? e.name;

@@ -117,6 +117,11 @@ function importAt(k: number, out: TextSite[]): number {
   if (punct(k + 1, 40)) { // import("m"), import type import("m")
     const arg = k + 2;
     if (punct(arg, 40)) throw UNSURE_SITES; // import(("m")): a tree drops the parentheses
+    // `const { a, b: c } = await import("m")` takes names a tree reads from the pattern: left to it.
+    let before = k - 1;
+    while (before > 0 && punct(before, 40)) before--;
+    if (before > 0 && is(before, "await")) { before--; while (before > 0 && punct(before, 40)) before--; }
+    if (before > 0 && punct(before, 61) && punct(before - 1, 125)) throw UNSURE_SITES;
     // A template is an expression's argument (an import type takes a string only: oxc rejects the file).
     if ((kind(arg) === STRING || kind(arg) === TEMPLATE) && (punct(arg + 1, 41) || punct(arg + 1, 44))) out.push(literal(arg, [{ imported: "*", range: span(arg) }]));
     return k;

@@ -127,6 +127,37 @@ export const w = [collection, y, c, whole];
 `,
   },
   {
+    // From a spec audit: `await import("m")` destructured takes the names of its pattern as a
+    // destructured require does (A9 counts `import()` with a literal among imports), at their keys;
+    // a rest takes them all. Not awaited, or not destructured whole, it takes the namespace.
+    name: "import-destructured",
+    company: `
+//- /sanoma.config.ts
+export default { secrets: { bindings: { K: { env: "K" } } } };
+//- /resources/a.ts
+const { secret: s3 } = await import("@sanoma-ai/workflows");
+//                                  ^^^^^^^^^^^^^^^^^^^^^^ data-file-imports
+const { sanoma: s, ...rest } = (await (import("@sanoma-ai/workflows/resources")));
+const { "default": d } = await import("@sanoma-ai/workflows/resources");
+export const more = [s3, s, rest, d];
+//- /resources/data.ts
+const { collection } = await import("@sanoma-ai/workflows");
+//                                  ^^^^^^^^^^^^^^^^^^^^^^ collection-import
+export const users = collection({ key: "id", fields: { id: "string" } });
+//- /workflows/w.ts
+export async function w() {
+  const { collection, "x": y } = await import("@sanoma-ai/workflows/data");
+//                                            ^^^^^^^^^^^^^^^^^^^^^^^^^^^ collection-import
+  const { collection: c } = await import("@acme/other");
+//                                       ^^^^^^^^^^^^^ collection-import
+  const whole = await import("@sanoma-ai/workflows/data");
+  const { other } = await import("@sanoma-ai/workflows/data");
+  const later = import("@sanoma-ai/workflows/data").then(({ collection: x }) => x);
+  return [collection, y, c, whole, other, later];
+}
+`,
+  },
+  {
     name: "collection from @sanoma-ai/workflows/data in the collections files of the root and of an app: nothing to say",
     company: `
 //- /sanoma.config.ts
