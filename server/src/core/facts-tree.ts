@@ -702,8 +702,10 @@ export function readTreeFacts(fileName: string, text: string, options: Options):
       for (const p of first.properties) {
         if (ts.isSpreadAssignment(p)) { hasSpread = true; continue; }
         if (!p.name) continue;
-        const key = nameText(p.name);
-        if (key === undefined) { hasSpread = true; continue; } // a computed key: fields cannot be checked
+        // (`["name"]: …` is the key `name`, as the config's bindings read one.)
+        const computed = ts.isComputedPropertyName(p.name) ? unwrap(p.name.expression) : undefined;
+        const key = computed === undefined ? nameText(p.name) : ts.isStringLiteralLike(computed) ? computed.text : undefined;
+        if (key === undefined) { hasSpread = true; continue; } // a computed key of no literal: fields cannot be checked
         keys.push({ name: key, range: r(p.name), ...(ts.isShorthandPropertyAssignment(p) ? { shorthand: true as const } : {}) });
       }
       desired = { keys, hasSpread, range: r(first) };

@@ -187,6 +187,30 @@ export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ n
 `,
   },
   {
+    // From a spec audit: a computed key written as a string literal is that key (A4: "a key of a
+    // desired object that is not a field"), as the config's secret bindings read one; any other
+    // computed key may be any field, as a spread may.
+    name: "a computed key that is a string literal is its key; one of an expression is unknown, as a spread is (A4)",
+    company: `
+//- /sanoma.config.ts
+export default {};
+//- /resources/infra.ts
+import { vm } from "@x/cloud";
+export const a = vm({ name: "a", ["bogus"]: 1 });
+//                               ^^^^^^^^^ resource-fields
+export const b = vm({ ["nmae"]: "b" });
+//           ^ resource-fields lacks the required field
+//                    ^^^^^^^^ resource-fields
+export const c = vm({ [\`name\`]: "c", [("zone")]: "x" });
+const k = "bogus";
+export const d = vm({ name: "d", [k]: 1 });
+//- /node_modules/@x/cloud/package.json
+{ "name": "@x/cloud", "main": "index.js" }
+//- /node_modules/@x/cloud/index.js
+export const vm = defineResource({ vendor: "x", type: "vm", schema: z.object({ name: z.string(), zone: z.string().optional() }) });
+`,
+  },
+  {
     name: "defineResource imported under another name, and called as tsc compiles it to CommonJS, defines a type (A4)",
     company: `
 //- /sanoma.config.ts
