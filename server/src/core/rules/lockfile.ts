@@ -145,17 +145,32 @@ function relFacts(rel: string, a: Analysis): RelFacts {
   const entry = a.company.files.get(path.join(a.company.root, rel));
   const exists = entry?.rel === rel;
   let broken: boolean | undefined;
-  const wellFormed = !rel.includes("\\") && path.posix.normalize(rel) === rel && !rel.startsWith("/") && !rel.startsWith("../");
+  const wellFormed = isWellFormedRel(rel);
   return {
     rel, exists, wellFormed,
     broken: () => (broken ??= (entry?.facts?.syntaxErrors ?? 0) > 0),
     // (Any file of the company, not only a data file: A6 says "its file". Its syntax is asked only
-    // where it matters: a file whose bindings are all declared is never parsed for it. A file in a
-    // folder left out is not read, so what it declares is unknown, as a skipped file's is: not an
-    // orphan, nor of another type. Its bindings still count in the shared-object check, which
-    // reads the lockfile alone.)
-    silent: a.failedFiles.has(rel) || (!exists && wellFormed && a.company.inExcludedFolder(rel)),
+    // where it matters: a file whose bindings are all declared is never parsed for it.)
+    silent: unreadFile(rel, a, exists, wellFormed) !== undefined,
   };
+}
+
+/** A declaration id's file part as A3 writes it: company-relative, `/` separators, normalised. */
+function isWellFormedRel(rel: string): boolean {
+  return !rel.includes("\\") && path.posix.normalize(rel) === rel && !rel.startsWith("/") && !rel.startsWith("../");
+}
+
+/**
+ * Why what the file at `rel` declares is unknown, so that nothing is said of its bindings (the
+ * rule's silence, and hover's words for it): it failed to load (syntax errors), or it lies in a
+ * folder the company's walk leaves out (`exclude`), which the framework loads but we did not read,
+ * as a skipped file's is. Its bindings still count in the shared-object check, which reads the
+ * lockfile alone. Undefined when its declarations are known.
+ */
+export function unreadFile(rel: string, a: Analysis, exists = a.company.files.get(path.join(a.company.root, rel))?.rel === rel, wellFormed = isWellFormedRel(rel)): "fails to load" | "left out" | undefined {
+  if (a.failedFiles.has(rel)) return "fails to load";
+  if (!exists && wellFormed && a.company.inExcludedFolder(rel)) return "left out";
+  return undefined;
 }
 
 function judgeBinding(b: LockBinding, rel: RelFacts, a: Analysis, report: Report): void {

@@ -2,7 +2,8 @@
 import type { Hover, HoverParams } from "vscode-languageserver/node";
 import { BATCH_OPS, COLLECTION_OPS, type Analysis, type Collection, type Declaration } from "../../core/analysis.ts";
 import { unfoundText, type ResourceType } from "../../core/connectors.ts";
-import type { LockFacts } from "../../core/lockfile-read.ts";
+import { relOfKey, type LockFacts } from "../../core/lockfile-read.ts";
+import { unreadFile } from "../../core/rules/lockfile.ts";
 import { secretMarkdown } from "../../core/describe.ts";
 import type { Session } from "../session.ts";
 import { locate, targetAt } from "./target.ts";
@@ -41,10 +42,12 @@ export function hover(session: Session, params: HoverParams): Hover | null {
  * file declares is unknown and the rule says nothing.
  */
 function undeclared(key: string, analysis: Analysis): string {
-  const rel = key.slice(0, Math.max(0, key.indexOf("#")));
-  if (analysis.failedFiles.has(rel)) return `\`${rel}\` does not load (syntax errors): what it declares is unknown`;
-  if (!analysis.company.hasFile(rel) && analysis.company.inExcludedFolder(rel)) return `\`${rel}\` lies in a folder left out (\`exclude\`): it is not read, so what it declares is unknown`;
-  return "no declaration declares it (an orphan)";
+  const rel = relOfKey(key);
+  switch (unreadFile(rel, analysis)) {
+    case "fails to load": return `\`${rel}\` does not load (syntax errors): what it declares is unknown`;
+    case "left out": return `\`${rel}\` lies in a folder left out (\`exclude\`): it is not read, so what it declares is unknown`;
+    case undefined: return "no declaration declares it (an orphan)";
+  }
 }
 
 /** The hover's markdown as a client that shows only plain text would best show it: no `**`, no backticks. */
