@@ -177,8 +177,7 @@ function spelledFolder(value: string): string {
 function machinePath(value: string, dir: string): boolean {
   if (!path.isAbsolute(value)) return path.win32.isAbsolute(value) && !value.startsWith("/");
   if (path.win32.isAbsolute(value) && !path.posix.isAbsolute(value)) return true;
-  const rel = path.relative(dir, absoluteFolder(value));
-  return !rel.startsWith("..") && !path.isAbsolute(rel);
+  return atOrUnder(dir, absoluteFolder(value));
 }
 
 /** An absolute folder as a person gave it, normalised, with no trailing separator. */
@@ -205,8 +204,8 @@ function readExclude(v: Json, settings: SharedSettings, at: At, dir: string): vo
     // a path is one of the file's own folder or a folder in it, or a Windows one; `/apps/legacy`
     // that is neither is a path from the file's folder, as `.gitignore` reads it (and as it was read).
     else if (machinePath(item.value, dir)) {
-      const rel = path.isAbsolute(item.value) ? path.relative(dir, absoluteFolder(item.value)) : undefined;
-      const from = rel !== undefined && rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel) ? `, as "${rel.split(path.sep).join("/")}"` : ` ("apps/legacy")`;
+      const rel = path.isAbsolute(item.value) && atOrUnder(dir, absoluteFolder(item.value)) ? path.relative(dir, absoluteFolder(item.value)) : "";
+      const from = rel !== "" ? `, as "${rel.split(path.sep).join("/")}"` : ` ("apps/legacy")`;
       at(item.start, item.end, `"${item.value}" is an absolute path: an excluded folder is written from this file's folder${from}, which holds on every machine (not applied)`);
     }
     else if (folder.split("/").every((part) => part === "." || part === "")) {
@@ -282,9 +281,8 @@ function readFrom(dir: string, exclude: readonly string[], root: string, persona
     // it names, wherever it is read from. Any other (`/apps/legacy`) is read below, as a file's
     // `/x` is (whose absolute paths of its own folder `readExclude` refuses): from the folder.
     if (personal && path.isAbsolute(entry)) {
-      const rel = path.relative(root, entry);
-      if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel)) { const r = rel.split(path.sep).join("/"); if (!out.includes(r)) out.push(r); continue; }
-      if (rel === "" || rel.split(path.sep).every((part) => part === "..")) { whole ??= entry; continue; }
+      if (atOrUnder(entry, root)) { whole ??= entry; continue; }
+      if (atOrUnder(root, entry)) { const r = path.relative(root, entry).split(path.sep).join("/"); if (!out.includes(r)) out.push(r); continue; }
     }
     const e = entry.replace(/^\/+/, "");
     if (!entry.includes("/")) {
