@@ -556,31 +556,30 @@ export class Companies {
     }
   }
 
-  /** The files each slim company watches one by one, by company root. */
+  /** The files (and folders, a separator after them) each slim company watches one by one, by company root. */
   private readonly watchedFiles = new Map<string, Set<string>>();
 
   private watchFile(root: string, file: string): void {
     if (this.modes.get(root) === "full") return;
-    let files = this.watchedFiles.get(root);
-    if (!files) this.watchedFiles.set(root, (files = new Set()));
-    if (files.has(file)) return;
-    files.add(file);
     // (The polling interval is a parameter every host takes; TypeScript's own watching of a file
     // not there yet polls with it, and fails without one: 500 ms, its `PollingInterval.Medium`,
     // what it gives the files a program misses.)
-    const w = this.host.serverHost.watchFile(toTs(file), (p) => this.note(toNative(p)), 500);
-    const list = this.watchers.get(root);
-    if (list) list.push(w); else this.watchers.set(root, [w]);
+    this.watchOnce(root, file, () => this.host.serverHost.watchFile(toTs(file), (p) => this.note(toNative(p)), 500));
   }
 
   /** A slim company's folder watched for the entries made in it or gone (not below it). */
   private watchFolder(root: string, dir: string): void {
-    let files = this.watchedFiles.get(root);
-    if (!files) this.watchedFiles.set(root, (files = new Set()));
-    const key = dir + path.sep; // (a folder's key: no file has a path ending in a separator)
-    if (files.has(key)) return;
-    files.add(key);
-    const w = this.host.serverHost.watchDirectory(toTs(dir), (p) => this.note(toNative(p)), false);
+    // (A folder's key: no file has a path ending in a separator.)
+    this.watchOnce(root, dir + path.sep, () => this.host.serverHost.watchDirectory(toTs(dir), (p) => this.note(toNative(p)), false));
+  }
+
+  /** A slim company's watcher of `key` (a file, or a folder and a separator), made once, closed with the company's. */
+  private watchOnce(root: string, key: string, watch: () => TS.FileWatcher): void {
+    let keys = this.watchedFiles.get(root);
+    if (!keys) this.watchedFiles.set(root, (keys = new Set()));
+    if (keys.has(key)) return;
+    keys.add(key);
+    const w = watch();
     const list = this.watchers.get(root);
     if (list) list.push(w); else this.watchers.set(root, [w]);
   }
