@@ -73,21 +73,23 @@ function cacheFile(dir, bundle, bytes, v8Flags) {
 const MARK = Buffer.from("sanoma-code-cache-1\n", "latin1");
 const DIGEST_BYTES = 20;
 
+/** The SHA-1 a cache file carries of V8's data. */
+const digestOf = (data) => require("node:crypto").createHash("sha1").update(data).digest();
+
 /** V8's data in a cache file's bytes, or undefined when they are not a whole one of ours (damaged, cut, another format). */
 function cachedDataIn(bytes) {
   const head = MARK.length + DIGEST_BYTES;
   if (bytes.length <= head || !bytes.subarray(0, MARK.length).equals(MARK)) return undefined;
   const data = bytes.subarray(head);
-  const digest = require("node:crypto").createHash("sha1").update(data).digest();
   // (A copy of its own, not a view after the mark: thread.js moves it to the worker whole.)
-  return digest.equals(bytes.subarray(MARK.length, head)) ? Buffer.from(data) : undefined;
+  return digestOf(data).equals(bytes.subarray(MARK.length, head)) ? Buffer.from(data) : undefined;
 }
 
 /** Writes the cache (a temporary file renamed into place: a reader never sees half), and removes the oldest of this bundle's past the few kept. */
 function writeCache(file, data) {
   const temp = `${file}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(temp, Buffer.concat([MARK, require("node:crypto").createHash("sha1").update(data).digest(), data]), { mode: 0o600 });
+    fs.writeFileSync(temp, Buffer.concat([MARK, digestOf(data), data]), { mode: 0o600 });
     fs.renameSync(temp, file);
   } catch {
     try { fs.unlinkSync(temp); } catch {}
