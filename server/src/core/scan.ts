@@ -112,16 +112,25 @@ function statementEnd(str: number): number {
   return end;
 }
 
+/**
+ * Whether the call whose callee is token `k` (`require`, `import`), parenthesized or not, and
+ * `await`ed when `awaited` allows it, is the value of a destructuring `{ … } =`: the names it takes
+ * are the pattern's, which a tree reads.
+ */
+function destructures(k: number, awaited: boolean): boolean {
+  let before = k - 1;
+  while (before > 0 && punct(before, 40)) before--;
+  if (awaited && before > 0 && is(before, "await")) { before--; while (before > 0 && punct(before, 40)) before--; }
+  return before > 0 && punct(before, 61) && punct(before - 1, 125);
+}
+
 /** `import …` at token `k` (not a property): its site, if any, and the last token it takes. */
 function importAt(k: number, out: TextSite[]): number {
   if (punct(k + 1, 40)) { // import("m"), import type import("m")
     const arg = k + 2;
     if (punct(arg, 40)) throw UNSURE_SITES; // import(("m")): a tree drops the parentheses
     // `const { a, b: c } = await import("m")` takes names a tree reads from the pattern: left to it.
-    let before = k - 1;
-    while (before > 0 && punct(before, 40)) before--;
-    if (before > 0 && is(before, "await")) { before--; while (before > 0 && punct(before, 40)) before--; }
-    if (before > 0 && punct(before, 61) && punct(before - 1, 125)) throw UNSURE_SITES;
+    if (destructures(k, true)) throw UNSURE_SITES;
     // A template is an expression's argument (an import type takes a string only: oxc rejects the file).
     if ((kind(arg) === STRING || kind(arg) === TEMPLATE) && (punct(arg + 1, 41) || punct(arg + 1, 44))) out.push(literal(arg, [{ imported: "*", range: span(arg) }]));
     return k;
@@ -204,9 +213,7 @@ function exportAt(k: number, out: TextSite[]): number {
 function requireAt(k: number, out: TextSite[]): void {
   if (k > 0 && is(k - 1, "new") && !member(k - 1)) return; // new require("m"): no call
   // `const { a, b: c } = require("m")` takes names a tree reads from the pattern: left to it.
-  let before = k - 1;
-  while (before > 0 && punct(before, 40)) before--;
-  if (before > 0 && punct(before, 61) && punct(before - 1, 125)) throw UNSURE_SITES;
+  if (destructures(k, false)) throw UNSURE_SITES;
   if (punct(k + 1, 60) || punct(k + 1, QDOT)) throw UNSURE_SITES; // require<T>("m"), require?.("m")
   if (!punct(k + 1, 40)) return;
   const arg = k + 2;
